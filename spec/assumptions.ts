@@ -1,0 +1,56 @@
+// Lists every decision the spec made where the service description is silent: the reviewer's checklist.
+import { openapiDocument } from './openapi-document.generated.ts';
+import { isJsonObject, toPointer, type JsonObject, type JsonValue } from './json-pointer.ts';
+
+/** One decision of the spec. */
+export interface Assumption {
+  /** JSON Pointer of the node in spec/openapi.yaml. */
+  pointer: string;
+  /** What was decided, read from the node itself (the assumed keywords and their values, or the node's description). */
+  decision: string;
+  /** Why: the one-line reason in `x-assumption`. */
+  reason: string;
+}
+
+function oneLine(text: string): string {
+  const paragraph = text.trim().split(/\n\s*\n/)[0] ?? '';
+  return paragraph.replace(/\s+/g, ' ');
+}
+
+function decisionOf(node: JsonObject): string {
+  const keywords = node['x-assumed-keywords'];
+  if (Array.isArray(keywords)) {
+    return keywords
+      .map((keyword) => {
+        const value = isJsonObject(node.items) && !(String(keyword) in node) ? node.items[String(keyword)] : node[String(keyword)];
+        return keyword === 'description' ? oneLine(String(value)) : `${String(keyword)}: ${JSON.stringify(value)}`;
+      })
+      .join('; ');
+  }
+  if (typeof node.description === 'string') return oneLine(node.description);
+  if (typeof node.summary === 'string') return node.summary;
+  return '(see the node)';
+}
+
+function collect(value: JsonValue, tokens: string[], into: Assumption[]): void {
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => collect(item, [...tokens, String(index)], into));
+    return;
+  }
+  if (!isJsonObject(value)) return;
+  const reason = value['x-assumption'];
+  if (typeof reason === 'string') into.push({ pointer: toPointer(tokens), decision: decisionOf(value), reason });
+  for (const [key, child] of Object.entries(value)) collect(child, [...tokens, key], into);
+}
+
+function readAssumptions(): Assumption[] {
+  const result: Assumption[] = [];
+  collect(openapiDocument, [], result);
+  return result;
+}
+
+/**
+ * Every `x-assumption` in the document, in document order.
+ * @example assumptions.find((a) => a.pointer.endsWith('/revenueShare'))?.reason
+ */
+export const assumptions: readonly Assumption[] = readAssumptions();

@@ -1,0 +1,103 @@
+// What each operation of the document declares (method, path, statuses, media types, headers), read from the document once.
+import { openapiDocument } from './openapi-document.generated.ts';
+import { getAtPointer, isJsonObject, toPointer, type JsonObject } from './json-pointer.ts';
+import type { OperationId } from './types.ts';
+
+export interface RequiredHeader {
+  /** As the document spells it, e.g. `WWW-Authenticate`. */
+  name: string;
+  /** Pointer of the header object (after following its $ref); its schema is at `${pointer}/schema`. */
+  pointer: string;
+}
+
+export interface DocumentedResponse {
+  status: number;
+  /** Pointer of the response object (after following its $ref). */
+  pointer: string;
+  /** Media types of the response body, e.g. `application/json`. */
+  mediaTypes: string[];
+  /** Headers the response must carry. */
+  requiredHeaders: RequiredHeader[];
+  /** The response's own x-assumption, when the response itself is a decision of the spec. */
+  assumption: string | undefined;
+}
+
+export interface OperationSpec {
+  operationId: OperationId;
+  method: 'GET' | 'POST';
+  /** The path template, e.g. `/v1/agents/{agentId}`. */
+  path: string;
+  /** Pointer of the operation object in the document. */
+  pointer: string;
+  /** Names of the path parameters, in order. */
+  pathParameters: string[];
+  /** Media type of the request body, when there is one. */
+  requestMediaType: string | undefined;
+  responses: Map<number, DocumentedResponse>;
+}
+
+/** Follows a local `$ref` to the object and pointer it names. */
+export function resolveRef(node: JsonObject, pointer: string): { node: JsonObject; pointer: string } {
+  const ref = node.$ref;
+  if (typeof ref !== 'string') return { node, pointer };
+  const target = ref.replace(/^#/, '');
+  const resolved = getAtPointer(openapiDocument, target);
+  if (!isJsonObject(resolved)) throw new Error(`unresolvable $ref ${ref} at ${pointer}`);
+  return resolveRef(resolved, target);
+}
+
+function readOperations(): Map<OperationId, OperationSpec> {
+  const result = new Map<OperationId, OperationSpec>();
+  const paths = openapiDocument.paths;
+  if (!isJsonObject(paths)) throw new Error('the document has no paths');
+  for (const [path, item] of Object.entries(paths)) {
+    if (!isJsonObject(item)) continue;
+    for (const method of ['get', 'post'] as const) {
+      const operation = item[method];
+      if (!isJsonObject(operation)) continue;
+      const pointer = toPointer(['paths', path, method]);
+      const responses = new Map<number, DocumentedResponse>();
+      for (const [status, raw] of Object.entries(isJsonObject(operation.responses) ? operation.responses : {})) {
+        if (!isJsonObject(raw)) continue;
+        const response = resolveRef(raw, toPointer(['paths', path, method, 'responses', status]));
+        const headers = isJsonObject(response.node.headers) ? response.node.headers : {};
+        responses.set(Number(status), {
+          status: Number(status),
+          pointer: response.pointer,
+          mediaTypes: Object.keys(isJsonObject(response.node.content) ? response.node.content : {}),
+          requiredHeaders: Object.entries(headers).flatMap(([name, header]) => {
+            if (!isJsonObject(header)) return [];
+            const resolved = resolveRef(header, `${response.pointer}/headers/${name}`);
+            return resolved.node.required === true ? [{ name, pointer: resolved.pointer }] : [];
+          }),
+          assumption: typeof response.node['x-assumption'] === 'string' ? response.node['x-assumption'] : undefined,
+        });
+      }
+      const requestBody = isJsonObject(operation.requestBody) ? operation.requestBody : undefined;
+      const content = requestBody && isJsonObject(requestBody.content) ? requestBody.content : undefined;
+      result.set(operation.operationId as OperationId, {
+        operationId: operation.operationId as OperationId,
+        method: method === 'get' ? 'GET' : 'POST',
+        path,
+        pointer,
+        pathParameters: [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? ''),
+        requestMediaType: content ? Object.keys(content)[0] : undefined,
+        responses,
+      });
+    }
+  }
+  return result;
+}
+
+/**
+ * Every operation of spec/openapi.yaml by operationId.
+ * @example operations.get('deployAgent')?.responses.has(201) // true
+ */
+export const operations: ReadonlyMap<OperationId, OperationSpec> = readOperations();
+
+/** The operation's spec; throws for an operationId the document does not have. */
+export function getOperation(operationId: OperationId): OperationSpec {
+  const operation = operations.get(operationId);
+  if (!operation) throw new Error(`unknown operationId ${operationId}`);
+  return operation;
+}

@@ -1,0 +1,54 @@
+// Validates what a client sends (request bodies and path parameters) against the document, filling in the spec's defaults.
+import { getOperation, resolveRef } from './operations.ts';
+import { getAtPointer, isJsonObject, toPointer } from './json-pointer.ts';
+import { getSchemaValidator } from './schema-compiler.ts';
+import { toFieldErrors } from './field-errors.ts';
+import type { BodyOperationId, OperationId, RequestBodies, ValidationError } from './types.ts';
+import { openapiDocument } from './openapi-document.generated.ts';
+
+/** The outcome of a validation: the value with defaults applied, or every reason it was rejected. */
+export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: ValidationError[] };
+
+function requestSchemaPointer(operationId: BodyOperationId): string {
+  const operation = getOperation(operationId);
+  const mediaType = operation.requestMediaType;
+  if (!mediaType) throw new Error(`${operationId} takes no request body`);
+  return `${operation.pointer}/requestBody/content/${mediaType.replace('/', '~1')}/schema`;
+}
+
+/**
+ * Validates a parsed JSON request body. The body is cloned, so the caller's value is never changed;
+ * on success the clone carries the spec's defaults (priority `normal`, revenueShare 0, pricePerToken 0.01).
+ * @example
+ * const result = validateRequestBody('deployAgent', JSON.parse(text));
+ * if (!result.ok) return problem(400, result.errors);
+ */
+export function validateRequestBody<K extends BodyOperationId>(operationId: K, body: unknown): ValidationResult<RequestBodies[K]> {
+  const validate = getSchemaValidator(requestSchemaPointer(operationId), 'request');
+  const copy: unknown = isJsonObject(body) ? structuredClone(body) : body;
+  if (validate(copy)) return { ok: true, value: copy as RequestBodies[K] };
+  return { ok: false, errors: toFieldErrors(validate.errors ?? []) };
+}
+
+function parameterSchemaPointer(operationId: OperationId, name: string): string {
+  const operation = getOperation(operationId);
+  const parameters = getAtPointer(openapiDocument, `${operation.pointer}/parameters`);
+  if (Array.isArray(parameters)) {
+    for (const [index, raw] of parameters.entries()) {
+      if (!isJsonObject(raw)) continue;
+      const { node, pointer } = resolveRef(raw, toPointer([...operation.pointer.slice(1).split('/'), 'parameters', index]));
+      if (node.name === name && node.in === 'path') return `${pointer}/schema`;
+    }
+  }
+  throw new Error(`${operationId} has no path parameter ${name}`);
+}
+
+/**
+ * Validates one path parameter; error paths are `/path/<name>`.
+ * @example validatePathParameter('getAgent', 'agentId', 'x'.repeat(200)).ok // false
+ */
+export function validatePathParameter(operationId: OperationId, name: string, value: string): ValidationResult<string> {
+  const validate = getSchemaValidator(parameterSchemaPointer(operationId, name), 'request');
+  if (validate(value)) return { ok: true, value };
+  return { ok: false, errors: toFieldErrors(validate.errors ?? [], `/path/${name}`) };
+}

@@ -1,0 +1,34 @@
+// Tells whether a rule of the document comes from the service description (seed) or from a decision of the spec (assumption).
+import { openapiDocument } from './openapi-document.generated.ts';
+import { getAtPointer, isJsonObject, parsePointer, toPointer } from './json-pointer.ts';
+
+export type RuleOrigin = 'seed' | 'assumption';
+
+/**
+ * The origin of the keyword at `keywordPointer` (e.g. `/components/schemas/Tokenomics/properties/price/minimum`).
+ * A keyword is an assumption when its node has `x-assumption` and either lists it in `x-assumed-keywords` or lists
+ * nothing, or when an ancestor has an `x-assumption` without a keyword list (the whole subtree is then a decision).
+ * `typeOnlyIfNumber`: an assumed `type: integer` only counts when the data was a number (a string breaks the seed too).
+ * @example ruleOrigin('/components/schemas/AgentStatus/enum') // 'seed'
+ */
+export function ruleOrigin(keywordPointer: string, data?: unknown): RuleOrigin {
+  const tokens = parsePointer(keywordPointer);
+  const keyword = tokens.at(-1) ?? '';
+  const nodePointer = toPointer(tokens.slice(0, -1));
+  const node = getAtPointer(openapiDocument, nodePointer);
+  if (isJsonObject(node) && typeof node['x-assumption'] === 'string') {
+    const listed = node['x-assumed-keywords'];
+    if (!Array.isArray(listed)) return 'assumption';
+    if (listed.includes(keyword)) {
+      if (keyword === 'type' && node.type === 'integer' && typeof data !== 'number') return 'seed';
+      return 'assumption';
+    }
+  }
+  for (let length = tokens.length - 2; length > 0; length -= 1) {
+    const ancestor = getAtPointer(openapiDocument, toPointer(tokens.slice(0, length)));
+    if (isJsonObject(ancestor) && typeof ancestor['x-assumption'] === 'string' && !Array.isArray(ancestor['x-assumed-keywords'])) {
+      return 'assumption';
+    }
+  }
+  return 'seed';
+}

@@ -1,0 +1,12 @@
+// The project's own tests: everything beside the code, plus test/. The contract suite (contract-tests/) has its own
+// runner, `npm run contract`, because it needs a live server; test/ drives it from outside against known targets.
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['spec/**/*.test.ts', 'mocks/**/*.test.ts', 'scripts/**/*.test.ts', 'test/**/*.test.ts'],
+    exclude: ['node_modules/**', 'contract-tests/**', 'build/**'],
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+  },
+});
