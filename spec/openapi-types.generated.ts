@@ -174,12 +174,12 @@ export interface components {
              * @description Initial price of one token, in SOL. Defaults to 0.01.
              * @default 0.01
              */
-            pricePerToken: number;
+            pricePerToken?: number;
             /**
              * @description Share of revenue given to token holders, from 0 to 1. Defaults to 0.
              * @default 0
              */
-            revenueShare: number;
+            revenueShare?: number;
         };
         /** @description The result of a deploy. */
         DeployResult: {

@@ -122,7 +122,8 @@ export function checkResponse(response: ResponseToCheck): ResponseCheck {
   const mediaType = mediaTypeOf(response.contentType);
   const expectedMediaType = documented.mediaTypes[0];
   if (!expectedMediaType) return { ok: violations.length === 0, violations, warnings };
-  const originOfResponse: RuleOrigin = documented.assumption ? 'assumption' : 'seed';
+  // The seed says success bodies are JSON; every error body (problem+json) is a decision of the spec.
+  const originOfResponse: RuleOrigin = status < 300 || !documented.assumption ? 'seed' : 'assumption';
   if (!documented.mediaTypes.includes(mediaType)) {
     violations.push({
       ...base,

@@ -18,6 +18,11 @@ function rewrite(value: JsonValue, base: string, closeObjects: boolean): JsonVal
   for (const [key, child] of Object.entries(value)) {
     copy[key] = key === '$ref' && typeof child === 'string' ? base + child.replace(/^#/, '') : rewrite(child, base, closeObjects);
   }
+  // ajv's useDefaults does not look through $ref, so a default declared on a referenced schema (TaskPriority) is carried beside the ref.
+  if (typeof value.$ref === 'string' && copy.default === undefined) {
+    const target = getAtPointer(openapiDocument, value.$ref.replace(/^#/, ''));
+    if (isJsonObject(target) && target.default !== undefined) copy.default = target.default;
+  }
   if (closeObjects && isJsonObject(copy.properties) && copy.additionalProperties === undefined) {
     copy.additionalProperties = false;
   }

@@ -25,10 +25,10 @@ export type ValidationError = Schemas['ValidationError'];
 export type OperationId = keyof generatedOperations;
 /** Operations that take a JSON request body. */
 export type BodyOperationId = 'deployAgent' | 'executeAgentTask';
-/** What each body operation accepts once validated (defaults from the spec applied). */
+/** What each body operation holds once validated: the fields with a `default` in the spec are then always set. */
 export interface RequestBodies {
-  deployAgent: DeployRequest;
-  executeAgentTask: ExecuteRequest;
+  deployAgent: DeployRequest & Required<Pick<DeployRequest, 'pricePerToken' | 'revenueShare'>>;
+  executeAgentTask: ExecuteRequest & Required<Pick<ExecuteRequest, 'priority'>>;
 }
 
 export type { components, paths };

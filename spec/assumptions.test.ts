@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { assumptions } from './assumptions.ts';
+import { getAtPointer } from './json-pointer.ts';
+import { openapiDocument } from './openapi-document.generated.ts';
+
+// Every decision the contract issue lists must be findable in the reviewer's checklist, at the node it touches.
+describe('assumptions', () => {
+  it.each([
+    ['rejected authentication is 401 with a Bearer challenge', { pointer: '/components/responses/Unauthorized', text: /401/ }],
+    ['the challenge header', { pointer: '/components/headers/WWW-Authenticate', text: /Bearer/ }],
+    ['errors are RFC 9457 problems', { pointer: '/components/schemas/Problem', text: /RFC 9457/ }],
+    ['validation errors list path and message', { pointer: '/components/schemas/ValidationError', text: /JSON Pointer/ }],
+    ['400 for malformed or invalid bodies', { pointer: '/components/responses/BadRequest', text: /400/ }],
+    ['404 for an unknown agent', { pointer: '/components/responses/AgentNotFound', text: /404/ }],
+    ['409 for a paused or deprecated agent', { pointer: '/components/responses/AgentNotActive', text: /409/ }],
+    ['413 above 1 MiB', { pointer: '/components/responses/PayloadTooLarge', text: /1 MiB/ }],
+    ['415 for a body that is not JSON', { pointer: '/components/responses/UnsupportedMediaType', text: /415/ }],
+    ['429 with Retry-After', { pointer: '/components/responses/TooManyRequests', text: /429 with Retry-After/ }],
+    ['500 with a problem body', { pointer: '/components/responses/InternalServerError', text: /500/ }],
+    ['every response field is always present', { pointer: '/components/schemas/Agent', text: /always present and never null/ }],
+    ['the deploy record', { pointer: '/paths/~1v1~1agents~1deploy/post', text: /deploy/ }],
+    ['the price default', { pointer: '/components/schemas/DeployRequest/properties/pricePerToken', text: /0.01/ }],
+    ['the revenueShare default', { pointer: '/components/schemas/DeployRequest/properties/revenueShare', text: /default/ }],
+    ['marketCap = price × circulatingSupply', { pointer: '/components/schemas/Tokenomics/properties/marketCap', text: /price × circulatingSupply/ }],
+    ['holders start at 1', { pointer: '/components/schemas/DeployResult/properties/holders', text: /first holder/ }],
+    ['the creator is the JWT sub', { pointer: '/components/schemas/Agent/properties/creator', text: /sub/ }],
+    ['initialSupply > 0', { pointer: '/components/schemas/DeployRequest/properties/initialSupply', text: /more than 0/ }],
+    ['successRate is a ratio', { pointer: '/components/schemas/Performance/properties/successRate', text: /ratio in 0\.\.1/ }],
+    ['tasksCompleted is a non-negative integer', { pointer: '/components/schemas/Performance/properties/tasksCompleted', text: /non-negative integer/ }],
+    ['priceChange24h is a signed percentage', { pointer: '/components/schemas/Statistics/properties/priceChange24h', text: /signed percentage/ }],
+    ['agentId is opaque', { pointer: '/components/schemas/AgentId', text: /opaque/ }],
+    ['taskId is opaque', { pointer: '/components/schemas/TaskId', text: /opaque/ }],
+    ['tokenAddress is base58', { pointer: '/components/schemas/TokenAddress', text: /base58 Solana/ }],
+    ['unknown request fields are ignored', { pointer: '/components/schemas/DeployRequest', text: /ignored/ }],
+    ['bounds on names', { pointer: '/components/schemas/DeployRequest/properties/name', text: /1 to 100/ }],
+    ['task transitions', { pointer: '/components/schemas/TaskStatus', text: /queued → processing/ }],
+    ['agent transitions', { pointer: '/components/schemas/AgentStatus', text: /active/ }],
+    ['token issuance and scopes', { pointer: '/components/securitySchemes/bearerAuth', text: /scopes/ }],
+  ])('records %s', (_, { pointer, text }) => {
+    const entry = assumptions.find((a) => a.pointer === pointer);
+    expect(entry, pointer).toBeDefined();
+    expect(`${entry?.decision} ${entry?.reason}`).toMatch(text);
+  });
+
+  it('lists every x-assumption in the document once, with a decision and a one-line reason', () => {
+    const count = (JSON.stringify(openapiDocument).match(/"x-assumption":/g) ?? []).length;
+    expect(assumptions).toHaveLength(count);
+    expect(new Set(assumptions.map((a) => a.pointer)).size).toBe(count);
+    for (const assumption of assumptions) {
+      expect(assumption.reason, assumption.pointer).not.toMatch(/\n/);
+      expect(assumption.decision.length, assumption.pointer).toBeGreaterThan(0);
+    }
+  });
+
+  it('names only keywords that exist at their node', () => {
+    for (const { pointer } of assumptions) {
+      const listed = getAtPointer(openapiDocument, `${pointer}/x-assumed-keywords`);
+      if (!Array.isArray(listed)) continue;
+      for (const keyword of listed) {
+        expect(getAtPointer(openapiDocument, `${pointer}/${String(keyword)}`), `${pointer} ${String(keyword)}`).toBeDefined();
+      }
+    }
+  });
+});
