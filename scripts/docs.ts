@@ -1,0 +1,82 @@
+// `npm run docs`: the API reference page (Redoc, via @redocly/cli) with the spec's assumptions as a section of it,
+// written to build/docs/index.html with Redoc's script inlined, so the page works opened from disk with no network.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { assumptions, openapiDocument, type Assumption } from '../spec/index.ts';
+import { cliError } from './cli-error.ts';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The credit's wording as an image, so the page keeps its attribution without asking the network for a logo. */
+const redoclyLogo = `data:image/svg+xml,${encodeURIComponent(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="16"><text x="0" y="12" font-family="sans-serif" font-size="12" fill="#0044D4">Redocly</text></svg>',
+)}`;
+
+/** Markdown inline text cannot hold a line break. */
+function inline(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * The assumptions as a Markdown section, which Redoc renders as its own entry in the side menu.
+ * A list rather than a table: Redoc's middle column is too narrow for four columns with long pointers.
+ * @example assumptionsMarkdown(assumptions).startsWith('## Assumptions')
+ */
+export function assumptionsMarkdown(list: readonly Assumption[]): string {
+  const items = list.map(
+    (a, index) => `${index + 1}. \`${a.pointer}\`  \n   **Decided:** ${inline(a.decision)}  \n   **Why:** ${inline(a.reason)}`,
+  );
+  return [
+    '## Assumptions',
+    '',
+    `Where the service description says "not shown", the spec decides. These ${list.length} decisions are marked`,
+    'with `x-assumption` in `spec/openapi.yaml`: where (a JSON Pointer into the document), what was decided, and why',
+    '(what the description left open). `npm run assumptions` prints the same list.',
+    '',
+    ...items,
+  ].join('\n');
+}
+
+/** A copy of the document whose description ends with the assumptions section; the spec itself is not touched. */
+function documentWithAssumptions(): unknown {
+  const document = structuredClone(openapiDocument) as { info: { description?: string } };
+  document.info.description = `${document.info.description ?? ''}\n\n${assumptionsMarkdown(assumptions)}\n`;
+  return document;
+}
+
+function main(args: string[]): void {
+  let out: string | undefined;
+  try {
+    out = parseArgs({ args, options: { out: { type: 'string' } }, strict: true, allowPositionals: false }).values.out;
+  } catch (error) {
+    cliError(`${(error as Error).message}; usage: npm run docs [-- --out DIR]`);
+  }
+  const outDir = resolve(out ?? join(root, 'build', 'docs'));
+
+  mkdirSync(outDir, { recursive: true });
+  const input = join(outDir, 'openapi.json');
+  const page = join(outDir, 'index.html');
+  writeFileSync(input, `${JSON.stringify(documentWithAssumptions(), null, 2)}\n`);
+
+  // Run the CLI's own script on this Node (24): its shebang would pick whatever `node` is first on PATH.
+  const redocly = realpathSync(join(root, 'node_modules', '.bin', 'redocly'));
+  const result = spawnSync(
+    process.execPath,
+    [redocly, 'build-docs', input, '--inlineBundle', '--openapi.disableTelemetry=true', '--title', 'Agent Registry API reference', '--output', page, '--config', join(root, 'redocly.yaml')],
+    { cwd: root, encoding: 'utf8', env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } },
+  );
+  if (result.error) cliError(`could not run @redocly/cli (${result.error.message}); run npm ci`, 1);
+  if (result.status !== 0) {
+    process.stderr.write(`${result.stdout}${result.stderr}`);
+    cliError(`redocly build-docs failed with status ${result.status}; see its output above`, 1);
+  }
+  // Redoc's sidebar credit loads its logo from a CDN; offline that is a failed request, so it points at an inline image.
+  const html = readFileSync(page, 'utf8').replace(/https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(?:-full)?\.svg/g, redoclyLogo);
+  writeFileSync(page, html);
+  console.log(page);
+}
+
+if (import.meta.main) main(process.argv.slice(2));

@@ -1,0 +1,74 @@
+// The reference page as a reviewer opens it: built by `npm run docs`, opened from disk with every network request refused,
+// it must show the three operations with their parameters and responses, and the spec's assumptions.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { assumptions } from '../../spec/index.ts';
+import { chromiumPresent, launchChromium, screenshot, type Browser } from './chromium.ts';
+
+// Redoc 3 renders one page per tag (#/agents, #/tasks), each operation has its own route, and it gives every operation, parameter and response an id.
+const operations: Array<[string, { page: string; id: string; summary: string; path: string; parameters: string[]; statuses: string[] }]> = [
+  ['deployAgent', { page: '#/agents/deployagent', id: 'agents/deployagent', summary: 'Deploy an agent', path: '/v1/agents/deploy', parameters: ['t=request&path=name', 't=request&path=initialsupply', 't=request&path=revenueshare'], statuses: ['201', '400', '401', '413', '415', '429', '500'] }],
+  ['getAgent', { page: '#/agents/getagent', id: 'agents/getagent', summary: 'Retrieve an agent', path: '/v1/agents/{agentId}', parameters: ['t=request&in=path&path=agentid'], statuses: ['200', '400', '401', '404', '429', '500'] }],
+  ['executeAgentTask', { page: '#/tasks/executeagenttask', id: 'tasks/executeagenttask', summary: 'Execute an agent task', path: '/v1/agents/{agentId}/execute', parameters: ['t=request&in=path&path=agentid', 't=request&path=task', 't=request&path=priority'], statuses: ['200', '400', '401', '404', '409', '413', '415', '429', '500'] }],
+];
+
+describe.skipIf(!chromiumPresent)('the API reference page (npm run docs), opened from disk', () => {
+  let outDir = '';
+  let pagePath = '';
+  let browser: Browser;
+  let page: Page;
+  const offDisk: string[] = [];
+
+  beforeAll(async () => {
+    outDir = mkdtempSync(join(tmpdir(), 'agent-registry-docs-'));
+    const run = spawnSync(process.execPath, ['scripts/docs.ts', '--out', outDir], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    pagePath = run.stdout.trim().split('\n').at(-1) ?? '';
+    browser = await launchChromium();
+    page = await browser.newPage();
+    // No network: anything that is not the file itself is refused and remembered.
+    await page.route(/^(?!file:|data:|blob:)/, async (route) => {
+      offDisk.push(route.request().url());
+      await route.abort('internetdisconnected');
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    if (outDir) rmSync(outDir, { recursive: true, force: true });
+  });
+
+  it('prints the page path as its last line', () => {
+    expect(pagePath).toBe(join(outDir, 'index.html'));
+  });
+
+  it.each(operations)('renders %s with its summary, path, parameters and responses', async (operationId, want) => {
+    await page.goto(`${pathToFileURL(pagePath).href}${want.page}`);
+    const operation = page.locator(`[id="${want.id}"]`);
+    await operation.waitFor();
+    expect(await operation.textContent()).toContain(want.summary);
+    expect(await page.locator('body').textContent()).toContain(want.path);
+    for (const parameter of want.parameters) expect(await page.locator(`[id="${want.id}/${parameter}"]`).count(), parameter).toBe(1);
+    const tabs = (await page.locator(`[id="${want.id}/responses"] button`).allTextContents()).map((label) => label.trim());
+    expect(tabs).toEqual(expect.arrayContaining(want.statuses));
+    await screenshot(page, `docs-${operationId}`);
+  });
+
+  it("lists every one of the spec's assumptions", async () => {
+    await page.goto(`${pathToFileURL(pagePath).href}#/section/assumptions`);
+    const text = (await page.locator('body').textContent()) ?? '';
+    for (const assumption of assumptions) expect(text).toContain(assumption.pointer);
+    await page.locator('[id="section/assumptions"]').scrollIntoViewIfNeeded();
+    await screenshot(page, 'docs-assumptions', { fullPage: false });
+  });
+
+  it('asked for nothing off the disk', () => {
+    expect(offDisk).toEqual([]);
+  });
+});
