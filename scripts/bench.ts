@@ -1,0 +1,521 @@
+// `npm run bench`: measures the standalone fake against Prism and a bare node:http ceiling, interleaved round by round,
+// then the fake's cold start, its memory with 1k/10k/100k agents, its memory under a steady load and the msw path.
+import autocannon from 'autocannon';
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { cpus, totalmem, platform, release } from 'node:os';
+import { parseArgs } from 'node:util';
+import { getAtPointer, openapiDocument } from '../spec/index.ts';
+import { cliError } from './cli-error.ts';
+import { canPin, cpuSecondsOf, freePort, memoryOf, repoRoot, spawnServer, type SpawnedServer } from './spawned-server.ts';
+
+const usage =
+  'usage: npm run bench -- [--quick] [--duration S] [--rounds N] [--connections 1,50] [--targets fake,prism,bare] ' +
+  '[--sections throughput,scale,steady,msw] [--scale 1000,10000,100000] [--steady S] [--json FILE] [--fake-node-args "..."]';
+
+type Target = 'fake' | 'prism' | 'bare';
+type Op = 'getAgent' | 'deployAgent' | 'executeAgentTask';
+type Section = 'throughput' | 'scale' | 'steady' | 'msw';
+const allTargets: Target[] = ['fake', 'prism', 'bare'];
+const allOps: Op[] = ['getAgent', 'deployAgent', 'executeAgentTask'];
+const allSections: Section[] = ['throughput', 'scale', 'steady', 'msw'];
+
+function list<T extends string>(flag: string, raw: string, allowed: readonly T[]): T[] {
+  const values = raw.split(',').map((value) => value.trim()).filter(Boolean);
+  for (const value of values) if (!allowed.includes(value as T)) cliError(`--${flag} takes ${allowed.join(', ')}; got ${value}`);
+  return values as T[];
+}
+
+function positive(flag: string, raw: string, integer: boolean): number {
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
+    cliError(`--${flag} must be a positive ${integer ? 'integer' : 'number'}, got ${raw}; ${usage}`);
+  }
+  return value;
+}
+
+function readOptions() {
+  let values;
+  try {
+    values = parseArgs({
+      options: {
+        quick: { type: 'boolean', default: false },
+        duration: { type: 'string' },
+        rounds: { type: 'string' },
+        connections: { type: 'string', default: '1,50' },
+        targets: { type: 'string', default: allTargets.join(',') },
+        sections: { type: 'string', default: allSections.join(',') },
+        scale: { type: 'string' },
+        steady: { type: 'string' },
+        json: { type: 'string' },
+        'fake-node-args': { type: 'string', default: '' },
+        help: { type: 'boolean', default: false },
+      },
+    }).values;
+  } catch (error) {
+    cliError(`${(error as Error).message}; ${usage}`);
+  }
+  if (values.help) {
+    process.stdout.write(`${usage}\n`);
+    process.exit(0);
+  }
+  const quick = values.quick;
+  return {
+    quick,
+    duration: positive('duration', values.duration ?? (quick ? '1' : '4'), false),
+    rounds: positive('rounds', values.rounds ?? (quick ? '1' : '3'), true),
+    connections: values.connections.split(',').map((raw) => positive('connections', raw, true)),
+    targets: list('targets', values.targets, allTargets),
+    sections: list('sections', values.sections, allSections),
+    scale: (values.scale ?? (quick ? '1000' : '1000,10000,100000')).split(',').map((raw) => positive('scale', raw, true)),
+    steady: positive('steady', values.steady ?? (quick ? '3' : '60'), false),
+    json: values.json,
+    fakeNodeArgs: values['fake-node-args'].split(' ').filter(Boolean),
+  };
+}
+
+type Options = ReturnType<typeof readOptions>;
+
+function example(name: string): string {
+  const value = getAtPointer(openapiDocument, `/components/examples/${name}/value`);
+  if (value === undefined) throw new Error(`spec/openapi.yaml has no example ${name}`);
+  return JSON.stringify(value);
+}
+const deployBody = example('DeployRequestTrading');
+const executeBody = example('ExecuteRequestAnalysis');
+const serverCpu = 0;
+const loadCpu = 1;
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Servers
+
+let bearer = '';
+function token(): string {
+  if (bearer) return bearer;
+  try {
+    bearer = execFileSync(process.execPath, ['scripts/token.ts'], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  } catch (error) {
+    const stderr = (error as { stderr?: string }).stderr?.trim().split('\n').at(-1) ?? '';
+    cliError(`cannot get a token from scripts/token.ts (${stderr || (error as Error).message}); is the fake backend built? Try --targets prism,bare`, 1);
+  }
+  return bearer;
+}
+
+function headers(): Record<string, string> {
+  return { authorization: `Bearer ${token()}`, 'content-type': 'application/json' };
+}
+
+async function startTarget(target: Target, options: Options): Promise<SpawnedServer> {
+  switch (target) {
+    case 'fake':
+      return spawnServer({
+        name: 'fake',
+        args: [...options.fakeNodeArgs, 'scripts/start.ts', '--port', '0', '--host', '127.0.0.1'],
+        ready: /listening on http:\/\/127\.0\.0\.1:(\d+)/,
+        cpu: serverCpu,
+      });
+    case 'bare':
+      return spawnServer({ name: 'bare', args: ['scripts/bench-baseline-server.ts', '--port', '0'], ready: /listening on http:\/\/127\.0\.0\.1:(\d+)/, cpu: serverCpu });
+    case 'prism': {
+      const port = await freePort();
+      return spawnServer({
+        name: 'prism',
+        args: ['node_modules/@stoplight/prism-cli/dist/index.js', 'mock', 'spec/openapi.yaml', '-h', '127.0.0.1', '-p', String(port)],
+        ready: /Prism is listening/,
+        port,
+        cpu: serverCpu,
+      });
+    }
+  }
+}
+
+/** Deploys one agent; resolves with its id once the server answers 2xx (retrying while the socket is not yet accepting). */
+async function deployOne(server: SpawnedServer): Promise<string> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    try {
+      const response = await fetch(`${server.baseUrl}/v1/agents/deploy`, { method: 'POST', headers: headers(), body: deployBody });
+      const text = await response.text();
+      if (response.status === 201) {
+        const parsed: unknown = JSON.parse(text);
+        const id = typeof parsed === 'object' && parsed !== null && 'agentId' in parsed ? parsed.agentId : undefined;
+        if (typeof id !== 'string') throw new Error(`${server.name} deploy answered without an agentId: ${text.slice(0, 200)}`);
+        return id;
+      }
+      throw new Error(`${server.name} answered deploy with ${response.status}: ${text.slice(0, 300)}`);
+    } catch (error) {
+      if (error instanceof Error && error.message.startsWith(server.name)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+  throw new Error(`${server.name} never answered a deploy`);
+}
+
+interface Started {
+  server: SpawnedServer;
+  agentId: string;
+  /** Spawn to the first successful deploy, in ms. */
+  coldStartMs: number;
+}
+
+async function startAndProbe(target: Target, options: Options): Promise<Started> {
+  const before = performance.now();
+  const server = await startTarget(target, options);
+  const agentId = await deployOne(server);
+  return { server, agentId, coldStartMs: performance.now() - before };
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Load
+
+let current: autocannon.Instance | undefined;
+
+interface Run {
+  rps: number;
+  p50: number;
+  p99: number;
+  total: number;
+  /** Share of one core the server used during the run; well under 100 % means the load generator was the limit. */
+  serverCpu: number;
+  non2xx: number;
+  errors: number;
+}
+
+function requestFor(op: Op, agentId: string): { method: 'GET' | 'POST'; path: string; body?: string } {
+  switch (op) {
+    case 'getAgent':
+      return { method: 'GET', path: `/v1/agents/${agentId}` };
+    case 'deployAgent':
+      return { method: 'POST', path: '/v1/agents/deploy', body: deployBody };
+    case 'executeAgentTask':
+      return { method: 'POST', path: `/v1/agents/${agentId}/execute`, body: executeBody };
+  }
+}
+
+function load(url: string, options: Partial<autocannon.Options>): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    current = autocannon({ url, timeout: 10, ...options }, (error, result) => {
+      current = undefined;
+      if (error) reject(error instanceof Error ? error : new Error(String(error)));
+      else resolve(result);
+    });
+  });
+}
+
+async function measure(started: Started, op: Op, connections: number, duration: number): Promise<Run> {
+  const request = requestFor(op, started.agentId);
+  const cpuBefore = cpuSecondsOf(started.server.pid);
+  const result = await load(`${started.server.baseUrl}${request.path}`, {
+    method: request.method,
+    headers: headers(),
+    body: request.body,
+    connections,
+    duration,
+  });
+  return {
+    rps: result.requests.total / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    total: result.requests.total,
+    serverCpu: Math.round((100 * (cpuSecondsOf(started.server.pid) - cpuBefore)) / result.duration),
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+function median(values: number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[middle] ?? Number.NaN) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+const mb = (bytes: number): number => Math.round((bytes / 1024 / 1024) * 10) / 10;
+const fmt = (value: number, digits = 0): string => (Number.isFinite(value) ? value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : 'n/a');
+const log = (line: string): void => void process.stderr.write(`${line}\n`);
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Sections
+
+interface ThroughputRow {
+  op: Op;
+  connections: number;
+  target: Target;
+  runs: Run[];
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+async function throughput(options: Options) {
+  const runs = new Map<string, Run[]>();
+  const coldStart = new Map<Target, number[]>();
+  const peakRss = new Map<Target, number>();
+  for (let round = 0; round < options.rounds; round += 1) {
+    // Fresh processes each round: deploys pile agents into the fake, and each start is one more cold-start sample.
+    const order = options.targets.map((_, index) => options.targets[(index + round) % options.targets.length] as Target);
+    const started = new Map<Target, Started>();
+    try {
+      for (const target of order) {
+        const probe = await startAndProbe(target, options);
+        started.set(target, probe);
+        coldStart.set(target, [...(coldStart.get(target) ?? []), probe.coldStartMs]);
+        for (const op of allOps) await measure(probe, op, 50, Math.min(1, options.duration / 2));
+      }
+      for (const op of allOps) {
+        for (const connections of options.connections) {
+          for (const target of order) {
+            const probe = started.get(target);
+            if (!probe) continue;
+            const run = await measure(probe, op, connections, options.duration);
+            const key = `${target}|${op}|${connections}`;
+            runs.set(key, [...(runs.get(key) ?? []), run]);
+            const flag = run.non2xx || run.errors ? `  (${run.non2xx} non-2xx, ${run.errors} errors)` : '';
+            log(`round ${round + 1}/${options.rounds} ${target.padEnd(5)} ${op.padEnd(16)} c=${String(connections).padEnd(3)} ${fmt(run.rps).padStart(8)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms  server CPU ${run.serverCpu}%${flag}`);
+          }
+        }
+      }
+    } finally {
+      for (const [target, probe] of started) {
+        peakRss.set(target, Math.max(peakRss.get(target) ?? 0, memoryOf(probe.server.pid).hwm));
+        await probe.server.stop();
+      }
+    }
+  }
+  const rows: ThroughputRow[] = [];
+  for (const op of allOps) {
+    for (const connections of options.connections) {
+      for (const target of options.targets) {
+        const list = runs.get(`${target}|${op}|${connections}`) ?? [];
+        rows.push({ op, connections, target, runs: list, rps: median(list.map((r) => r.rps)), p50: median(list.map((r) => r.p50)), p99: median(list.map((r) => r.p99)) });
+      }
+    }
+  }
+  return {
+    rows,
+    coldStartMs: Object.fromEntries([...coldStart].map(([target, samples]) => [target, { median: median(samples), samples }])),
+    peakRssMb: Object.fromEntries([...peakRss].map(([target, bytes]) => [target, mb(bytes)])),
+  };
+}
+
+async function scale(options: Options) {
+  const probe = await startAndProbe('fake', options);
+  const rows: { agents: number; rssMb: number; fillRps: number; getRps: number; getP99: number; executeRps: number; executeP99: number }[] = [];
+  try {
+    let agents = 1;
+    for (const size of [...options.scale].sort((a, b) => a - b)) {
+      let fillRps = Number.NaN;
+      if (size > agents) {
+        const fill = await load(`${probe.server.baseUrl}/v1/agents/deploy`, { method: 'POST', headers: headers(), body: deployBody, connections: 50, amount: size - agents });
+        if (fill.non2xx || fill.errors) throw new Error(`filling the fake to ${size} agents: ${fill.non2xx} non-2xx, ${fill.errors} errors`);
+        fillRps = fill.requests.total / fill.duration;
+        agents = size;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const rss = memoryOf(probe.server.pid).rss;
+      const get = await measure(probe, 'getAgent', 50, options.duration);
+      const execute = await measure(probe, 'executeAgentTask', 50, options.duration);
+      rows.push({ agents: size, rssMb: mb(rss), fillRps, getRps: get.rps, getP99: get.p99, executeRps: execute.rps, executeP99: execute.p99 });
+      log(`scale ${fmt(size)} agents: RSS ${mb(rss)} MB, deploys ${fmt(fillRps)} req/s while filling, GET ${fmt(get.rps)} req/s p99 ${get.p99} ms`);
+    }
+  } finally {
+    await probe.server.stop();
+  }
+  return rows;
+}
+
+async function steady(options: Options) {
+  const probe = await startAndProbe('fake', options);
+  const auth = headers();
+  // Mixed traffic that must not grow memory: retrievals, task submissions (whose history is bounded), and errors.
+  const requests: autocannon.Request[] = [
+    { method: 'GET', path: `/v1/agents/${probe.agentId}`, headers: auth },
+    { method: 'POST', path: `/v1/agents/${probe.agentId}/execute`, headers: auth, body: executeBody },
+    { method: 'GET', path: '/v1/agents/agt_doesNotExist', headers: auth },
+    { method: 'POST', path: '/v1/agents/deploy', headers: auth, body: '{"name":' },
+    { method: 'GET', path: `/v1/agents/${probe.agentId}`, headers: { authorization: 'Bearer not-a-jwt' } },
+  ];
+  const samples: { second: number; rssMb: number }[] = [];
+  const began = performance.now();
+  const timer = setInterval(() => samples.push({ second: Math.round((performance.now() - began) / 100) / 10, rssMb: mb(memoryOf(probe.server.pid).rss) }), 1000);
+  let result: autocannon.Result;
+  try {
+    result = await load(probe.server.baseUrl, { requests, connections: 50, duration: options.steady });
+    clearInterval(timer);
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    samples.push({ second: Math.round((performance.now() - began) / 100) / 10, rssMb: mb(memoryOf(probe.server.pid).rss) });
+  } finally {
+    clearInterval(timer);
+    await probe.server.stop();
+  }
+  const during = samples.slice(0, -1);
+  const half = during.slice(Math.floor(during.length / 2));
+  const firstHalfPeak = Math.max(...during.slice(0, Math.floor(during.length / 2)).map((s) => s.rssMb), 0);
+  const secondHalfPeak = Math.max(...half.map((s) => s.rssMb), 0);
+  const summary = {
+    seconds: options.steady,
+    requests: result.requests.total,
+    unexpected5xx: result['5xx'],
+    errors: result.errors,
+    rssStartMb: samples[0]?.rssMb ?? Number.NaN,
+    rssFirstHalfPeakMb: firstHalfPeak,
+    rssSecondHalfPeakMb: secondHalfPeak,
+    rssAfterIdleMb: samples.at(-1)?.rssMb ?? Number.NaN,
+    samples,
+  };
+  log(`steady ${options.steady} s: ${fmt(result.requests.total)} requests, RSS ${summary.rssStartMb} → peak ${firstHalfPeak} (1st half) / ${secondHalfPeak} (2nd half) → ${summary.rssAfterIdleMb} MB after 3 s idle`);
+  return summary;
+}
+
+async function mswPath(options: Options) {
+  const rows: { connections: number; rps: number; p50: number; p99: number }[] = [];
+  for (const connections of options.connections) {
+    const output = execFileSync(
+      canPin() ? 'taskset' : process.execPath,
+      [...(canPin() ? ['-c', String(serverCpu), process.execPath] : []), 'scripts/bench-msw-interceptor.ts', '--duration', String(options.duration), '--concurrency', String(connections)],
+      { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, BENCH_TOKEN: token() } },
+    );
+    const parsed = JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as { rps: number; p50: number; p99: number };
+    rows.push({ connections, ...parsed });
+    log(`msw interceptor, ${connections} in flight: ${fmt(parsed.rps)} req/s (GET agent), p50 ${parsed.p50} ms, p99 ${parsed.p99} ms`);
+  }
+  return rows;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Report
+
+function table(result: Awaited<ReturnType<typeof throughput>>, options: Options): string {
+  const lines: string[] = [];
+  const head = ['operation', 'conns', ...options.targets.map((t) => `${t} req/s`), ...options.targets.map((t) => `${t} p50/p99 ms`)];
+  const ratios = options.targets.includes('fake') ? options.targets.filter((t) => t !== 'fake').map((t) => `fake/${t}`) : [];
+  lines.push(`| ${[...head, ...ratios].join(' | ')} |`, `|${[...head, ...ratios].map(() => '---').join('|')}|`);
+  for (const op of allOps) {
+    for (const connections of options.connections) {
+      const byTarget = new Map(result.rows.filter((r) => r.op === op && r.connections === connections).map((r) => [r.target, r]));
+      const fake = byTarget.get('fake');
+      const cells = [
+        op,
+        String(connections),
+        ...options.targets.map((t) => fmt(byTarget.get(t)?.rps ?? Number.NaN)),
+        ...options.targets.map((t) => `${fmt(byTarget.get(t)?.p50 ?? Number.NaN, 1)} / ${fmt(byTarget.get(t)?.p99 ?? Number.NaN, 1)}`),
+        ...ratios.map((ratio) => {
+          const other = byTarget.get(ratio.slice(5) as Target);
+          return fake && other ? `${fmt(fake.rps / other.rps, 2)}×` : 'n/a';
+        }),
+      ];
+      lines.push(`| ${cells.join(' | ')} |`);
+    }
+  }
+  lines.push('', `| | ${options.targets.join(' | ')} |`, `|---|${options.targets.map(() => '---').join('|')}|`);
+  lines.push(`| cold start, spawn → first 201 (median ms) | ${options.targets.map((t) => fmt(result.coldStartMs[t]?.median ?? Number.NaN)).join(' | ')} |`);
+  lines.push(`| peak RSS (MB, max over rounds) | ${options.targets.map((t) => fmt(result.peakRssMb[t] ?? Number.NaN, 1)).join(' | ')} |`);
+  return lines.join('\n');
+}
+
+interface Verdict {
+  target: string;
+  met: boolean;
+  figure: string;
+}
+
+function verdicts(report: Report): Verdict[] {
+  const out: Verdict[] = [];
+  const rows = report.throughput?.rows ?? [];
+  const at = (target: Target, op: Op, connections: number) => rows.find((r) => r.target === target && r.op === op && r.connections === connections);
+  for (const op of ['getAgent', 'deployAgent'] as const) {
+    const fake = at('fake', op, 50);
+    const prism = at('prism', op, 50);
+    const bare = at('bare', op, 50);
+    if (fake && prism) out.push({ target: `${op} fake ≥ 10× Prism (50 conns)`, met: fake.rps >= 10 * prism.rps, figure: `${fmt(fake.rps / prism.rps, 2)}×` });
+    if (fake && bare) out.push({ target: `${op} fake ≥ 50% of bare (50 conns)`, met: fake.rps >= 0.5 * bare.rps, figure: `${fmt((100 * fake.rps) / bare.rps, 1)}%` });
+  }
+  for (const op of allOps) {
+    const fake = at('fake', op, 50);
+    if (fake) out.push({ target: `${op} fake p99 ≤ 10 ms (50 conns)`, met: fake.p99 <= 10, figure: `${fake.p99} ms` });
+  }
+  const cold = report.throughput?.coldStartMs.fake?.median;
+  if (cold !== undefined) out.push({ target: 'fake cold start ≤ 500 ms', met: cold <= 500, figure: `${fmt(cold)} ms` });
+  const biggest = report.scale?.find((row) => row.agents === 100_000);
+  if (biggest) out.push({ target: 'fake RSS ≤ 200 MB with 100k agents', met: biggest.rssMb <= 200, figure: `${biggest.rssMb} MB` });
+  if (report.steady) {
+    const grew = report.steady.rssSecondHalfPeakMb - report.steady.rssFirstHalfPeakMb;
+    out.push({ target: 'fake RSS steady under load (2nd-half peak ≤ 1st-half peak + 10 MB)', met: grew <= 10, figure: `${grew >= 0 ? '+' : ''}${fmt(grew, 1)} MB` });
+  }
+  return out;
+}
+
+interface Report {
+  date: string;
+  machine: { cpu: string; cores: number; memoryGb: number; os: string; node: string; pinned: boolean };
+  options: Omit<Options, 'json'>;
+  throughput?: Awaited<ReturnType<typeof throughput>>;
+  scale?: Awaited<ReturnType<typeof scale>>;
+  steady?: Awaited<ReturnType<typeof steady>>;
+  msw?: Awaited<ReturnType<typeof mswPath>>;
+  verdicts?: Verdict[];
+}
+
+/** The first fetch in a process loads undici (~80 ms); pay that before any cold start is timed. */
+async function warmUpFetch(): Promise<void> {
+  const server = createServer((_request, response) => response.end('ok'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await (await fetch(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`)).text();
+  await new Promise((resolve) => server.close(resolve));
+}
+
+async function main(): Promise<void> {
+  const options = readOptions();
+  const pinned = canPin();
+  // The load generator gets its own core, so the server under test is not measured against autocannon's CPU use.
+  if (pinned) execFileSync('taskset', ['-pc', String(loadCpu), String(process.pid)], { stdio: 'ignore' });
+  // Prism accepts any non-empty bearer and the bare server none at all; only the fake needs a real token.
+  if (!options.targets.includes('fake')) bearer = 'any-token-prism-and-bare-do-not-verify';
+  await warmUpFetch();
+  const { json, ...shown } = options;
+  const report: Report = {
+    date: new Date().toISOString(),
+    machine: { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, memoryGb: Math.round(totalmem() / 2 ** 30), os: `${platform()} ${release()}`, node: process.version, pinned },
+    options: shown,
+  };
+  log(`bench: ${options.rounds} round(s) × ${options.duration} s per run; servers on CPU ${pinned ? serverCpu : 'any'}, autocannon on CPU ${pinned ? loadCpu : 'any'}`);
+  if (options.sections.includes('throughput')) {
+    report.throughput = await throughput(options);
+    process.stdout.write(`\n${table(report.throughput, options)}\n`);
+  }
+  const fake = options.targets.includes('fake');
+  if (fake && options.sections.includes('scale')) report.scale = await scale(options);
+  if (fake && options.sections.includes('steady')) report.steady = await steady(options);
+  if (fake && options.sections.includes('msw')) report.msw = await mswPath(options);
+  if (report.scale) {
+    process.stdout.write(`\n| agents in store | RSS MB | deploy req/s while filling | GET req/s | GET p99 ms | execute req/s | execute p99 ms |\n|---|---|---|---|---|---|---|\n`);
+    for (const row of report.scale) process.stdout.write(`| ${fmt(row.agents)} | ${row.rssMb} | ${fmt(row.fillRps)} | ${fmt(row.getRps)} | ${row.getP99} | ${fmt(row.executeRps)} | ${row.executeP99} |\n`);
+  }
+  if (report.steady) {
+    const s = report.steady;
+    process.stdout.write(`\nsteady load (${s.seconds} s, 50 conns, mixed valid/invalid): ${fmt(s.requests)} requests, ${s.unexpected5xx} 5xx, ${s.errors} errors; RSS start ${s.rssStartMb} MB, peak 1st half ${s.rssFirstHalfPeakMb} MB, peak 2nd half ${s.rssSecondHalfPeakMb} MB, after 3 s idle ${s.rssAfterIdleMb} MB\n`);
+  }
+  if (report.msw) {
+    process.stdout.write(`\nmsw node interceptor (in-process fetch, GET agent, no target): ${report.msw.map((r) => `${fmt(r.rps)} req/s at ${r.connections} in flight (p99 ${r.p99} ms)`).join('; ')}\n`);
+  }
+  report.verdicts = verdicts(report);
+  if (report.verdicts.length) {
+    process.stdout.write(`\n${report.verdicts.map((v) => `${v.met ? 'MET ' : 'MISS'}  ${v.target}: ${v.figure}`).join('\n')}\n`);
+  }
+  process.stdout.write(`\n${report.date} · ${report.machine.cpu}, ${report.machine.cores} cores, ${report.machine.memoryGb} GB · node ${report.machine.node}\n`);
+  if (json) writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    current?.stop();
+    log(`bench: stopped by ${signal}; every server it started is being killed`);
+    process.exit(130);
+  });
+}
+
+main().catch((error: unknown) => {
+  current?.stop();
+  cliError(`bench failed: ${error instanceof Error ? error.message : String(error)}`, 1);
+});
