@@ -1,3 +1,94 @@
-// `npm start`: the fake backend. Placeholder until mocks/ lands.
+// `npm start`: the fake backend on node:http (default http://127.0.0.1:4010), configured by flags or environment variables.
+import { parseArgs } from 'node:util';
+import { createMockCore, DEFAULT_SEED } from '../mocks/core.ts';
+import { startMockServer } from '../mocks/http-server.ts';
+import { consoleLogger } from '../mocks/logger.ts';
+import { openStateFile } from '../mocks/state-file.ts';
 import { cliError } from './cli-error.ts';
-cliError('the fake backend is not built yet (see issue 3)', 1);
+
+const usage = 'usage: npm start -- [--port <n>] [--host <addr>] [--seed <seed>] [--state <file.json>] [--agents <n>] [--cors-origin <origin>]... [--help]';
+const help = `${usage}
+
+  --port <n>             port to listen on; 0 picks a free one (env PORT, default 4010)
+  --host <addr>          interface to bind (env HOST, default 127.0.0.1)
+  --seed <seed>          seed of the catalogue and every random choice (env MOCK_SEED, default ${DEFAULT_SEED})
+  --state <file.json>    keep the store in this file (written atomically; survives restarts and kill -9)
+  --agents <n>           number of seeded agents (env MOCK_AGENTS, default 36)
+  --failure-ratio <r>    share of tasks that fail, 0..1 (env MOCK_FAILURE_RATIO, default 0.1)
+  --cors-origin <origin> allow only this browser origin (repeatable; env MOCK_CORS_ORIGINS, comma-separated; default any)
+  env MOCK_JWT_SECRET    HS256 secret of accepted tokens (default agent-registry-kit-dev-secret)
+
+When listening, prints: agent-registry-kit: fake backend listening on http://<host>:<port>`;
+
+type Flags = { port?: string; host?: string; seed?: string; state?: string; agents?: string; 'failure-ratio'?: string; 'cors-origin'?: string[]; help?: boolean };
+let values: Flags;
+try {
+  ({ values } = parseArgs({
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      seed: { type: 'string' },
+      state: { type: 'string' },
+      agents: { type: 'string' },
+      'failure-ratio': { type: 'string' },
+      'cors-origin': { type: 'string', multiple: true },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+    allowPositionals: false,
+  }));
+} catch (error) {
+  cliError(`${error instanceof Error ? error.message : String(error)}; ${usage}`);
+}
+if (values.help) {
+  console.log(help);
+  process.exit(0);
+}
+
+const env = process.env;
+const portText = values.port ?? env.PORT ?? '4010';
+if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) cliError(`port must be a whole number from 0 to 65535, got ${portText} (--port or PORT)`);
+const host = values.host ?? env.HOST ?? '127.0.0.1';
+if (host === '') cliError('host must not be empty (--host or HOST)');
+const seed = values.seed ?? env.MOCK_SEED ?? String(DEFAULT_SEED);
+if (seed === '') cliError('seed must not be empty (--seed or MOCK_SEED)');
+const agentsText = values.agents ?? env.MOCK_AGENTS ?? '36';
+if (!/^\d{1,7}$/.test(agentsText) || Number(agentsText) > 1_000_000) cliError(`--agents must be a whole number from 0 to 1000000, got ${agentsText}`);
+const ratioText = values['failure-ratio'] ?? env.MOCK_FAILURE_RATIO ?? '0.1';
+const failureRatio = Number(ratioText);
+if (ratioText.trim() === '' || !Number.isFinite(failureRatio) || failureRatio < 0 || failureRatio > 1) cliError(`--failure-ratio must be a number from 0 to 1, got ${ratioText}`);
+const origins = values['cors-origin'] ?? (env.MOCK_CORS_ORIGINS ? env.MOCK_CORS_ORIGINS.split(',').map((origin) => origin.trim()).filter(Boolean) : undefined);
+
+const state = values.state === undefined ? undefined : await openStateFile(values.state).catch((error: unknown) => cliError(error instanceof Error ? error.message : String(error)));
+
+const core = createMockCore({
+  seed,
+  catalogueSize: Number(agentsText),
+  failureRatio,
+  ...(origins && { corsOrigins: origins }),
+  ...(env.MOCK_JWT_SECRET && { jwtSecret: env.MOCK_JWT_SECRET }),
+  ...(state && { persist: () => state.commit() }),
+});
+// The state is restored before the port opens, so no request ever sees the seed when a file says otherwise.
+if (state) await state.attach(core).catch((error: unknown) => cliError(`could not write the state file: ${error instanceof Error ? error.message : String(error)}`));
+
+const running = await startMockServer({ core, port: Number(portText), host }).catch((error: unknown) =>
+  cliError(error instanceof Error ? error.message : String(error)),
+);
+consoleLogger.info(`fake backend listening on ${running.url}`);
+
+let stopping = false;
+const stop = (signal: string): void => {
+  if (stopping) return;
+  stopping = true;
+  void running
+    .close()
+    .then(() => state?.close())
+    .then(() => process.exit(0))
+    .catch((error: unknown) => {
+      consoleLogger.error(`could not stop cleanly after ${signal}: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    });
+};
+process.on('SIGINT', () => stop('SIGINT'));
+process.on('SIGTERM', () => stop('SIGTERM'));

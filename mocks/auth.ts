@@ -1,0 +1,99 @@
+// The auth decision: a bearer JWT, HS256 with the development secret, verified with jose and cached per token until it expires.
+import { errors, jwtVerify, SignJWT } from 'jose';
+
+/** The documented development secret; set MOCK_JWT_SECRET (or the `jwtSecret` option) to use another. */
+export const DEFAULT_JWT_SECRET = 'agent-registry-kit-dev-secret';
+/** Verified tokens remembered at most: beyond it the cache starts over (a bound, not a policy). */
+const CACHE_LIMIT = 10_000;
+/** Longest Authorization header looked at; longer ones are rejected before jose sees them. */
+const MAX_TOKEN_LENGTH = 8192;
+
+export type AuthResult = { ok: true; sub: string } | { ok: false; detail: string; error: 'invalid_request' | 'invalid_token' | undefined };
+
+/** Decides whether an Authorization header is accepted. */
+export interface Authenticator {
+  authenticate(header: string | undefined): Promise<AuthResult>;
+}
+
+/**
+ * An authenticator for HS256 tokens signed with `secret`. `now` is wall time (tokens carry real expiry times).
+ * @example const auth = createAuthenticator(); (await auth.authenticate(`Bearer ${token}`)).ok
+ */
+export function createAuthenticator(secret: string = DEFAULT_JWT_SECRET, now: () => number = Date.now): Authenticator {
+  const key = new TextEncoder().encode(secret);
+  const verified = new Map<string, { sub: string; expiresAt: number }>();
+  return {
+    async authenticate(header) {
+      if (header === undefined || header === '') {
+        return { ok: false, error: undefined, detail: 'The Authorization header is missing; send `Authorization: Bearer <token>` (mint one with `npm run token`).' };
+      }
+      const match = /^Bearer +(\S+) *$/i.exec(header.length > MAX_TOKEN_LENGTH ? '' : header);
+      const token = match?.[1];
+      if (!token) {
+        return { ok: false, error: 'invalid_request', detail: 'The Authorization header is not a Bearer token; send `Authorization: Bearer <token>`.' };
+      }
+      const cached = verified.get(token);
+      if (cached) {
+        if (cached.expiresAt > now()) return { ok: true, sub: cached.sub };
+        verified.delete(token);
+        return { ok: false, error: 'invalid_token', detail: `The bearer token expired at ${new Date(cached.expiresAt).toISOString()}.` };
+      }
+      try {
+        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], currentDate: new Date(now()) });
+        if (typeof payload.sub !== 'string' || payload.sub === '') {
+          return { ok: false, error: 'invalid_token', detail: 'The bearer token has no `sub` claim; the caller must be named.' };
+        }
+        if (verified.size >= CACHE_LIMIT) verified.clear();
+        verified.set(token, { sub: payload.sub, expiresAt: typeof payload.exp === 'number' ? payload.exp * 1000 : Number.POSITIVE_INFINITY });
+        return { ok: true, sub: payload.sub };
+      } catch (error) {
+        return { ok: false, error: 'invalid_token', detail: describeJoseError(error) };
+      }
+    },
+  };
+}
+
+function describeJoseError(error: unknown): string {
+  if (error instanceof errors.JWTExpired) {
+    const exp = error.payload.exp;
+    return typeof exp === 'number' ? `The bearer token expired at ${new Date(exp * 1000).toISOString()}.` : 'The bearer token has expired.';
+  }
+  if (error instanceof errors.JWSSignatureVerificationFailed) return 'The bearer token is not signed with the expected secret (HS256).';
+  if (error instanceof errors.JOSEAlgNotAllowed) return 'The bearer token must be signed with HS256.';
+  if (error instanceof errors.JWTClaimValidationFailed) return `The bearer token's ${error.claim} claim is not acceptable: ${error.reason}.`;
+  return 'The bearer token is not a well-formed JWT.';
+}
+
+/** The `WWW-Authenticate` challenge of a rejection (RFC 6750). */
+export function bearerChallenge(result: Extract<AuthResult, { ok: false }>): string {
+  const description = result.detail.replaceAll('"', "'").replaceAll('\\', '');
+  return result.error ? `Bearer realm="agent-registry", error="${result.error}", error_description="${description}"` : 'Bearer realm="agent-registry"';
+}
+
+export interface MintOptions {
+  /** The caller; becomes `creator` of the agents it deploys. Default `dev-user`. */
+  sub?: string;
+  /** Lifetime in seconds (default 3600). */
+  ttlSeconds?: number;
+  /** Mint a token that expired a minute ago, to test 401s. */
+  expired?: boolean;
+  secret?: string;
+  /** Wall time in ms (default Date.now()). */
+  now?: number;
+}
+
+/**
+ * Mints an HS256 token the fake accepts.
+ * @example const token = await mintToken({ sub: 'alice' }); fetch(url, { headers: { authorization: `Bearer ${token}` } });
+ */
+export async function mintToken(options: MintOptions = {}): Promise<string> {
+  const nowSeconds = Math.floor((options.now ?? Date.now()) / 1000);
+  const ttl = options.ttlSeconds ?? 3600;
+  const issuedAt = options.expired ? nowSeconds - ttl - 60 : nowSeconds;
+  return new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(options.sub ?? 'dev-user')
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(options.expired ? nowSeconds - 60 : nowSeconds + ttl)
+    .sign(new TextEncoder().encode(options.secret ?? DEFAULT_JWT_SECRET));
+}

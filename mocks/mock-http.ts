@@ -1,0 +1,27 @@
+// The minimal request/response shape the core speaks; every adapter (msw, node:http) translates to and from it.
+
+/** A request as the core sees it. */
+export interface MockRequest {
+  /** Upper-case method, e.g. `GET`. */
+  method: string;
+  /** The URL's pathname, still percent-encoded, e.g. `/v1/agents/agt_1`. */
+  path: string;
+  /** The URL's query string without `?` ('' when none). */
+  query: string;
+  /** Header names in lower case. */
+  headers: Readonly<Record<string, string | undefined>>;
+  /** The body bytes; null when the request had none. */
+  body: Uint8Array | null;
+  /** Set by an adapter that stopped reading a body over the size limit: the core answers 413. */
+  bodyTooLarge?: boolean;
+}
+
+/** A response as the core produces it: the body is always text (JSON, problem+json, or empty). */
+export interface MockResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Largest accepted request body: 1 MiB, as the spec's PayloadTooLarge response says. */
+export const MAX_BODY_BYTES = 1_048_576;

@@ -1,0 +1,62 @@
+// A binary min-heap of unsettled tasks ordered by finish time, so settling costs O(log n) per task, not a scan.
+import type { TaskRecord } from './task-lifecycle.ts';
+
+/** Tasks waiting for their outcome to be applied, earliest finish first. */
+export class TaskQueue {
+  #items: TaskRecord[] = [];
+
+  get size(): number {
+    return this.#items.length;
+  }
+
+  push(task: TaskRecord): void {
+    const items = this.#items;
+    items.push(task);
+    let index = items.length - 1;
+    while (index > 0) {
+      const parent = (index - 1) >> 1;
+      const above = items[parent];
+      if (!above || above.finishesAt <= task.finishesAt) break;
+      items[index] = above;
+      index = parent;
+    }
+    items[index] = task;
+  }
+
+  peek(): TaskRecord | undefined {
+    return this.#items[0];
+  }
+
+  pop(): TaskRecord | undefined {
+    const items = this.#items;
+    const top = items[0];
+    const last = items.pop();
+    if (!top || !last || items.length === 0) return top;
+    let index = 0;
+    for (;;) {
+      const left = 2 * index + 1;
+      const right = left + 1;
+      let smallest = index;
+      let smallestTask = last;
+      const leftTask = items[left];
+      if (leftTask && leftTask.finishesAt < smallestTask.finishesAt) {
+        smallest = left;
+        smallestTask = leftTask;
+      }
+      const rightTask = items[right];
+      if (rightTask && rightTask.finishesAt < smallestTask.finishesAt) {
+        smallest = right;
+        smallestTask = rightTask;
+      }
+      if (smallest === index) break;
+      items[index] = smallestTask;
+      index = smallest;
+    }
+    items[index] = last;
+    return top;
+  }
+
+  clear(): void {
+    this.#items = [];
+  }
+}
