@@ -1,0 +1,51 @@
+// What one check of the suite found, as it travels from the test (vitest task meta) to the reporters.
+import type { RuleOrigin } from '../spec/index.ts';
+
+/** The families of checks; each is named after the rule it enforces. */
+export type CheckName = 'conformance' | 'auth' | 'request-validation' | 'behaviour' | 'generated';
+
+/** One way the server departed from the contract. */
+export interface CheckViolation {
+  /** The check that enforces the broken rule (a behaviour test can report a conformance violation). */
+  check: CheckName;
+  rule: string;
+  /** JSON Pointer into the response body (or `/headers/<name>`, or '' for the whole response). */
+  pointer: string;
+  expected: string;
+  found: string;
+  origin: RuleOrigin;
+  /** Where the rule lives in spec/openapi.yaml. */
+  specPointer: string;
+  message: string;
+  /** Index into the check's exchanges of the request/response it is about. */
+  exchange: number | undefined;
+}
+
+/** One request the suite sent and what came back; the token is already redacted. */
+export interface RecordedExchange {
+  operationId: string;
+  request: { method: string; url: string; headers: Record<string, string>; body: string | undefined };
+  response: { status: number; headers: Record<string, string>; body: string } | undefined;
+  /** Set when no response arrived (timeout, connection refused). */
+  error: string | undefined;
+  durationMs: number;
+}
+
+export type CheckOutcome = 'passed' | 'failed' | 'skipped';
+
+export interface CheckRecord {
+  /** Stable id, e.g. `request-validation/deployAgent/revenueShare-maximum`. */
+  id: string;
+  check: CheckName;
+  operationId: string;
+  title: string;
+  outcome: CheckOutcome;
+  /** Why a check did not run; `max-writes` skips make the run fail, `read-only` skips do not. */
+  skipReason: 'max-writes' | 'read-only' | 'no-agent' | undefined;
+  violations: CheckViolation[];
+  /** Undocumented fields, and assumption-rule failures under --seed-only. */
+  warnings: CheckViolation[];
+  exchanges: RecordedExchange[];
+  /** For generated checks: the seed, run count, shrunk counterexample and the command that replays it. */
+  generated: { seed: number; runs: number; requestedRuns: number; counterexample: string | undefined; replay: string | undefined } | undefined;
+}

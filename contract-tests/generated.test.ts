@@ -1,0 +1,85 @@
+// Generated cases: fast-check bodies built from the schemas, valid ones must be accepted with a conforming answer and
+// invalid ones rejected with a documented 4xx. Seeded, shrunk on failure, and printed with the command that replays it.
+import fc from 'fast-check';
+import { describe, test } from 'vitest';
+import { getOperation, type JsonValue } from '../spec/index.ts';
+import { generatedProperties, type GeneratedPropertyId } from './check-plan.ts';
+import type { CheckRecord } from './check-record.ts';
+import { createCheckRun, emptyRecord, finishCheck, runOptions, runPlan } from './contract-check.ts';
+import { expectRejection } from './expect-rejection.ts';
+import { invalidBodies, validBodies } from './schema-arbitraries.ts';
+import { requestSchemaPointer } from './spec-schemas.ts';
+
+let shrinkLeft = runPlan.shrinkBudget;
+
+function replayPathFor(id: GeneratedPropertyId): string | undefined {
+  const replay = runOptions.replay;
+  if (replay === undefined || !replay.startsWith(`${id}:`)) return undefined;
+  return replay.slice(id.length + 1);
+}
+
+for (const property of generatedProperties) {
+  describe(property.operationId, () => {
+    test(`generated: ${property.title}`, async (context) => {
+      const planned = runPlan.generated.get(property.id);
+      const record: CheckRecord = emptyRecord(property.id, 'generated', property.operationId, property.title);
+      context.task.meta.contract = record;
+      if (!planned || planned.runs === 0) {
+        record.outcome = 'skipped';
+        record.skipReason = planned?.skip ?? 'max-writes';
+        context.skip(record.skipReason === 'read-only' ? 'skipped: --read-only' : 'skipped: --max-writes leaves no room for it');
+        return;
+      }
+      // The fixture agent is deployed through a run of its own, so its POST is not taken from the cases' budget.
+      const agentId = property.operationId === 'executeAgentTask' ? await createCheckRun(record, 0).fixtureAgent() : '';
+      const path = getOperation(property.operationId).path.replace('{agentId}', encodeURIComponent(agentId));
+      let sent = 0;
+      let lastFailure: CheckRecord | undefined;
+      const predicate = async (body: JsonValue): Promise<boolean> => {
+        // Shrinking past the budget stops at the last real failure: a case that was not sent counts as passing.
+        if (sent >= planned.runs) {
+          if (shrinkLeft <= 0) return true;
+          shrinkLeft -= 1;
+        }
+        sent += 1;
+        const scratch = emptyRecord(property.id, 'generated', property.operationId, property.title);
+        const run = createCheckRun(scratch, 1);
+        const { response, index } = await run.send({ operationId: property.operationId, method: 'POST', path, contentType: 'application/json', body: JSON.stringify(body) });
+        if (response) {
+          const success = property.operationId === 'deployAgent' ? 201 : 200;
+          if (property.valid && response.status !== success) {
+            run.violate({ rule: 'accepts-valid-body', pointer: '', expected: `status ${success}`, found: String(response.status), origin: 'seed', specPointer: requestSchemaPointer(property.operationId), message: `a body the schema accepts was answered ${response.status}`, exchange: index });
+          }
+          if (!property.valid) expectRejection(run, property.operationId, response.status, 400, requestSchemaPointer(property.operationId), index);
+        }
+        if (runOptions.seedOnly) scratch.violations = scratch.violations.filter((v) => v.origin !== 'assumption');
+        const failed = scratch.violations.length > 0;
+        if (failed) lastFailure = scratch;
+        else record.warnings.push(...scratch.warnings.slice(0, 3 - Math.min(3, record.warnings.length)));
+        return !failed;
+      };
+      const arbitrary = property.valid ? validBodies(property.operationId) : invalidBodies(property.operationId);
+      const replayPath = replayPathFor(property.id);
+      const result = await fc.check(fc.asyncProperty(arbitrary, predicate), {
+        numRuns: planned.runs,
+        seed: runOptions.seed,
+        ...(replayPath === undefined ? {} : { path: replayPath }),
+      });
+      record.generated = { seed: runOptions.seed, runs: planned.runs, requestedRuns: planned.requested, counterexample: undefined, replay: undefined };
+      if (result.failed && lastFailure) {
+        const failure: CheckRecord = lastFailure;
+        record.exchanges = failure.exchanges;
+        record.violations = failure.violations;
+        record.generated.counterexample = failure.exchanges[0]?.request.body;
+        record.generated.replay = `npm run contract -- --seed ${runOptions.seed} --runs ${runOptions.runs} --replay ${property.id}:${result.counterexamplePath ?? ''}`;
+      } else if (result.failed && result.errorInstance) {
+        throw result.errorInstance;
+      }
+      if (planned.runs < planned.requested) {
+        // Ran fewer cases than asked: reported, and the run does not count as a pass.
+        record.skipReason = 'max-writes';
+      }
+      finishCheck(record);
+    });
+  });
+}

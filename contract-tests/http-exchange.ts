@@ -1,0 +1,75 @@
+// Sends one request to the server under test with a timeout and records it, token redacted, with what came back.
+import type { RecordedExchange } from './check-record.ts';
+import type { Redact } from './redaction.ts';
+
+/** What a check asks to send. `authorization` is the header value, or undefined for none; `label` is what reports show instead. */
+export interface OutgoingRequest {
+  operationId: string;
+  method: 'GET' | 'POST';
+  /** Path and query, starting with `/v1/`. */
+  path: string;
+  authorization: { value: string; label: string } | undefined;
+  contentType: string | undefined;
+  body: string | undefined;
+}
+
+/** The exchange as recorded plus the raw response, which checks read (the record is for people). */
+export interface SentExchange {
+  record: RecordedExchange;
+  response: { status: number; contentType: string | null; headers: Headers; body: string } | undefined;
+}
+
+function describeFetchError(error: unknown, timeoutMs: number): string {
+  if (error instanceof DOMException && error.name === 'TimeoutError') return `no answer within ${timeoutMs} ms (--timeout)`;
+  if (error instanceof Error) {
+    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+    return `${error.message}${cause}`;
+  }
+  return String(error);
+}
+
+/**
+ * Sends the request and records it; never throws. A request that gets no answer (refused, reset, timed out) is recorded
+ * with its error, and the check reports it: a server that drops a connection on bad input is broken. scripts/contract.ts
+ * probes the server before the run, so an unreachable server stops the run with one line instead.
+ * @example const { response } = await sendRequest(base, 5000, redact, { operationId: 'getAgent', method: 'GET', path: '/v1/agents/x', ... });
+ */
+export async function sendRequest(baseUrl: string, timeoutMs: number, redact: Redact, request: OutgoingRequest): Promise<SentExchange> {
+  const headers = new Headers();
+  if (request.authorization) headers.set('authorization', request.authorization.value);
+  if (request.contentType !== undefined) headers.set('content-type', request.contentType);
+  headers.set('accept', 'application/json, application/problem+json');
+  const url = baseUrl + request.path;
+  const shownHeaders: Record<string, string> = {};
+  if (request.authorization) shownHeaders.authorization = request.authorization.label;
+  if (request.contentType !== undefined) shownHeaders['content-type'] = request.contentType;
+  const record: RecordedExchange = {
+    operationId: request.operationId,
+    request: { method: request.method, url: redact(url), headers: shownHeaders, body: request.body === undefined ? undefined : redact(truncate(request.body)) },
+    response: undefined,
+    error: undefined,
+    durationMs: 0,
+  };
+  const started = performance.now();
+  try {
+    // A Uint8Array body makes fetch send no Content-Type of its own, so "no Content-Type" really sends none.
+    const body = request.body === undefined ? undefined : new TextEncoder().encode(request.body);
+    const answer = await fetch(url, { method: request.method, headers, body, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+    const text = await answer.text();
+    record.durationMs = Math.round(performance.now() - started);
+    const shown: Record<string, string> = {};
+    answer.headers.forEach((value, name) => {
+      shown[name] = redact(value);
+    });
+    record.response = { status: answer.status, headers: shown, body: redact(truncate(text)) };
+    return { record, response: { status: answer.status, contentType: answer.headers.get('content-type'), headers: answer.headers, body: text } };
+  } catch (error) {
+    record.durationMs = Math.round(performance.now() - started);
+    record.error = redact(describeFetchError(error, timeoutMs));
+    return { record, response: undefined };
+  }
+}
+
+function truncate(text: string): string {
+  return text.length > 4000 ? `${text.slice(0, 4000)}... (${text.length} characters)` : text;
+}

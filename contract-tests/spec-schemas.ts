@@ -1,0 +1,59 @@
+// Reads the request schemas and examples of an operation out of the document, following local $refs, so nothing restates them.
+import { getAtPointer, getOperation, isJsonObject, openapiDocument, type JsonObject, type JsonValue } from '../spec/index.ts';
+import type { BodyOperationId } from '../spec/index.ts';
+
+/** A schema node and the pointer it lives at (after following `$ref`s). */
+export interface SchemaAt {
+  schema: JsonObject;
+  pointer: string;
+}
+
+/**
+ * Follows `$ref`s until a schema that is not a reference.
+ * @example resolveSchema('/components/schemas/DeployRequest/properties/category').pointer // '/components/schemas/AgentCategory'
+ */
+export function resolveSchema(pointer: string): SchemaAt {
+  const node = getAtPointer(openapiDocument, pointer);
+  if (!isJsonObject(node)) throw new Error(`no schema at ${pointer}`);
+  if (typeof node.$ref === 'string') return resolveSchema(node.$ref.replace(/^#/, ''));
+  return { schema: node, pointer };
+}
+
+/** The pointer of the JSON request body schema of an operation. */
+export function requestSchemaPointer(operationId: BodyOperationId): string {
+  const operation = getOperation(operationId);
+  const mediaType = operation.requestMediaType ?? 'application/json';
+  return `${operation.pointer}/requestBody/content/${mediaType.replace('/', '~1')}/schema`;
+}
+
+/** The request body schema of an operation, resolved. */
+export function requestSchema(operationId: BodyOperationId): SchemaAt {
+  return resolveSchema(requestSchemaPointer(operationId));
+}
+
+/**
+ * The documented request examples of an operation, richest first (the one with the most fields).
+ * @example requestExamples('deployAgent')[0]?.name // 'Solana Momentum Trader'
+ */
+export function requestExamples(operationId: BodyOperationId): JsonObject[] {
+  const examples = getAtPointer(openapiDocument, requestSchemaPointer(operationId).replace(/\/schema$/, '/examples'));
+  if (!isJsonObject(examples)) return [];
+  const values: JsonObject[] = [];
+  for (const raw of Object.values(examples)) {
+    let example: JsonValue | undefined = raw;
+    if (isJsonObject(example) && typeof example.$ref === 'string') example = getAtPointer(openapiDocument, example.$ref.replace(/^#/, ''));
+    if (isJsonObject(example) && isJsonObject(example.value)) values.push(example.value);
+  }
+  return values.sort((a, b) => Object.keys(b).length - Object.keys(a).length);
+}
+
+/** The properties of an object schema, each resolved, in document order. */
+export function propertiesOf(at: SchemaAt): Array<{ name: string; at: SchemaAt; required: boolean }> {
+  const properties = isJsonObject(at.schema.properties) ? at.schema.properties : {};
+  const required = Array.isArray(at.schema.required) ? at.schema.required : [];
+  return Object.keys(properties).map((name) => ({
+    name,
+    at: resolveSchema(`${at.pointer}/properties/${name}`),
+    required: required.includes(name),
+  }));
+}

@@ -1,0 +1,16 @@
+// The contract suite's own vitest config, rooted here: scripts/contract.ts runs it against a live server, never `npm test`.
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    root: fileURLToPath(new URL('.', import.meta.url)),
+    include: ['*.test.ts'],
+    // Each file is one check family; two at a time keeps a 2-core machine and a real server comfortable.
+    maxWorkers: 2,
+    testTimeout: 300_000,
+    hookTimeout: 60_000,
+    // Retries would hide a flaky server; a contract verdict must be what happened.
+    retry: 0,
+  },
+});

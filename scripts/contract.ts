@@ -1,0 +1,148 @@
+// `npm run contract`: checks the server at API_BASE_URL against spec/openapi.yaml by running the contract suite
+// (contract-tests/) with vitest, then prints a verdict grouped by operation and writes the JUnit and JSON reports asked for.
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+import { startVitest } from 'vitest/node';
+import { cliError } from './cli-error.ts';
+import { defaultMaxWrites, planRun } from '../contract-tests/check-plan.ts';
+import { ContractReporter } from '../contract-tests/contract-reporter.ts';
+import { createRedactor } from '../contract-tests/redaction.ts';
+import { defaultRunOptions, type RunOptions } from '../contract-tests/run-options.ts';
+
+const help = `Usage: npm run contract -- [options]
+
+Checks a live Agent Registry server against spec/openapi.yaml: conformance of every response, auth, request
+validation, behaviour across calls and generated cases. Exit status 0 if and only if every check passed.
+
+Environment:
+  API_BASE_URL        the server's {base_url}, without /v1 (required), e.g. https://api.example.com
+  API_TOKEN           a bearer token (JWT) the server accepts (required); it never appears in any output
+  API_AGENT_ID        an existing agent, required with --read-only
+
+Options:
+  --junit <file>      write a JUnit XML report (for CI)
+  --json <file>       write every check, its outcome, violations and exchanges as JSON
+  --max-writes <n>    cap on POST requests; checks the cap leaves out are reported as skipped and fail the run
+                      (default: every named check once + every generated case + ${40} for shrinking)
+  --read-only         send only GETs and requests a correct server rejects (needs API_AGENT_ID)
+  --seed-only         report failures of rules that are assumptions of the spec as warnings
+  --runs <n>          generated cases per property (default ${defaultRunOptions.runs})
+  --seed <n>          fast-check seed (default: random, printed)
+  --replay <id:path>  replay one generated failure, as printed with it
+  --timeout <ms>      per-request timeout (default ${defaultRunOptions.timeoutMs})
+  -h, --help          show this help
+`;
+
+function parseCount(name: string, text: string | undefined, fallback: number, min = 0): number {
+  if (text === undefined) return fallback;
+  if (!/^\d+$/.test(text) || Number(text) < min) cliError(`--${name} must be a whole number${min > 0 ? ` of at least ${min}` : ''}, got "${text}"`);
+  return Number(text);
+}
+
+function readArgs(): { options: RunOptions; junit: string | undefined; json: string | undefined; maxWritesGiven: boolean } {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      options: {
+        junit: { type: 'string' },
+        json: { type: 'string' },
+        'max-writes': { type: 'string' },
+        'read-only': { type: 'boolean' },
+        'seed-only': { type: 'boolean' },
+        runs: { type: 'string' },
+        seed: { type: 'string' },
+        replay: { type: 'string' },
+        timeout: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    });
+  } catch (error) {
+    cliError(`${error instanceof Error ? error.message : String(error)}; see npm run contract -- --help`);
+  }
+  const { values } = parsed;
+  if (values.help) {
+    process.stdout.write(help);
+    process.exit(0);
+  }
+  const rawBase = process.env.API_BASE_URL;
+  if (!rawBase) cliError('API_BASE_URL is not set; export API_BASE_URL=<the server base URL, without /v1> (e.g. http://127.0.0.1:4010)');
+  let base: URL;
+  try {
+    base = new URL(rawBase);
+  } catch {
+    cliError(`API_BASE_URL is not a URL ("${rawBase}"); set it to e.g. http://127.0.0.1:4010`);
+  }
+  if (base.protocol !== 'http:' && base.protocol !== 'https:') cliError(`API_BASE_URL must be http or https, got ${base.protocol}`);
+  const baseUrl = base.href.replace(/\/+$/, '');
+  if (/\/v1$/.test(baseUrl)) cliError(`API_BASE_URL must not end with /v1 (the suite adds it); set it to ${baseUrl.replace(/\/v1$/, '')}`);
+  const token = process.env.API_TOKEN;
+  if (!token) cliError('API_TOKEN is not set; export API_TOKEN=<a bearer token the server accepts> (for the fake backend: npm run token)');
+  const readOnly = values['read-only'] === true;
+  const agentId = process.env.API_AGENT_ID || undefined;
+  if (readOnly && agentId === undefined) cliError('--read-only needs an existing agent; export API_AGENT_ID=<its agentId>');
+  const runs = parseCount('runs', values.runs, defaultRunOptions.runs, 1);
+  const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : /^-?\d+$/.test(values.seed) ? Number(values.seed) : cliError(`--seed must be an integer, got "${values.seed}"`);
+  const options: RunOptions = {
+    baseUrl,
+    token,
+    maxWrites: parseCount('max-writes', values['max-writes'], defaultMaxWrites(readOnly, runs)),
+    readOnly,
+    agentId,
+    seedOnly: values['seed-only'] === true,
+    runs,
+    seed,
+    timeoutMs: parseCount('timeout', values.timeout, defaultRunOptions.timeoutMs, 1),
+    replay: values.replay,
+  };
+  return { options, junit: values.junit, json: values.json, maxWritesGiven: values['max-writes'] !== undefined };
+}
+
+/** Fails fast, with one line, when nothing answers at API_BASE_URL. */
+async function probe(options: RunOptions): Promise<void> {
+  const url = `${options.baseUrl}/v1/agents/contract-probe`;
+  try {
+    await (await fetch(url, { headers: { authorization: `Bearer ${options.token}` }, signal: AbortSignal.timeout(options.timeoutMs) })).arrayBuffer();
+  } catch (error) {
+    const reason = error instanceof DOMException && error.name === 'TimeoutError' ? `no answer within ${options.timeoutMs} ms` : error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
+    cliError(`cannot reach the server at ${options.baseUrl} (${createRedactor(options.token)(reason)}); is it running, and is API_BASE_URL right?`, 2);
+  }
+}
+
+const { options, junit, json } = readArgs();
+const redact = createRedactor(options.token);
+const plan = planRun({ maxWrites: options.maxWrites, readOnly: options.readOnly, runs: options.runs });
+// Hidden, for the project's self-check: setup files that put an in-process server (the msw interceptor) behind fetch.
+const setupFiles = (process.env.AGENT_REGISTRY_KIT_CONTRACT_SETUP ?? '').split(',').filter(Boolean).map((file) => resolve(file));
+if (setupFiles.length === 0) await probe(options);
+
+const generatedDeploys = [...plan.generated].filter(([id]) => id === 'generated/deployAgent/valid').reduce((sum, [, g]) => sum + g.runs, 0);
+const generatedExecutes = [...plan.generated].filter(([id]) => id === 'generated/executeAgentTask/valid').reduce((sum, [, g]) => sum + g.runs, 0);
+process.stdout.write(
+  [
+    `agent-registry-kit contract: checking ${options.baseUrl} against spec/openapi.yaml${options.readOnly ? ' (read-only)' : ''}${options.seedOnly ? ' (seed rules only)' : ''}`,
+    `  writes: at most ${plan.totals.posts} POST requests (--max-writes ${plan.maxWrites}): up to ${plan.totals.deploys} deploys (${generatedDeploys} generated) and ${plan.totals.executes} task submissions (${generatedExecutes} generated) that a correct server accepts, up to ${plan.shrinkBudget} more while shrinking a generated failure; the rest are requests a correct server rejects`,
+    `  generated cases: ${options.runs} per property, seed ${options.seed}${options.replay ? `, replaying ${options.replay}` : ''}; timeout ${options.timeoutMs} ms per request`,
+    '',
+  ].join('\n') + '\n',
+);
+
+const reporter = new ContractReporter({ options, plan, redact, jsonFile: json, write: (text) => process.stdout.write(text) });
+const configFile = fileURLToPath(new URL('../contract-tests/vitest.config.ts', import.meta.url));
+const vitest = await startVitest(
+  'test',
+  [],
+  {
+    config: configFile,
+    watch: false,
+    run: true,
+    reporters: [reporter, ...(junit ? [['junit', { outputFile: resolve(junit) }] as ['junit', { outputFile: string }]] : [])],
+    provide: { contractOptions: options },
+    ...(setupFiles.length > 0 ? { setupFiles } : {}),
+  },
+);
+await vitest.close();
+const verdict = reporter.report?.verdict ?? 'failed';
+process.exit(verdict === 'passed' ? 0 : 1);
