@@ -1,0 +1,20 @@
+// The node interceptor helper: msw's setupServer over the fake's handlers, for tests in other apps (fetch intercepted in-process).
+import { setupServer, type SetupServer } from 'msw/node';
+import type { MockCore } from './core.ts';
+import { createHandlers, type MockHandlerOptions } from './handlers.ts';
+
+/** msw's server, plus the core behind it (to reset, read the journal, or move the clock from a test). */
+export type MockServer = SetupServer & { core: MockCore };
+
+/**
+ * Sets up msw in node with the fake's handlers; call `listen()` / `close()` as with any msw server.
+ * @example
+ * const server = setupMockServer({ seed: 7, baseUrl: 'http://api.test' });
+ * beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+ * afterEach(() => { server.resetHandlers(); server.core.reset(); });
+ * afterAll(() => server.close());
+ */
+export function setupMockServer(options: MockHandlerOptions = {}): MockServer {
+  const { all, core } = createHandlers(options);
+  return Object.assign(setupServer(...all), { core });
+}
