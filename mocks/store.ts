@@ -7,7 +7,10 @@ import { taskStatusAt, type TaskRecord } from './task-lifecycle.ts';
 import { TaskQueue } from './task-queue.ts';
 import { planTask } from './task-rules.ts';
 
-/** Default bound of the task history: the oldest tasks are forgotten beyond it (an unfinished one is settled first). */
+/**
+ * Default bound of the task history (the oldest are forgotten beyond it) and of unfinished tasks (beyond it the one that
+ * would finish first is settled ahead of time), so memory stays flat under any load.
+ */
 export const DEFAULT_MAX_TASKS = 10_000;
 /** Default share of tasks that fail, decided per task from the seeded random source. */
 export const DEFAULT_FAILURE_RATIO = 0.1;
@@ -264,13 +267,10 @@ export class AgentStore {
       const early = this.#pending.pop();
       if (early) this.#apply(early);
     }
+    // The history only forgets how to show the task; an unfinished one stays in the queue and still settles on time.
     if (this.#tasks.size > this.maxTasks) {
       const oldest = this.#tasks.keys().next();
-      if (!oldest.done) {
-        const evicted = this.#tasks.get(oldest.value);
-        this.#tasks.delete(oldest.value);
-        if (evicted && !evicted.settled) this.#apply(evicted);
-      }
+      if (!oldest.done) this.#tasks.delete(oldest.value);
     }
   }
 

@@ -1,0 +1,190 @@
+import { describe, expect, it } from 'vitest';
+import { checkResponse, type DeployRequest } from '../spec/index.ts';
+import { createFixedClock } from './clock.ts';
+import { AgentStore } from './store.ts';
+import { taskStatusAt } from './task-lifecycle.ts';
+
+const START = Date.parse('2026-11-20T12:00:00.000Z');
+const deployRequest: DeployRequest = { name: 'Test Bot', category: 'defi', model: 'gpt-4', initialSupply: 1000 };
+
+function newStore(options: { failureRatio?: number; maxTasks?: number; seed?: number } = {}): AgentStore {
+  return new AgentStore({ seed: options.seed ?? 7, clock: createFixedClock(START), ...options });
+}
+
+function firstActive(store: AgentStore): string {
+  const id = store.list({ status: 'active', limit: 1 }).agents[0]?.agentId;
+  if (!id) throw new Error('the catalogue has no active agent');
+  return id;
+}
+
+describe('AgentStore deploy', () => {
+  it('creates the agent exactly as the spec says (status, supplies, defaults, marketCap, holders, creator)', () => {
+    const store = newStore();
+    const result = store.deploy(deployRequest, 'alice');
+    const agent = store.get(result.agentId);
+    expect(agent).toMatchObject({
+      name: 'Test Bot',
+      description: '',
+      capabilities: [],
+      creator: 'alice',
+      status: 'active',
+      deployedAt: '2026-11-20T12:00:00.000Z',
+      tokenomics: { totalSupply: 1000, circulatingSupply: 1000, price: 0.01, marketCap: 10, revenueShare: 0 },
+      performance: { totalRevenue: 0, tasksCompleted: 0, successRate: 0, averageResponseTime: 0 },
+      statistics: { holders: 1, volume24h: 0, priceChange24h: 0 },
+    });
+    expect(result).toEqual({
+      agentId: result.agentId,
+      name: 'Test Bot',
+      tokenAddress: agent?.tokenAddress,
+      marketCap: 10,
+      holders: 1,
+      status: 'active',
+      deployedAt: '2026-11-20T12:00:00.000Z',
+    });
+    expect(checkResponse({ operationId: 'getAgent', status: 200, contentType: 'application/json', body: JSON.stringify(agent) }).ok).toBe(true);
+    expect(checkResponse({ operationId: 'deployAgent', status: 201, contentType: 'application/json', body: JSON.stringify(result) }).ok).toBe(true);
+  });
+
+  it('uses pricePerToken, revenueShare, description and capabilities when given', () => {
+    const store = newStore();
+    const result = store.deploy({ ...deployRequest, pricePerToken: 0.05, revenueShare: 0.2, description: 'd', capabilities: ['a'] }, 'bob');
+    expect(store.get(result.agentId)?.tokenomics).toMatchObject({ price: 0.05, marketCap: 50, revenueShare: 0.2 });
+    expect(store.get(result.agentId)).toMatchObject({ description: 'd', capabilities: ['a'] });
+  });
+
+  it('gives unique, opaque ids to many deploys', () => {
+    const store = newStore();
+    const ids = new Set(Array.from({ length: 2000 }, () => store.deploy(deployRequest, 'a').agentId));
+    expect(ids.size).toBe(2000);
+    expect(store.agentCount).toBe(36 + 2000);
+  });
+
+  it('does not share the capabilities array with the request', () => {
+    const store = newStore();
+    const request = { ...deployRequest, capabilities: ['x'] };
+    const { agentId } = store.deploy(request, 'a');
+    request.capabilities.push('y');
+    expect(store.get(agentId)?.capabilities).toEqual(['x']);
+  });
+});
+
+describe('AgentStore tasks and their lifecycle on the injected clock', () => {
+  it('queues a task, then processes it, then completes it and updates the agent', () => {
+    const store = newStore({ failureRatio: 0 });
+    const { agentId } = store.deploy({ ...deployRequest, model: 'llama-2' }, 'a');
+    const result = store.submitTask(agentId, { task: 'x', priority: 'normal' });
+    if (!result.ok) throw new Error('submit failed');
+    expect(result.submission).toEqual({ taskId: result.task.taskId, status: 'queued', estimatedCompletion: 4, cost: 0.2502 });
+    expect(store.getTask(result.task.taskId)?.status).toBe('queued');
+    store.clock.advance(2000);
+    expect(store.getTask(result.task.taskId)?.status).toBe('processing');
+    expect(store.get(agentId)?.performance.tasksCompleted).toBe(0);
+    store.clock.advance(2001);
+    expect(store.getTask(result.task.taskId)?.status).toBe('processing');
+    store.clock.advance(1);
+    expect(store.getTask(result.task.taskId)?.status).toBe('completed');
+    expect(store.get(agentId)?.performance).toEqual({ totalRevenue: 0.2502, tasksCompleted: 1, successRate: 1, averageResponseTime: 4002 });
+    expect(store.get(agentId)?.statistics.volume24h).toBe(0.0025); // cost × price, rounded to 4 decimals
+  });
+
+  it('fails every task with a failure ratio of 1, and successRate falls', () => {
+    const store = newStore({ failureRatio: 1 });
+    const { agentId } = store.deploy(deployRequest, 'a');
+    const result = store.submitTask(agentId, { task: 'x' });
+    if (!result.ok) throw new Error('submit failed');
+    store.clock.advance(60_000);
+    expect(store.getTask(result.task.taskId)?.status).toBe('failed');
+    expect(store.get(agentId)?.performance).toMatchObject({ tasksCompleted: 0, successRate: 0, totalRevenue: 0 });
+  });
+
+  it('keeps successRate = completed / finished over a mix of outcomes', () => {
+    const store = newStore({ failureRatio: 0.5 });
+    const { agentId } = store.deploy(deployRequest, 'a');
+    const tasks = Array.from({ length: 200 }, () => store.submitTask(agentId, { task: 'x' }));
+    store.clock.advance(60_000);
+    const completed = tasks.filter((t) => t.ok && store.getTask(t.task.taskId)?.status === 'completed').length;
+    const performance = store.get(agentId)?.performance;
+    expect(performance?.tasksCompleted).toBe(completed);
+    expect(performance?.successRate).toBeCloseTo(completed / 200, 4);
+    expect(completed).toBeGreaterThan(50);
+    expect(completed).toBeLessThan(150);
+  });
+
+  it('refuses tasks for paused and deprecated agents, and for unknown ones', () => {
+    const store = newStore();
+    const paused = store.list({ status: 'paused', limit: 1 }).agents[0]?.agentId ?? '';
+    const deprecated = store.list({ status: 'deprecated', limit: 1 }).agents[0]?.agentId ?? '';
+    expect(store.submitTask(paused, { task: 'x' })).toEqual({ ok: false, reason: 'agent-not-active', status: 'paused' });
+    expect(store.submitTask(deprecated, { task: 'x' })).toEqual({ ok: false, reason: 'agent-not-active', status: 'deprecated' });
+    expect(store.submitTask('agt_none', { task: 'x' })).toEqual({ ok: false, reason: 'agent-not-found' });
+  });
+
+  it('keeps the task history and the unfinished tasks bounded, settling the earliest ahead of time', () => {
+    const store = newStore({ maxTasks: 10, failureRatio: 0 });
+    const agentId = firstActive(store);
+    const before = store.get(agentId)?.performance.tasksCompleted ?? 0;
+    const first = store.submitTask(agentId, { task: 'x' });
+    for (let index = 0; index < 30; index += 1) store.submitTask(agentId, { task: 'x' });
+    expect(store.taskCount).toBe(10);
+    if (first.ok) expect(store.getTask(first.task.taskId)).toBeUndefined();
+    // 21 tasks were settled ahead of time when the bound pushed them out of the queue; the 10 left finish on time.
+    expect(store.get(agentId)?.performance.tasksCompleted).toBe(before + 21);
+    store.clock.advance(60_000);
+    expect(store.get(agentId)?.performance.tasksCompleted).toBe(before + 31);
+  });
+
+  it('settles tasks in finish order, whatever the submission order', () => {
+    const clock = createFixedClock(START);
+    const store = new AgentStore({ seed: 3, clock, failureRatio: 0 });
+    const { agentId } = store.deploy(deployRequest, 'a');
+    const low = store.submitTask(agentId, { task: 'x', priority: 'low' });
+    const high = store.submitTask(agentId, { task: 'x', priority: 'high' });
+    if (!low.ok || !high.ok) throw new Error('submit failed');
+    clock.advance(high.task.finishesAt - START);
+    expect(store.getTask(high.task.taskId)?.status).toBe('completed');
+    expect(store.getTask(low.task.taskId)?.status).toBe('queued');
+    expect(store.get(agentId)?.performance.tasksCompleted).toBe(1);
+  });
+});
+
+describe('taskStatusAt', () => {
+  const task = { startsAt: 10, finishesAt: 20, outcome: 'failed' as const };
+  it.each([
+    ['before start', { given: 9, want: 'queued' }],
+    ['at start', { given: 10, want: 'processing' }],
+    ['just before the end', { given: 19, want: 'processing' }],
+    ['at the end', { given: 20, want: 'failed' }],
+  ] as const)('%s', (_name, { given, want }) => {
+    expect(taskStatusAt(task, given)).toBe(want);
+  });
+});
+
+describe('AgentStore snapshot, restore and reset', () => {
+  it('restores exactly, and continues the same random sequence', () => {
+    const a = newStore();
+    a.deploy(deployRequest, 'x');
+    const snapshot = JSON.parse(JSON.stringify(a.snapshot())) as ReturnType<AgentStore['snapshot']>;
+    const b = newStore();
+    b.restore(snapshot);
+    expect(b.snapshot()).toEqual(a.snapshot());
+    expect(b.deploy(deployRequest, 'y')).toEqual(a.deploy(deployRequest, 'y'));
+  });
+
+  it('reset forgets deploys and returns to the catalogue', () => {
+    const store = newStore();
+    const { agentId } = store.deploy(deployRequest, 'x');
+    store.reset();
+    expect(store.get(agentId)).toBeUndefined();
+    expect(store.agentCount).toBe(36);
+  });
+
+  it('setStatus changes what get answers', () => {
+    const store = newStore();
+    const agentId = firstActive(store);
+    const before = store.getJson(agentId);
+    store.setStatus(agentId, 'paused');
+    expect(store.getJson(agentId)).not.toBe(before);
+    expect(store.get(agentId)?.status).toBe('paused');
+  });
+});
