@@ -10,7 +10,7 @@ export type MockWorker = SetupWorker & { core: MockCore };
  * Sets up msw's service worker with the fake's handlers; call `start()` before the app's first request.
  * @example
  * const worker = setupMockWorker({ seed: 7 });
- * await worker.start({ onUnhandledRequest: 'bypass' });
+ * await worker.start({ onUnhandledFrame: 'bypass' });
  */
 export function setupMockWorker(options: MockHandlerOptions = {}): MockWorker {
   const { all, core } = createHandlers(options);

@@ -10,7 +10,7 @@ export type MockServer = SetupServer & { core: MockCore };
  * Sets up msw in node with the fake's handlers; call `listen()` / `close()` as with any msw server.
  * @example
  * const server = setupMockServer({ seed: 7, baseUrl: 'http://api.test' });
- * beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+ * beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
  * afterEach(() => { server.resetHandlers(); server.core.reset(); });
  * afterAll(() => server.close());
  */
