@@ -29,7 +29,7 @@ async function readLimited(request: Request): Promise<{ body: Uint8Array | null;
   if (!request.body) return { body: null, tooLarge: false };
   const declared = Number(request.headers.get('content-length') ?? Number.NaN);
   if (declared > MAX_BODY_BYTES) {
-    await request.body.cancel().catch(() => {});
+    void request.body.cancel().catch(() => {});
     return { body: null, tooLarge: true };
   }
   const reader = request.body.getReader();
@@ -40,7 +40,7 @@ async function readLimited(request: Request): Promise<{ body: Uint8Array | null;
     if (done) break;
     size += value.byteLength;
     if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => {});
+      void reader.cancel().catch(() => {});
       return { body: null, tooLarge: true };
     }
     chunks.push(value);

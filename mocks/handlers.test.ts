@@ -1,0 +1,96 @@
+// The msw adapter through the node interceptor: fetch is intercepted in-process and answered by the same core.
+import { http, HttpResponse } from 'msw';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { mintToken } from './auth.ts';
+import { createFixedClock } from './clock.ts';
+import { expectConforms } from './expect-conforms.ts';
+import { silentLogger } from './logger.ts';
+import { setupMockServer } from './node.ts';
+
+const API = 'http://api.test';
+const server = setupMockServer({ seed: 42, clock: createFixedClock(Date.parse('2026-11-20T12:00:00.000Z')), logger: silentLogger, failureRatio: 0 });
+let token: string;
+
+async function call(method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: string }> {
+  const response = await fetch(API + path, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body !== undefined && { 'content-type': 'application/json' }), ...headers },
+    ...(body !== undefined && { body }),
+  });
+  const text = await response.text();
+  if (path.startsWith('/v1')) expectConforms({ method, path, status: response.status, headers: response.headers, body: text });
+  return { status: response.status, headers: response.headers, body: text };
+}
+
+async function firstAgent(status: string): Promise<string> {
+  const list = JSON.parse((await call('GET', `/__mock/agents?status=${status}&limit=1`)).body) as { agents: { agentId: string }[] };
+  return list.agents[0]?.agentId ?? '';
+}
+
+beforeAll(async () => {
+  server.listen({ onUnhandledRequest: 'error' });
+  token = await mintToken({ sub: 'node-tester' });
+});
+afterEach(() => {
+  server.resetHandlers();
+  server.core.reset();
+});
+afterAll(() => server.close());
+
+describe('msw handlers in node', () => {
+  it('serve the same catalogue as the core', async () => {
+    const agentId = await firstAgent('active');
+    const answer = await call('GET', `/v1/agents/${agentId}`);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toBe(server.core.store.getJson(agentId));
+  });
+
+  it('deploy, retrieve and execute, statefully', async () => {
+    const deployed = await call('POST', '/v1/agents/deploy', JSON.stringify({ name: 'Node Bot', category: 'gaming', model: 'claude-3', initialSupply: 10 }));
+    expect(deployed.status).toBe(201);
+    const { agentId } = JSON.parse(deployed.body) as { agentId: string };
+    const agent = JSON.parse((await call('GET', `/v1/agents/${agentId}`)).body) as { creator: string };
+    expect(agent.creator).toBe('node-tester');
+    expect((await call('POST', `/v1/agents/${agentId}/execute`, '{"task":"play"}')).status).toBe(200);
+  });
+
+  it('send errors through the same rules: 401, 400, 404, 405, 409, 413, 415', async () => {
+    const paused = await firstAgent('paused');
+    expect((await call('GET', `/v1/agents/${paused}`, undefined, { authorization: '' })).status).toBe(401);
+    expect((await call('POST', '/v1/agents/deploy', '{')).status).toBe(400);
+    expect((await call('GET', '/v1/agents/agt_none')).status).toBe(404);
+    expect((await call('GET', '/v1/unknown')).status).toBe(404);
+    const wrong = await call('PATCH', `/v1/agents/${paused}`);
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('GET');
+    expect((await call('POST', `/v1/agents/${paused}/execute`, '{"task":"x"}')).status).toBe(409);
+    expect((await call('POST', '/v1/agents/deploy', `"${'a'.repeat(1_100_000)}"`)).status).toBe(413);
+    expect((await call('POST', '/v1/agents/deploy', '{}', { 'content-type': 'text/plain' })).status).toBe(415);
+  });
+
+  it('reach the control plane', async () => {
+    const health = JSON.parse((await call('GET', '/__mock/health')).body) as { agents: number };
+    expect(health.agents).toBe(36);
+  });
+
+  it('can be overridden for one test with server.use()', async () => {
+    server.use(http.get('*/v1/agents/:agentId', () => HttpResponse.json({ overridden: true })));
+    const response = await fetch(`${API}/v1/agents/anything`, { headers: { authorization: `Bearer ${token}` } });
+    expect(await response.json()).toEqual({ overridden: true });
+  });
+
+  it('serve only the baseUrl given, relative to its path prefix', async () => {
+    const scoped = setupMockServer({ seed: 1, baseUrl: 'https://api.example.com/api', logger: silentLogger });
+    // Only this one server may intercept while it runs.
+    server.close();
+    scoped.listen({ onUnhandledRequest: 'error' });
+    try {
+      const response = await fetch('https://api.example.com/api/__mock/health');
+      expect(response.status).toBe(200);
+      await expect(fetch('https://other.example.com/api/__mock/health')).rejects.toThrow();
+    } finally {
+      scoped.close();
+      server.listen({ onUnhandledRequest: 'error' });
+    }
+  });
+});
