@@ -28,7 +28,7 @@ async function firstAgent(status: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  server.listen({ onUnhandledRequest: 'error' });
+  server.listen({ onUnhandledFrame: 'error' });
   token = await mintToken({ sub: 'node-tester' });
 });
 afterEach(() => {
@@ -83,14 +83,14 @@ describe('msw handlers in node', () => {
     const scoped = setupMockServer({ seed: 1, baseUrl: 'https://api.example.com/api', logger: silentLogger });
     // Only this one server may intercept while it runs.
     server.close();
-    scoped.listen({ onUnhandledRequest: 'error' });
+    scoped.listen({ onUnhandledFrame: 'error' });
     try {
       const response = await fetch('https://api.example.com/api/__mock/health');
       expect(response.status).toBe(200);
       await expect(fetch('https://other.example.com/api/__mock/health')).rejects.toThrow();
     } finally {
       scoped.close();
-      server.listen({ onUnhandledRequest: 'error' });
+      server.listen({ onUnhandledFrame: 'error' });
     }
   });
 });

@@ -19,7 +19,7 @@ interface Answer {
   json: () => Record<string, unknown>;
 }
 
-async function call(method: string, path: string, init: { body?: string | Uint8Array; headers?: Record<string, string>; auth?: boolean } = {}): Promise<Answer> {
+async function call(method: string, path: string, init: { body?: string | Uint8Array<ArrayBuffer>; headers?: Record<string, string>; auth?: boolean } = {}): Promise<Answer> {
   const headers: Record<string, string> = { ...(init.auth !== false && { authorization: `Bearer ${token}` }), ...init.headers };
   const response = await fetch(server.url + path, { method, headers, ...(init.body !== undefined && { body: init.body }) });
   const body = await response.text();
