@@ -1,0 +1,157 @@
+// The contract suite against real targets over HTTP: the fake backend passes, Prism passes what a stateless mock can,
+// and the CLI's promises hold (token never printed, caps honoured, read-only sends nothing a correct server accepts).
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { SpawnedServer } from '../../scripts/spawned-server.ts';
+import { startBreakingProxy, type Breakage } from './breaking-proxy.ts';
+import { brokenServers } from './broken-servers.ts';
+import { fakeToken, failedChecks, runContract, startFakeBackend, startPrism } from './contract-runner.ts';
+
+const seedArgs = ['--seed', '20261122', '--runs', '10'];
+let fake: SpawnedServer | undefined;
+let token = '';
+
+beforeAll(async () => {
+  fake = await startFakeBackend();
+  token = await fakeToken();
+}, 60_000);
+
+afterAll(async () => {
+  await fake?.stop();
+});
+
+function fakeUrl(): string {
+  if (!fake) throw new Error('the fake backend did not start');
+  return fake.baseUrl;
+}
+
+describe('against the fake backend', () => {
+  test('every check passes and the run exits 0', async () => {
+    const run = await runContract({ API_BASE_URL: fakeUrl(), API_TOKEN: token }, seedArgs);
+    expect(run.report, run.stderr).toBeDefined();
+    expect({ code: run.code, failed: run.report ? failedChecks(run.report) : [], errors: run.report?.errors }).toEqual({ code: 0, failed: [], errors: [] });
+    expect(run.report?.summary.skipped).toBe(0);
+    for (const check of ['conformance', 'auth', 'request-validation', 'behaviour', 'generated']) {
+      expect(run.report?.checks.some((c) => c.check === check && c.outcome === 'passed'), check).toBe(true);
+    }
+    expect(run.junit).toContain('<testsuites');
+    expect(run.stdout).toContain('PASSED');
+  });
+});
+
+describe('the token never appears in any output, log or report', () => {
+  test('not even when the server echoes it and failures dump the requests', async () => {
+    const acceptsAlteredSignature = brokenServers.find(([name]) => name.startsWith('accepts a token whose signature'))?.[1].given({ token });
+    const echo: Breakage = {
+      request: (req) => acceptsAlteredSignature?.request?.(req) ?? req,
+      response: (res, req) => ({
+        ...res,
+        headers: { ...res.headers, 'x-echo-authorization': req.headers.authorization ?? '' },
+        body: res.status === 401 ? res.body.replace('"detail":"', `"detail":"you sent ${req.headers.authorization ?? 'nothing'}; `) : res.body,
+      }),
+    };
+    const proxy = await startBreakingProxy(fakeUrl(), echo);
+    try {
+      const run = await runContract({ API_BASE_URL: proxy.url, API_TOKEN: token }, seedArgs);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toContain('<API_TOKEN');
+      // The echo really happened: what the server sent back is in the report, redacted.
+      expect(run.json).toContain('you sent Basic <redacted>');
+      expect(run.json).toContain('"x-echo-authorization": "Bearer <redacted>"');
+      const signature = token.split('.')[2] ?? token;
+      const secrets = [token, ...token.split('.'), signature.slice(1)].filter((secret) => secret.length >= 8);
+      for (const [where, text] of Object.entries({ stdout: run.stdout, stderr: run.stderr, json: run.json, junit: run.junit })) {
+        if (where !== 'stderr') expect(text.length, where).toBeGreaterThan(0);
+        for (const secret of secrets) expect(text.includes(secret), `${where} contains part of the token`).toBe(false);
+      }
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+describe('safety against real servers', () => {
+  test('--max-writes caps every POST, and a capped check is reported as skipped and fails the run', async () => {
+    const proxy = await startBreakingProxy(fakeUrl(), {});
+    try {
+      const run = await runContract({ API_BASE_URL: proxy.url, API_TOKEN: token }, [...seedArgs, '--max-writes', '12']);
+      expect(proxy.log.filter((entry) => entry.method === 'POST').length).toBeLessThanOrEqual(12);
+      expect(run.code).toBe(1);
+      expect(run.report?.summary.skippedByCap).toBeGreaterThan(0);
+      expect(run.report?.summary.failed).toBe(0);
+      expect(run.stdout).toContain('does not count as a pass');
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  test('--read-only sends only GETs and requests the server rejects, and passes on a correct server', async () => {
+    const deployed = await fetch(`${fakeUrl()}/v1/agents/deploy`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'read-only target', category: 'defi', model: 'llama-2', initialSupply: 1000 }),
+    });
+    const { agentId } = (await deployed.json()) as { agentId: string };
+    const proxy = await startBreakingProxy(fakeUrl(), {});
+    try {
+      const run = await runContract({ API_BASE_URL: proxy.url, API_TOKEN: token, API_AGENT_ID: agentId }, [...seedArgs, '--read-only']);
+      expect(run.code, run.stdout).toBe(0);
+      const acceptedPosts = proxy.log.filter((entry) => entry.method === 'POST' && entry.status < 400);
+      expect(acceptedPosts).toEqual([]);
+      expect(proxy.log.some((entry) => entry.method === 'GET' && entry.status === 200)).toBe(true);
+      expect(run.report?.checks.some((c) => c.skipReason === 'read-only')).toBe(true);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  test('--seed-only turns failures of assumption rules into warnings', async () => {
+    const notQueued = brokenServers.find(([name]) => name.startsWith('a new task is processing'))?.[1].given({ token }) ?? {};
+    const proxy = await startBreakingProxy(fakeUrl(), notQueued);
+    try {
+      const run = await runContract({ API_BASE_URL: proxy.url, API_TOKEN: token }, [...seedArgs, '--seed-only']);
+      expect(run.code, run.stdout).toBe(0);
+      const warnings = run.report?.checks.flatMap((c) => c.warnings) ?? [];
+      expect(warnings.some((w) => w.rule === 'new-task-queued' && w.origin === 'assumption')).toBe(true);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+describe('against Prism serving the same document', () => {
+  let prism: SpawnedServer | undefined;
+  beforeAll(async () => {
+    prism = await startPrism();
+  }, 90_000);
+  afterAll(async () => {
+    await prism?.stop();
+  });
+
+  test('the stateless checks pass; the stateful ones, auth and Prism’s known gaps fail, as the README says', async () => {
+    if (!prism) throw new Error('Prism did not start');
+    // Prism never answers a malformed JSON body, so a short timeout keeps this run quick.
+    const run = await runContract({ API_BASE_URL: prism.baseUrl, API_TOKEN: token }, [...seedArgs, '--timeout', '2000']);
+    expect(run.code).toBe(1);
+    const failed = (run.report ? failedChecks(run.report) : []).map((c) => c.id).sort();
+    expect(failed).toEqual(
+      [
+        // Prism answers a missing or non-Bearer token 401 with a placeholder challenge ("string") and accepts any bearer token.
+        ...['deployAgent', 'getAgent', 'executeAgentTask'].flatMap((op) => ['missing', 'not-bearer', 'malformed', 'bad-signature'].map((v) => `auth/${op}/${v}`)),
+        // Stateless: what is deployed is not what is retrieved, every deploy has the example's id, unknown agents exist.
+        'behaviour/deployAgent/retrievable',
+        'behaviour/deployAgent/defaults',
+        'behaviour/deployAgent/distinct-ids',
+        'behaviour/executeAgentTask/unknown',
+        'behaviour/getAgent/unknown',
+        // Prism never answers a malformed JSON body, and answers a body without Content-Type 400 instead of 415.
+        'request-validation/deployAgent/malformed-json',
+        'request-validation/deployAgent/content-type-missing',
+        'request-validation/executeAgentTask/malformed-json',
+        'request-validation/executeAgentTask/content-type-missing',
+      ].sort(),
+    );
+    const passed = run.report?.checks.filter((c) => c.outcome === 'passed').map((c) => c.id) ?? [];
+    expect(passed.filter((id) => id.startsWith('conformance/')).length).toBe(3);
+    expect(passed.filter((id) => id.startsWith('generated/')).length).toBe(4);
+  }, 120_000);
+});
