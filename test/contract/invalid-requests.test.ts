@@ -1,0 +1,29 @@
+// The named invalid requests are derived from the schemas: each breaks the spec (its own validator says so), and
+// together they cover every required field, enum, bound and type the issue names.
+import { describe, expect, test } from 'vitest';
+import { validateRequestBody } from '../../spec/index.ts';
+import { invalidRequests } from '../../contract-tests/invalid-requests.ts';
+import { requestExamples } from '../../contract-tests/spec-schemas.ts';
+
+describe.each(['deployAgent', 'executeAgentTask'] as const)('invalidRequests(%s)', (operationId) => {
+  test('the example it starts from is valid', () => {
+    expect(validateRequestBody(operationId, requestExamples(operationId)[0]).ok).toBe(true);
+  });
+
+  test.each(invalidRequests(operationId).filter((c) => c.contentType === 'application/json' && c.id !== 'malformed-json'))('$id is rejected by the spec itself', (invalid) => {
+    expect(validateRequestBody(operationId, JSON.parse(invalid.body)).ok).toBe(false);
+  });
+
+  test('malformed JSON is not JSON', () => {
+    const malformed = invalidRequests(operationId).find((c) => c.id === 'malformed-json');
+    expect(() => JSON.parse(malformed?.body ?? '')).toThrow();
+  });
+});
+
+test('deploy covers every case the issue names', () => {
+  const ids = invalidRequests('deployAgent').map((c) => c.id);
+  for (const id of ['name-missing', 'category-missing', 'model-missing', 'initialSupply-missing', 'category-enum', 'model-enum', 'revenueShare-minimum', 'revenueShare-maximum', 'initialSupply-type', 'malformed-json', 'content-type-text']) {
+    expect(ids).toContain(id);
+  }
+  expect(invalidRequests('executeAgentTask').map((c) => c.id)).toEqual(expect.arrayContaining(['task-missing', 'priority-enum', 'parameters-type']));
+});
