@@ -38,7 +38,7 @@ try {
     allowPositionals: false,
   }));
 } catch (error) {
-  cliError(`${error instanceof Error ? error.message : String(error)}; ${usage}`);
+  cliError(`${(error instanceof Error ? error.message : String(error)).replaceAll("\n", " ")}; ${usage}`);
 }
 if (values.help) {
   console.log(help);
