@@ -1,0 +1,16 @@
+// The same contract suite, with fetch answered in-process by msw's node interceptor over the fake's handlers
+// (mocks/node.ts, injected as a setup file): the msw adapter obeys the same rules as the standalone server.
+import { expect, test } from 'vitest';
+import { fakeToken, failedChecks, runContract } from './contract-runner.ts';
+
+test('the contract suite passes against the msw node interceptor', async () => {
+  const token = await fakeToken();
+  const run = await runContract(
+    // A host that does not exist: only the interceptor can answer it, so a pass proves the requests went through msw.
+    { API_BASE_URL: 'http://agent-registry.msw.test', API_TOKEN: token, AGENT_REGISTRY_KIT_CONTRACT_SETUP: 'test/contract/msw-interceptor.setup.ts' },
+    ['--seed', '20261122', '--runs', '10'],
+  );
+  expect(run.report, run.stderr).toBeDefined();
+  expect({ code: run.code, failed: run.report ? failedChecks(run.report) : [], errors: run.report?.errors }).toEqual({ code: 0, failed: [], errors: [] });
+  expect(run.report?.summary.passed).toBe(run.report?.summary.checks);
+}, 120_000);
