@@ -30,7 +30,19 @@ export function validateRequestBody<K extends BodyOperationId>(operationId: K, b
   return { ok: false, errors: toFieldErrors(validate.errors ?? []) };
 }
 
+// Memoized: the fake backend validates a path parameter on every request, and walking the document each time showed in its profile.
+const parameterPointers = new Map<string, string>();
+
 function parameterSchemaPointer(operationId: OperationId, name: string): string {
+  const key = `${operationId} ${name}`;
+  const cached = parameterPointers.get(key);
+  if (cached !== undefined) return cached;
+  const pointer = findParameterSchemaPointer(operationId, name);
+  parameterPointers.set(key, pointer);
+  return pointer;
+}
+
+function findParameterSchemaPointer(operationId: OperationId, name: string): string {
   const operation = getOperation(operationId);
   const parameters = getAtPointer(openapiDocument, `${operation.pointer}/parameters`);
   if (Array.isArray(parameters)) {
