@@ -276,7 +276,7 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
       if (!request.path.startsWith(CONTROL_PREFIX)) {
         const text = context.bodyText;
         journal.add({
-          at: new Date(clock.now()).toISOString(),
+          atMs: clock.now(),
           method: request.method,
           path: request.path.length > 2048 ? request.path.slice(0, 2048) : request.path,
           query: request.query.length > 2048 ? request.query.slice(0, 2048) : request.query,

@@ -5,7 +5,7 @@ export const DEFAULT_JOURNAL_SIZE = 1000;
 /** Longest request body text kept per entry; longer bodies are cut (the entry says so). */
 export const JOURNAL_BODY_LIMIT = 4096;
 
-/** One request the fake answered. */
+/** One request the fake answered, as the control plane shows it. */
 export interface JournalEntry {
   /** When it arrived, on the mock's clock (ISO 8601). */
   at: string;
@@ -20,22 +20,25 @@ export interface JournalEntry {
   bodyTruncated: boolean;
 }
 
+/** What the hot path records: the time stays a number until someone reads the journal. */
+export type JournalRecord = Omit<JournalEntry, 'at'> & { atMs: number };
+
 /**
  * A fixed-capacity log; the oldest entry is overwritten once full.
  * @example const journal = new Journal(2); journal.add(a); journal.add(b); journal.add(c); journal.entries() // [b, c]
  */
 export class Journal {
   readonly capacity: number;
-  #items: (JournalEntry | undefined)[];
+  #items: (JournalRecord | undefined)[];
   #next = 0;
   #count = 0;
 
   constructor(capacity = DEFAULT_JOURNAL_SIZE) {
     this.capacity = Math.max(1, Math.floor(capacity));
-    this.#items = new Array<JournalEntry | undefined>(this.capacity);
+    this.#items = new Array<JournalRecord | undefined>(this.capacity);
   }
 
-  add(entry: JournalEntry): void {
+  add(entry: JournalRecord): void {
     this.#items[this.#next] = entry;
     this.#next = (this.#next + 1) % this.capacity;
     if (this.#count < this.capacity) this.#count += 1;
@@ -46,14 +49,16 @@ export class Journal {
     const take = Math.min(Math.max(0, limit), this.#count);
     const result: JournalEntry[] = [];
     for (let index = this.#count - take; index < this.#count; index += 1) {
-      const entry = this.#items[(this.#next - this.#count + index + this.capacity) % this.capacity];
-      if (entry) result.push(entry);
+      const record = this.#items[(this.#next - this.#count + index + this.capacity) % this.capacity];
+      if (!record) continue;
+      const { atMs, ...rest } = record;
+      result.push({ at: new Date(atMs).toISOString(), ...rest });
     }
     return result;
   }
 
   clear(): void {
-    this.#items = new Array<JournalEntry | undefined>(this.capacity);
+    this.#items = new Array<JournalRecord | undefined>(this.capacity);
     this.#next = 0;
     this.#count = 0;
   }
