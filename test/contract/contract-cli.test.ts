@@ -19,7 +19,7 @@ describe('npm run contract refuses to run misconfigured', () => {
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr.trim()).toMatch(want);
     expect(run.report).toBeUndefined();
-  });
+  }, 60_000);
 
   test('an unreachable server is one clear line, not a list of failures', async () => {
     const port = await freePort();
@@ -27,7 +27,7 @@ describe('npm run contract refuses to run misconfigured', () => {
     expect(run.code).toBe(2);
     expect(run.stderr.trim()).toMatch(new RegExp(`^agent-registry-kit: cannot reach the server at http://127\\.0\\.0\\.1:${port} \\(.*ECONNREFUSED.*\\); is it running, and is API_BASE_URL right\\?$`));
     expect(run.stderr + run.stdout).not.toContain('secret.token.value');
-  });
+  }, 60_000);
 
   test('--help lists every option and the environment', async () => {
     const run = await runContract({}, ['--help']);
@@ -35,5 +35,5 @@ describe('npm run contract refuses to run misconfigured', () => {
     for (const option of ['--junit', '--json', '--max-writes', '--read-only', '--seed-only', '--runs', '--seed', '--replay', '--timeout', 'API_BASE_URL', 'API_TOKEN', 'API_AGENT_ID']) {
       expect(run.stdout).toContain(option);
     }
-  });
+  }, 60_000);
 });

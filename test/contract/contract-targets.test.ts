@@ -35,7 +35,30 @@ describe('against the fake backend', () => {
     }
     expect(run.junit).toContain('<testsuites');
     expect(run.stdout).toContain('PASSED');
-  });
+  }, 120_000);
+});
+
+describe('generated cases', () => {
+  test('a failure is shrunk, printed with its replay command, and the command replays exactly that case', async () => {
+    const nonInteger = brokenServers.find(([name]) => name.startsWith('answers 500 when initialSupply'))?.[1].given({ token }) ?? {};
+    const proxy = await startBreakingProxy(fakeUrl(), nonInteger);
+    try {
+      const run = await runContract({ API_BASE_URL: proxy.url, API_TOKEN: token }, seedArgs);
+      const failure = run.report?.checks.find((c) => c.id === 'generated/deployAgent/valid');
+      expect(failure?.outcome).toBe('failed');
+      const replay = failure?.generated?.replay ?? '';
+      expect(run.stdout).toContain(`replay: ${replay}`);
+      expect(replay).toMatch(/^npm run contract -- --seed 20261122 --runs 10 --replay generated\/deployAgent\/valid:[\d:]+$/);
+      // Shrunk: only the required fields are left, and initialSupply is a small non-integer.
+      const body = JSON.parse(failure?.generated?.counterexample ?? '{}') as Record<string, unknown>;
+      expect(Object.keys(body).sort()).toEqual(['category', 'initialSupply', 'model', 'name']);
+      const again = await runContract({ API_BASE_URL: proxy.url, API_TOKEN: token }, replay.replace('npm run contract -- ', '').split(' '));
+      const replayed = again.report?.checks.find((c) => c.id === 'generated/deployAgent/valid');
+      expect(replayed?.generated?.counterexample).toBe(failure?.generated?.counterexample);
+    } finally {
+      await proxy.close();
+    }
+  }, 120_000);
 });
 
 describe('the token never appears in any output, log or report', () => {
@@ -66,7 +89,7 @@ describe('the token never appears in any output, log or report', () => {
     } finally {
       await proxy.close();
     }
-  });
+  }, 120_000);
 });
 
 describe('safety against real servers', () => {
@@ -82,7 +105,7 @@ describe('safety against real servers', () => {
     } finally {
       await proxy.close();
     }
-  });
+  }, 120_000);
 
   test('--read-only sends only GETs and requests the server rejects, and passes on a correct server', async () => {
     const deployed = await fetch(`${fakeUrl()}/v1/agents/deploy`, {
@@ -102,7 +125,7 @@ describe('safety against real servers', () => {
     } finally {
       await proxy.close();
     }
-  });
+  }, 120_000);
 
   test('--seed-only turns failures of assumption rules into warnings', async () => {
     const notQueued = brokenServers.find(([name]) => name.startsWith('a new task is processing'))?.[1].given({ token }) ?? {};
@@ -115,7 +138,7 @@ describe('safety against real servers', () => {
     } finally {
       await proxy.close();
     }
-  });
+  }, 120_000);
 });
 
 describe('against Prism serving the same document', () => {
