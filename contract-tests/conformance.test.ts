@@ -1,7 +1,7 @@
 // Conformance: a plain successful call of each operation answers a documented status, media type and body.
 // (Every response of every other check is checked the same way; these make sure each success shape is seen.)
 import { describe } from 'vitest';
-import { contractCheck } from './contract-check.ts';
+import { contractCheck, type CheckRun } from './contract-check.ts';
 import { requestExamples } from './spec-schemas.ts';
 
 describe('deployAgent', () => {
@@ -27,7 +27,7 @@ describe('executeAgentTask', () => {
   });
 });
 
-function expectStatus(run: import('./contract-check.ts').CheckRun, status: number | undefined, want: number, exchange: number, specPointer: string, origin: 'seed' | 'assumption'): void {
+function expectStatus(run: CheckRun, status: number | undefined, want: number, exchange: number, specPointer: string, origin: 'seed' | 'assumption'): void {
   if (status === undefined || status === want) return;
   run.violate({ rule: 'success-status', pointer: '', expected: `status ${want}`, found: String(status), origin, specPointer, message: `a valid request must be answered ${want}, got ${status}`, exchange });
 }

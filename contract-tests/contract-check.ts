@@ -1,15 +1,14 @@
 // Registers one named check as a vitest test: applies the run plan (caps, read-only), sends requests through one recorder,
 // checks every response for conformance, applies --seed-only, stores the record in the task meta and fails with an explanation.
 import { inject, test } from 'vitest';
-import { checkResponse, type OperationId } from '../spec/index.ts';
+import { checkResponse, type OperationId, type Violation } from '../spec/index.ts';
 import type { CheckName, CheckRecord, CheckViolation } from './check-record.ts';
-import { namedChecks, planRun, fileOf, type FixtureFile, type RunPlan } from './check-plan.ts';
+import { fileOf, namedChecks, planRun, type AuthVariant, type FixtureFile, type RunPlan } from './check-plan.ts';
 import { formatFailure } from './failure-text.ts';
 import { sendRequest, type OutgoingRequest, type SentExchange } from './http-exchange.ts';
 import { createRedactor, type Redact } from './redaction.ts';
 import type { RunOptions } from './run-options.ts';
 import { requestExamples } from './spec-schemas.ts';
-import type { AuthVariant } from './check-plan.ts';
 
 /** What a check body can do. */
 export interface CheckRun {
@@ -57,7 +56,6 @@ function authorization(variant: AuthVariant | 'token'): OutgoingRequest['authori
   }
 }
 
-let postsSent = 0;
 const fixtures = new Map<FixtureFile, Promise<string>>();
 
 /** Thrown when the fixture agent could not be deployed; the check reports it as a behaviour failure. */
@@ -69,7 +67,6 @@ async function deployFixture(file: FixtureFile): Promise<string> {
     return runOptions.agentId;
   }
   const example = requestExamples('deployAgent').at(-1);
-  postsSent += 1;
   const { record, response } = await sendRequest(runOptions.baseUrl, runOptions.timeoutMs, redact, {
     operationId: 'deployAgent',
     method: 'POST',
@@ -100,7 +97,8 @@ function fixtureAgentOf(file: FixtureFile): Promise<string> {
   return pending;
 }
 
-function emptyRecord(id: string, check: CheckName, operationId: string, title: string): CheckRecord {
+/** A fresh record; generated properties, which are not in the named catalogue, make theirs with it too. */
+export function emptyRecord(id: string, check: CheckName, operationId: string, title: string): CheckRecord {
   return { id, check, operationId, title, outcome: 'passed', skipReason: undefined, violations: [], warnings: [], exchanges: [], generated: undefined };
 }
 
@@ -115,7 +113,6 @@ export function createCheckRun(record: CheckRecord, allowedPosts: number | (() =
         const allowed = typeof allowedPosts === 'number' ? posts < allowedPosts : allowedPosts();
         if (!allowed) throw new Error(`suite bug: ${record.id} sent more POSTs than the plan allows`);
         posts += 1;
-        postsSent += 1;
       }
       const sent = await sendRequest(runOptions.baseUrl, runOptions.timeoutMs, redact, { ...request, authorization: authorization(request.auth ?? 'token') });
       const index = record.exchanges.push(sent.record) - 1;
@@ -139,7 +136,7 @@ export function createCheckRun(record: CheckRecord, allowedPosts: number | (() =
   return run;
 }
 
-function fromSpec(violation: import('../spec/index.ts').Violation, exchange: number, check: CheckName): CheckViolation {
+function fromSpec(violation: Violation, exchange: number, check: CheckName): CheckViolation {
   return { check, rule: violation.rule, pointer: violation.pointer, expected: violation.expected, found: redact(violation.found), origin: violation.origin, specPointer: violation.specPointer, message: redact(violation.message), exchange };
 }
 
@@ -189,11 +186,4 @@ export function contractCheck(id: string, body: (run: CheckRun) => Promise<void>
     }
     finishCheck(record);
   });
-}
-
-/** Creates a record for a check that is not in the named catalogue (generated properties). */
-export { emptyRecord };
-/** POSTs this file has sent (fixtures included); generated shrinking stops when the shared budget is spent. */
-export function postsSentByThisFile(): number {
-  return postsSent;
 }

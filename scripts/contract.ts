@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { startVitest } from 'vitest/node';
 import { cliError } from './cli-error.ts';
-import { defaultMaxWrites, planRun } from '../contract-tests/check-plan.ts';
+import { defaultMaxWrites, planRun, shrinkAllowance } from '../contract-tests/check-plan.ts';
 import { ContractReporter } from '../contract-tests/contract-reporter.ts';
 import { createRedactor } from '../contract-tests/redaction.ts';
 import { defaultRunOptions, type RunOptions } from '../contract-tests/run-options.ts';
@@ -24,7 +24,7 @@ Options:
   --junit <file>      write a JUnit XML report (for CI)
   --json <file>       write every check, its outcome, violations and exchanges as JSON
   --max-writes <n>    cap on POST requests; checks the cap leaves out are reported as skipped and fail the run
-                      (default: every named check once + every generated case + ${40} for shrinking)
+                      (default: every named check once + every generated case + ${shrinkAllowance} for shrinking)
   --read-only         send only GETs and requests a correct server rejects (needs API_AGENT_ID)
   --seed-only         report failures of rules that are assumptions of the spec as warnings
   --runs <n>          generated cases per property (default ${defaultRunOptions.runs})
