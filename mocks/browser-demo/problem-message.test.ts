@@ -14,6 +14,10 @@ const cases: Array<[string, { given: ErrorAnswer; want: ReadableError }]> = [
     given: { status: 429, body: { type: 'x', title: 'Too many requests', status: 429 }, retryAfter: '7' },
     want: { headline: '429 Too many requests (retry in 7 s)', lines: [] },
   }],
+  ['a 429 whose detail already says when to retry', {
+    given: { status: 429, body: { type: 'x', title: 'Too many requests', status: 429, detail: 'Limit exceeded; retry in 7 s.' }, retryAfter: '7' },
+    want: { headline: '429 Too many requests: Limit exceeded; retry in 7 s.', lines: [] },
+  }],
   ['a body that is not a problem', {
     given: { status: 502, body: '<html>Bad gateway</html>' },
     want: { headline: '502 without problem details: <html>Bad gateway</html>', lines: [] },

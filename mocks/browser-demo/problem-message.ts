@@ -35,6 +35,8 @@ export function problemMessage(answer: ErrorAnswer): ReadableError {
   }
   const problem = answer.body;
   const detail = typeof problem.detail === 'string' && problem.detail !== '' ? `: ${problem.detail}` : '';
+  // Retry-After is only spelled out when the detail does not already say when to retry.
+  const when = /retry/i.test(detail) ? '' : retry;
   const lines = (Array.isArray(problem.errors) ? problem.errors : []).map((error) => `${error.path === '' ? '(body)' : error.path} ${error.message}`);
-  return { headline: `${answer.status} ${problem.title}${detail}${retry}`, lines };
+  return { headline: `${answer.status} ${problem.title}${detail}${when}`, lines };
 }
