@@ -61,6 +61,24 @@ describe('generated cases', () => {
   }, 120_000);
 });
 
+describe('undocumented fields', () => {
+  test('are reported as warnings, not failures', async () => {
+    const extraField: Breakage = {
+      response: (res, req) => (req.method === 'GET' && res.status === 200 ? { ...res, body: res.body.replace(/^\{/, '{"internalScore":7,') } : res),
+    };
+    const proxy = await startBreakingProxy(fakeUrl(), extraField);
+    try {
+      const run = await runContract({ API_BASE_URL: proxy.url, API_TOKEN: token }, seedArgs);
+      expect(run.code, run.stdout).toBe(0);
+      const warnings = run.report?.checks.flatMap((c) => c.warnings) ?? [];
+      expect(warnings.some((w) => w.rule === 'undocumented-field' && w.pointer === '/internalScore')).toBe(true);
+      expect(run.stdout).toContain('/internalScore is not a documented field');
+    } finally {
+      await proxy.close();
+    }
+  }, 120_000);
+});
+
 describe('the token never appears in any output, log or report', () => {
   test('not even when the server echoes it and failures dump the requests', async () => {
     const acceptsAlteredSignature = brokenServers.find(([name]) => name.startsWith('accepts a token whose signature'))?.[1].given({ token });
