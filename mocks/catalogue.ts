@@ -1,6 +1,7 @@
 // The seeded catalogue of agents the fake starts with: faker text that fits each category, figures that agree with each other.
 import { faker } from '@faker-js/faker/locale/en';
 import type { Agent, AgentCategory, AgentModel, AgentStatus } from '../spec/index.ts';
+import { createRandom } from './random.ts';
 import { BASE_COST, BASE_PROCESSING_MS } from './task-rules.ts';
 
 /** Every category, model and status, in the order the catalogue cycles through them. */
@@ -76,11 +77,43 @@ export interface CatalogueEntry {
 
 const round = (value: number, digits: number): number => Math.round(value * 10 ** digits) / 10 ** digits;
 
-function seededAgent(index: number): CatalogueEntry {
-  const category = CATEGORIES[index % CATEGORIES.length] ?? 'trading';
-  const model = MODELS[index % MODELS.length] ?? 'gpt-4';
-  // Every 12th agent starting at 5 is paused and at 11 deprecated: 36 agents hold 3 of each, the rest are active.
-  const status: AgentStatus = index % 12 === 5 ? 'paused' : index % 12 === 11 ? 'deprecated' : 'active';
+/** Category, model and status of catalogue agent `index`: a function of the index alone, so lists need no generation. */
+export function catalogueShape(index: number): { category: AgentCategory; model: AgentModel; status: AgentStatus } {
+  return {
+    category: CATEGORIES[index % CATEGORIES.length] ?? 'trading',
+    model: MODELS[index % MODELS.length] ?? 'gpt-4',
+    // Every 12th agent starting at 5 is paused and at 11 deprecated: 36 agents hold 3 of each, the rest are active.
+    status: index % 12 === 5 ? 'paused' : index % 12 === 11 ? 'deprecated' : 'active',
+  };
+}
+
+/**
+ * The ids of a catalogue, in order: unique, opaque, and cheap to make (no faker), so a store of 100,000 seeded agents
+ * keeps only these and generates an agent's record when it is asked for.
+ * @example catalogueIds(42, 3) // ['agt_…', 'agt_…', 'agt_…'], the same on every run
+ */
+export function catalogueIds(seed: number, size: number): string[] {
+  const random = createRandom((seed ^ 0x2545f491) >>> 0);
+  const ids: string[] = [];
+  const seen = new Set<string>();
+  while (ids.length < size) {
+    const id = `agt_${random.string(16)}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    ids.push(id);
+  }
+  return ids;
+}
+
+/**
+ * Catalogue agent `index` of `seed`: faker is seeded with (seed, index), so each agent is generated on its own and
+ * always the same, whatever was generated before.
+ * @example catalogueEntry(42, 0, catalogueIds(42, 1)[0]).agent.category // 'trading'
+ */
+export function catalogueEntry(seed: number, index: number, agentId: string): CatalogueEntry {
+  // The en faker is one shared instance; seeding it right before a synchronous run makes the run deterministic.
+  faker.seed([seed, index]);
+  const { category, model, status } = catalogueShape(index);
   const flavour = FLAVOURS[category];
   const name = `${faker.word.adjective().replace(/^./, (c) => c.toUpperCase())} ${pick(flavour.nouns)}`;
   const totalSupply = pick([100_000, 250_000, 500_000, 1_000_000, 10_000_000, 100_000_000]);
@@ -92,7 +125,7 @@ function seededAgent(index: number): CatalogueEntry {
   const averageResponseTime = tasksCompleted === 0 ? 0 : faker.number.int({ min: BASE_PROCESSING_MS[model] / 2, max: BASE_PROCESSING_MS[model] * 2 });
   const marketCap = price * circulatingSupply;
   const agent: Agent = {
-    agentId: `agt_${faker.string.alphanumeric(16)}`,
+    agentId,
     name,
     description: flavour.describe(),
     category,
@@ -130,15 +163,5 @@ function seededAgent(index: number): CatalogueEntry {
  * @example createCatalogue(42)[0].agent.agentId // the same id on every run
  */
 export function createCatalogue(seed: number, size = DEFAULT_CATALOGUE_SIZE): CatalogueEntry[] {
-  // The en faker is one shared instance; seeding it right before a synchronous run makes the run deterministic.
-  faker.seed(seed);
-  const entries: CatalogueEntry[] = [];
-  const ids = new Set<string>();
-  for (let index = 0; index < size; index += 1) {
-    const entry = seededAgent(index);
-    while (ids.has(entry.agent.agentId)) entry.agent.agentId = `agt_${faker.string.alphanumeric(16)}`;
-    ids.add(entry.agent.agentId);
-    entries.push(entry);
-  }
-  return entries;
+  return catalogueIds(seed, size).map((agentId, index) => catalogueEntry(seed, index, agentId));
 }

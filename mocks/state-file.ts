@@ -23,8 +23,9 @@ function isSnapshot(value: unknown): value is StoreSnapshot {
   if (typeof value !== 'object' || value === null) return false;
   const snapshot = value as Partial<StoreSnapshot>;
   return (
-    snapshot.version === 1 &&
+    snapshot.version === 2 &&
     typeof snapshot.seed === 'number' &&
+    typeof snapshot.catalogueSize === 'number' &&
     typeof snapshot.randomState === 'number' &&
     typeof snapshot.clockOffset === 'number' &&
     typeof snapshot.failureRatio === 'number' &&

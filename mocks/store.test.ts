@@ -188,3 +188,32 @@ describe('AgentStore snapshot, restore and reset', () => {
     expect(store.get(agentId)?.status).toBe('paused');
   });
 });
+
+describe('AgentStore with a large catalogue (agents generated on demand)', () => {
+  it('answers any catalogue agent exactly as createCatalogue makes it, and counts statuses without generating', () => {
+    const store = newStore({ seed: 11 });
+    const big = new AgentStore({ seed: 11, clock: createFixedClock(START), catalogueSize: 5000 });
+    expect(big.agentCount).toBe(5000);
+    expect(big.list({ status: 'paused', limit: 0 }).total).toBe(417);
+    const last = big.list({ offset: 4999, limit: 1 }).agents[0];
+    expect(last && big.getJson(last.agentId)).toBe(JSON.stringify(last && big.get(last.agentId)));
+    // The first 36 agents of a 5000-agent catalogue are the 36 of the default one.
+    expect(big.list({ limit: 36 }).agents).toEqual(store.list({ limit: 36 }).agents);
+  });
+
+  it('keeps a changed catalogue agent, and snapshots only changed and deployed agents', () => {
+    const store = newStore();
+    const agentId = firstActive(store);
+    store.setStatus(agentId, 'deprecated');
+    const { agentId: deployedId } = store.deploy(deployRequest, 'a');
+    expect(store.get(agentId)?.status).toBe('deprecated');
+    expect(store.list({ status: 'deprecated' }).agents.map((agent) => agent.agentId)).toContain(agentId);
+    const snapshot = store.snapshot();
+    expect(snapshot.agents.map((entry) => entry.agent.agentId)).toEqual([agentId, deployedId]);
+    const restored = newStore();
+    restored.restore(JSON.parse(JSON.stringify(snapshot)) as typeof snapshot);
+    expect(restored.get(agentId)?.status).toBe('deprecated');
+    expect(restored.agentCount).toBe(37);
+    expect(restored.list({ limit: 1000 }).agents.at(-1)?.agentId).toBe(deployedId);
+  });
+});

@@ -1,7 +1,7 @@
 // The fake's state: agents and tasks in memory, the three operations over them, and the task lifecycle. No HTTP here.
 import type { Agent, AgentStatus, DeployRequest, DeployResult, ExecuteRequest, TaskStatus, TaskSubmission } from '../spec/index.ts';
 import type { Clock } from './clock.ts';
-import { createCatalogue, DEFAULT_CATALOGUE_SIZE } from './catalogue.ts';
+import { catalogueEntry, catalogueIds, catalogueShape, DEFAULT_CATALOGUE_SIZE } from './catalogue.ts';
 import { createRandom, type Random } from './random.ts';
 import { taskStatusAt, type TaskRecord } from './task-lifecycle.ts';
 import { TaskQueue } from './task-queue.ts';
@@ -12,6 +12,8 @@ import { planTask } from './task-rules.ts';
  * would finish first is settled ahead of time), so memory stays flat under any load.
  */
 export const DEFAULT_MAX_TASKS = 10_000;
+/** JSON texts of untouched catalogue agents kept ready at most; beyond it the cache starts over (generating one costs ~20 µs). */
+const COLD_JSON_LIMIT = 10_000;
 /** Default share of tasks that fail, decided per task from the seeded random source. */
 export const DEFAULT_FAILURE_RATIO = 0.1;
 
@@ -40,6 +42,7 @@ export type SubmitResult =
   | { ok: false; reason: 'agent-not-found' }
   | { ok: false; reason: 'agent-not-active'; status: AgentStatus };
 
+/** An agent held in memory: every deployed agent, and the catalogue agents that changed since the seed made them. */
 interface AgentRecord {
   agent: Agent;
   /** Failed tasks: successRate = tasksCompleted / (tasksCompleted + tasksFailed). */
@@ -50,11 +53,14 @@ interface AgentRecord {
 
 /** Everything needed to resume the store exactly; what `--state` files hold. */
 export interface StoreSnapshot {
-  version: 1;
+  version: 2;
+  /** Seed and size of the catalogue; its untouched agents are regenerated from them, not stored. */
   seed: number;
+  catalogueSize: number;
   randomState: number;
   clockOffset: number;
   failureRatio: number;
+  /** Deployed agents and changed catalogue agents. */
   agents: { agent: Agent; tasksFailed: number }[];
   tasks: TaskRecord[];
 }
@@ -75,6 +81,12 @@ export class AgentStore {
   readonly maxTasks: number;
   failureRatio: number;
   #random: Random;
+  #catalogueSeed: number;
+  #catalogueIds: string[] = [];
+  #catalogueIndex = new Map<string, number>();
+  /** Catalogue agents in #agents (changed since seeded); the rest of #agents are deployed ones. */
+  #materialized = 0;
+  #coldJson = new Map<string, string>();
   #agents = new Map<string, AgentRecord>();
   #tasks = new Map<string, TaskRecord>();
   #pending = new TaskQueue();
@@ -86,6 +98,7 @@ export class AgentStore {
     this.maxTasks = Math.max(1, options.maxTasks ?? DEFAULT_MAX_TASKS);
     this.failureRatio = options.failureRatio ?? DEFAULT_FAILURE_RATIO;
     this.#random = createRandom(options.seed);
+    this.#catalogueSeed = options.seed;
     this.reset();
   }
 
@@ -96,13 +109,11 @@ export class AgentStore {
     this.#agents.clear();
     this.#tasks.clear();
     this.#pending.clear();
-    for (const { agent, tasksFailed } of createCatalogue(this.seed, this.catalogueSize)) {
-      this.#agents.set(agent.agentId, { agent, tasksFailed, json: undefined });
-    }
+    this.#loadCatalogue(this.seed, this.catalogueSize);
   }
 
   get agentCount(): number {
-    return this.#agents.size;
+    return this.#catalogueIds.length + this.#agents.size - this.#materialized;
   }
 
   get taskCount(): number {
@@ -112,21 +123,34 @@ export class AgentStore {
   /** The agent, with every task finished by now applied to its figures. */
   get(agentId: string): Agent | undefined {
     this.settle();
-    return this.#agents.get(agentId)?.agent;
+    const record = this.#agents.get(agentId);
+    if (record) return record.agent;
+    const index = this.#catalogueIndex.get(agentId);
+    return index === undefined ? undefined : catalogueEntry(this.#catalogueSeed, index, agentId).agent;
   }
 
   /** The agent's JSON text (cached): what GET /v1/agents/{agentId} answers. */
   getJson(agentId: string): string | undefined {
     this.settle();
     const record = this.#agents.get(agentId);
-    if (!record) return undefined;
-    record.json ??= JSON.stringify(record.agent);
-    return record.json;
+    if (record) {
+      record.json ??= JSON.stringify(record.agent);
+      return record.json;
+    }
+    const index = this.#catalogueIndex.get(agentId);
+    if (index === undefined) return undefined;
+    let json = this.#coldJson.get(agentId);
+    if (json === undefined) {
+      json = JSON.stringify(catalogueEntry(this.#catalogueSeed, index, agentId).agent);
+      if (this.#coldJson.size >= COLD_JSON_LIMIT) this.#coldJson.clear();
+      this.#coldJson.set(agentId, json);
+    }
+    return json;
   }
 
   /** Creates an agent as the spec's deployAgent description says; `creator` is the caller's JWT `sub`. */
   deploy(request: DeployRequest, creator: string): DeployResult {
-    const agentId = this.#newId('agt_', this.#agents);
+    const agentId = this.#newId('agt_', (id) => this.#agents.has(id) || this.#catalogueIndex.has(id));
     const price = request.pricePerToken ?? 0.01;
     const supply = request.initialSupply;
     const agent: Agent = {
@@ -159,7 +183,13 @@ export class AgentStore {
   /** Queues a task on an active agent; cost and timing follow `planTask`, the outcome the failure ratio. */
   submitTask(agentId: string, request: ExecuteRequest): SubmitResult {
     this.settle();
-    const record = this.#agents.get(agentId);
+    const index = this.#catalogueIndex.get(agentId);
+    // An untouched catalogue agent's status is known from its index: no need to generate it to refuse the task.
+    if (index !== undefined && !this.#agents.has(agentId)) {
+      const { status } = catalogueShape(index);
+      if (status !== 'active') return { ok: false, reason: 'agent-not-active', status };
+    }
+    const record = this.#record(agentId);
     if (!record) return { ok: false, reason: 'agent-not-found' };
     if (record.agent.status !== 'active') return { ok: false, reason: 'agent-not-active', status: record.agent.status };
     const priority = request.priority ?? 'normal';
@@ -171,7 +201,7 @@ export class AgentStore {
     });
     const now = this.clock.now();
     const task: TaskRecord = {
-      taskId: this.#newId('tsk_', this.#tasks),
+      taskId: this.#newId('tsk_', (id) => this.#tasks.has(id)),
       agentId,
       priority,
       cost: plan.cost,
@@ -192,7 +222,7 @@ export class AgentStore {
   /** Sets an agent's status (the API itself has no operation for it: the control plane does). */
   setStatus(agentId: string, status: AgentStatus): Agent | undefined {
     this.settle();
-    const record = this.#agents.get(agentId);
+    const record = this.#record(agentId);
     if (!record) return undefined;
     record.agent.status = status;
     record.json = undefined;
@@ -213,11 +243,17 @@ export class AgentStore {
     const limit = options.limit ?? 100;
     const agents: AgentSummary[] = [];
     let total = 0;
-    for (const { agent } of this.#agents.values()) {
-      if (options.status && agent.status !== options.status) continue;
-      if (total >= offset && agents.length < limit) {
-        agents.push({ agentId: agent.agentId, name: agent.name, category: agent.category, model: agent.model, status: agent.status });
-      }
+    const summary = (agent: Agent): AgentSummary => ({ agentId: agent.agentId, name: agent.name, category: agent.category, model: agent.model, status: agent.status });
+    this.#catalogueIds.forEach((agentId, index) => {
+      const record = this.#agents.get(agentId);
+      const status = record ? record.agent.status : catalogueShape(index).status;
+      if (options.status && status !== options.status) return;
+      if (total >= offset && agents.length < limit) agents.push(summary(record ? record.agent : catalogueEntry(this.#catalogueSeed, index, agentId).agent));
+      total += 1;
+    });
+    for (const [agentId, { agent }] of this.#agents) {
+      if (this.#catalogueIndex.has(agentId) || (options.status && agent.status !== options.status)) continue;
+      if (total >= offset && agents.length < limit) agents.push(summary(agent));
       total += 1;
     }
     return { total, agents };
@@ -235,8 +271,9 @@ export class AgentStore {
   /** The whole state, for `--state` files. */
   snapshot(): StoreSnapshot {
     return {
-      version: 1,
-      seed: this.seed,
+      version: 2,
+      seed: this.#catalogueSeed,
+      catalogueSize: this.#catalogueIds.length,
       randomState: this.#random.state,
       clockOffset: this.clock.offset,
       failureRatio: this.failureRatio,
@@ -252,7 +289,11 @@ export class AgentStore {
     this.#agents.clear();
     this.#tasks.clear();
     this.#pending.clear();
-    for (const { agent, tasksFailed } of snapshot.agents) this.#agents.set(agent.agentId, { agent, tasksFailed, json: undefined });
+    this.#loadCatalogue(snapshot.seed, snapshot.catalogueSize);
+    for (const { agent, tasksFailed } of snapshot.agents) {
+      this.#agents.set(agent.agentId, { agent, tasksFailed, json: undefined });
+      if (this.#catalogueIndex.has(agent.agentId)) this.#materialized += 1;
+    }
     for (const task of snapshot.tasks) {
       this.#tasks.set(task.taskId, task);
       if (!task.settled) this.#pending.push(task);
@@ -294,10 +335,32 @@ export class AgentStore {
     record.json = undefined;
   }
 
-  #newId(prefix: string, taken: ReadonlyMap<string, unknown>): string {
+  #newId(prefix: string, taken: (id: string) => boolean): string {
     for (;;) {
       const id = prefix + this.#random.string(16);
-      if (!taken.has(id)) return id;
+      if (!taken(id)) return id;
     }
+  }
+
+  /** The agent's record, generating (and from now on keeping) a catalogue agent that is about to change. */
+  #record(agentId: string): AgentRecord | undefined {
+    const record = this.#agents.get(agentId);
+    if (record) return record;
+    const index = this.#catalogueIndex.get(agentId);
+    if (index === undefined) return undefined;
+    const { agent, tasksFailed } = catalogueEntry(this.#catalogueSeed, index, agentId);
+    const created: AgentRecord = { agent, tasksFailed, json: undefined };
+    this.#agents.set(agentId, created);
+    this.#materialized += 1;
+    this.#coldJson.delete(agentId);
+    return created;
+  }
+
+  #loadCatalogue(seed: number, size: number): void {
+    this.#catalogueSeed = seed;
+    this.#catalogueIds = catalogueIds(seed, size);
+    this.#catalogueIndex = new Map(this.#catalogueIds.map((agentId, index) => [agentId, index]));
+    this.#materialized = 0;
+    this.#coldJson.clear();
   }
 }
