@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { startVitest } from 'vitest/node';
 import { cliError } from './cli-error.ts';
-import { defaultMaxWrites, planRun, shrinkAllowance } from '../contract-tests/check-plan.ts';
+import { defaultMaxWrites, generatedProperties, planRun, shrinkAllowance } from '../contract-tests/check-plan.ts';
 import { ContractReporter } from '../contract-tests/contract-reporter.ts';
 import { createRedactor } from '../contract-tests/redaction.ts';
 import { defaultRunOptions, type RunOptions } from '../contract-tests/run-options.ts';
@@ -85,6 +85,9 @@ function readArgs(): { options: RunOptions; junit: string | undefined; json: str
   if (readOnly && agentId === undefined) cliError('--read-only needs an existing agent; export API_AGENT_ID=<its agentId>');
   const runs = parseCount('runs', values.runs, defaultRunOptions.runs, 1);
   const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : /^-?\d+$/.test(values.seed) ? Number(values.seed) : cliError(`--seed must be an integer, got "${values.seed}"`);
+  if (values.replay !== undefined && !generatedProperties.some((property) => new RegExp(`^${property.id}:\\d+(:\\d+)*$`).test(values.replay ?? ''))) {
+    cliError(`--replay takes <property>:<path> as printed with a generated failure (properties: ${generatedProperties.map((p) => p.id).join(', ')}), got "${values.replay}"`);
+  }
   const options: RunOptions = {
     baseUrl,
     token,

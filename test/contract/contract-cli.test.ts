@@ -12,6 +12,7 @@ describe('npm run contract refuses to run misconfigured', () => {
     ['API_BASE_URL not a URL', { given: { env: { API_BASE_URL: 'localhost', API_TOKEN: 'x.y.z' }, args: [] }, want: /API_BASE_URL is not a URL/ }],
     ['--read-only without API_AGENT_ID', { given: { env: { API_BASE_URL: 'http://127.0.0.1:9', API_TOKEN: 'x.y.z' }, args: ['--read-only'] }, want: /--read-only needs an existing agent; export API_AGENT_ID=/ }],
     ['an unknown flag', { given: { env: { API_BASE_URL: 'http://127.0.0.1:9', API_TOKEN: 'x.y.z' }, args: ['--fast'] }, want: /Unknown option '--fast'.*--help/ }],
+    ['a --replay that names no generated property', { given: { env: { API_BASE_URL: 'http://127.0.0.1:9', API_TOKEN: 'x.y.z' }, args: ['--replay', 'generated/nothing:1:2'] }, want: /--replay takes <property>:<path> as printed with a generated failure/ }],
     ['a bad --runs', { given: { env: { API_BASE_URL: 'http://127.0.0.1:9', API_TOKEN: 'x.y.z' }, args: ['--runs', 'many'] }, want: /--runs must be a whole number of at least 1, got "many"/ }],
   ])('%s', async (_name, { given, want }) => {
     const run = await runContract(given.env, given.args);
