@@ -1,7 +1,9 @@
-// `npm run demo`: builds the browser demo (mocks/browser-demo/) with Vite and serves it on 127.0.0.1 (PORT to change).
+// `npm run demo`: builds the browser demo (mocks/browser-demo/) with Vite and serves it on 127.0.0.1 (PORT to change;
+// `--out DIR` builds elsewhere than build/demo).
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { build, preview } from 'vite';
 import { cliError } from './cli-error.ts';
 
@@ -29,12 +31,19 @@ function parsePort(value: string | undefined): number {
   return port;
 }
 
+const USAGE = 'usage: [PORT=4173] npm run demo [-- --out DIR]';
+
 async function main(args: string[]): Promise<void> {
-  if (args.length > 0) cliError(`unknown argument ${args[0]}; usage: [PORT=4173] npm run demo`);
+  let out: string | undefined;
+  try {
+    out = parseArgs({ args, options: { out: { type: 'string' } }, strict: true, allowPositionals: false }).values.out;
+  } catch (error) {
+    cliError(`${(error as Error).message}; ${USAGE}`);
+  }
   const port = parsePort(process.env.PORT);
   let outDir: string;
   try {
-    outDir = await buildDemo();
+    outDir = await buildDemo(out === undefined ? undefined : resolve(out));
   } catch (error) {
     cliError(`building the demo failed: ${error instanceof Error ? error.message : String(error)}`, 1);
   }

@@ -1,7 +1,8 @@
 // The browser demo as a frontend developer sees it: built once with Vite, served from a plain static server, driven in
 // headless Chromium. The fake backend must run in the page's Service Worker and answer every API call the UI makes.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Response } from 'playwright-core';
 import { buildDemo } from '../../scripts/demo.ts';
@@ -40,7 +41,7 @@ describe.skipIf(!chromiumPresent)('the browser demo (npm run demo), in Chromium'
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    const buildRoot = resolve('build');
+    const buildRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'build');
     mkdirSync(buildRoot, { recursive: true });
     // A folder of its own, so a test run never empties the build/demo that `npm run demo` may be serving.
     outDir = mkdtempSync(join(buildRoot, 'demo-test-'));
