@@ -7,6 +7,7 @@ export const DEFAULT_JWT_SECRET = 'agent-registry-kit-dev-secret';
 const CACHE_LIMIT = 10_000;
 /** Longest Authorization header looked at; longer ones are rejected before jose sees them. */
 const MAX_TOKEN_LENGTH = 8192;
+const BEARER = /^Bearer +(\S+) *$/i;
 
 export type AuthResult = { ok: true; sub: string } | { ok: false; detail: string; error: 'invalid_request' | 'invalid_token' | undefined };
 
@@ -27,7 +28,7 @@ export function createAuthenticator(secret: string = DEFAULT_JWT_SECRET, now: ()
       if (header === undefined || header === '') {
         return { ok: false, error: undefined, detail: 'The Authorization header is missing; send `Authorization: Bearer <token>` (mint one with `npm run token`).' };
       }
-      const match = /^Bearer +(\S+) *$/i.exec(header.length > MAX_TOKEN_LENGTH ? '' : header);
+      const match = BEARER.exec(header.length > MAX_TOKEN_LENGTH ? '' : header);
       const token = match?.[1];
       if (!token) {
         return { ok: false, error: 'invalid_request', detail: 'The Authorization header is not a Bearer token; send `Authorization: Bearer <token>`.' };

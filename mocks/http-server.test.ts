@@ -345,3 +345,34 @@ describe('CORS', () => {
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
   });
 });
+
+describe('concurrency and slow clients', () => {
+  it('loses nothing under many parallel deploys and executes: ids unique, every acknowledged deploy retrievable', async () => {
+    const deploys = await Promise.all(Array.from({ length: 200 }, (_, index) => postJson('/v1/agents/deploy', { ...validDeploy, name: `parallel-${index}` })));
+    expect(deploys.every((answer) => answer.status === 201)).toBe(true);
+    const ids = deploys.map((answer) => String(answer.json().agentId));
+    expect(new Set(ids).size).toBe(200);
+    const tasks = await Promise.all(ids.map((agentId) => postJson(`/v1/agents/${agentId}/execute`, { task: 'x' })));
+    expect(new Set(tasks.map((answer) => String(answer.json().taskId))).size).toBe(200);
+    const agents = await Promise.all(ids.map((agentId) => call('GET', `/v1/agents/${agentId}`)));
+    agents.forEach((answer, index) => expect(answer.json().name).toBe(`parallel-${index}`));
+  });
+
+  it('answers a client that stalls in its headers with 408, while serving others', async () => {
+    const strict = await startMockServer({ port: 0, seed: 1, logger: silentLogger, httpLimits: { headersTimeoutMs: 300, requestTimeoutMs: 600, connectionsCheckingIntervalMs: 50 } });
+    try {
+      const stalled = new Promise<string>((resolve, reject) => {
+        const socket = connect(strict.port, '127.0.0.1', () => socket.write('GET /__mock/health HTTP/1.1\r\nHost: x\r\n'));
+        let received = '';
+        socket.on('data', (chunk) => (received += chunk.toString()));
+        socket.on('close', () => resolve(received));
+        socket.on('error', reject);
+      });
+      const other = await fetch(`${strict.url}/__mock/health`);
+      expect(other.status).toBe(200);
+      expect(await stalled).toMatch(/^HTTP\/1.1 408/);
+    } finally {
+      await strict.close();
+    }
+  });
+});

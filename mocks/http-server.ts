@@ -18,6 +18,8 @@ export const HTTP_LIMITS = {
   requestTimeoutMs: 30_000,
   /** Idle keep-alive connections are closed after this time. */
   keepAliveTimeoutMs: 5_000,
+  /** How often node checks the two timeouts above (its default, 30 s, would let a stalled client hold a socket that long). */
+  connectionsCheckingIntervalMs: 1_000,
   /** Bytes of an oversized body drained (not kept) after answering 413, before the connection is cut. */
   drainLimitBytes: 8 * MAX_BODY_BYTES,
 } as const;
@@ -29,6 +31,8 @@ export interface MockServerOptions extends MockCoreOptions {
   host?: string;
   /** Serve an existing core instead of creating one (its options then come from it). */
   core?: MockCore;
+  /** Tighter or looser HTTP limits than HTTP_LIMITS (tests use short timeouts). */
+  httpLimits?: Partial<typeof HTTP_LIMITS>;
 }
 
 /** A running server. */
@@ -62,7 +66,7 @@ function rawProblem(kind: ProblemKind, detail: string): string {
  * The request listener over a core: usable with any node:http server.
  * @example createServer(createRequestListener(createMockCore())).listen(4010)
  */
-export function createRequestListener(core: MockCore): (req: IncomingMessage, res: ServerResponse) => void {
+export function createRequestListener(core: MockCore, drainLimitBytes: number = HTTP_LIMITS.drainLimitBytes): (req: IncomingMessage, res: ServerResponse) => void {
   const answer = (req: IncomingMessage, res: ServerResponse, request: MockRequest, close: boolean): void => {
     core.handle(request).then(
       (response) => send(res, response, close),
@@ -123,7 +127,7 @@ export function createRequestListener(core: MockCore): (req: IncomingMessage, re
     let drained = 0;
     req.on('data', (chunk: Buffer) => {
       drained += chunk.length;
-      if (drained > HTTP_LIMITS.drainLimitBytes) req.socket.destroy();
+      if (drained > drainLimitBytes) req.socket.destroy();
     });
     req.resume();
     request.bodyTooLarge = true;
@@ -142,9 +146,17 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const core = options.core ?? createMockCore(options);
   const logger = options.logger ?? consoleLogger;
   const host = options.host ?? '127.0.0.1';
-  const server = createServer({ maxHeaderSize: HTTP_LIMITS.maxHeaderSize, keepAliveTimeout: HTTP_LIMITS.keepAliveTimeoutMs }, createRequestListener(core));
-  server.headersTimeout = HTTP_LIMITS.headersTimeoutMs;
-  server.requestTimeout = HTTP_LIMITS.requestTimeoutMs;
+  const limits = { ...HTTP_LIMITS, ...options.httpLimits };
+  const server = createServer(
+    {
+      maxHeaderSize: limits.maxHeaderSize,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: limits.connectionsCheckingIntervalMs,
+    },
+    createRequestListener(core, limits.drainLimitBytes),
+  );
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable || error.code === 'ECONNRESET') {
       socket.destroy();
@@ -152,7 +164,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     }
     const reply =
       error.code === 'HPE_HEADER_OVERFLOW'
-        ? rawProblem('headers-too-large', `The request line and headers are larger than ${HTTP_LIMITS.maxHeaderSize} bytes.`)
+        ? rawProblem('headers-too-large', `The request line and headers are larger than ${limits.maxHeaderSize} bytes.`)
         : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? rawProblem('request-timeout', 'The request was not received in time.')
           : rawProblem('bad-request', 'The request is not valid HTTP/1.1.');

@@ -7,6 +7,7 @@ import { problemResponse } from './problems.ts';
 export const MAX_JSON_DEPTH = 64;
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i;
 
 export type ParsedBody = { ok: true; value: unknown; text: string } | { ok: false; response: MockResponse; text: string | null };
 
@@ -51,7 +52,7 @@ export function readJsonBody(request: MockRequest): ParsedBody {
   }
   const contentType = request.headers['content-type'];
   const mediaType = mediaTypeOf(contentType);
-  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1]?.toLowerCase();
+  const charset = CHARSET.exec(contentType ?? '')?.[1]?.toLowerCase();
   if (mediaType !== 'application/json' || (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')) {
     return {
       ok: false,

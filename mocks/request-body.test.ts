@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { mediaTypeOf, nestsDeeperThan } from './request-body.ts';
+
+describe('nestsDeeperThan', () => {
+  const cases: [string, { given: [string, number]; want: boolean }][] = [
+    ['a flat object', { given: ['{"a":1}', 1], want: false }],
+    ['exactly at the limit', { given: ['[[[]]]', 3], want: false }],
+    ['one over the limit', { given: ['[[[[]]]]', 3], want: true }],
+    ['brackets inside strings do not count', { given: ['{"a":"[[[[[[[[[[[[[[[[[["}', 2], want: false }],
+    ['escaped quotes do not end a string', { given: ['{"a":"\\"[[[[[[[[[[[[[["}', 2], want: false }],
+    ['siblings do not add up', { given: ['[[],[],[],[],[],[],[],[],[],[]]', 2], want: false }],
+    ['mixed objects and arrays', { given: ['{"a":[{"b":[{"c":1}]}]}', 4], want: true }],
+  ];
+  it.each(cases)('%s', (_name, { given, want }) => {
+    expect(nestsDeeperThan(...given)).toBe(want);
+  });
+});
+
+describe('mediaTypeOf', () => {
+  it.each([
+    ['application/json', 'application/json'],
+    ['Application/JSON; charset=utf-8', 'application/json'],
+    [' text/plain ', 'text/plain'],
+    [undefined, ''],
+  ] as const)('%s → %s', (given, want) => {
+    expect(mediaTypeOf(given)).toBe(want);
+  });
+});
