@@ -8,8 +8,18 @@ import { problemResponse, type ProblemKind } from './problems.ts';
 
 /** Longest request target accepted (method line URL); longer ones get 414. Header blocks over 16 KiB get 431 from node. */
 export const MAX_URL_LENGTH = 8192;
+/** The HTTP-layer limits of a server. */
+export interface HttpLimits {
+  maxHeaderSize: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  connectionsCheckingIntervalMs: number;
+  drainLimitBytes: number;
+}
+
 /** node:http limits, set on every server this module starts. */
-export const HTTP_LIMITS = {
+export const HTTP_LIMITS: Readonly<HttpLimits> = {
   /** Bytes of request line + headers (node's default is 16 KiB too; set explicitly so it is documented). */
   maxHeaderSize: 16_384,
   /** A client must finish sending its headers within this time. */
@@ -22,7 +32,7 @@ export const HTTP_LIMITS = {
   connectionsCheckingIntervalMs: 1_000,
   /** Bytes of an oversized body drained (not kept) after answering 413, before the connection is cut. */
   drainLimitBytes: 8 * MAX_BODY_BYTES,
-} as const;
+};
 
 export interface MockServerOptions extends MockCoreOptions {
   /** Port to bind; 0 picks a free one (default 4010). */
@@ -32,7 +42,7 @@ export interface MockServerOptions extends MockCoreOptions {
   /** Serve an existing core instead of creating one (its options then come from it). */
   core?: MockCore;
   /** Tighter or looser HTTP limits than HTTP_LIMITS (tests use short timeouts). */
-  httpLimits?: Partial<typeof HTTP_LIMITS>;
+  httpLimits?: Partial<HttpLimits>;
 }
 
 /** A running server. */
