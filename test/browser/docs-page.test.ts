@@ -57,7 +57,8 @@ describe.skipIf(!chromiumPresent)('the API reference page (npm run docs), opened
     for (const parameter of want.parameters) expect(await page.locator(`[id="${want.id}/${parameter}"]`).count(), parameter).toBe(1);
     const tabs = (await page.locator(`[id="${want.id}/responses"] button`).allTextContents()).map((label) => label.trim());
     expect(tabs).toEqual(expect.arrayContaining(want.statuses));
-    await screenshot(page, `docs-${operationId}`);
+    await operation.scrollIntoViewIfNeeded();
+    await screenshot(page, `docs-${operationId}`, { fullPage: false });
   });
 
   it("lists every one of the spec's assumptions", async () => {
