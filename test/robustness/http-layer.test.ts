@@ -62,7 +62,7 @@ async function exchange(bytes: string | Buffer): Promise<{ status: number; heade
 /** The fake is alive and serves a normal request correctly. */
 async function stillServing(): Promise<void> {
   expect(fake.child.exitCode).toBeNull();
-  const response = await send(agent, fake.baseUrl, { method: 'GET', path: `/v1/agents/${agentId}`, headers: { authorization } }, 5_000);
+  const response = await send(agent, fake.baseUrl, { method: 'GET', path: `/v1/agents/${agentId}`, headers: { authorization } }, 10_000);
   expect(response.status).toBe(200);
   expect((JSON.parse(response.body) as { agentId: string }).agentId).toBe(agentId);
 }
@@ -121,6 +121,18 @@ describe('stalled, slow and vanishing clients', () => {
     for (let round = 0; round < 20; round += 1) await stillServing();
     for (const socket of stalled) expect(socket.destroyed).toBe(false);
     for (const socket of stalled) socket.destroy();
+  });
+
+  it('cuts off a client that never finishes its headers with a 408 problem (headers timeout, 10 s by default)', { timeout: 30_000 }, async () => {
+    const socket = await open();
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.write('GET /v1/agents/x HTTP/1.1\r\nHost: x\r\nX-Never-Finished: ');
+    await closed;
+    const text = Buffer.concat(chunks).toString('latin1');
+    expectProblem({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), headers: text.slice(0, text.indexOf('\r\n\r\n')), body: text.slice(text.indexOf('\r\n\r\n') + 4) }, 408);
+    await stillServing();
   });
 
   it('survives clients that vanish mid-upload or before reading the answer', async () => {

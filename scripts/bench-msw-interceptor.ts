@@ -1,0 +1,58 @@
+// The benchmark's msw path: the fake's handlers behind msw's node interceptor, driven by in-process fetch calls (no socket),
+// so `npm run bench` can report what a test suite using setupMockServer gets. Prints one JSON line of figures.
+import { parseArgs } from 'node:util';
+import { mintToken } from '../mocks/auth.ts';
+import { silentLogger } from '../mocks/logger.ts';
+import { setupMockServer } from '../mocks/node.ts';
+import { getAtPointer, openapiDocument } from '../spec/index.ts';
+import { cliError } from './cli-error.ts';
+
+const usage = 'usage: node scripts/bench-msw-interceptor.ts [--duration S] [--concurrency N] [--op getAgent|deployAgent]';
+let values;
+try {
+  values = parseArgs({ options: { duration: { type: 'string', default: '3' }, concurrency: { type: 'string', default: '50' }, op: { type: 'string', default: 'getAgent' } } }).values;
+} catch (error) {
+  cliError(`${(error as Error).message}; ${usage}`);
+}
+const duration = Number(values.duration);
+const concurrency = Number(values.concurrency);
+if (!(duration > 0) || !Number.isInteger(concurrency) || concurrency < 1) cliError(`--duration and --concurrency must be positive; ${usage}`);
+if (values.op !== 'getAgent' && values.op !== 'deployAgent') cliError(`--op takes getAgent or deployAgent, got ${values.op}`);
+
+const base = 'http://agent-registry.bench';
+const server = setupMockServer({ baseUrl: base, logger: silentLogger });
+server.listen({ onUnhandledFrame: 'error' });
+const authorization = `Bearer ${await mintToken({ sub: 'bench' })}`;
+const deployBody = JSON.stringify(getAtPointer(openapiDocument, '/components/examples/DeployRequestTrading/value'));
+const json = { authorization, 'content-type': 'application/json' };
+const first = await fetch(`${base}/v1/agents/deploy`, { method: 'POST', headers: json, body: deployBody });
+const agentId = ((await first.json()) as { agentId: string }).agentId;
+
+const call = values.op === 'getAgent' ? () => fetch(`${base}/v1/agents/${agentId}`, { headers: { authorization } }) : () => fetch(`${base}/v1/agents/deploy`, { method: 'POST', headers: json, body: deployBody });
+const expected = values.op === 'getAgent' ? 200 : 201;
+
+async function run(seconds: number, record: boolean): Promise<{ latencies: number[]; failures: number; elapsed: number }> {
+  const latencies: number[] = [];
+  let failures = 0;
+  const began = performance.now();
+  const until = began + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < until) {
+        const start = performance.now();
+        const response = await call();
+        await response.arrayBuffer();
+        if (response.status !== expected) failures += 1;
+        if (record) latencies.push(performance.now() - start);
+      }
+    }),
+  );
+  return { latencies, failures, elapsed: (performance.now() - began) / 1000 };
+}
+
+await run(Math.min(1, duration / 2), false);
+const { latencies, failures, elapsed } = await run(duration, true);
+server.close();
+latencies.sort((a, b) => a - b);
+const at = (share: number): number => Math.round((latencies[Math.min(latencies.length - 1, Math.ceil(share * latencies.length) - 1)] ?? Number.NaN) * 100) / 100;
+process.stdout.write(`${JSON.stringify({ op: values.op, concurrency, requests: latencies.length, failures, rps: Math.round(latencies.length / elapsed), p50: at(0.5), p99: at(0.99) })}\n`);
