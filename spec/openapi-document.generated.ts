@@ -676,10 +676,12 @@ export const openapiDocument: JsonObject = {
             "type": "number",
             "description": "Initial price of one token, in SOL. Defaults to 0.01.",
             "minimum": 0,
+            "maximum": 1000000000,
             "default": 0.01,
-            "x-assumption": "The seed gives no default or range; the price is never negative and defaults to 0.01 SOL.",
+            "x-assumption": "The seed gives no default or range; the price is never negative, at most 10^9 SOL so that price × supply stays a finite number, and defaults to 0.01 SOL.",
             "x-assumed-keywords": [
               "minimum",
+              "maximum",
               "default"
             ]
           },

@@ -40,6 +40,7 @@ describe('validateRequestBody', () => {
     ['a priority outside the enum', { given: ['executeAgentTask', { ...execute, priority: 'urgent' }], want: [{ path: '/priority', message: 'must be one of low, normal, high' }] }],
     ['revenueShare -0.01', { given: ['deployAgent', { ...deploy, revenueShare: -0.01 }], want: [{ path: '/revenueShare', message: 'must be >= 0' }] }],
     ['revenueShare 1.01', { given: ['deployAgent', { ...deploy, revenueShare: 1.01 }], want: [{ path: '/revenueShare', message: 'must be <= 1' }] }],
+    ['a pricePerToken whose market cap would not be a finite number', { given: ['deployAgent', { ...deploy, initialSupply: 1e15, pricePerToken: 1e300 }], want: [{ path: '/pricePerToken', message: 'must be <= 1000000000' }] }],
     ['initialSupply 0', { given: ['deployAgent', { ...deploy, initialSupply: 0 }], want: [{ path: '/initialSupply', message: 'must be > 0' }] }],
     ['initialSupply as a string', { given: ['deployAgent', { ...deploy, initialSupply: '1000' }], want: [{ path: '/initialSupply', message: 'must be a number' }] }],
     ['a name as a number', { given: ['deployAgent', { ...deploy, name: 42 }], want: [{ path: '/name', message: 'must be a string' }] }],
