@@ -50,6 +50,11 @@ function sayError(error: ErrorAnswer, doing: string): void {
   say('error', `${doing}: ${readable.headline}`, readable.lines, error.status);
 }
 
+/** Runs a UI action; a request that could not be made at all (network failure, stopped worker) is shown, not lost. */
+function run(doing: string, action: () => Promise<unknown>): void {
+  action().catch((error: unknown) => say('error', `${doing} failed before any answer: ${error instanceof Error ? error.message : String(error)}`));
+}
+
 /** openapi-fetch gives the parsed error body; the status and Retry-After come from the response. */
 function errorOf(response: Response, body: unknown): ErrorAnswer {
   return { status: response.status, body, retryAfter: response.headers.get('retry-after') };
@@ -60,7 +65,7 @@ async function loadAgents(): Promise<void> {
   if (!result.ok) return sayError(result.error, 'Listing agents');
   state.agents = result.value;
   ui.agentCount.textContent = `(${state.agents.length})`;
-  renderAgentList(ui.agentList, state.agents, state.selected?.agentId, (agentId) => void showAgent(agentId));
+  renderAgentList(ui.agentList, state.agents, state.selected?.agentId, (agentId) => run(`Retrieving ${agentId}`, () => showAgent(agentId)));
 }
 
 async function showAgent(agentId: string): Promise<boolean> {
@@ -73,7 +78,7 @@ async function showAgent(agentId: string): Promise<boolean> {
   state.selected = data;
   renderAgentDetail(ui.detail, data, previous);
   ui.executeTarget.textContent = `to ${data.name}`;
-  renderAgentList(ui.agentList, state.agents, data.agentId, (id) => void showAgent(id));
+  renderAgentList(ui.agentList, state.agents, data.agentId, (id) => run(`Retrieving ${id}`, () => showAgent(id)));
   return true;
 }
 
@@ -140,37 +145,39 @@ async function refreshTasks(): Promise<void> {
 
 function pollTasks(): void {
   setTimeout(() => {
-    refreshTasks().finally(pollTasks);
+    refreshTasks()
+      .catch((error: unknown) => say('error', `Reading task statuses failed: ${error instanceof Error ? error.message : String(error)}`))
+      .finally(pollTasks);
   }, POLL_MS);
 }
 
 function wire(): void {
-  ui.deployForm.addEventListener('submit', (event) => void deploy(event));
-  ui.executeForm.addEventListener('submit', (event) => void execute(event));
+  ui.deployForm.addEventListener('submit', (event) => run('Deploying', () => deploy(event)));
+  ui.executeForm.addEventListener('submit', (event) => run('Submitting a task', () => execute(event)));
   ui.lookupForm.addEventListener('submit', (event) => {
     event.preventDefault();
     const agentId = ui.lookupId.value.trim();
     if (agentId === '') return say('error', 'Type an agentId to open.');
-    void showAgent(agentId);
+    run(`Retrieving ${agentId}`, () => showAgent(agentId));
   });
-  ui.openUnknown.addEventListener('click', () => void showAgent('agt_doesNotExist'));
-  ui.advanceClock.addEventListener('click', async () => {
+  ui.openUnknown.addEventListener('click', () => run('Retrieving agt_doesNotExist', () => showAgent('agt_doesNotExist')));
+  ui.advanceClock.addEventListener('click', () => run('Advancing the clock', async () => {
     const result = await control.advanceClock(60);
     if (!result.ok) return sayError(result.error, 'Advancing the clock');
     say('info', 'The mock clock moved 60 s forward.');
     await refreshTasks();
-  });
-  ui.rateLimit.addEventListener('click', async () => {
+  }));
+  ui.rateLimit.addEventListener('click', () => run('Setting the rate limit', async () => {
     const result = await control.setRateLimit(2, 60);
     if (result.ok) say('info', 'Scenario on: at most 2 API requests a minute; the next ones get 429.');
     else sayError(result.error, 'Setting the rate limit');
-  });
-  ui.clearScenarios.addEventListener('click', async () => {
+  }));
+  ui.clearScenarios.addEventListener('click', () => run('Clearing scenarios', async () => {
     const result = await control.clearScenarios();
     if (result.ok) say('info', 'Scenarios cleared.');
     else sayError(result.error, 'Clearing scenarios');
-  });
-  ui.reset.addEventListener('click', async () => {
+  }));
+  ui.reset.addEventListener('click', () => run('Resetting', async () => {
     const result = await control.reset();
     if (!result.ok) return sayError(result.error, 'Resetting');
     state.selected = undefined;
@@ -179,7 +186,7 @@ function wire(): void {
     ui.detail.replaceChildren(h('p', { class: 'hint' }, 'Choose an agent, or deploy one.'));
     say('info', 'The mock is back to its seeded catalogue.');
     await loadAgents();
-  });
+  }));
 }
 
 async function main(): Promise<void> {
@@ -206,4 +213,4 @@ async function main(): Promise<void> {
   document.body.dataset.ready = 'true';
 }
 
-void main();
+run('Starting the demo', main);
