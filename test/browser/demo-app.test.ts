@@ -150,6 +150,19 @@ describe.skipIf(!chromiumPresent)('the browser demo (npm run demo), in Chromium'
     await page.locator('#messages > li.info', { hasText: 'Scenarios cleared' }).waitFor({ timeout: STEP_MS });
   });
 
+  it('says so when the worker script is missing, instead of failing silently', async () => {
+    const bare = await serveStatic(outDir, { hide: ['/mockServiceWorker.js'] });
+    const other = await browser.newPage();
+    try {
+      await other.goto(`${bare.origin}/`);
+      await other.locator('#worker-status[data-state="failed"]').waitFor({ timeout: STEP_MS });
+      expect(await other.locator('#messages > li.error').first().textContent()).toMatch(/^The mock worker did not start: /);
+    } finally {
+      await other.close();
+      await bare.close();
+    }
+  });
+
   it('never let an API call reach the network, and raised no page error', () => {
     expect(apiResponses.length).toBeGreaterThan(10);
     expect(apiResponses.filter((response) => !response.fromServiceWorker()).map((response) => response.url())).toEqual([]);

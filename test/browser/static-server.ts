@@ -24,10 +24,11 @@ export interface StaticServer {
 }
 
 /**
- * Serves `folder` until `close()`; `/` is index.html, anything outside the folder or missing is 404.
+ * Serves `folder` until `close()`; `/` is index.html, anything outside the folder, missing or in `hide` is 404.
  * @example const server = await serveStatic('build/demo'); await page.goto(server.origin); await server.close();
  */
-export async function serveStatic(folder: string): Promise<StaticServer> {
+export async function serveStatic(folder: string, options: { hide?: readonly string[] } = {}): Promise<StaticServer> {
+  const hidden = new Set(options.hide ?? []);
   const requests: string[] = [];
   const server: Server = createServer((request, response) => {
     const path = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
@@ -39,7 +40,7 @@ export async function serveStatic(folder: string): Promise<StaticServer> {
     } catch {
       found = false;
     }
-    if (!found) {
+    if (!found || hidden.has(path)) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
