@@ -78,7 +78,10 @@ describe('openStateFile', () => {
     await expect(openStateFile(file, silentLogger)).rejects.toThrow(/not a state written by this kit/);
   });
 
-  it('refuses a path it cannot write', async () => {
-    await expect(openStateFile(join(directory, 'missing-dir', 'state.json'), silentLogger)).rejects.toThrow(/cannot write next to the state file/);
+  it('creates a missing directory, and refuses a path it cannot write', async () => {
+    const state = await openStateFile(join(directory, 'new-dir', 'state.json'), silentLogger);
+    expect(state.path).toBe(join(directory, 'new-dir', 'state.json'));
+    await writeFile(join(directory, 'a-file'), '');
+    await expect(openStateFile(join(directory, 'a-file', 'state.json'), silentLogger)).rejects.toThrow(/cannot write next to the state file/);
   });
 });

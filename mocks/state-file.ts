@@ -1,5 +1,5 @@
 // `--state file.json`: the store kept in a file, written atomically (temp file, fsync, rename) with coalesced group commits.
-import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { MockCore } from './core.ts';
 import { consoleLogger, type Logger } from './logger.ts';
@@ -83,9 +83,10 @@ export async function openStateFile(file: string, logger: Logger = consoleLogger
     if (!isSnapshot(parsed)) throw new Error(`the state file ${path} is not a state written by this kit; move it away (or delete it) to start from the seed`);
     loaded = parsed;
   }
-  // Fail now, not at the first deploy, when the directory is not writable.
+  // Fail now, not at the first deploy, when the directory cannot be made or written.
+  await mkdir(dirname(path), { recursive: true }).catch(() => {});
   await writeFileAtomic(`${path}.probe`, '').then(() => unlink(`${path}.probe`)).catch((error: NodeJS.ErrnoException) => {
-    throw new Error(`cannot write next to the state file ${path} (${error.code ?? 'error'}); create the directory or pick another --state path`);
+    throw new Error(`cannot write next to the state file ${path} (${error.code ?? 'error'}); pick another --state path`);
   });
 
   let core: MockCore | undefined;
