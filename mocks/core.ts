@@ -70,7 +70,6 @@ interface Context {
   operationId: OperationId;
   params: Record<string, string>;
   sub: string;
-  bodyText: string | null;
 }
 
 /**
@@ -156,7 +155,7 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
       params[name] = value;
     }
 
-    const ctx: Context = { request, operationId, params, sub: auth.sub, bodyText: null };
+    const ctx: Context = { request, operationId, params, sub: auth.sub };
     switch (operationId) {
       case 'getAgent':
         return getAgent(ctx);

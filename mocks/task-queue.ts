@@ -1,7 +1,10 @@
 // A binary min-heap of unsettled tasks ordered by finish time, so settling costs O(log n) per task, not a scan.
 import type { TaskRecord } from './task-lifecycle.ts';
 
-/** Tasks waiting for their outcome to be applied, earliest finish first. */
+/**
+ * Tasks waiting for their outcome to be applied, earliest finish first.
+ * @example const queue = new TaskQueue(); queue.push(task); while (queue.peek()?.finishesAt <= now) apply(queue.pop());
+ */
 export class TaskQueue {
   #items: TaskRecord[] = [];
 
