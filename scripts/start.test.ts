@@ -76,6 +76,7 @@ describe('npm start', () => {
     ['a bad port', ['--port', 'http'], {}, /port must be a whole number/],
     ['a bad PORT', [], { PORT: '99999' }, /port must be a whole number from 0 to 65535, got 99999/],
     ['a bad failure ratio', ['--failure-ratio', '2'], {}, /--failure-ratio must be a number from 0 to 1/],
+    ['a zero journal size', ['--journal-size', '0'], {}, /--journal-size must be a whole number from 1/],
     ['a corrupt state file', ['--state', 'package.json'], {}, /not a state written by this kit/],
   ] as const)('refuses %s with one line on stderr', (_name, args, env, message) => {
     const result = run([...args], env);

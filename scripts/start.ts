@@ -6,7 +6,7 @@ import { consoleLogger } from '../mocks/logger.ts';
 import { openStateFile } from '../mocks/state-file.ts';
 import { cliError } from './cli-error.ts';
 
-const usage = 'usage: npm start -- [--port <n>] [--host <addr>] [--seed <seed>] [--state <file.json>] [--agents <n>] [--cors-origin <origin>]... [--help]';
+const usage = "usage: npm start -- [--port <n>] [--host <addr>] [--seed <seed>] [--state <file.json>] [--agents <n>] [--failure-ratio <r>] [--journal-size <n>] [--max-tasks <n>] [--cors-origin <origin>]... [--help]";
 const help = `${usage}
 
   --port <n>             port to listen on; 0 picks a free one (env PORT, default 4010)
@@ -15,12 +15,25 @@ const help = `${usage}
   --state <file.json>    keep the store in this file (written atomically; survives restarts and kill -9)
   --agents <n>           number of seeded agents (env MOCK_AGENTS, default 36)
   --failure-ratio <r>    share of tasks that fail, 0..1 (env MOCK_FAILURE_RATIO, default 0.1)
+  --journal-size <n>     requests the journal keeps (default 1000)
+  --max-tasks <n>        tasks the history keeps, and unfinished tasks at most (default 10000)
   --cors-origin <origin> allow only this browser origin (repeatable; env MOCK_CORS_ORIGINS, comma-separated; default any)
   env MOCK_JWT_SECRET    HS256 secret of accepted tokens (default agent-registry-kit-dev-secret)
 
 When listening, prints: agent-registry-kit: fake backend listening on http://<host>:<port>`;
 
-type Flags = { port?: string; host?: string; seed?: string; state?: string; agents?: string; 'failure-ratio'?: string; 'cors-origin'?: string[]; help?: boolean };
+type Flags = {
+  port?: string;
+  host?: string;
+  seed?: string;
+  state?: string;
+  agents?: string;
+  'failure-ratio'?: string;
+  'journal-size'?: string;
+  'max-tasks'?: string;
+  'cors-origin'?: string[];
+  help?: boolean;
+};
 let values: Flags;
 try {
   ({ values } = parseArgs({
@@ -31,6 +44,8 @@ try {
       state: { type: 'string' },
       agents: { type: 'string' },
       'failure-ratio': { type: 'string' },
+      'journal-size': { type: 'string' },
+      'max-tasks': { type: 'string' },
       'cors-origin': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
@@ -57,6 +72,14 @@ if (!/^\d{1,7}$/.test(agentsText) || Number(agentsText) > 1_000_000) cliError(`-
 const ratioText = values['failure-ratio'] ?? env.MOCK_FAILURE_RATIO ?? '0.1';
 const failureRatio = Number(ratioText);
 if (ratioText.trim() === '' || !Number.isFinite(failureRatio) || failureRatio < 0 || failureRatio > 1) cliError(`--failure-ratio must be a number from 0 to 1, got ${ratioText}`);
+const bound = (flag: 'journal-size' | 'max-tasks', fallback: number): number => {
+  const text = values[flag];
+  if (text === undefined) return fallback;
+  if (!/^\d{1,7}$/.test(text) || Number(text) < 1) cliError(`--${flag} must be a whole number from 1 to 9999999, got ${text}`);
+  return Number(text);
+};
+const journalSize = bound('journal-size', 1000);
+const maxTasks = bound('max-tasks', 10_000);
 const origins = values['cors-origin'] ?? (env.MOCK_CORS_ORIGINS ? env.MOCK_CORS_ORIGINS.split(',').map((origin) => origin.trim()).filter(Boolean) : undefined);
 
 const state = values.state === undefined ? undefined : await openStateFile(values.state).catch((error: unknown) => cliError(error instanceof Error ? error.message : String(error)));
@@ -65,6 +88,8 @@ const core = createMockCore({
   seed,
   catalogueSize: Number(agentsText),
   failureRatio,
+  journalSize,
+  maxTasks,
   ...(origins && { corsOrigins: origins }),
   ...(env.MOCK_JWT_SECRET && { jwtSecret: env.MOCK_JWT_SECRET }),
   ...(state && { persist: () => state.commit() }),
