@@ -6,7 +6,7 @@ import { consoleLogger } from '../mocks/logger.ts';
 import { openStateFile } from '../mocks/state-file.ts';
 import { cliError } from './cli-error.ts';
 
-const usage = "usage: npm start -- [--port <n>] [--host <addr>] [--seed <seed>] [--state <file.json>] [--agents <n>] [--failure-ratio <r>] [--journal-size <n>] [--max-tasks <n>] [--cors-origin <origin>]... [--help]";
+const usage = 'usage: npm start -- [--port <n>] [--host <addr>] [--seed <seed>] [--state <file.json>] [--agents <n>] [--failure-ratio <r>] [--journal-size <n>] [--max-tasks <n>] [--cors-origin <origin>]... [--help]';
 const help = `${usage}
 
   --port <n>             port to listen on; 0 picks a free one (env PORT, default 4010)
