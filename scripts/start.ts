@@ -1,5 +1,6 @@
 // `npm start`: the fake backend on node:http (default http://127.0.0.1:4010), configured by flags or environment variables.
 import { parseArgs } from 'node:util';
+import { setFlagsFromString } from 'node:v8';
 import { createMockCore, DEFAULT_SEED } from '../mocks/core.ts';
 import { startMockServer } from '../mocks/http-server.ts';
 import { consoleLogger } from '../mocks/logger.ts';
@@ -59,6 +60,11 @@ if (values.help) {
   console.log(help);
   process.exit(0);
 }
+
+// V8 doubles the young generation whenever many objects survive (a 100k catalogue, a deploy load) and never gives the
+// pages back: measured here, RSS went 145 → 200 MB under 10 s of load with it, and stayed at ~138 MB without it, at the
+// same req/s. This entry point (not the library) keeps the young generation at its initial size.
+setFlagsFromString('--semi-space-growth-factor=1');
 
 const env = process.env;
 const portText = values.port ?? env.PORT ?? '4010';
