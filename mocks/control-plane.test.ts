@@ -186,3 +186,27 @@ describe('determinism', () => {
     expect(await run()).toBe(await run());
   });
 });
+
+describe('Prefer answers every documented status and example of every operation within the spec', () => {
+  it('passes the response checker for each (operation, status, example)', async () => {
+    const { operations } = await import('../spec/index.ts');
+    const { documentedExamples } = await import('./prefer.ts');
+    const agentId = await anActiveAgent();
+    const paths = { getAgent: ['GET', `/v1/agents/${agentId}`], deployAgent: ['POST', '/v1/agents/deploy'], executeAgentTask: ['POST', `/v1/agents/${agentId}/execute`] } as const;
+    let checked = 0;
+    for (const [operationId, operation] of operations) {
+      const [method, path] = paths[operationId];
+      const body = method === 'POST' ? (operationId === 'deployAgent' ? { name: 'p', category: 'nft', model: 'gpt-4', initialSupply: 1 } : { task: 'x' }) : undefined;
+      for (const status of operation.responses.keys()) {
+        const names = documentedExamples(operationId, status).map((example) => example.name);
+        for (const name of [undefined, ...names]) {
+          const prefer = name === undefined ? `code=${status}` : `code=${status}, example=${name}`;
+          const response = await send(method, path, body, { prefer });
+          expect(response.status, `${operationId} ${prefer}`).toBe(status);
+          checked += 1;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(25);
+  });
+});
