@@ -4,7 +4,7 @@ import autocannon from 'autocannon';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { cpus, totalmem, platform, release } from 'node:os';
+import { cpus, loadavg, totalmem, platform, release } from 'node:os';
 import { parseArgs } from 'node:util';
 import { getAtPointer, openapiDocument } from '../spec/index.ts';
 import { cliError } from './cli-error.ts';
@@ -503,6 +503,8 @@ function verdicts(report: Report): Verdict[] {
 interface Report {
   date: string;
   machine: { cpu: string; cores: number; memoryGb: number; os: string; node: string; pinned: boolean };
+  /** 1-minute load average before and after: other work on the machine shows here, and skews every figure. */
+  load: { before: number; after?: number };
   options: Omit<Options, 'json'>;
   throughput?: Awaited<ReturnType<typeof throughput>>;
   scale?: Awaited<ReturnType<typeof scale>>;
@@ -533,6 +535,7 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     machine: { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, memoryGb: Math.round(totalmem() / 2 ** 30), os: `${platform()} ${release()}`, node: process.version, pinned },
     options: shown,
+    load: { before: Math.round((loadavg()[0] ?? 0) * 100) / 100 },
   };
   log(`bench: ${options.rounds} round(s) × ${options.duration} s per run; servers on CPU ${pinned ? serverCpu : 'any'}, autocannon on CPU ${pinned ? loadCpu : 'any'}`);
   if (options.sections.includes('throughput')) {
@@ -560,7 +563,8 @@ async function main(): Promise<void> {
   if (report.verdicts.length) {
     process.stdout.write(`\n${report.verdicts.map((v) => `${v.met ? 'MET ' : 'MISS'}  ${v.target}: ${v.figure}`).join('\n')}\n`);
   }
-  process.stdout.write(`\n${report.date} · ${report.machine.cpu}, ${report.machine.cores} cores, ${report.machine.memoryGb} GB · node ${report.machine.node}\n`);
+  report.load.after = Math.round((loadavg()[0] ?? 0) * 100) / 100;
+  process.stdout.write(`\n${report.date} · ${report.machine.cpu}, ${report.machine.cores} cores, ${report.machine.memoryGb} GB · node ${report.machine.node} · load average ${report.load.before} before, ${report.load.after} after\n`);
   if (json) writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`);
 }
 
