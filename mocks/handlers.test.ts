@@ -60,6 +60,7 @@ describe('msw handlers in node', () => {
     expect((await call('POST', '/v1/agents/deploy', '{')).status).toBe(400);
     expect((await call('GET', '/v1/agents/agt_none')).status).toBe(404);
     expect((await call('GET', '/v1/unknown')).status).toBe(404);
+    expect((await call('GET', '/v1')).status).toBe(404);
     const wrong = await call('PATCH', `/v1/agents/${paused}`);
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get('allow')).toBe('GET');

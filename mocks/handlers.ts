@@ -19,6 +19,8 @@ export interface MockHandlers {
   executeAgentTask: HttpHandler;
   /** Unknown /v1 paths (404) and wrong methods (405 with Allow). */
   v1CatchAll: HttpHandler;
+  /** `/v1` itself (404). */
+  v1Root: HttpHandler;
   /** The control plane under /__mock/. */
   controlPlane: HttpHandler;
   /** Every handler above, the per-operation ones first: pass this to setupServer/setupWorker. */
@@ -85,9 +87,20 @@ export function createHandlers(options: MockHandlerOptions = {}): MockHandlers {
   const getAgent = http.get(`${base}/v1/agents/:agentId`, resolver);
   const deployAgent = http.post(`${base}/v1/agents/deploy`, resolver);
   const executeAgentTask = http.post(`${base}/v1/agents/:agentId/execute`, resolver);
+  // `/v1/*` does not match `/v1` itself.
   const v1CatchAll = http.all(`${base}/v1/*`, resolver);
+  const v1Root = http.all(`${base}/v1`, resolver);
   const controlPlane = http.all(`${base}/__mock/*`, resolver);
-  return { core, getAgent, deployAgent, executeAgentTask, v1CatchAll, controlPlane, all: [deployAgent, getAgent, executeAgentTask, v1CatchAll, controlPlane] };
+  return {
+    core,
+    getAgent,
+    deployAgent,
+    executeAgentTask,
+    v1CatchAll,
+    v1Root,
+    controlPlane,
+    all: [deployAgent, getAgent, executeAgentTask, v1CatchAll, v1Root, controlPlane],
+  };
 }
 
 /**
