@@ -62,7 +62,16 @@ function send(res: ServerResponse, response: MockResponse, close = false): void 
   if (close) response.headers.connection = 'close';
   // An explicit length spares node the chunked encoding it would otherwise use after writeHead.
   response.headers['content-length'] = String(Buffer.byteLength(response.body));
-  res.writeHead(response.status, response.headers);
+  try {
+    res.writeHead(response.status, response.headers);
+  } catch {
+    // A header value node refuses (it would be a bug of the core) must not become an unhandled rejection that kills
+    // the process: answer a plain 500 instead.
+    const fallback = problemResponse('internal', { detail: 'The fake backend built an invalid response header.' });
+    res.writeHead(fallback.status, { ...fallback.headers, 'content-length': String(Buffer.byteLength(fallback.body)), connection: 'close' });
+    res.end(fallback.body);
+    return;
+  }
   res.end(response.body);
 }
 
