@@ -376,3 +376,22 @@ describe('concurrency and slow clients', () => {
     }
   });
 });
+
+describe('createRequestListener', () => {
+  it('turns a response header node refuses into a 500 problem instead of crashing', async () => {
+    const { createServer } = await import('node:http');
+    const { createRequestListener } = await import('./http-server.ts');
+    const broken = { handle: () => Promise.resolve({ status: 200, headers: { 'x-broken': 'line\nbreak' }, body: '{}' }) } as unknown as RunningMockServer['core'];
+    const bare = createServer(createRequestListener(broken));
+    await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+    try {
+      const address = bare.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      const response = await fetch(`http://127.0.0.1:${port}/v1/agents/x`);
+      expect(response.status).toBe(500);
+      expect(response.headers.get('content-type')).toBe('application/problem+json');
+    } finally {
+      bare.close();
+    }
+  });
+});
