@@ -1,11 +1,18 @@
 // `npm start`: the fake backend on node:http (default http://127.0.0.1:4010), configured by flags or environment variables.
+import { enableCompileCache } from 'node:module';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
-import { createMockCore, DEFAULT_SEED } from '../mocks/core.ts';
-import { startMockServer } from '../mocks/http-server.ts';
-import { consoleLogger } from '../mocks/logger.ts';
-import { openStateFile } from '../mocks/state-file.ts';
 import { cliError } from './cli-error.ts';
+
+// Node's on-disk compile cache (in the OS temp dir) keeps the type-stripped, compiled modules between runs: loading the
+// fake went from ~0.42 s to ~0.23 s here. It must be on before the modules load, hence the dynamic imports below.
+enableCompileCache();
+const [{ createMockCore, DEFAULT_SEED }, { startMockServer }, { consoleLogger }, { openStateFile }] = await Promise.all([
+  import('../mocks/core.ts'),
+  import('../mocks/http-server.ts'),
+  import('../mocks/logger.ts'),
+  import('../mocks/state-file.ts'),
+]);
 
 const usage = 'usage: npm start -- [--port <n>] [--host <addr>] [--seed <seed>] [--state <file.json>] [--agents <n>] [--failure-ratio <r>] [--journal-size <n>] [--max-tasks <n>] [--cors-origin <origin>]... [--help]';
 const help = `${usage}
