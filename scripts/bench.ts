@@ -12,14 +12,14 @@ import { canPin, cpuSecondsOf, freePort, memoryOf, repoRoot, spawnServer, type S
 
 const usage =
   'usage: npm run bench -- [--quick] [--duration S] [--rounds N] [--connections 1,50] [--targets fake,prism,bare] ' +
-  '[--sections throughput,scale,steady,msw] [--scale 1000,10000,100000] [--steady S] [--json FILE] [--fake-node-args "..."]';
+  '[--sections throughput,cold,scale,steady,msw] [--scale 1000,10000,100000] [--steady S] [--json FILE] [--fake-node-args "..."]';
 
 type Target = 'fake' | 'prism' | 'bare';
 type Op = 'getAgent' | 'deployAgent' | 'executeAgentTask';
-type Section = 'throughput' | 'scale' | 'steady' | 'msw';
+type Section = 'throughput' | 'cold' | 'scale' | 'steady' | 'msw';
 const allTargets: Target[] = ['fake', 'prism', 'bare'];
 const allOps: Op[] = ['getAgent', 'deployAgent', 'executeAgentTask'];
-const allSections: Section[] = ['throughput', 'scale', 'steady', 'msw'];
+const allSections: Section[] = ['throughput', 'cold', 'scale', 'steady', 'msw'];
 
 function list<T extends string>(flag: string, raw: string, allowed: readonly T[]): T[] {
   const values = raw.split(',').map((value) => value.trim()).filter(Boolean);
@@ -106,7 +106,7 @@ function headers(): Record<string, string> {
   return { authorization: `Bearer ${token()}`, 'content-type': 'application/json' };
 }
 
-async function startTarget(target: Target, options: Options, fakeArgs: string[] = []): Promise<SpawnedServer> {
+async function startTarget(target: Target, options: Options, fakeArgs: string[] = [], env?: NodeJS.ProcessEnv): Promise<SpawnedServer> {
   switch (target) {
     case 'fake':
       return spawnServer({
@@ -114,6 +114,7 @@ async function startTarget(target: Target, options: Options, fakeArgs: string[] 
         args: [...options.fakeNodeArgs, 'scripts/start.ts', '--port', '0', '--host', '127.0.0.1', ...fakeArgs],
         ready: /listening on http:\/\/127\.0\.0\.1:(\d+)/,
         cpu: serverCpu,
+        ...(env && { env }),
       });
     case 'bare':
       return spawnServer({ name: 'bare', args: ['scripts/bench-baseline-server.ts', '--port', '0'], ready: /listening on http:\/\/127\.0\.0\.1:(\d+)/, cpu: serverCpu });
@@ -158,9 +159,9 @@ interface Started {
   coldStartMs: number;
 }
 
-async function startAndProbe(target: Target, options: Options, fakeArgs: string[] = []): Promise<Started> {
+async function startAndProbe(target: Target, options: Options, fakeArgs: string[] = [], env?: NodeJS.ProcessEnv): Promise<Started> {
   const before = performance.now();
-  const server = await startTarget(target, options, fakeArgs);
+  const server = await startTarget(target, options, fakeArgs, env);
   const agentId = await deployOne(server);
   return { server, agentId, coldStartMs: performance.now() - before };
 }
@@ -346,6 +347,26 @@ async function scaleRow(options: Options, size: number, how: ScaleRow['how']): P
   }
 }
 
+/**
+ * The fake's cold start, spawn → first 201, with node's compile cache as a second start finds it and without it (as the
+ * very first start on a machine, or with NODE_DISABLE_COMPILE_CACHE=1).
+ */
+async function coldStarts(options: Options) {
+  const samples = options.quick ? 2 : 5;
+  const result: Record<'withCache' | 'withoutCache', number[]> = { withCache: [], withoutCache: [] };
+  for (let index = 0; index < samples; index += 1) {
+    for (const mode of ['withCache', 'withoutCache'] as const) {
+      const env = mode === 'withCache' ? process.env : { ...process.env, NODE_DISABLE_COMPILE_CACHE: '1' };
+      const probe = await startAndProbe('fake', options, [], env);
+      result[mode].push(Math.round(probe.coldStartMs));
+      await probe.server.stop();
+    }
+  }
+  const summary = { withCacheMs: median(result.withCache), withoutCacheMs: median(result.withoutCache), samples: result };
+  log(`cold start (median of ${samples}): ${fmt(summary.withCacheMs)} ms with the compile cache, ${fmt(summary.withoutCacheMs)} ms without`);
+  return summary;
+}
+
 /** The fake with 1k, 10k and 100k agents: seeded at start (--agents), and the largest also reached through deploys. */
 async function scale(options: Options): Promise<ScaleRow[]> {
   const sizes = [...options.scale].sort((a, b) => a - b);
@@ -491,7 +512,11 @@ function verdicts(report: Report): Verdict[] {
     if (fake) out.push({ target: `${op} fake p99 ≤ 10 ms (50 conns)`, met: fake.p99 <= 10, figure: `${fake.p99} ms` });
   }
   const cold = report.throughput?.coldStartMs.fake?.median;
-  if (cold !== undefined) out.push({ target: 'fake cold start ≤ 500 ms', met: cold <= 500, figure: `${fmt(cold)} ms` });
+  if (cold !== undefined) out.push({ target: 'fake cold start ≤ 500 ms (rounds of the throughput section)', met: cold <= 500, figure: `${fmt(cold)} ms` });
+  if (report.cold) {
+    out.push({ target: 'fake cold start ≤ 500 ms (compile cache as a second start finds it)', met: report.cold.withCacheMs <= 500, figure: `${fmt(report.cold.withCacheMs)} ms` });
+    out.push({ target: 'fake cold start ≤ 500 ms (no compile cache: first start on a machine)', met: report.cold.withoutCacheMs <= 500, figure: `${fmt(report.cold.withoutCacheMs)} ms` });
+  }
   for (const row of report.scale?.filter((entry) => entry.agents === 100_000) ?? []) {
     out.push({ target: `fake RSS ≤ 200 MB with 100k agents (${row.how})`, met: row.rssMb <= 200, figure: `${row.rssMb} MB` });
   }
@@ -509,6 +534,7 @@ interface Report {
   load: { before: number; after?: number };
   options: Omit<Options, 'json'>;
   throughput?: Awaited<ReturnType<typeof throughput>>;
+  cold?: Awaited<ReturnType<typeof coldStarts>>;
   scale?: Awaited<ReturnType<typeof scale>>;
   steady?: Awaited<ReturnType<typeof steady>>;
   msw?: Awaited<ReturnType<typeof mswPath>>;
@@ -545,6 +571,7 @@ async function main(): Promise<void> {
     process.stdout.write(`\n${table(report.throughput, options)}\n`);
   }
   const fake = options.targets.includes('fake');
+  if (fake && options.sections.includes('cold')) report.cold = await coldStarts(options);
   if (fake && options.sections.includes('scale')) report.scale = await scale(options);
   if (fake && options.sections.includes('steady')) report.steady = await steady(options);
   if (fake && options.sections.includes('msw')) report.msw = await mswPath(options);
@@ -553,6 +580,9 @@ async function main(): Promise<void> {
     for (const row of report.scale) {
       process.stdout.write(`| ${fmt(row.agents)} | ${row.how} | ${fmt(row.coldStartMs)} | ${row.rssMb} | ${fmt(row.getRps)} | ${row.getP99} | ${fmt(row.executeRps)} | ${row.executeP99} | ${fmt(row.fillRps)} |\n`);
     }
+  }
+  if (report.cold) {
+    process.stdout.write(`\ncold start, spawn → first 201 (median): ${fmt(report.cold.withCacheMs)} ms with node's compile cache, ${fmt(report.cold.withoutCacheMs)} ms without\n`);
   }
   if (report.steady) {
     const s = report.steady;
