@@ -12,7 +12,7 @@ import { canPin, cpuSecondsOf, freePort, memoryOf, repoRoot, spawnServer, type S
 
 const usage =
   'usage: npm run bench -- [--quick] [--duration S] [--rounds N] [--connections 1,50] [--targets fake,prism,bare] ' +
-  '[--sections throughput,cold,scale,steady,msw] [--scale 1000,10000,100000] [--steady S] [--json FILE] [--fake-node-args "..."]';
+  '[--sections throughput,cold,scale,steady,msw] [--scale 1000,10000,100000] [--steady S] [--json FILE] [--fake-node-args="--cpu-prof --cpu-prof-dir=artifacts/prof"]';
 
 type Target = 'fake' | 'prism' | 'bare';
 type Op = 'getAgent' | 'deployAgent' | 'executeAgentTask';
