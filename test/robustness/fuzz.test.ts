@@ -176,7 +176,7 @@ describe(`fuzz (seed ${seed}, ${runs} cases)`, () => {
     );
     if (process.env.FUZZ_STATS) console.log({ corruptions: Object.fromEntries(corruptions), statuses: Object.fromEntries(statuses) });
     // The generators must actually reach the interesting places, or the property proves little.
-    for (const kind of ['none', 'drop-required', 'wrong-type', 'truncated-text', 'invalid-utf8', 'deep-nesting']) expect(corruptions.get(kind) ?? 0).toBeGreaterThan(0);
+    for (const kind of ['none', 'schema-break', 'out-of-range', 'truncated-text', 'invalid-utf8', 'deep-nesting']) expect(corruptions.get(kind) ?? 0).toBeGreaterThan(0);
     for (const status of [200, 201, 400, 401, 404, 405, 415]) expect(statuses.get(status) ?? 0, `status ${status} was reached`).toBeGreaterThan(0);
   });
 
