@@ -780,8 +780,12 @@ export const openapiDocument: JsonObject = {
           },
           "parameters": {
             "type": "object",
-            "description": "Free-form object of task parameters; its members are not fixed by the interface.",
-            "additionalProperties": true
+            "description": "Free-form object of task parameters; its members are not fixed by the interface. Arrays and objects in a request body nest at most 64 levels deep.",
+            "additionalProperties": true,
+            "x-assumption": "Bounds are not shown; a body nesting arrays and objects deeper than 64 levels is rejected with 400, so parsing stays bounded.",
+            "x-assumed-keywords": [
+              "description"
+            ]
           },
           "priority": {
             "$ref": "#/components/schemas/TaskPriority"

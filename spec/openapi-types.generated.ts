@@ -202,7 +202,7 @@ export interface components {
         ExecuteRequest: {
             /** @description Description of the task. */
             task: string;
-            /** @description Free-form object of task parameters; its members are not fixed by the interface. */
+            /** @description Free-form object of task parameters; its members are not fixed by the interface. Arrays and objects in a request body nest at most 64 levels deep. */
             parameters?: {
                 [key: string]: unknown;
             };
