@@ -1,5 +1,5 @@
 // The one implementation of the API: routing, auth, validation, scenarios, Prefer, CORS and the three operations over the store.
-import { getOperation, validatePathParameter, validateRequestBody, type DeployRequest, type ExecuteRequest, type OperationId } from '../spec/index.ts';
+import { getOperation, validatePathParameter, validateRequestBody, type OperationId, type RequestBodies, type ValidationError } from '../spec/index.ts';
 import { bearerChallenge, createAuthenticator, DEFAULT_JWT_SECRET, type Authenticator } from './auth.ts';
 import { createSystemClock, type Clock } from './clock.ts';
 import { handleControlRequest } from './control-plane.ts';
@@ -164,18 +164,19 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
         const parsed = readJsonBody(request);
         context.bodyText = parsed.text;
         if (!parsed.ok) return parsed.response;
-        const validated = validateRequestBody(operationId, parsed.value);
-        if (!validated.ok) {
-          const count = validated.errors.length;
-          return problemResponse('validation', {
-            detail: `The request body breaks the schema in ${count} place${count === 1 ? '' : 's'}.`,
-            instance,
-            errors: validated.errors,
-          });
+        if (operationId === 'deployAgent') {
+          const validated = validateRequestBody('deployAgent', parsed.value);
+          return validated.ok ? deployAgent(ctx, validated.value) : invalidBody(validated.errors, instance);
         }
-        return operationId === 'deployAgent' ? deployAgent(ctx, validated.value as DeployRequest) : executeAgentTask(ctx, validated.value as ExecuteRequest);
+        const validated = validateRequestBody('executeAgentTask', parsed.value);
+        return validated.ok ? executeAgentTask(ctx, validated.value) : invalidBody(validated.errors, instance);
       }
     }
+  }
+
+  function invalidBody(errors: ValidationError[], instance: string): MockResponse {
+    const count = errors.length;
+    return problemResponse('validation', { detail: `The request body breaks the schema in ${count} place${count === 1 ? '' : 's'}.`, instance, errors });
   }
 
   function getAgent(ctx: Context): MockResponse {
@@ -185,7 +186,7 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
     return jsonResponse(200, json);
   }
 
-  async function deployAgent(ctx: Context, body: DeployRequest): Promise<MockResponse> {
+  async function deployAgent(ctx: Context, body: RequestBodies['deployAgent']): Promise<MockResponse> {
     const result = store.deploy(body, ctx.sub);
     await persist();
     const response = jsonResponse(201, JSON.stringify(result));
@@ -193,7 +194,7 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
     return response;
   }
 
-  async function executeAgentTask(ctx: Context, body: ExecuteRequest): Promise<MockResponse> {
+  async function executeAgentTask(ctx: Context, body: RequestBodies['executeAgentTask']): Promise<MockResponse> {
     const agentId = ctx.params.agentId ?? '';
     const result = store.submitTask(agentId, body);
     if (!result.ok) {

@@ -1,11 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { checkResponse, type DeployRequest } from '../spec/index.ts';
+import { checkResponse, validateRequestBody, type BodyOperationId, type RequestBodies } from '../spec/index.ts';
 import { createFixedClock } from './clock.ts';
 import { AgentStore } from './store.ts';
 import { taskStatusAt } from './task-lifecycle.ts';
 
 const START = Date.parse('2026-11-20T12:00:00.000Z');
-const deployRequest: DeployRequest = { name: 'Test Bot', category: 'defi', model: 'gpt-4', initialSupply: 1000 };
+// The store takes validated requests: the spec's validator fills in its defaults, as the core does.
+function validated<K extends BodyOperationId>(operationId: K, body: unknown): RequestBodies[K] {
+  const result = validateRequestBody(operationId, body);
+  if (!result.ok) throw new Error(JSON.stringify(result.errors));
+  return result.value;
+}
+const execute = (body: { task: string }): RequestBodies['executeAgentTask'] => validated('executeAgentTask', body);
+const deployRequest = validated('deployAgent', { name: 'Test Bot', category: 'defi', model: 'gpt-4', initialSupply: 1000 });
 
 function newStore(options: { failureRatio?: number; maxTasks?: number; seed?: number } = {}): AgentStore {
   return new AgentStore({ seed: options.seed ?? 7, clock: createFixedClock(START), ...options });
@@ -91,7 +98,7 @@ describe('AgentStore tasks and their lifecycle on the injected clock', () => {
   it('fails every task with a failure ratio of 1, and successRate falls', () => {
     const store = newStore({ failureRatio: 1 });
     const { agentId } = store.deploy(deployRequest, 'a');
-    const result = store.submitTask(agentId, { task: 'x' });
+    const result = store.submitTask(agentId, execute({ task: 'x' }));
     if (!result.ok) throw new Error('submit failed');
     store.clock.advance(60_000);
     expect(store.getTask(result.task.taskId)?.status).toBe('failed');
@@ -101,7 +108,7 @@ describe('AgentStore tasks and their lifecycle on the injected clock', () => {
   it('keeps successRate = completed / finished over a mix of outcomes', () => {
     const store = newStore({ failureRatio: 0.5 });
     const { agentId } = store.deploy(deployRequest, 'a');
-    const tasks = Array.from({ length: 200 }, () => store.submitTask(agentId, { task: 'x' }));
+    const tasks = Array.from({ length: 200 }, () => store.submitTask(agentId, execute({ task: 'x' })));
     store.clock.advance(60_000);
     const completed = tasks.filter((t) => t.ok && store.getTask(t.task.taskId)?.status === 'completed').length;
     const performance = store.get(agentId)?.performance;
@@ -115,17 +122,17 @@ describe('AgentStore tasks and their lifecycle on the injected clock', () => {
     const store = newStore();
     const paused = store.list({ status: 'paused', limit: 1 }).agents[0]?.agentId ?? '';
     const deprecated = store.list({ status: 'deprecated', limit: 1 }).agents[0]?.agentId ?? '';
-    expect(store.submitTask(paused, { task: 'x' })).toEqual({ ok: false, reason: 'agent-not-active', status: 'paused' });
-    expect(store.submitTask(deprecated, { task: 'x' })).toEqual({ ok: false, reason: 'agent-not-active', status: 'deprecated' });
-    expect(store.submitTask('agt_none', { task: 'x' })).toEqual({ ok: false, reason: 'agent-not-found' });
+    expect(store.submitTask(paused, execute({ task: 'x' }))).toEqual({ ok: false, reason: 'agent-not-active', status: 'paused' });
+    expect(store.submitTask(deprecated, execute({ task: 'x' }))).toEqual({ ok: false, reason: 'agent-not-active', status: 'deprecated' });
+    expect(store.submitTask('agt_none', execute({ task: 'x' }))).toEqual({ ok: false, reason: 'agent-not-found' });
   });
 
   it('keeps the task history and the unfinished tasks bounded, settling the earliest ahead of time', () => {
     const store = newStore({ maxTasks: 10, failureRatio: 0 });
     const agentId = firstActive(store);
     const before = store.get(agentId)?.performance.tasksCompleted ?? 0;
-    const first = store.submitTask(agentId, { task: 'x' });
-    for (let index = 0; index < 30; index += 1) store.submitTask(agentId, { task: 'x' });
+    const first = store.submitTask(agentId, execute({ task: 'x' }));
+    for (let index = 0; index < 30; index += 1) store.submitTask(agentId, execute({ task: 'x' }));
     expect(store.taskCount).toBe(10);
     if (first.ok) expect(store.getTask(first.task.taskId)).toBeUndefined();
     // 21 tasks were settled ahead of time when the bound pushed them out of the queue; the 10 left finish on time.

@@ -1,5 +1,5 @@
 // The fake's state: agents and tasks in memory, the three operations over them, and the task lifecycle. No HTTP here.
-import type { Agent, AgentStatus, DeployRequest, DeployResult, ExecuteRequest, TaskStatus, TaskSubmission } from '../spec/index.ts';
+import type { Agent, AgentStatus, DeployResult, RequestBodies, TaskStatus, TaskSubmission } from '../spec/index.ts';
 import type { Clock } from './clock.ts';
 import { catalogueEntry, catalogueIds, catalogueShape, DEFAULT_CATALOGUE_SIZE } from './catalogue.ts';
 import { createRandom, type Random } from './random.ts';
@@ -148,10 +148,13 @@ export class AgentStore {
     return json;
   }
 
-  /** Creates an agent as the spec's deployAgent description says; `creator` is the caller's JWT `sub`. */
-  deploy(request: DeployRequest, creator: string): DeployResult {
+  /**
+   * Creates an agent as the spec's deployAgent description says; `creator` is the caller's JWT `sub`.
+   * The request is a validated one, so the spec's defaults (pricePerToken, revenueShare) are already in it.
+   */
+  deploy(request: RequestBodies['deployAgent'], creator: string): DeployResult {
     const agentId = this.#newId('agt_', (id) => this.#agents.has(id) || this.#catalogueIndex.has(id));
-    const price = request.pricePerToken ?? 0.01;
+    const price = request.pricePerToken;
     const supply = request.initialSupply;
     const agent: Agent = {
       agentId,
@@ -162,7 +165,7 @@ export class AgentStore {
       capabilities: request.capabilities ? [...request.capabilities] : [],
       tokenAddress: this.#random.base58(44),
       creator,
-      tokenomics: { totalSupply: supply, circulatingSupply: supply, price, marketCap: price * supply, revenueShare: request.revenueShare ?? 0 },
+      tokenomics: { totalSupply: supply, circulatingSupply: supply, price, marketCap: price * supply, revenueShare: request.revenueShare },
       performance: { totalRevenue: 0, tasksCompleted: 0, successRate: 0, averageResponseTime: 0 },
       statistics: { holders: 1, volume24h: 0, priceChange24h: 0 },
       status: 'active',
@@ -181,7 +184,7 @@ export class AgentStore {
   }
 
   /** Queues a task on an active agent; cost and timing follow `planTask`, the outcome the failure ratio. */
-  submitTask(agentId: string, request: ExecuteRequest): SubmitResult {
+  submitTask(agentId: string, request: RequestBodies['executeAgentTask']): SubmitResult {
     this.settle();
     const index = this.#catalogueIndex.get(agentId);
     // An untouched catalogue agent's status is known from its index: no need to generate it to refuse the task.
@@ -192,7 +195,7 @@ export class AgentStore {
     const record = this.#record(agentId);
     if (!record) return { ok: false, reason: 'agent-not-found' };
     if (record.agent.status !== 'active') return { ok: false, reason: 'agent-not-active', status: record.agent.status };
-    const priority = request.priority ?? 'normal';
+    const priority = request.priority;
     const plan = planTask({
       model: record.agent.model,
       priority,
