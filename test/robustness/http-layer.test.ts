@@ -84,6 +84,8 @@ describe('oversized requests', () => {
     ['a declared 2 MiB body', { given: 'POST /v1/agents/deploy HTTP/1.1\r\nHost: x\r\n<auth>Content-Type: application/json\r\nContent-Length: 2097152\r\n\r\n{', want: 413 }],
     ['not HTTP at all', { given: '\u0000\u0001\u0002 hello\r\n\r\n', want: 400 }],
     ['a bad Content-Length', { given: 'POST /v1/agents/deploy HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n', want: 400 }],
+    ['Content-Length beside chunked (request smuggling)', { given: 'POST /v1/agents/deploy HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', want: 400 }],
+    ['a header without a colon', { given: 'GET /v1/agents/x HTTP/1.1\r\nHost: x\r\nNoColonHere\r\n\r\n', want: 400 }],
   ])('answers %s with a problem and carries on', async (_name, { given, want }) => {
     // The token is minted in beforeAll, after this table is built.
     expectProblem(await exchange(given.replace('<auth>', `Authorization: ${authorization}\r\n`)), want);
