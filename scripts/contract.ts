@@ -1,10 +1,10 @@
 // `npm run contract`: checks the server at API_BASE_URL against spec/openapi.yaml by running the contract suite
 // (contract-tests/) with vitest, then prints a verdict grouped by operation and writes the JUnit and JSON reports asked for.
-import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { startVitest } from 'vitest/node';
 import { cliError } from './cli-error.ts';
+import { parseCommandLine } from './command-line.ts';
 import { defaultMaxWrites, generatedProperties, planRun, shrinkAllowance } from '../contract-tests/check-plan.ts';
 import { ContractReporter } from '../contract-tests/contract-reporter.ts';
 import { createRedactor } from '../contract-tests/redaction.ts';
@@ -41,32 +41,20 @@ function parseCount(name: string, text: string | undefined, fallback: number, mi
 }
 
 function readArgs(): { options: RunOptions; junit: string | undefined; json: string | undefined; maxWritesGiven: boolean } {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      options: {
-        junit: { type: 'string' },
-        json: { type: 'string' },
-        'max-writes': { type: 'string' },
-        'read-only': { type: 'boolean' },
-        'seed-only': { type: 'boolean' },
-        runs: { type: 'string' },
-        seed: { type: 'string' },
-        replay: { type: 'string' },
-        timeout: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    });
-  } catch (error) {
-    cliError(`${error instanceof Error ? error.message : String(error)}; see npm run contract -- --help`);
-  }
-  const { values } = parsed;
-  if (values.help) {
-    process.stdout.write(help);
-    process.exit(0);
-  }
+  const values = parseCommandLine(
+    {
+      junit: { type: 'string' },
+      json: { type: 'string' },
+      'max-writes': { type: 'string' },
+      'read-only': { type: 'boolean' },
+      'seed-only': { type: 'boolean' },
+      runs: { type: 'string' },
+      seed: { type: 'string' },
+      replay: { type: 'string' },
+      timeout: { type: 'string' },
+    },
+    { usage: 'usage: npm run contract -- [options]; see npm run contract -- --help', help },
+  );
   const rawBase = process.env.API_BASE_URL;
   if (!rawBase) cliError('API_BASE_URL is not set; export API_BASE_URL=<the server base URL, without /v1> (e.g. http://127.0.0.1:4010)');
   let base: URL;

@@ -3,9 +3,9 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { build, preview } from 'vite';
 import { cliError } from './cli-error.ts';
+import { parseCommandLine } from './command-line.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const configFile = join(root, 'mocks', 'browser-demo', 'vite.config.ts');
@@ -34,12 +34,7 @@ function parsePort(value: string | undefined): number {
 const USAGE = 'usage: [PORT=4173] npm run demo [-- --out DIR]';
 
 async function main(args: string[]): Promise<void> {
-  let out: string | undefined;
-  try {
-    out = parseArgs({ args, options: { out: { type: 'string' } }, strict: true, allowPositionals: false }).values.out;
-  } catch (error) {
-    cliError(`${(error as Error).message}; ${USAGE}`);
-  }
+  const { out } = parseCommandLine({ out: { type: 'string' } }, { usage: USAGE }, args);
   const port = parsePort(process.env.PORT);
   let outDir: string;
   try {

@@ -4,9 +4,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { assumptions, openapiDocument, type Assumption } from '../spec/index.ts';
 import { cliError } from './cli-error.ts';
+import { parseCommandLine } from './command-line.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -48,12 +48,7 @@ function documentWithAssumptions(): unknown {
 }
 
 function main(args: string[]): void {
-  let out: string | undefined;
-  try {
-    out = parseArgs({ args, options: { out: { type: 'string' } }, strict: true, allowPositionals: false }).values.out;
-  } catch (error) {
-    cliError(`${(error as Error).message}; usage: npm run docs [-- --out DIR]`);
-  }
+  const { out } = parseCommandLine({ out: { type: 'string' } }, { usage: 'usage: npm run docs [-- --out DIR]' }, args);
   const outDir = resolve(out ?? join(root, 'build', 'docs'));
 
   mkdirSync(outDir, { recursive: true });

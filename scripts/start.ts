@@ -1,8 +1,8 @@
 // `npm start`: the fake backend on node:http (default http://127.0.0.1:4010), configured by flags or environment variables.
 import { enableCompileCache } from 'node:module';
-import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { cliError } from './cli-error.ts';
+import { parseCommandLine } from './command-line.ts';
 
 // Node's on-disk compile cache (in the OS temp dir) keeps the type-stripped, compiled modules between runs: loading the
 // fake went from ~0.42 s to ~0.23 s here. It must be on before the modules load, hence the dynamic imports below.
@@ -30,43 +30,20 @@ const help = `${usage}
 
 When listening, prints: agent-registry-kit: fake backend listening on http://<host>:<port>`;
 
-type Flags = {
-  port?: string;
-  host?: string;
-  seed?: string;
-  state?: string;
-  agents?: string;
-  'failure-ratio'?: string;
-  'journal-size'?: string;
-  'max-tasks'?: string;
-  'cors-origin'?: string[];
-  help?: boolean;
-};
-let values: Flags;
-try {
-  ({ values } = parseArgs({
-    options: {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      seed: { type: 'string' },
-      state: { type: 'string' },
-      agents: { type: 'string' },
-      'failure-ratio': { type: 'string' },
-      'journal-size': { type: 'string' },
-      'max-tasks': { type: 'string' },
-      'cors-origin': { type: 'string', multiple: true },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-    allowPositionals: false,
-  }));
-} catch (error) {
-  cliError(`${(error instanceof Error ? error.message : String(error)).replaceAll("\n", " ")}; ${usage}`);
-}
-if (values.help) {
-  console.log(help);
-  process.exit(0);
-}
+const values = parseCommandLine(
+  {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    seed: { type: 'string' },
+    state: { type: 'string' },
+    agents: { type: 'string' },
+    'failure-ratio': { type: 'string' },
+    'journal-size': { type: 'string' },
+    'max-tasks': { type: 'string' },
+    'cors-origin': { type: 'string', multiple: true },
+  },
+  { usage, help },
+);
 
 // V8 doubles the young generation whenever many objects survive (a 100k catalogue, a deploy load) and never gives the
 // pages back: measured here, RSS went 145 → 200 MB under 10 s of load with it, and stayed at ~138 MB without it, at the
