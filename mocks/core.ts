@@ -1,15 +1,5 @@
 // The one implementation of the API: routing, auth, validation, scenarios, Prefer, CORS and the three operations over the store.
-import {
-  getOperation,
-  toFieldErrors,
-  validatePathParameter,
-  type BodyOperationId,
-  type OperationId,
-  type RequestBodies,
-  type ValidationError,
-  type ValidationResult,
-} from '../spec/index.ts';
-import { getSchemaValidator } from '../spec/schema-compiler.ts';
+import { getOperation, validatePathParameter, validateRequestBody, type OperationId, type RequestBodies, type ValidationError } from '../spec/index.ts';
 import { bearerChallenge, createAuthenticator, DEFAULT_JWT_SECRET, type Authenticator } from './auth.ts';
 import { createSystemClock, type Clock } from './clock.ts';
 import { handleControlRequest } from './control-plane.ts';
@@ -80,19 +70,6 @@ interface Context {
   operationId: OperationId;
   params: Record<string, string>;
   sub: string;
-}
-
-/**
- * validateRequestBody without its defensive structuredClone: the body was just parsed from this request's bytes and
- * nothing else holds it, so ajv may add the spec's defaults to it in place. The clone cost ~15 % of a deploy's and an
- * execute's CPU time (BENCHMARKS.md, "What the profile says").
- */
-function validateParsedBody<K extends BodyOperationId>(operationId: K, body: unknown): ValidationResult<RequestBodies[K]> {
-  const operation = getOperation(operationId);
-  const mediaType = (operation.requestMediaType ?? 'application/json').replace('/', '~1');
-  const validate = getSchemaValidator(`${operation.pointer}/requestBody/content/${mediaType}/schema`, 'request');
-  if (validate(body)) return { ok: true, value: body as RequestBodies[K] };
-  return { ok: false, errors: toFieldErrors(validate.errors ?? []) };
 }
 
 /**
@@ -187,11 +164,12 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
         const parsed = readJsonBody(request);
         context.bodyText = parsed.text;
         if (!parsed.ok) return parsed.response;
+        // The body was just parsed from this request and nothing else holds it: validate it in place, without a clone.
         if (operationId === 'deployAgent') {
-          const validated = validateParsedBody('deployAgent', parsed.value);
+          const validated = validateRequestBody('deployAgent', parsed.value, { clone: false });
           return validated.ok ? deployAgent(ctx, validated.value) : invalidBody(validated.errors, instance);
         }
-        const validated = validateParsedBody('executeAgentTask', parsed.value);
+        const validated = validateRequestBody('executeAgentTask', parsed.value, { clone: false });
         return validated.ok ? executeAgentTask(ctx, validated.value) : invalidBody(validated.errors, instance);
       }
     }

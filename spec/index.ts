@@ -2,7 +2,7 @@
 export type * from './types.ts';
 export { openapiDocument } from './openapi-document.generated.ts';
 export { operations, getOperation, type OperationSpec, type DocumentedResponse, type RequiredHeader } from './operations.ts';
-export { validateRequestBody, validatePathParameter, type ValidationResult } from './request-validators.ts';
+export { validateRequestBody, validatePathParameter, type ValidateRequestBodyOptions, type ValidationResult } from './request-validators.ts';
 export { checkResponse, type ResponseCheck, type ResponseRule, type ResponseToCheck, type Violation } from './response-checker.ts';
 export { ruleOrigin, type RuleOrigin } from './rule-origin.ts';
 export { assumptions, type Assumption } from './assumptions.ts';

@@ -29,6 +29,13 @@ describe('validateRequestBody', () => {
     expect(body).toEqual(deploy);
   });
 
+  it('fills the defaults into the caller\'s value itself with clone: false', () => {
+    const body = { ...execute };
+    const result = validateRequestBody('executeAgentTask', body, { clone: false });
+    expect(result.ok && result.value).toBe(body);
+    expect(body).toEqual({ ...execute, priority: 'normal' });
+  });
+
   it.each([
     ['a missing name', { given: ['deployAgent', { ...deploy, name: undefined }], want: [{ path: '/name', message: 'is required' }] }],
     ['a missing category', { given: ['deployAgent', { ...deploy, category: undefined }], want: [{ path: '/category', message: 'is required' }] }],
