@@ -1,11 +1,11 @@
 // The benchmark's ceiling: a bare node:http server that answers each route with the spec's own example body
 // (an Agent is ~0.7 KB), with no validation, auth or store, so `npm run bench` can say what share of it the fake reaches.
 import { createServer } from 'node:http';
-import { parseArgs } from 'node:util';
 // Only the document itself: importing spec/index.ts would compile validators and slow the ceiling's cold start.
 import { openapiDocument } from '../spec/openapi-document.generated.ts';
 import { getAtPointer } from '../spec/json-pointer.ts';
 import { cliError } from './cli-error.ts';
+import { parseCommandLine } from './command-line.ts';
 
 function example(name: string): Buffer {
   const value = getAtPointer(openapiDocument, `/components/examples/${name}/value`);
@@ -24,12 +24,10 @@ function reply(method: string | undefined, url: string | undefined): { status: n
   return { status: 200, body: agent };
 }
 
-let options;
-try {
-  options = parseArgs({ options: { port: { type: 'string', default: '0' }, host: { type: 'string', default: '127.0.0.1' } } }).values;
-} catch (error) {
-  cliError(`${(error as Error).message}; usage: node scripts/bench-baseline-server.ts [--port N] [--host 127.0.0.1]`);
-}
+const options = parseCommandLine(
+  { port: { type: 'string', default: '0' }, host: { type: 'string', default: '127.0.0.1' } },
+  { usage: 'usage: node scripts/bench-baseline-server.ts [--port N] [--host 127.0.0.1]' },
+);
 const port = Number(options.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) cliError(`--port must be an integer from 0 to 65535, got ${options.port}`);
 

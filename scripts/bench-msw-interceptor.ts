@@ -1,19 +1,17 @@
 // The benchmark's msw path: the fake's handlers behind msw's node interceptor, driven by in-process fetch calls (no socket),
 // so `npm run bench` can report what a test suite using setupMockServer gets. Prints one JSON line of figures.
-import { parseArgs } from 'node:util';
 import { mintToken } from '../mocks/auth.ts';
 import { silentLogger } from '../mocks/logger.ts';
 import { setupMockServer } from '../mocks/node.ts';
 import { getAtPointer, openapiDocument } from '../spec/index.ts';
 import { cliError } from './cli-error.ts';
+import { parseCommandLine } from './command-line.ts';
 
 const usage = 'usage: node scripts/bench-msw-interceptor.ts [--duration S] [--concurrency N] [--op getAgent|deployAgent]';
-let values;
-try {
-  values = parseArgs({ options: { duration: { type: 'string', default: '3' }, concurrency: { type: 'string', default: '50' }, op: { type: 'string', default: 'getAgent' } } }).values;
-} catch (error) {
-  cliError(`${(error as Error).message}; ${usage}`);
-}
+const values = parseCommandLine(
+  { duration: { type: 'string', default: '3' }, concurrency: { type: 'string', default: '50' }, op: { type: 'string', default: 'getAgent' } },
+  { usage },
+);
 const duration = Number(values.duration);
 const concurrency = Number(values.concurrency);
 if (!(duration > 0) || !Number.isInteger(concurrency) || concurrency < 1) cliError(`--duration and --concurrency must be positive; ${usage}`);

@@ -5,9 +5,9 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { cpus, loadavg, totalmem, platform, release } from 'node:os';
-import { parseArgs } from 'node:util';
 import { getAtPointer, openapiDocument } from '../spec/index.ts';
 import { cliError } from './cli-error.ts';
+import { parseCommandLine } from './command-line.ts';
 import { canPin, cpuSecondsOf, freePort, memoryOf, repoRoot, spawnServer, type SpawnedServer } from './spawned-server.ts';
 
 const usage =
@@ -36,30 +36,21 @@ function positive(flag: string, raw: string, integer: boolean): number {
 }
 
 function readOptions() {
-  let values;
-  try {
-    values = parseArgs({
-      options: {
-        quick: { type: 'boolean', default: false },
-        duration: { type: 'string' },
-        rounds: { type: 'string' },
-        connections: { type: 'string', default: '1,50' },
-        targets: { type: 'string', default: allTargets.join(',') },
-        sections: { type: 'string', default: allSections.join(',') },
-        scale: { type: 'string' },
-        steady: { type: 'string' },
-        json: { type: 'string' },
-        'fake-node-args': { type: 'string', default: '' },
-        help: { type: 'boolean', default: false },
-      },
-    }).values;
-  } catch (error) {
-    cliError(`${(error as Error).message}; ${usage}`);
-  }
-  if (values.help) {
-    process.stdout.write(`${usage}\n`);
-    process.exit(0);
-  }
+  const values = parseCommandLine(
+    {
+      quick: { type: 'boolean', default: false },
+      duration: { type: 'string' },
+      rounds: { type: 'string' },
+      connections: { type: 'string', default: '1,50' },
+      targets: { type: 'string', default: allTargets.join(',') },
+      sections: { type: 'string', default: allSections.join(',') },
+      scale: { type: 'string' },
+      steady: { type: 'string' },
+      json: { type: 'string' },
+      'fake-node-args': { type: 'string', default: '' },
+    },
+    { usage },
+  );
   const quick = values.quick;
   return {
     quick,

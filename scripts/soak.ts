@@ -2,33 +2,24 @@
 // set time, and reports every unexpected answer (there must be none), RSS at start and end, and p99 latency over time.
 import autocannon from 'autocannon';
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { mintToken } from '../mocks/auth.ts';
 import { getAtPointer, openapiDocument } from '../spec/index.ts';
 import { cliError } from './cli-error.ts';
+import { parseCommandLine } from './command-line.ts';
 import { memoryOf, spawnServer, type SpawnedServer } from './spawned-server.ts';
 
 const usage = 'usage: npm run soak -- [--duration S] [--connections N] [--interval S] [--json FILE]';
 
 function readOptions() {
-  let values;
-  try {
-    values = parseArgs({
-      options: {
-        duration: { type: 'string', default: '60' },
-        connections: { type: 'string', default: '50' },
-        interval: { type: 'string', default: '5' },
-        json: { type: 'string' },
-        help: { type: 'boolean', default: false },
-      },
-    }).values;
-  } catch (error) {
-    cliError(`${(error as Error).message}; ${usage}`);
-  }
-  if (values.help) {
-    process.stdout.write(`${usage}\n`);
-    process.exit(0);
-  }
+  const values = parseCommandLine(
+    {
+      duration: { type: 'string', default: '60' },
+      connections: { type: 'string', default: '50' },
+      interval: { type: 'string', default: '5' },
+      json: { type: 'string' },
+    },
+    { usage },
+  );
   const number = (flag: string, raw: string, max: number): number => {
     const value = Number(raw);
     if (!Number.isFinite(value) || value <= 0 || value > max) cliError(`--${flag} must be a number above 0 and at most ${max}, got ${raw}; ${usage}`);
