@@ -1,22 +1,18 @@
 // What one check of the suite found, as it travels from the test (vitest task meta) to the reporters.
-import type { RuleOrigin } from '../spec/index.ts';
+import type { Violation } from '../spec/index.ts';
 
 /** The families of checks; each is named after the rule it enforces. */
 export type CheckName = 'conformance' | 'auth' | 'request-validation' | 'behaviour' | 'generated';
 
-/** One way the server departed from the contract. */
-export interface CheckViolation {
+/**
+ * One way the server departed from the contract: a spec Violation (pointer, expected, found, origin, specPointer,
+ * message) placed in the check that found it. `rule` is wider than the spec's response rules, since behaviour
+ * checks name their own (`new-task-queued`, ...).
+ */
+export interface CheckViolation extends Omit<Violation, 'operationId' | 'status' | 'rule'> {
   /** The check that enforces the broken rule (a behaviour test can report a conformance violation). */
   check: CheckName;
   rule: string;
-  /** JSON Pointer into the response body (or `/headers/<name>`, or '' for the whole response). */
-  pointer: string;
-  expected: string;
-  found: string;
-  origin: RuleOrigin;
-  /** Where the rule lives in spec/openapi.yaml. */
-  specPointer: string;
-  message: string;
   /** Index into the check's exchanges of the request/response it is about. */
   exchange: number | undefined;
 }
