@@ -12,28 +12,68 @@ async function rejectedWith401(run: CheckRun, operationId: OperationId, variant:
   const operation = getOperation(operationId);
   const agentId = operationId === 'deployAgent' ? '' : await run.fixtureAgent();
   const path = operation.path.replace('{agentId}', encodeURIComponent(agentId));
-  const body = operationId === 'deployAgent' ? JSON.stringify(requestExamples('deployAgent')[0]) : operationId === 'executeAgentTask' ? JSON.stringify(requestExamples('executeAgentTask')[0]) : undefined;
-  const { response, index } = await run.send({ operationId, method: operation.method, path, auth: variant, contentType: body === undefined ? undefined : 'application/json', body });
+  const body =
+    operationId === 'deployAgent'
+      ? JSON.stringify(requestExamples('deployAgent')[0])
+      : operationId === 'executeAgentTask'
+        ? JSON.stringify(requestExamples('executeAgentTask')[0])
+        : undefined;
+  const { response, index } = await run.send({
+    operationId,
+    method: operation.method,
+    path,
+    auth: variant,
+    contentType: body === undefined ? undefined : 'application/json',
+    body,
+  });
   if (!response) return;
   const unauthorized = operation.responses.get(401);
   // Rejecting the request at all is the seed's rule (section 5); the 401 status and its challenge are the spec's choices.
   const specPointer = unauthorized?.pointer ?? `${operation.pointer}/responses`;
   if (response.status >= 200 && response.status < 300) {
-    run.violate({ rule: 'rejects-unauthenticated', pointer: '', expected: 'a 401 rejection', found: `${response.status} (accepted)`, origin: 'seed', specPointer: '/security', message: `the request was accepted (${response.status}) although its credentials are invalid (${variant})`, exchange: index });
+    run.violate({
+      rule: 'rejects-unauthenticated',
+      pointer: '',
+      expected: 'a 401 rejection',
+      found: `${response.status} (accepted)`,
+      origin: 'seed',
+      specPointer: '/security',
+      message: `the request was accepted (${response.status}) although its credentials are invalid (${variant})`,
+      exchange: index,
+    });
     return;
   }
   if (response.status !== 401) {
-    run.violate({ rule: 'unauthenticated-status', pointer: '', expected: 'status 401', found: String(response.status), origin: 'assumption', specPointer, message: `invalid credentials (${variant}) must be answered 401, got ${response.status}`, exchange: index });
+    run.violate({
+      rule: 'unauthenticated-status',
+      pointer: '',
+      expected: 'status 401',
+      found: String(response.status),
+      origin: 'assumption',
+      specPointer,
+      message: `invalid credentials (${variant}) must be answered 401, got ${response.status}`,
+      exchange: index,
+    });
     return;
   }
   const challenge = response.headers.get('www-authenticate');
   if (challenge === null || !/^Bearer\b/.test(challenge)) {
-    run.violate({ rule: 'bearer-challenge', pointer: '/headers/www-authenticate', expected: 'a WWW-Authenticate header starting with Bearer', found: challenge ?? 'no such header', origin: 'assumption', specPointer: '/components/headers/WWW-Authenticate', message: 'a 401 must carry a Bearer WWW-Authenticate challenge', exchange: index });
+    run.violate({
+      rule: 'bearer-challenge',
+      pointer: '/headers/www-authenticate',
+      expected: 'a WWW-Authenticate header starting with Bearer',
+      found: challenge ?? 'no such header',
+      origin: 'assumption',
+      specPointer: '/components/headers/WWW-Authenticate',
+      message: 'a 401 must carry a Bearer WWW-Authenticate challenge',
+      exchange: index,
+    });
   }
 }
 
 for (const operationId of ['deployAgent', 'getAgent', 'executeAgentTask'] as const) {
   describe(operationId, () => {
-    for (const variant of variants) contractCheck(`auth/${operationId}/${variant}`, (run) => rejectedWith401(run, operationId, variant));
+    for (const variant of variants)
+      contractCheck(`auth/${operationId}/${variant}`, (run) => rejectedWith401(run, operationId, variant));
   });
 }

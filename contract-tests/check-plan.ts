@@ -21,10 +21,30 @@ export interface PlannedCheck {
 
 /** The generated-case properties, in run order. */
 export const generatedProperties = [
-  { id: 'generated/deployAgent/valid', operationId: 'deployAgent', valid: true, title: 'generated valid deploy bodies are accepted with a conforming answer' },
-  { id: 'generated/deployAgent/invalid', operationId: 'deployAgent', valid: false, title: 'generated invalid deploy bodies are rejected with a documented 4xx' },
-  { id: 'generated/executeAgentTask/valid', operationId: 'executeAgentTask', valid: true, title: 'generated valid task bodies are accepted with a conforming answer' },
-  { id: 'generated/executeAgentTask/invalid', operationId: 'executeAgentTask', valid: false, title: 'generated invalid task bodies are rejected with a documented 4xx' },
+  {
+    id: 'generated/deployAgent/valid',
+    operationId: 'deployAgent',
+    valid: true,
+    title: 'generated valid deploy bodies are accepted with a conforming answer',
+  },
+  {
+    id: 'generated/deployAgent/invalid',
+    operationId: 'deployAgent',
+    valid: false,
+    title: 'generated invalid deploy bodies are rejected with a documented 4xx',
+  },
+  {
+    id: 'generated/executeAgentTask/valid',
+    operationId: 'executeAgentTask',
+    valid: true,
+    title: 'generated valid task bodies are accepted with a conforming answer',
+  },
+  {
+    id: 'generated/executeAgentTask/invalid',
+    operationId: 'executeAgentTask',
+    valid: false,
+    title: 'generated invalid task bodies are rejected with a documented 4xx',
+  },
 ] as const satisfies ReadonlyArray<{ id: string; operationId: BodyOperationId; valid: boolean; title: string }>;
 
 export type GeneratedPropertyId = (typeof generatedProperties)[number]['id'];
@@ -46,30 +66,147 @@ export type AuthVariant = (typeof authVariants)[number]['id'];
 
 function named(): PlannedCheck[] {
   const checks: PlannedCheck[] = [
-    { id: 'conformance/deployAgent/201', check: 'conformance', operationId: 'deployAgent', title: 'a valid deploy is answered 201 with a conforming DeployResult', posts: 1, deploys: 1, executes: 0, fixture: false },
-    { id: 'conformance/getAgent/200', check: 'conformance', operationId: 'getAgent', title: 'retrieving an existing agent is answered 200 with a conforming Agent', posts: 0, deploys: 0, executes: 0, fixture: true },
-    { id: 'conformance/executeAgentTask/200', check: 'conformance', operationId: 'executeAgentTask', title: 'a valid task is answered 200 with a conforming TaskSubmission', posts: 1, deploys: 0, executes: 1, fixture: true },
+    {
+      id: 'conformance/deployAgent/201',
+      check: 'conformance',
+      operationId: 'deployAgent',
+      title: 'a valid deploy is answered 201 with a conforming DeployResult',
+      posts: 1,
+      deploys: 1,
+      executes: 0,
+      fixture: false,
+    },
+    {
+      id: 'conformance/getAgent/200',
+      check: 'conformance',
+      operationId: 'getAgent',
+      title: 'retrieving an existing agent is answered 200 with a conforming Agent',
+      posts: 0,
+      deploys: 0,
+      executes: 0,
+      fixture: true,
+    },
+    {
+      id: 'conformance/executeAgentTask/200',
+      check: 'conformance',
+      operationId: 'executeAgentTask',
+      title: 'a valid task is answered 200 with a conforming TaskSubmission',
+      posts: 1,
+      deploys: 0,
+      executes: 1,
+      fixture: true,
+    },
   ];
   for (const operationId of ['deployAgent', 'getAgent', 'executeAgentTask'] as const) {
     for (const variant of authVariants) {
       const posts = operationId === 'getAgent' ? 0 : 1;
-      checks.push({ id: `auth/${operationId}/${variant.id}`, check: 'auth', operationId, title: variant.title, posts, deploys: 0, executes: 0, fixture: operationId !== 'deployAgent' });
+      checks.push({
+        id: `auth/${operationId}/${variant.id}`,
+        check: 'auth',
+        operationId,
+        title: variant.title,
+        posts,
+        deploys: 0,
+        executes: 0,
+        fixture: operationId !== 'deployAgent',
+      });
     }
   }
   for (const operationId of ['deployAgent', 'executeAgentTask'] as const) {
     for (const invalid of invalidRequests(operationId)) {
-      checks.push({ id: `request-validation/${operationId}/${invalid.id}`, check: 'request-validation', operationId, title: `${invalid.title} is rejected with ${invalid.expectedStatus}`, posts: 1, deploys: 0, executes: 0, fixture: operationId === 'executeAgentTask' });
+      checks.push({
+        id: `request-validation/${operationId}/${invalid.id}`,
+        check: 'request-validation',
+        operationId,
+        title: `${invalid.title} is rejected with ${invalid.expectedStatus}`,
+        posts: 1,
+        deploys: 0,
+        executes: 0,
+        fixture: operationId === 'executeAgentTask',
+      });
     }
   }
   checks.push(
-    { id: 'request-validation/getAgent/agentId-max-length', check: 'request-validation', operationId: 'getAgent', title: 'an agentId longer than its maxLength is rejected with 400', posts: 0, deploys: 0, executes: 0, fixture: false },
-    { id: 'request-validation/executeAgentTask/agentId-max-length', check: 'request-validation', operationId: 'executeAgentTask', title: 'an agentId longer than its maxLength is rejected with 400', posts: 1, deploys: 0, executes: 0, fixture: false },
-    { id: 'behaviour/deployAgent/retrievable', check: 'behaviour', operationId: 'deployAgent', title: 'a deployed agent is retrievable and agrees with what was sent and answered', posts: 1, deploys: 1, executes: 0, fixture: false },
-    { id: 'behaviour/deployAgent/defaults', check: 'behaviour', operationId: 'deployAgent', title: 'a minimal deploy is retrievable with the documented defaults', posts: 1, deploys: 1, executes: 0, fixture: false },
-    { id: 'behaviour/deployAgent/distinct-ids', check: 'behaviour', operationId: 'deployAgent', title: 'two deploys give two different agentIds', posts: 2, deploys: 2, executes: 0, fixture: false },
-    { id: 'behaviour/executeAgentTask/priorities', check: 'behaviour', operationId: 'executeAgentTask', title: 'each priority (and none) is accepted with a queued task submission', posts: 4, deploys: 0, executes: 4, fixture: true },
-    { id: 'behaviour/getAgent/unknown', check: 'behaviour', operationId: 'getAgent', title: 'an unknown agentId is answered 404', posts: 0, deploys: 0, executes: 0, fixture: false },
-    { id: 'behaviour/executeAgentTask/unknown', check: 'behaviour', operationId: 'executeAgentTask', title: 'a task for an unknown agentId is answered 404', posts: 1, deploys: 0, executes: 0, fixture: false },
+    {
+      id: 'request-validation/getAgent/agentId-max-length',
+      check: 'request-validation',
+      operationId: 'getAgent',
+      title: 'an agentId longer than its maxLength is rejected with 400',
+      posts: 0,
+      deploys: 0,
+      executes: 0,
+      fixture: false,
+    },
+    {
+      id: 'request-validation/executeAgentTask/agentId-max-length',
+      check: 'request-validation',
+      operationId: 'executeAgentTask',
+      title: 'an agentId longer than its maxLength is rejected with 400',
+      posts: 1,
+      deploys: 0,
+      executes: 0,
+      fixture: false,
+    },
+    {
+      id: 'behaviour/deployAgent/retrievable',
+      check: 'behaviour',
+      operationId: 'deployAgent',
+      title: 'a deployed agent is retrievable and agrees with what was sent and answered',
+      posts: 1,
+      deploys: 1,
+      executes: 0,
+      fixture: false,
+    },
+    {
+      id: 'behaviour/deployAgent/defaults',
+      check: 'behaviour',
+      operationId: 'deployAgent',
+      title: 'a minimal deploy is retrievable with the documented defaults',
+      posts: 1,
+      deploys: 1,
+      executes: 0,
+      fixture: false,
+    },
+    {
+      id: 'behaviour/deployAgent/distinct-ids',
+      check: 'behaviour',
+      operationId: 'deployAgent',
+      title: 'two deploys give two different agentIds',
+      posts: 2,
+      deploys: 2,
+      executes: 0,
+      fixture: false,
+    },
+    {
+      id: 'behaviour/executeAgentTask/priorities',
+      check: 'behaviour',
+      operationId: 'executeAgentTask',
+      title: 'each priority (and none) is accepted with a queued task submission',
+      posts: 4,
+      deploys: 0,
+      executes: 4,
+      fixture: true,
+    },
+    {
+      id: 'behaviour/getAgent/unknown',
+      check: 'behaviour',
+      operationId: 'getAgent',
+      title: 'an unknown agentId is answered 404',
+      posts: 0,
+      deploys: 0,
+      executes: 0,
+      fixture: false,
+    },
+    {
+      id: 'behaviour/executeAgentTask/unknown',
+      check: 'behaviour',
+      operationId: 'executeAgentTask',
+      title: 'a task for an unknown agentId is answered 404',
+      posts: 1,
+      deploys: 0,
+      executes: 0,
+      fixture: false,
+    },
   );
   return checks;
 }
@@ -92,7 +229,10 @@ export interface RunPlan {
   /** Named checks and fixtures by id. */
   decisions: ReadonlyMap<string, Decision>;
   /** Generated cases per property: how many run, how many were asked for, or why none. */
-  generated: ReadonlyMap<GeneratedPropertyId, { runs: number; requested: number; skip: 'max-writes' | 'read-only' | undefined }>;
+  generated: ReadonlyMap<
+    GeneratedPropertyId,
+    { runs: number; requested: number; skip: 'max-writes' | 'read-only' | undefined }
+  >;
   /** POSTs left for shrinking generated failures. */
   shrinkBudget: number;
   totals: { posts: number; deploys: number; executes: number };
@@ -146,9 +286,15 @@ export function planRun(input: PlanInput): RunPlan {
       decisions.set(check.id, { run: false, reason: 'max-writes' });
       continue;
     }
-    decisions.set(check.id, claim(check.posts, check.deploys, check.executes) ? { run: true } : { run: false, reason: 'max-writes' });
+    decisions.set(
+      check.id,
+      claim(check.posts, check.deploys, check.executes) ? { run: true } : { run: false, reason: 'max-writes' },
+    );
   }
-  const generated = new Map<GeneratedPropertyId, { runs: number; requested: number; skip: 'max-writes' | 'read-only' | undefined }>();
+  const generated = new Map<
+    GeneratedPropertyId,
+    { runs: number; requested: number; skip: 'max-writes' | 'read-only' | undefined }
+  >();
   const fixtureRuns = decisions.get('fixture/generated');
   for (const property of generatedProperties) {
     if (input.readOnly && property.valid) {
@@ -156,8 +302,15 @@ export function planRun(input: PlanInput): RunPlan {
       continue;
     }
     const needsFixture = property.operationId === 'executeAgentTask';
-    const runs = needsFixture && fixtureRuns && !fixtureRuns.run && fixtureRuns.reason === 'max-writes' ? 0 : Math.min(input.runs, left);
-    claim(runs, property.valid && property.operationId === 'deployAgent' ? runs : 0, property.valid && property.operationId === 'executeAgentTask' ? runs : 0);
+    const runs =
+      needsFixture && fixtureRuns && !fixtureRuns.run && fixtureRuns.reason === 'max-writes'
+        ? 0
+        : Math.min(input.runs, left);
+    claim(
+      runs,
+      property.valid && property.operationId === 'deployAgent' ? runs : 0,
+      property.valid && property.operationId === 'executeAgentTask' ? runs : 0,
+    );
     generated.set(property.id, { runs, requested: input.runs, skip: runs < input.runs ? 'max-writes' : undefined });
   }
   return { maxWrites, decisions, generated, shrinkBudget: left, totals: { ...totals, posts: totals.posts + left } };

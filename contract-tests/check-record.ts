@@ -43,5 +43,13 @@ export interface CheckRecord {
   warnings: CheckViolation[];
   exchanges: RecordedExchange[];
   /** For generated checks: the seed, run count, shrunk counterexample and the command that replays it. */
-  generated: { seed: number; runs: number; requestedRuns: number; counterexample: string | undefined; replay: string | undefined } | undefined;
+  generated:
+    | {
+        seed: number;
+        runs: number;
+        requestedRuns: number;
+        counterexample: string | undefined;
+        replay: string | undefined;
+      }
+    | undefined;
 }

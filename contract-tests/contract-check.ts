@@ -14,9 +14,13 @@ import { requestExamples } from './spec-schemas.ts';
 export interface CheckRun {
   options: RunOptions;
   /** Sends with the run's token unless `auth` says otherwise; every answer is checked for conformance. */
-  send(request: Omit<OutgoingRequest, 'authorization'> & { auth?: AuthVariant | 'token' }): Promise<SentExchange & { index: number }>;
+  send(
+    request: Omit<OutgoingRequest, 'authorization'> & { auth?: AuthVariant | 'token' },
+  ): Promise<SentExchange & { index: number }>;
   /** Records a violation of the check's own rule (conformance violations are recorded by send). */
-  violate(violation: Omit<CheckViolation, 'check' | 'exchange'> & { exchange?: number | undefined; check?: CheckName }): void;
+  violate(
+    violation: Omit<CheckViolation, 'check' | 'exchange'> & { exchange?: number | undefined; check?: CheckName },
+  ): void;
   /** The agent this file works on: deployed once per file, or API_AGENT_ID under --read-only. */
   fixtureAgent(): Promise<string>;
   /** Records generated-case details for the report. */
@@ -26,7 +30,11 @@ export interface CheckRun {
 /** The run's options, read once per test file. */
 export const runOptions: RunOptions = inject('contractOptions');
 /** The run's plan; every file computes the same one from the same options. */
-export const runPlan: RunPlan = planRun({ maxWrites: runOptions.maxWrites, readOnly: runOptions.readOnly, runs: runOptions.runs });
+export const runPlan: RunPlan = planRun({
+  maxWrites: runOptions.maxWrites,
+  readOnly: runOptions.readOnly,
+  runs: runOptions.runs,
+});
 
 const alteredToken = alterSignature(runOptions.token);
 /** The run's redactor: the token, its segments and the altered token never leave the suite. */
@@ -77,7 +85,10 @@ async function deployFixture(file: FixtureFile): Promise<string> {
   });
   let agentId: unknown;
   try {
-    agentId = response && response.status >= 200 && response.status < 300 ? (JSON.parse(response.body) as { agentId?: unknown }).agentId : undefined;
+    agentId =
+      response && response.status >= 200 && response.status < 300
+        ? (JSON.parse(response.body) as { agentId?: unknown }).agentId
+        : undefined;
   } catch {
     agentId = undefined;
   }
@@ -99,7 +110,18 @@ function fixtureAgentOf(file: FixtureFile): Promise<string> {
 
 /** A fresh record; generated properties, which are not in the named catalogue, make theirs with it too. */
 export function emptyRecord(id: string, check: CheckName, operationId: string, title: string): CheckRecord {
-  return { id, check, operationId, title, outcome: 'passed', skipReason: undefined, violations: [], warnings: [], exchanges: [], generated: undefined };
+  return {
+    id,
+    check,
+    operationId,
+    title,
+    outcome: 'passed',
+    skipReason: undefined,
+    violations: [],
+    warnings: [],
+    exchanges: [],
+    generated: undefined,
+  };
 }
 
 /** Creates the run object of one check; `allowedPosts` is enforced so the plan's totals are a promise, not a guess. */
@@ -114,20 +136,44 @@ export function createCheckRun(record: CheckRecord, allowedPosts: number | (() =
         if (!allowed) throw new Error(`suite bug: ${record.id} sent more POSTs than the plan allows`);
         posts += 1;
       }
-      const sent = await sendRequest(runOptions.baseUrl, runOptions.timeoutMs, redact, { ...request, authorization: authorization(request.auth ?? 'token') });
+      const sent = await sendRequest(runOptions.baseUrl, runOptions.timeoutMs, redact, {
+        ...request,
+        authorization: authorization(request.auth ?? 'token'),
+      });
       const index = record.exchanges.push(sent.record) - 1;
       if (!sent.response) {
-        run.violate({ rule: 'answers', pointer: '', expected: 'an HTTP response', found: sent.record.error ?? 'no response', origin: 'seed', specPointer: '', message: `no answer to ${request.method} ${request.path}: ${sent.record.error ?? ''}`, exchange: index });
+        run.violate({
+          rule: 'answers',
+          pointer: '',
+          expected: 'an HTTP response',
+          found: sent.record.error ?? 'no response',
+          origin: 'seed',
+          specPointer: '',
+          message: `no answer to ${request.method} ${request.path}: ${sent.record.error ?? ''}`,
+          exchange: index,
+        });
         return { ...sent, index };
       }
-      const checked = checkResponse({ operationId: request.operationId as OperationId, status: sent.response.status, contentType: sent.response.contentType, body: sent.response.body, headers: sent.response.headers });
+      const checked = checkResponse({
+        operationId: request.operationId as OperationId,
+        status: sent.response.status,
+        contentType: sent.response.contentType,
+        body: sent.response.body,
+        headers: sent.response.headers,
+      });
       for (const violation of checked.violations) record.violations.push(fromSpec(violation, index, 'conformance'));
       for (const warning of checked.warnings) record.warnings.push(fromSpec(warning, index, 'conformance'));
       return { ...sent, index };
     },
     violate(violation) {
       const { exchange, check, ...rest } = violation;
-      record.violations.push({ ...rest, message: redact(rest.message), found: redact(rest.found), check: check ?? record.check, exchange });
+      record.violations.push({
+        ...rest,
+        message: redact(rest.message),
+        found: redact(rest.found),
+        check: check ?? record.check,
+        exchange,
+      });
     },
     fixtureAgent() {
       return fixtureAgentOf(fileOf(record.id));
@@ -137,7 +183,17 @@ export function createCheckRun(record: CheckRecord, allowedPosts: number | (() =
 }
 
 function fromSpec(violation: Violation, exchange: number, check: CheckName): CheckViolation {
-  return { check, rule: violation.rule, pointer: violation.pointer, expected: violation.expected, found: redact(violation.found), origin: violation.origin, specPointer: violation.specPointer, message: redact(violation.message), exchange };
+  return {
+    check,
+    rule: violation.rule,
+    pointer: violation.pointer,
+    expected: violation.expected,
+    found: redact(violation.found),
+    origin: violation.origin,
+    specPointer: violation.specPointer,
+    message: redact(violation.message),
+    exchange,
+  };
 }
 
 /** Applies --seed-only, sets the outcome, and throws the explanation when the check failed. */
@@ -168,7 +224,9 @@ export function contractCheck(id: string, body: (run: CheckRun) => Promise<void>
     if (decision && !decision.run) {
       record.outcome = 'skipped';
       record.skipReason = decision.reason;
-      context.skip(decision.reason === 'max-writes' ? 'skipped: --max-writes leaves no room for it' : 'skipped: --read-only');
+      context.skip(
+        decision.reason === 'max-writes' ? 'skipped: --max-writes leaves no room for it' : 'skipped: --read-only',
+      );
       return;
     }
     if (planned.fixture && runOptions.readOnly && runOptions.agentId === undefined) {
@@ -182,7 +240,16 @@ export function contractCheck(id: string, body: (run: CheckRun) => Promise<void>
       await body(run);
     } catch (error) {
       if (!(error instanceof FixtureError)) throw error;
-      run.violate({ check: 'behaviour', rule: 'deploy-creates-agent', pointer: '/agentId', expected: 'a 2xx answer with an agentId', found: error.message, origin: 'seed', specPointer: '/paths/~1v1~1agents~1deploy/post/responses/201', message: error.message });
+      run.violate({
+        check: 'behaviour',
+        rule: 'deploy-creates-agent',
+        pointer: '/agentId',
+        expected: 'a 2xx answer with an agentId',
+        found: error.message,
+        origin: 'seed',
+        specPointer: '/paths/~1v1~1agents~1deploy/post/responses/201',
+        message: error.message,
+      });
     }
     finishCheck(record);
   });

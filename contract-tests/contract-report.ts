@@ -16,7 +16,15 @@ export interface ContractReport {
   plan: { maxWrites: number; posts: number; deploys: number; executes: number };
   /** `passed` only when no check failed, none was skipped by --max-writes, and the suite itself raised no error. */
   verdict: 'passed' | 'failed';
-  summary: { checks: number; passed: number; failed: number; skipped: number; skippedByCap: number; warnings: number; errors: number };
+  summary: {
+    checks: number;
+    passed: number;
+    failed: number;
+    skipped: number;
+    skippedByCap: number;
+    warnings: number;
+    errors: number;
+  };
   checks: CheckRecord[];
   /** Errors of the suite itself (a crash, a setup failure), redacted. */
   errors: string[];
@@ -26,7 +34,14 @@ export interface ContractReport {
  * Builds the report of a run.
  * @example buildReport({ records, errors: [], options, plan, startedAt, durationMs }).verdict // 'passed'
  */
-export function buildReport(input: { records: CheckRecord[]; errors: string[]; options: RunOptions; plan: RunPlan; startedAt: Date; durationMs: number }): ContractReport {
+export function buildReport(input: {
+  records: CheckRecord[];
+  errors: string[];
+  options: RunOptions;
+  plan: RunPlan;
+  startedAt: Date;
+  durationMs: number;
+}): ContractReport {
   const { records, errors, options, plan } = input;
   const { token: _token, baseUrl, ...shown } = options;
   const count = (predicate: (record: CheckRecord) => boolean): number => records.filter(predicate).length;
@@ -40,7 +55,10 @@ export function buildReport(input: { records: CheckRecord[]; errors: string[]; o
     errors: errors.length,
   };
   const info = isJsonObject(openapiDocument.info) ? openapiDocument.info : {};
-  const verdict = summary.failed === 0 && summary.skippedByCap === 0 && errors.length === 0 && summary.passed > 0 ? 'passed' : 'failed';
+  const verdict =
+    summary.failed === 0 && summary.skippedByCap === 0 && errors.length === 0 && summary.passed > 0
+      ? 'passed'
+      : 'failed';
   return {
     tool: 'agent-registry-kit contract',
     spec: { title: String(info.title), version: String(info.version) },
@@ -48,7 +66,12 @@ export function buildReport(input: { records: CheckRecord[]; errors: string[]; o
     startedAt: input.startedAt.toISOString(),
     durationMs: input.durationMs,
     options: shown,
-    plan: { maxWrites: plan.maxWrites, posts: plan.totals.posts, deploys: plan.totals.deploys, executes: plan.totals.executes },
+    plan: {
+      maxWrites: plan.maxWrites,
+      posts: plan.totals.posts,
+      deploys: plan.totals.deploys,
+      executes: plan.totals.executes,
+    },
     verdict,
     summary,
     checks: records,
@@ -89,15 +112,25 @@ export function formatConsoleReport(report: ContractReport): string {
         lines.push(`  ✗ ${record.check}: ${record.title}  [${record.id}]`);
         lines.push(indent(formatFailure(record)));
       } else if (record.outcome === 'skipped' || record.skipReason === 'max-writes') {
-        const why = record.skipReason === 'max-writes' ? 'the --max-writes cap left no room (this does not count as a pass)' : record.skipReason === 'read-only' ? '--read-only' : 'API_AGENT_ID is not set';
-        const ran = record.generated && record.outcome !== 'skipped' ? ` (only ${record.generated.runs} of ${record.generated.requestedRuns} generated cases ran)` : '';
+        const why =
+          record.skipReason === 'max-writes'
+            ? 'the --max-writes cap left no room (this does not count as a pass)'
+            : record.skipReason === 'read-only'
+              ? '--read-only'
+              : 'API_AGENT_ID is not set';
+        const ran =
+          record.generated && record.outcome !== 'skipped'
+            ? ` (only ${record.generated.runs} of ${record.generated.requestedRuns} generated cases ran)`
+            : '';
         lines.push(`  ↷ ${record.check}: ${record.title}: skipped, ${why}${ran}`);
       }
     }
     const warnings = mine.flatMap((r) => r.warnings);
     if (warnings.length > 0) {
       const distinct = [...new Set(warnings.map((w) => `[${w.check}] ${w.message} (${w.origin}, ${w.specPointer})`))];
-      lines.push(`  ! ${warnings.length} warning(s): ${distinct.slice(0, 5).join('; ')}${distinct.length > 5 ? `; and ${distinct.length - 5} more` : ''}`);
+      lines.push(
+        `  ! ${warnings.length} warning(s): ${distinct.slice(0, 5).join('; ')}${distinct.length > 5 ? `; and ${distinct.length - 5} more` : ''}`,
+      );
     }
   }
   for (const error of report.errors) lines.push(`suite error: ${error}`);

@@ -49,7 +49,14 @@ export class ContractReporter implements Reporter {
         }
       }
     }
-    const report = buildReport({ records, errors, options: this.#settings.options, plan: this.#settings.plan, startedAt: this.#startedAt, durationMs: Date.now() - this.#startedAt.getTime() });
+    const report = buildReport({
+      records,
+      errors,
+      options: this.#settings.options,
+      plan: this.#settings.plan,
+      startedAt: this.#startedAt,
+      durationMs: Date.now() - this.#startedAt.getTime(),
+    });
     this.report = report;
     this.#settings.write(redact(formatConsoleReport(report)));
     if (this.#settings.jsonFile) writeFileSync(this.#settings.jsonFile, `${redact(JSON.stringify(report, null, 2))}\n`);

@@ -15,7 +15,9 @@ export function formatExchange(exchange: RecordedExchange): string {
   for (const [name, value] of Object.entries(exchange.request.headers)) lines.push(`    ${name}: ${value}`);
   if (exchange.request.body !== undefined) lines.push(indent(clip(exchange.request.body), '    '));
   if (exchange.response) {
-    lines.push(`← ${exchange.response.status} ${exchange.response.headers['content-type'] ?? '(no Content-Type)'} in ${exchange.durationMs} ms`);
+    lines.push(
+      `← ${exchange.response.status} ${exchange.response.headers['content-type'] ?? '(no Content-Type)'} in ${exchange.durationMs} ms`,
+    );
     const challenge = exchange.response.headers['www-authenticate'];
     if (challenge !== undefined) lines.push(`    www-authenticate: ${challenge}`);
     if (exchange.response.body !== '') lines.push(indent(clip(exchange.response.body), '    '));
@@ -46,7 +48,8 @@ export function formatFailure(record: CheckRecord): string {
     }
     parts.push(formatViolation(violation));
   }
-  if (record.generated?.counterexample !== undefined) parts.push(`shrunk counterexample: ${record.generated.counterexample}`);
+  if (record.generated?.counterexample !== undefined)
+    parts.push(`shrunk counterexample: ${record.generated.counterexample}`);
   if (record.generated?.replay !== undefined) parts.push(`replay: ${record.generated.replay}`);
   return parts.join('\n');
 }

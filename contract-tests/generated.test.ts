@@ -27,7 +27,9 @@ for (const property of generatedProperties) {
       if (!planned || planned.runs === 0) {
         record.outcome = 'skipped';
         record.skipReason = planned?.skip ?? 'max-writes';
-        context.skip(record.skipReason === 'read-only' ? 'skipped: --read-only' : 'skipped: --max-writes leaves no room for it');
+        context.skip(
+          record.skipReason === 'read-only' ? 'skipped: --read-only' : 'skipped: --max-writes leaves no room for it',
+        );
         return;
       }
       // The fixture agent is deployed through a run of its own, so its POST is not taken from the cases' budget.
@@ -44,13 +46,36 @@ for (const property of generatedProperties) {
         sent += 1;
         const scratch = emptyRecord(property.id, 'generated', property.operationId, property.title);
         const run = createCheckRun(scratch, 1);
-        const { response, index } = await run.send({ operationId: property.operationId, method: 'POST', path, contentType: 'application/json', body: JSON.stringify(body) });
+        const { response, index } = await run.send({
+          operationId: property.operationId,
+          method: 'POST',
+          path,
+          contentType: 'application/json',
+          body: JSON.stringify(body),
+        });
         if (response) {
           const success = property.operationId === 'deployAgent' ? 201 : 200;
           if (property.valid && response.status !== success) {
-            run.violate({ rule: 'accepts-valid-body', pointer: '', expected: `status ${success}`, found: String(response.status), origin: 'seed', specPointer: requestSchemaPointer(property.operationId), message: `a body the schema accepts was answered ${response.status}`, exchange: index });
+            run.violate({
+              rule: 'accepts-valid-body',
+              pointer: '',
+              expected: `status ${success}`,
+              found: String(response.status),
+              origin: 'seed',
+              specPointer: requestSchemaPointer(property.operationId),
+              message: `a body the schema accepts was answered ${response.status}`,
+              exchange: index,
+            });
           }
-          if (!property.valid) expectRejection(run, property.operationId, response.status, 400, requestSchemaPointer(property.operationId), index);
+          if (!property.valid)
+            expectRejection(
+              run,
+              property.operationId,
+              response.status,
+              400,
+              requestSchemaPointer(property.operationId),
+              index,
+            );
         }
         if (runOptions.seedOnly) scratch.violations = scratch.violations.filter((v) => v.origin !== 'assumption');
         const failed = scratch.violations.length > 0;
@@ -65,7 +90,13 @@ for (const property of generatedProperties) {
         seed: runOptions.seed,
         ...(replayPath === undefined ? {} : { path: replayPath }),
       });
-      record.generated = { seed: runOptions.seed, runs: planned.runs, requestedRuns: planned.requested, counterexample: undefined, replay: undefined };
+      record.generated = {
+        seed: runOptions.seed,
+        runs: planned.runs,
+        requestedRuns: planned.requested,
+        counterexample: undefined,
+        replay: undefined,
+      };
       if (result.failed && lastFailure) {
         const failure: CheckRecord = lastFailure;
         record.exchanges = failure.exchanges;

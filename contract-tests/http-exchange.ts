@@ -20,7 +20,8 @@ export interface SentExchange {
 }
 
 function describeFetchError(error: unknown, timeoutMs: number): string {
-  if (error instanceof DOMException && error.name === 'TimeoutError') return `no answer within ${timeoutMs} ms (--timeout)`;
+  if (error instanceof DOMException && error.name === 'TimeoutError')
+    return `no answer within ${timeoutMs} ms (--timeout)`;
   if (error instanceof Error) {
     const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
     return `${error.message}${cause}`;
@@ -34,7 +35,12 @@ function describeFetchError(error: unknown, timeoutMs: number): string {
  * probes the server before the run, so an unreachable server stops the run with one line instead.
  * @example const { response } = await sendRequest(base, 5000, redact, { operationId: 'getAgent', method: 'GET', path: '/v1/agents/x', ... });
  */
-export async function sendRequest(baseUrl: string, timeoutMs: number, redact: Redact, request: OutgoingRequest): Promise<SentExchange> {
+export async function sendRequest(
+  baseUrl: string,
+  timeoutMs: number,
+  redact: Redact,
+  request: OutgoingRequest,
+): Promise<SentExchange> {
   const headers = new Headers();
   if (request.authorization) headers.set('authorization', request.authorization.value);
   if (request.contentType !== undefined) headers.set('content-type', request.contentType);
@@ -45,7 +51,12 @@ export async function sendRequest(baseUrl: string, timeoutMs: number, redact: Re
   if (request.contentType !== undefined) shownHeaders['content-type'] = request.contentType;
   const record: RecordedExchange = {
     operationId: request.operationId,
-    request: { method: request.method, url: redact(url), headers: shownHeaders, body: request.body === undefined ? undefined : redact(truncate(request.body)) },
+    request: {
+      method: request.method,
+      url: redact(url),
+      headers: shownHeaders,
+      body: request.body === undefined ? undefined : redact(truncate(request.body)),
+    },
     response: undefined,
     error: undefined,
     durationMs: 0,
@@ -54,7 +65,13 @@ export async function sendRequest(baseUrl: string, timeoutMs: number, redact: Re
   try {
     // A Uint8Array body makes fetch send no Content-Type of its own, so "no Content-Type" really sends none.
     const body = request.body === undefined ? undefined : new TextEncoder().encode(request.body);
-    const answer = await fetch(url, { method: request.method, headers, body, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+    const answer = await fetch(url, {
+      method: request.method,
+      headers,
+      body,
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: 'manual',
+    });
     const text = await answer.text();
     record.durationMs = Math.round(performance.now() - started);
     const shown: Record<string, string> = {};
@@ -62,7 +79,15 @@ export async function sendRequest(baseUrl: string, timeoutMs: number, redact: Re
       shown[name] = redact(value);
     });
     record.response = { status: answer.status, headers: shown, body: redact(truncate(text)) };
-    return { record, response: { status: answer.status, contentType: answer.headers.get('content-type'), headers: answer.headers, body: text } };
+    return {
+      record,
+      response: {
+        status: answer.status,
+        contentType: answer.headers.get('content-type'),
+        headers: answer.headers,
+        body: text,
+      },
+    };
   } catch (error) {
     record.durationMs = Math.round(performance.now() - started);
     record.error = redact(describeFetchError(error, timeoutMs));

@@ -37,13 +37,40 @@ function wrongTypeValue(schema: JsonObject): JsonValue {
   }
 }
 
-function numberBounds(name: string, at: SchemaAt): Array<{ suffix: string; value: number; keyword: string; title: string }> {
+function numberBounds(
+  name: string,
+  at: SchemaAt,
+): Array<{ suffix: string; value: number; keyword: string; title: string }> {
   const { schema } = at;
   const bounds: Array<{ suffix: string; value: number; keyword: string; title: string }> = [];
-  if (typeof schema.minimum === 'number') bounds.push({ suffix: 'minimum', keyword: 'minimum', value: schema.minimum - 0.5, title: `${name} below its minimum ${schema.minimum}` });
-  if (typeof schema.exclusiveMinimum === 'number') bounds.push({ suffix: 'exclusive-minimum', keyword: 'exclusiveMinimum', value: schema.exclusiveMinimum, title: `${name} equal to its exclusive minimum ${schema.exclusiveMinimum}` });
-  if (typeof schema.maximum === 'number') bounds.push({ suffix: 'maximum', keyword: 'maximum', value: schema.maximum + 0.5, title: `${name} above its maximum ${schema.maximum}` });
-  if (typeof schema.exclusiveMaximum === 'number') bounds.push({ suffix: 'exclusive-maximum', keyword: 'exclusiveMaximum', value: schema.exclusiveMaximum, title: `${name} equal to its exclusive maximum ${schema.exclusiveMaximum}` });
+  if (typeof schema.minimum === 'number')
+    bounds.push({
+      suffix: 'minimum',
+      keyword: 'minimum',
+      value: schema.minimum - 0.5,
+      title: `${name} below its minimum ${schema.minimum}`,
+    });
+  if (typeof schema.exclusiveMinimum === 'number')
+    bounds.push({
+      suffix: 'exclusive-minimum',
+      keyword: 'exclusiveMinimum',
+      value: schema.exclusiveMinimum,
+      title: `${name} equal to its exclusive minimum ${schema.exclusiveMinimum}`,
+    });
+  if (typeof schema.maximum === 'number')
+    bounds.push({
+      suffix: 'maximum',
+      keyword: 'maximum',
+      value: schema.maximum + 0.5,
+      title: `${name} above its maximum ${schema.maximum}`,
+    });
+  if (typeof schema.exclusiveMaximum === 'number')
+    bounds.push({
+      suffix: 'exclusive-maximum',
+      keyword: 'exclusiveMaximum',
+      value: schema.exclusiveMaximum,
+      title: `${name} equal to its exclusive maximum ${schema.exclusiveMaximum}`,
+    });
   return bounds;
 }
 
@@ -67,33 +94,120 @@ export function invalidRequests(operationId: BodyOperationId): InvalidRequest[] 
     const { name, schema } = { name: property.name, schema: property.at.schema };
     const where = property.at.pointer;
     if (property.required) {
-      cases.push({ id: `${name}-missing`, title: `required field ${name} missing`, body: withField(name, undefined), contentType: json, keywordPointer: `${at.pointer}/required`, expectedStatus: 400 });
+      cases.push({
+        id: `${name}-missing`,
+        title: `required field ${name} missing`,
+        body: withField(name, undefined),
+        contentType: json,
+        keywordPointer: `${at.pointer}/required`,
+        expectedStatus: 400,
+      });
     }
     if (Array.isArray(schema.enum)) {
-      cases.push({ id: `${name}-enum`, title: `${name} outside its enum (${schema.enum.join(', ')})`, body: withField(name, notInAnyEnum), contentType: json, keywordPointer: `${where}/enum`, expectedStatus: 400 });
+      cases.push({
+        id: `${name}-enum`,
+        title: `${name} outside its enum (${schema.enum.join(', ')})`,
+        body: withField(name, notInAnyEnum),
+        contentType: json,
+        keywordPointer: `${where}/enum`,
+        expectedStatus: 400,
+      });
     }
-    cases.push({ id: `${name}-type`, title: `${name} of the wrong JSON type (${String(schema.type)} expected)`, body: withField(name, wrongTypeValue(schema)), contentType: json, keywordPointer: `${where}/type`, expectedStatus: 400 });
+    cases.push({
+      id: `${name}-type`,
+      title: `${name} of the wrong JSON type (${String(schema.type)} expected)`,
+      body: withField(name, wrongTypeValue(schema)),
+      contentType: json,
+      keywordPointer: `${where}/type`,
+      expectedStatus: 400,
+    });
     for (const bound of numberBounds(name, property.at)) {
-      cases.push({ id: `${name}-${bound.suffix}`, title: bound.title, body: withField(name, bound.value), contentType: json, keywordPointer: `${where}/${bound.keyword}`, expectedStatus: 400 });
+      cases.push({
+        id: `${name}-${bound.suffix}`,
+        title: bound.title,
+        body: withField(name, bound.value),
+        contentType: json,
+        keywordPointer: `${where}/${bound.keyword}`,
+        expectedStatus: 400,
+      });
     }
     if (typeof schema.minLength === 'number' && schema.minLength > 0) {
-      cases.push({ id: `${name}-min-length`, title: `${name} shorter than ${schema.minLength} characters`, body: withField(name, 'x'.repeat(schema.minLength - 1)), contentType: json, keywordPointer: `${where}/minLength`, expectedStatus: 400 });
+      cases.push({
+        id: `${name}-min-length`,
+        title: `${name} shorter than ${schema.minLength} characters`,
+        body: withField(name, 'x'.repeat(schema.minLength - 1)),
+        contentType: json,
+        keywordPointer: `${where}/minLength`,
+        expectedStatus: 400,
+      });
     }
     if (typeof schema.maxLength === 'number') {
-      cases.push({ id: `${name}-max-length`, title: `${name} longer than ${schema.maxLength} characters`, body: withField(name, 'x'.repeat(schema.maxLength + 1)), contentType: json, keywordPointer: `${where}/maxLength`, expectedStatus: 400 });
+      cases.push({
+        id: `${name}-max-length`,
+        title: `${name} longer than ${schema.maxLength} characters`,
+        body: withField(name, 'x'.repeat(schema.maxLength + 1)),
+        contentType: json,
+        keywordPointer: `${where}/maxLength`,
+        expectedStatus: 400,
+      });
     }
     if (typeof schema.maxItems === 'number') {
-      cases.push({ id: `${name}-max-items`, title: `${name} with more than ${schema.maxItems} items`, body: withField(name, Array.from({ length: schema.maxItems + 1 }, (_, i) => `item-${i}`)), contentType: json, keywordPointer: `${where}/maxItems`, expectedStatus: 400 });
+      cases.push({
+        id: `${name}-max-items`,
+        title: `${name} with more than ${schema.maxItems} items`,
+        body: withField(
+          name,
+          Array.from({ length: schema.maxItems + 1 }, (_, i) => `item-${i}`),
+        ),
+        contentType: json,
+        keywordPointer: `${where}/maxItems`,
+        expectedStatus: 400,
+      });
     }
     if (isJsonObject(schema.items) && schema.items.type === 'string') {
-      cases.push({ id: `${name}-item-type`, title: `an item of ${name} of the wrong JSON type`, body: withField(name, [42]), contentType: json, keywordPointer: `${where}/items/type`, expectedStatus: 400 });
+      cases.push({
+        id: `${name}-item-type`,
+        title: `an item of ${name} of the wrong JSON type`,
+        body: withField(name, [42]),
+        contentType: json,
+        keywordPointer: `${where}/items/type`,
+        expectedStatus: 400,
+      });
     }
   }
   cases.push(
-    { id: 'body-not-object', title: 'a JSON array instead of an object', body: '[]', contentType: json, keywordPointer: `${at.pointer}/type`, expectedStatus: 400 },
-    { id: 'malformed-json', title: 'malformed JSON', body: JSON.stringify(example).slice(0, -3), contentType: json, keywordPointer: `${at.pointer}/type`, expectedStatus: 400 },
-    { id: 'content-type-text', title: 'a JSON body sent as text/plain', body: JSON.stringify(example), contentType: 'text/plain', keywordPointer: requestContentPointer(operationId), expectedStatus: 415 },
-    { id: 'content-type-missing', title: 'a JSON body sent without Content-Type', body: JSON.stringify(example), contentType: undefined, keywordPointer: requestContentPointer(operationId), expectedStatus: 415 },
+    {
+      id: 'body-not-object',
+      title: 'a JSON array instead of an object',
+      body: '[]',
+      contentType: json,
+      keywordPointer: `${at.pointer}/type`,
+      expectedStatus: 400,
+    },
+    {
+      id: 'malformed-json',
+      title: 'malformed JSON',
+      body: JSON.stringify(example).slice(0, -3),
+      contentType: json,
+      keywordPointer: `${at.pointer}/type`,
+      expectedStatus: 400,
+    },
+    {
+      id: 'content-type-text',
+      title: 'a JSON body sent as text/plain',
+      body: JSON.stringify(example),
+      contentType: 'text/plain',
+      keywordPointer: requestContentPointer(operationId),
+      expectedStatus: 415,
+    },
+    {
+      id: 'content-type-missing',
+      title: 'a JSON body sent without Content-Type',
+      body: JSON.stringify(example),
+      contentType: undefined,
+      keywordPointer: requestContentPointer(operationId),
+      expectedStatus: 415,
+    },
   );
   return cases;
 }

@@ -13,7 +13,13 @@ for (const operationId of ['deployAgent', 'executeAgentTask'] as const) {
       contractCheck(`request-validation/${operationId}/${invalid.id}`, async (run) => {
         const agentId = operationId === 'executeAgentTask' ? await run.fixtureAgent() : '';
         const path = getOperation(operationId).path.replace('{agentId}', encodeURIComponent(agentId));
-        const { response, index } = await run.send({ operationId, method: 'POST', path, contentType: invalid.contentType, body: invalid.body });
+        const { response, index } = await run.send({
+          operationId,
+          method: 'POST',
+          path,
+          contentType: invalid.contentType,
+          body: invalid.body,
+        });
         expectRejection(run, operationId, response?.status, invalid.expectedStatus, invalid.keywordPointer, index);
       });
     }
@@ -26,14 +32,26 @@ const tooLongId = 'a'.repeat(maxLength + 1);
 
 describe('getAgent', () => {
   contractCheck('request-validation/getAgent/agentId-max-length', async (run) => {
-    const { response, index } = await run.send({ operationId: 'getAgent', method: 'GET', path: `/v1/agents/${tooLongId}`, contentType: undefined, body: undefined });
+    const { response, index } = await run.send({
+      operationId: 'getAgent',
+      method: 'GET',
+      path: `/v1/agents/${tooLongId}`,
+      contentType: undefined,
+      body: undefined,
+    });
     expectRejection(run, 'getAgent', response?.status, 400, `${agentIdSchema.pointer}/maxLength`, index);
   });
 });
 
 describe('executeAgentTask', () => {
   contractCheck('request-validation/executeAgentTask/agentId-max-length', async (run) => {
-    const { response, index } = await run.send({ operationId: 'executeAgentTask', method: 'POST', path: `/v1/agents/${tooLongId}/execute`, contentType: 'application/json', body: JSON.stringify(requestExamples('executeAgentTask')[0]) });
+    const { response, index } = await run.send({
+      operationId: 'executeAgentTask',
+      method: 'POST',
+      path: `/v1/agents/${tooLongId}/execute`,
+      contentType: 'application/json',
+      body: JSON.stringify(requestExamples('executeAgentTask')[0]),
+    });
     expectRejection(run, 'executeAgentTask', response?.status, 400, `${agentIdSchema.pointer}/maxLength`, index);
   });
 });

@@ -1,5 +1,12 @@
 // Reads the request schemas and examples of an operation out of the document, following local $refs, so nothing restates them.
-import { getAtPointer, getOperation, isJsonObject, openapiDocument, type JsonObject, type JsonValue } from '../spec/index.ts';
+import {
+  getAtPointer,
+  getOperation,
+  isJsonObject,
+  openapiDocument,
+  type JsonObject,
+  type JsonValue,
+} from '../spec/index.ts';
 import type { BodyOperationId } from '../spec/index.ts';
 
 /** A schema node and the pointer it lives at (after following `$ref`s). */
@@ -41,7 +48,8 @@ export function requestExamples(operationId: BodyOperationId): JsonObject[] {
   const values: JsonObject[] = [];
   for (const raw of Object.values(examples)) {
     let example: JsonValue | undefined = raw;
-    if (isJsonObject(example) && typeof example.$ref === 'string') example = getAtPointer(openapiDocument, example.$ref.replace(/^#/, ''));
+    if (isJsonObject(example) && typeof example.$ref === 'string')
+      example = getAtPointer(openapiDocument, example.$ref.replace(/^#/, ''));
     if (isJsonObject(example) && isJsonObject(example.value)) values.push(example.value);
   }
   return values.sort((a, b) => Object.keys(b).length - Object.keys(a).length);

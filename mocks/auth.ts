@@ -9,7 +9,9 @@ const CACHE_LIMIT = 10_000;
 const MAX_TOKEN_LENGTH = 8192;
 const BEARER = /^Bearer +(\S+) *$/i;
 
-export type AuthResult = { ok: true; sub: string } | { ok: false; detail: string; error: 'invalid_request' | 'invalid_token' | undefined };
+export type AuthResult =
+  | { ok: true; sub: string }
+  | { ok: false; detail: string; error: 'invalid_request' | 'invalid_token' | undefined };
 
 /** Decides whether an Authorization header is accepted. */
 export interface Authenticator {
@@ -26,26 +28,46 @@ export function createAuthenticator(secret: string = DEFAULT_JWT_SECRET, now: ()
   return {
     async authenticate(header) {
       if (header === undefined || header === '') {
-        return { ok: false, error: undefined, detail: 'The Authorization header is missing; send `Authorization: Bearer <token>` (mint one with `npm run token`).' };
+        return {
+          ok: false,
+          error: undefined,
+          detail:
+            'The Authorization header is missing; send `Authorization: Bearer <token>` (mint one with `npm run token`).',
+        };
       }
       const match = BEARER.exec(header.length > MAX_TOKEN_LENGTH ? '' : header);
       const token = match?.[1];
       if (!token) {
-        return { ok: false, error: 'invalid_request', detail: 'The Authorization header is not a Bearer token; send `Authorization: Bearer <token>`.' };
+        return {
+          ok: false,
+          error: 'invalid_request',
+          detail: 'The Authorization header is not a Bearer token; send `Authorization: Bearer <token>`.',
+        };
       }
       const cached = verified.get(token);
       if (cached) {
         if (cached.expiresAt > now()) return { ok: true, sub: cached.sub };
         verified.delete(token);
-        return { ok: false, error: 'invalid_token', detail: `The bearer token expired at ${new Date(cached.expiresAt).toISOString()}.` };
+        return {
+          ok: false,
+          error: 'invalid_token',
+          detail: `The bearer token expired at ${new Date(cached.expiresAt).toISOString()}.`,
+        };
       }
       try {
         const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], currentDate: new Date(now()) });
         if (typeof payload.sub !== 'string' || payload.sub === '') {
-          return { ok: false, error: 'invalid_token', detail: 'The bearer token has no `sub` claim; the caller must be named.' };
+          return {
+            ok: false,
+            error: 'invalid_token',
+            detail: 'The bearer token has no `sub` claim; the caller must be named.',
+          };
         }
         if (verified.size >= CACHE_LIMIT) verified.clear();
-        verified.set(token, { sub: payload.sub, expiresAt: typeof payload.exp === 'number' ? payload.exp * 1000 : Number.POSITIVE_INFINITY });
+        verified.set(token, {
+          sub: payload.sub,
+          expiresAt: typeof payload.exp === 'number' ? payload.exp * 1000 : Number.POSITIVE_INFINITY,
+        });
         return { ok: true, sub: payload.sub };
       } catch (error) {
         return { ok: false, error: 'invalid_token', detail: describeJoseError(error) };
@@ -57,18 +79,24 @@ export function createAuthenticator(secret: string = DEFAULT_JWT_SECRET, now: ()
 function describeJoseError(error: unknown): string {
   if (error instanceof errors.JWTExpired) {
     const exp = error.payload.exp;
-    return typeof exp === 'number' ? `The bearer token expired at ${new Date(exp * 1000).toISOString()}.` : 'The bearer token has expired.';
+    return typeof exp === 'number'
+      ? `The bearer token expired at ${new Date(exp * 1000).toISOString()}.`
+      : 'The bearer token has expired.';
   }
-  if (error instanceof errors.JWSSignatureVerificationFailed) return 'The bearer token is not signed with the expected secret (HS256).';
+  if (error instanceof errors.JWSSignatureVerificationFailed)
+    return 'The bearer token is not signed with the expected secret (HS256).';
   if (error instanceof errors.JOSEAlgNotAllowed) return 'The bearer token must be signed with HS256.';
-  if (error instanceof errors.JWTClaimValidationFailed) return `The bearer token's ${error.claim} claim is not acceptable: ${error.reason}.`;
+  if (error instanceof errors.JWTClaimValidationFailed)
+    return `The bearer token's ${error.claim} claim is not acceptable: ${error.reason}.`;
   return 'The bearer token is not a well-formed JWT.';
 }
 
 /** The `WWW-Authenticate` challenge of a rejection (RFC 6750). */
 export function bearerChallenge(result: Extract<AuthResult, { ok: false }>): string {
   const description = result.detail.replaceAll('"', "'").replaceAll('\\', '');
-  return result.error ? `Bearer realm="agent-registry", error="${result.error}", error_description="${description}"` : 'Bearer realm="agent-registry"';
+  return result.error
+    ? `Bearer realm="agent-registry", error="${result.error}", error_description="${description}"`
+    : 'Bearer realm="agent-registry"';
 }
 
 export interface MintOptions {

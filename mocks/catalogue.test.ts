@@ -32,7 +32,12 @@ describe('createCatalogue', () => {
       expect(Number.isInteger(statistics.holders)).toBe(true);
       expect(Number.isInteger(tasksFailed)).toBe(true);
       expect(Date.parse(agent.deployedAt)).toBeLessThan(CATALOGUE_EPOCH);
-      const check = checkResponse({ operationId: 'getAgent', status: 200, contentType: 'application/json', body: JSON.stringify(agent) });
+      const check = checkResponse({
+        operationId: 'getAgent',
+        status: 200,
+        contentType: 'application/json',
+        body: JSON.stringify(agent),
+      });
       expect(check.violations).toEqual([]);
       expect(check.warnings).toEqual([]);
     }
@@ -52,8 +57,12 @@ describe('the README list of default ids', () => {
   it('matches the catalogue of the default seed', async () => {
     const { readFile } = await import('node:fs/promises');
     const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
-    const listed = [...readme.matchAll(/^\| `(agt_\w+)` \| (.+?) \| (\w+) \| ([\w.-]+) \| (\w+) \|$/gm)].map((match) => match.slice(1, 6).join(' | '));
-    const actual = createCatalogue(42).map(({ agent }) => [agent.agentId, agent.name, agent.category, agent.model, agent.status].join(' | '));
+    const listed = [...readme.matchAll(/^\| `(agt_\w+)` \| (.+?) \| (\w+) \| ([\w.-]+) \| (\w+) \|$/gm)].map((match) =>
+      match.slice(1, 6).join(' | '),
+    );
+    const actual = createCatalogue(42).map(({ agent }) =>
+      [agent.agentId, agent.name, agent.category, agent.model, agent.status].join(' | '),
+    );
     expect(listed).toEqual(actual);
   });
 });

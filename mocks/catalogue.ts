@@ -5,7 +5,15 @@ import { createRandom } from './random.ts';
 import { BASE_COST, BASE_PROCESSING_MS } from './task-rules.ts';
 
 /** Every category, model and status, in the order the catalogue cycles through them. */
-export const CATEGORIES: readonly AgentCategory[] = ['trading', 'analytics', 'social', 'gaming', 'defi', 'nft', 'automation'];
+export const CATEGORIES: readonly AgentCategory[] = [
+  'trading',
+  'analytics',
+  'social',
+  'gaming',
+  'defi',
+  'nft',
+  'automation',
+];
 export const MODELS: readonly AgentModel[] = ['gpt-4', 'gpt-3.5-turbo', 'claude-3', 'llama-2'];
 export const STATUSES: readonly AgentStatus[] = ['active', 'paused', 'deprecated'];
 
@@ -27,43 +35,92 @@ const pick = <T>(items: readonly T[]): T => faker.helpers.arrayElement(items);
 const FLAVOURS: Readonly<Record<AgentCategory, CategoryFlavour>> = {
   trading: {
     nouns: ['Trader', 'Scalper', 'Arbitrageur', 'Market Maker', 'Momentum Bot'],
-    capabilities: ['market-analysis', 'order-execution', 'risk-management', 'arbitrage', 'portfolio-rebalancing', 'signal-generation'],
+    capabilities: [
+      'market-analysis',
+      'order-execution',
+      'risk-management',
+      'arbitrage',
+      'portfolio-rebalancing',
+      'signal-generation',
+    ],
     describe: () =>
       `Trades ${pick(['SOL/USDC', 'JUP/SOL', 'BONK/SOL', 'ETH/USDC'])} on ${pick(['momentum', 'mean-reversion', 'breakout', 'order-book imbalance'])} signals with a ${faker.number.int({ min: 1, max: 5 })} % trailing stop.`,
   },
   analytics: {
     nouns: ['Analyst', 'Scout', 'Insight Engine', 'Data Miner', 'Oracle'],
-    capabilities: ['on-chain-analytics', 'sentiment-analysis', 'reporting', 'anomaly-detection', 'forecasting', 'dashboarding'],
+    capabilities: [
+      'on-chain-analytics',
+      'sentiment-analysis',
+      'reporting',
+      'anomaly-detection',
+      'forecasting',
+      'dashboarding',
+    ],
     describe: () =>
       `Tracks ${pick(['whale wallets', 'DEX volumes', 'token unlocks', 'validator performance'])} across ${faker.number.int({ min: 3, max: 40 })} protocols and reports ${pick(['hourly', 'daily', 'weekly'])} ${pick(['trends', 'anomalies', 'forecasts'])}.`,
   },
   social: {
     nouns: ['Community Manager', 'Influencer', 'Moderator', 'Herald', 'Storyteller'],
-    capabilities: ['content-generation', 'community-moderation', 'sentiment-analysis', 'scheduling', 'engagement-tracking', 'translation'],
+    capabilities: [
+      'content-generation',
+      'community-moderation',
+      'sentiment-analysis',
+      'scheduling',
+      'engagement-tracking',
+      'translation',
+    ],
     describe: () =>
       `Runs the ${faker.company.buzzNoun()} community on ${pick(['Discord', 'Telegram', 'X', 'Farcaster'])}: answers questions, ${pick(['moderates threads', 'posts daily recaps', 'welcomes newcomers'])} and ${pick(['tracks sentiment', 'drafts announcements', 'translates updates'])}.`,
   },
   gaming: {
     nouns: ['Game Master', 'Quest Designer', 'NPC Director', 'Speedrunner', 'Guild Keeper'],
-    capabilities: ['npc-dialogue', 'quest-generation', 'matchmaking', 'economy-balancing', 'cheat-detection', 'lore-writing'],
+    capabilities: [
+      'npc-dialogue',
+      'quest-generation',
+      'matchmaking',
+      'economy-balancing',
+      'cheat-detection',
+      'lore-writing',
+    ],
     describe: () =>
       `Designs ${pick(['quests', 'boss fights', 'loot tables', 'dialogue trees'])} for ${faker.word.adjective()} ${pick(['RPG', 'strategy', 'racing', 'card'])} games and keeps the in-game economy balanced.`,
   },
   defi: {
     nouns: ['Yield Farmer', 'Liquidity Manager', 'Vault Keeper', 'Lending Optimizer', 'Staking Steward'],
-    capabilities: ['yield-optimization', 'liquidity-provision', 'liquidation-protection', 'staking', 'impermanent-loss-hedging', 'protocol-monitoring'],
+    capabilities: [
+      'yield-optimization',
+      'liquidity-provision',
+      'liquidation-protection',
+      'staking',
+      'impermanent-loss-hedging',
+      'protocol-monitoring',
+    ],
     describe: () =>
       `Moves ${pick(['stablecoins', 'SOL', 'LSTs', 'LP positions'])} between ${pick(['lending markets', 'liquidity pools', 'staking vaults'])} to chase yield above ${faker.number.int({ min: 3, max: 25 })} % APY.`,
   },
   nft: {
     nouns: ['Floor Watcher', 'Curator', 'Mint Sniper', 'Rarity Ranker', 'Collection Scout'],
-    capabilities: ['floor-tracking', 'rarity-scoring', 'mint-monitoring', 'metadata-analysis', 'wash-trade-detection', 'collection-curation'],
+    capabilities: [
+      'floor-tracking',
+      'rarity-scoring',
+      'mint-monitoring',
+      'metadata-analysis',
+      'wash-trade-detection',
+      'collection-curation',
+    ],
     describe: () =>
       `Watches ${faker.number.int({ min: 5, max: 200 })} NFT collections for ${pick(['floor drops', 'new mints', 'rare traits', 'wash trading'])} and ${pick(['alerts holders', 'ranks listings', 'curates a weekly gallery'])}.`,
   },
   automation: {
     nouns: ['Workflow Runner', 'Scheduler', 'Butler', 'Operator', 'Dispatcher'],
-    capabilities: ['task-scheduling', 'webhook-integration', 'report-generation', 'alerting', 'data-pipelines', 'wallet-automation'],
+    capabilities: [
+      'task-scheduling',
+      'webhook-integration',
+      'report-generation',
+      'alerting',
+      'data-pipelines',
+      'wallet-automation',
+    ],
     describe: () =>
       `Automates ${pick(['treasury reports', 'payroll in USDC', 'airdrop claims', 'wallet top-ups'])} every ${pick(['hour', 'day', 'week'])} and ${pick(['posts a summary', 'opens a ticket on failure', 'notifies the team'])}.`,
   },
@@ -122,7 +179,10 @@ export function catalogueEntry(seed: number, index: number, agentId: string): Ca
   const tasksCompleted = faker.number.int({ min: 0, max: 5000 });
   const successRate = tasksCompleted === 0 ? 0 : faker.number.float({ min: 0.7, max: 0.995, fractionDigits: 3 });
   const tasksFailed = tasksCompleted === 0 ? 0 : Math.round((tasksCompleted * (1 - successRate)) / successRate);
-  const averageResponseTime = tasksCompleted === 0 ? 0 : faker.number.int({ min: BASE_PROCESSING_MS[model] / 2, max: BASE_PROCESSING_MS[model] * 2 });
+  const averageResponseTime =
+    tasksCompleted === 0
+      ? 0
+      : faker.number.int({ min: BASE_PROCESSING_MS[model] / 2, max: BASE_PROCESSING_MS[model] * 2 });
   const marketCap = price * circulatingSupply;
   const agent: Agent = {
     agentId,
@@ -152,7 +212,12 @@ export function catalogueEntry(seed: number, index: number, agentId: string): Ca
       priceChange24h: status === 'active' ? faker.number.float({ min: -25, max: 25, fractionDigits: 1 }) : 0,
     },
     status,
-    deployedAt: new Date(Math.floor(faker.date.between({ from: CATALOGUE_EPOCH - 365 * 86_400_000, to: CATALOGUE_EPOCH - 86_400_000 }).getTime() / 1000) * 1000).toISOString(),
+    deployedAt: new Date(
+      Math.floor(
+        faker.date.between({ from: CATALOGUE_EPOCH - 365 * 86_400_000, to: CATALOGUE_EPOCH - 86_400_000 }).getTime() /
+          1000,
+      ) * 1000,
+    ).toISOString(),
   };
   return { agent, tasksFailed };
 }

@@ -13,20 +13,35 @@ const redocly = fileURLToPath(new URL('../node_modules/@redocly/cli/bin/cli.js',
 
 describe('mocks/control-plane.yaml', () => {
   it('passes redocly lint (recommended rules)', () => {
-    const result = spawnSync(process.execPath, [redocly, 'lint', fileURLToPath(documentUrl)], { encoding: 'utf8', timeout: 60_000 });
+    const result = spawnSync(process.execPath, [redocly, 'lint', fileURLToPath(documentUrl)], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(result.stderr + result.stdout).toMatch(/valid/i);
     expect(result.status).toBe(0);
   });
 
   it('documents only routes the control plane serves', async () => {
     const document = parse(readFileSync(documentUrl, 'utf8')) as { paths: Record<string, Record<string, unknown>> };
-    const core = createMockCore({ seed: 42, clock: createFixedClock(Date.parse('2026-11-20T12:00:00Z')), logger: silentLogger });
+    const core = createMockCore({
+      seed: 42,
+      clock: createFixedClock(Date.parse('2026-11-20T12:00:00Z')),
+      logger: silentLogger,
+    });
     const agentId = core.store.list({ limit: 1 }).agents[0]?.agentId ?? '';
-    const documented = Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item).map((method) => [method.toUpperCase(), path] as const));
+    const documented = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => [method.toUpperCase(), path] as const),
+    );
     expect(documented.length).toBeGreaterThanOrEqual(12);
     for (const [method, template] of documented) {
       const path = template.replace('{agentId}', agentId).replace('{taskId}', 'tsk_unknown');
-      const response = await core.handle({ method, path, query: '', headers: { 'content-type': 'application/json' }, body: new TextEncoder().encode('{}') });
+      const response = await core.handle({
+        method,
+        path,
+        query: '',
+        headers: { 'content-type': 'application/json' },
+        body: new TextEncoder().encode('{}'),
+      });
       const type = response.status >= 400 ? (JSON.parse(response.body) as { type: string }).type : '';
       expect(type, `${method} ${path}`).not.toMatch(/\/(not-found|method-not-allowed)$/);
     }

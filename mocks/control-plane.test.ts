@@ -10,16 +10,26 @@ const START = Date.parse('2026-11-20T12:00:00.000Z');
 let core: MockCore;
 let token: string;
 
-async function send(method: string, target: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string>; json: () => Record<string, unknown>; body: string }> {
+async function send(
+  method: string,
+  target: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string>; json: () => Record<string, unknown>; body: string }> {
   const [path = '', query = ''] = target.split('?');
   const response = await core.handle({
     method,
     path,
     query,
-    headers: { authorization: `Bearer ${token}`, ...(body !== undefined && { 'content-type': 'application/json' }), ...headers },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+      ...headers,
+    },
     body: body === undefined ? null : new TextEncoder().encode(JSON.stringify(body)),
   });
-  if (path.startsWith('/v1')) expectConforms({ method, path, status: response.status, headers: response.headers, body: response.body });
+  if (path.startsWith('/v1'))
+    expectConforms({ method, path, status: response.status, headers: response.headers, body: response.body });
   return { ...response, json: () => JSON.parse(response.body) as Record<string, unknown> };
 }
 
@@ -46,7 +56,9 @@ describe('control plane', () => {
   });
 
   it('resets to the seed: deploys are forgotten', async () => {
-    const deployed = (await send('POST', '/v1/agents/deploy', { name: 'a', category: 'nft', model: 'gpt-4', initialSupply: 1 })).json();
+    const deployed = (
+      await send('POST', '/v1/agents/deploy', { name: 'a', category: 'nft', model: 'gpt-4', initialSupply: 1 })
+    ).json();
     expect((await send('POST', '/__mock/reset')).json()).toEqual({ seed: 42, agents: 36 });
     expect((await send('GET', `/v1/agents/${String(deployed.agentId)}`)).status).toBe(404);
   });
@@ -61,15 +73,25 @@ describe('control plane', () => {
 
   it('advances the clock, and refuses a negative step', async () => {
     expect((await send('GET', '/__mock/clock')).json()).toEqual({ now: '2026-11-20T12:00:00.000Z', offsetMs: 0 });
-    expect((await send('POST', '/__mock/clock/advance', { seconds: 90 })).json()).toEqual({ now: '2026-11-20T12:01:30.000Z', offsetMs: 90_000 });
+    expect((await send('POST', '/__mock/clock/advance', { seconds: 90 })).json()).toEqual({
+      now: '2026-11-20T12:01:30.000Z',
+      offsetMs: 90_000,
+    });
     expect((await send('POST', '/__mock/clock/advance', { seconds: -1 })).status).toBe(400);
     expect((await send('POST', '/__mock/clock/advance', 'soon')).status).toBe(400);
   });
 
   it('reads a task, and 404s an unknown one', async () => {
     const agentId = await anActiveAgent();
-    const { taskId } = (await send('POST', `/v1/agents/${agentId}/execute`, { task: 'x' })).json() as { taskId: string };
-    expect((await send('GET', `/__mock/tasks/${taskId}`)).json()).toMatchObject({ taskId, agentId, status: 'queued', priority: 'normal' });
+    const { taskId } = (await send('POST', `/v1/agents/${agentId}/execute`, { task: 'x' })).json() as {
+      taskId: string;
+    };
+    expect((await send('GET', `/__mock/tasks/${taskId}`)).json()).toMatchObject({
+      taskId,
+      agentId,
+      status: 'queued',
+      priority: 'normal',
+    });
     expect((await send('GET', '/__mock/tasks/tsk_nope')).status).toBe(404);
   });
 
@@ -109,7 +131,9 @@ describe('control plane', () => {
 describe('scenarios', () => {
   it('forces a documented error status on one operation', async () => {
     const agentId = await anActiveAgent();
-    expect((await send('PUT', '/__mock/scenarios', { operations: { getAgent: { errorStatus: 500 } } })).status).toBe(200);
+    expect((await send('PUT', '/__mock/scenarios', { operations: { getAgent: { errorStatus: 500 } } })).status).toBe(
+      200,
+    );
     expect((await send('GET', `/v1/agents/${agentId}`)).status).toBe(500);
     expect((await send('POST', `/v1/agents/${agentId}/execute`, { task: 'x' })).status).toBe(200);
     expect((await send('DELETE', '/__mock/scenarios')).status).toBe(204);
@@ -152,13 +176,20 @@ describe('scenarios', () => {
   it('sets the task failure ratio', async () => {
     const agentId = await anActiveAgent();
     await send('PUT', '/__mock/scenarios', { taskFailureRatio: 1 });
-    const { taskId } = (await send('POST', `/v1/agents/${agentId}/execute`, { task: 'x' })).json() as { taskId: string };
+    const { taskId } = (await send('POST', `/v1/agents/${agentId}/execute`, { task: 'x' })).json() as {
+      taskId: string;
+    };
     core.clock.advance(600_000);
     expect((await send('GET', `/__mock/tasks/${taskId}`)).json().status).toBe('failed');
   });
 
   it('refuses an invalid scenario with every reason', async () => {
-    const answer = await send('PUT', '/__mock/scenarios', { latencyMs: -1, operations: { getAgent: { errorStatus: 409 }, nope: {} }, rateLimit: { limit: 0 }, extra: 1 });
+    const answer = await send('PUT', '/__mock/scenarios', {
+      latencyMs: -1,
+      operations: { getAgent: { errorStatus: 409 }, nope: {} },
+      rateLimit: { limit: 0 },
+      extra: 1,
+    });
     expect(answer.status).toBe(400);
     expect((answer.json().errors as { path: string }[]).map((error) => error.path).sort()).toEqual([
       '/extra',
@@ -175,11 +206,15 @@ describe('determinism', () => {
     const run = async (): Promise<string> => {
       core = createMockCore({ seed: 'demo', clock: createFixedClock(START), logger: silentLogger });
       const list = (await send('GET', '/__mock/agents?limit=1000')).body;
-      const deployed = (await send('POST', '/v1/agents/deploy', { name: 'a', category: 'nft', model: 'gpt-4', initialSupply: 1 })).body;
+      const deployed = (
+        await send('POST', '/v1/agents/deploy', { name: 'a', category: 'nft', model: 'gpt-4', initialSupply: 1 })
+      ).body;
       const agentId = (JSON.parse(deployed) as { agentId: string }).agentId;
       const task = (await send('POST', `/v1/agents/${agentId}/execute`, { task: 'x' })).body;
       const agents = await Promise.all(
-        (JSON.parse(list) as { agents: { agentId: string }[] }).agents.map(async (agent) => (await send('GET', `/v1/agents/${agent.agentId}`)).body),
+        (JSON.parse(list) as { agents: { agentId: string }[] }).agents.map(
+          async (agent) => (await send('GET', `/v1/agents/${agent.agentId}`)).body,
+        ),
       );
       return [list, deployed, task, ...agents].join('\n');
     };
@@ -192,11 +227,20 @@ describe('Prefer answers every documented status and example of every operation 
     const { operations } = await import('../spec/index.ts');
     const { documentedExamples } = await import('./prefer.ts');
     const agentId = await anActiveAgent();
-    const paths = { getAgent: ['GET', `/v1/agents/${agentId}`], deployAgent: ['POST', '/v1/agents/deploy'], executeAgentTask: ['POST', `/v1/agents/${agentId}/execute`] } as const;
+    const paths = {
+      getAgent: ['GET', `/v1/agents/${agentId}`],
+      deployAgent: ['POST', '/v1/agents/deploy'],
+      executeAgentTask: ['POST', `/v1/agents/${agentId}/execute`],
+    } as const;
     let checked = 0;
     for (const [operationId, operation] of operations) {
       const [method, path] = paths[operationId];
-      const body = method === 'POST' ? (operationId === 'deployAgent' ? { name: 'p', category: 'nft', model: 'gpt-4', initialSupply: 1 } : { task: 'x' }) : undefined;
+      const body =
+        method === 'POST'
+          ? operationId === 'deployAgent'
+            ? { name: 'p', category: 'nft', model: 'gpt-4', initialSupply: 1 }
+            : { task: 'x' }
+          : undefined;
       for (const status of operation.responses.keys()) {
         const names = documentedExamples(operationId, status).map((example) => example.name);
         for (const name of [undefined, ...names]) {

@@ -8,7 +8,11 @@ import { parseScenarioConfig } from './scenarios.ts';
 import { STATUSES } from './catalogue.ts';
 import { taskStatusAt } from './task-lifecycle.ts';
 
-const json = (status: number, value: unknown): MockResponse => ({ status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(value) });
+const json = (status: number, value: unknown): MockResponse => ({
+  status,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(value),
+});
 const noContent = (): MockResponse => ({ status: 204, headers: {}, body: '' });
 
 interface Route {
@@ -25,7 +29,11 @@ function parseCount(value: string | null, fallback: number, max: number): number
 }
 
 function invalid(request: MockRequest, path: string, message: string): MockResponse {
-  return problemResponse('bad-request', { detail: `${path || 'The body'} ${message}.`, instance: request.path, errors: [{ path, message }] });
+  return problemResponse('bad-request', {
+    detail: `${path || 'The body'} ${message}.`,
+    instance: request.path,
+    errors: [{ path, message }],
+  });
 }
 
 function clockView(core: MockCore): { now: string; offsetMs: number } {
@@ -36,7 +44,8 @@ const ROUTES: readonly Route[] = [
   {
     method: 'GET',
     pattern: '/health',
-    handle: (core) => json(200, { status: 'ok', seed: core.seed, agents: core.store.agentCount, tasks: core.store.taskCount }),
+    handle: (core) =>
+      json(200, { status: 'ok', seed: core.seed, agents: core.store.agentCount, tasks: core.store.taskCount }),
   },
   {
     method: 'POST',
@@ -57,7 +66,8 @@ const ROUTES: readonly Route[] = [
       if (offset === undefined) return invalid(request, '/query/offset', 'must be a non-negative integer');
       if (limit === undefined) return invalid(request, '/query/limit', 'must be a non-negative integer');
       const status = query.get('status');
-      if (status !== null && !STATUSES.includes(status as AgentStatus)) return invalid(request, '/query/status', `must be one of ${STATUSES.join(', ')}`);
+      if (status !== null && !STATUSES.includes(status as AgentStatus))
+        return invalid(request, '/query/status', `must be one of ${STATUSES.join(', ')}`);
       const page = core.store.list({ offset, limit, ...(status !== null && { status: status as AgentStatus }) });
       return json(200, { total: page.total, offset, limit, agents: page.agents });
     },
@@ -70,9 +80,14 @@ const ROUTES: readonly Route[] = [
       if (!parsed.ok) return parsed.response;
       const body = parsed.value as { status?: unknown } | null;
       const status = typeof body === 'object' && body !== null ? body.status : undefined;
-      if (!STATUSES.includes(status as AgentStatus)) return invalid(request, '/status', `must be one of ${STATUSES.join(', ')}`);
+      if (!STATUSES.includes(status as AgentStatus))
+        return invalid(request, '/status', `must be one of ${STATUSES.join(', ')}`);
       const agent = core.store.setStatus(params.agentId ?? '', status as AgentStatus);
-      if (!agent) return problemResponse('agent-not-found', { detail: `No agent has the id ${params.agentId ?? ''}.`, instance: request.path });
+      if (!agent)
+        return problemResponse('agent-not-found', {
+          detail: `No agent has the id ${params.agentId ?? ''}.`,
+          instance: request.path,
+        });
       await core.persist();
       return json(200, agent);
     },
@@ -82,7 +97,11 @@ const ROUTES: readonly Route[] = [
     pattern: '/tasks/:taskId',
     handle: (core, request, params) => {
       const task = core.store.getTask(params.taskId ?? '');
-      if (!task) return problemResponse('task-not-found', { detail: `No task has the id ${params.taskId ?? ''} (the history keeps the last ${core.store.maxTasks}).`, instance: request.path });
+      if (!task)
+        return problemResponse('task-not-found', {
+          detail: `No task has the id ${params.taskId ?? ''} (the history keeps the last ${core.store.maxTasks}).`,
+          instance: request.path,
+        });
       const now = core.clock.now();
       return json(200, {
         taskId: task.taskId,
@@ -117,7 +136,11 @@ const ROUTES: readonly Route[] = [
     method: 'GET',
     pattern: '/journal',
     handle: (core, request) => {
-      const limit = parseCount(new URLSearchParams(request.query).get('limit'), core.journal.capacity, core.journal.capacity);
+      const limit = parseCount(
+        new URLSearchParams(request.query).get('limit'),
+        core.journal.capacity,
+        core.journal.capacity,
+      );
       if (limit === undefined) return invalid(request, '/query/limit', 'must be a non-negative integer');
       return json(200, { capacity: core.journal.capacity, entries: core.journal.entries(limit) });
     },
@@ -130,7 +153,11 @@ const ROUTES: readonly Route[] = [
       return noContent();
     },
   },
-  { method: 'GET', pattern: '/scenarios', handle: (core) => json(200, { ...core.scenarios.config, taskFailureRatio: core.store.failureRatio }) },
+  {
+    method: 'GET',
+    pattern: '/scenarios',
+    handle: (core) => json(200, { ...core.scenarios.config, taskFailureRatio: core.store.failureRatio }),
+  },
   {
     method: 'PUT',
     pattern: '/scenarios',
@@ -139,7 +166,11 @@ const ROUTES: readonly Route[] = [
       if (!parsed.ok) return parsed.response;
       const { config, errors } = parseScenarioConfig(parsed.value);
       if (errors.length > 0) {
-        return problemResponse('validation', { detail: `The scenario breaks its schema in ${errors.length} place${errors.length === 1 ? '' : 's'}.`, instance: request.path, errors });
+        return problemResponse('validation', {
+          detail: `The scenario breaks its schema in ${errors.length} place${errors.length === 1 ? '' : 's'}.`,
+          instance: request.path,
+          errors,
+        });
       }
       if (config.taskFailureRatio !== undefined) core.store.failureRatio = config.taskFailureRatio;
       core.scenarios.configure(config);
@@ -188,7 +219,14 @@ export async function handleControlRequest(core: MockCore, request: MockRequest)
     allow.push(route.method);
   }
   if (allow.length > 0) {
-    return problemResponse('method-not-allowed', { detail: `${request.method} is not allowed here; use ${allow.join(', ')}.`, instance: request.path, headers: { allow: allow.join(', ') } });
+    return problemResponse('method-not-allowed', {
+      detail: `${request.method} is not allowed here; use ${allow.join(', ')}.`,
+      instance: request.path,
+      headers: { allow: allow.join(', ') },
+    });
   }
-  return problemResponse('not-found', { detail: `The control plane has no ${request.path.slice(0, 200)}; see mocks/control-plane.yaml.`, instance: request.path.slice(0, 2048) });
+  return problemResponse('not-found', {
+    detail: `The control plane has no ${request.path.slice(0, 200)}; see mocks/control-plane.yaml.`,
+    instance: request.path.slice(0, 2048),
+  });
 }

@@ -1,5 +1,12 @@
 // The one implementation of the API: routing, auth, validation, scenarios, Prefer, CORS and the three operations over the store.
-import { getOperation, validatePathParameter, validateRequestBody, type OperationId, type RequestBodies, type ValidationError } from '../spec/index.ts';
+import {
+  getOperation,
+  validatePathParameter,
+  validateRequestBody,
+  type OperationId,
+  type RequestBodies,
+  type ValidationError,
+} from '../spec/index.ts';
 import { bearerChallenge, createAuthenticator, DEFAULT_JWT_SECRET, type Authenticator } from './auth.ts';
 import { createSystemClock, type Clock } from './clock.ts';
 import { handleControlRequest } from './control-plane.ts';
@@ -97,18 +104,29 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
   const authenticator: Authenticator = createAuthenticator(options.jwtSecret ?? DEFAULT_JWT_SECRET, options.wallClock);
   const persist = options.persist ?? (() => Promise.resolve());
 
-  async function dispatch(request: MockRequest, context: { operationId: OperationId | null; bodyText: string | null }): Promise<MockResponse> {
+  async function dispatch(
+    request: MockRequest,
+    context: { operationId: OperationId | null; bodyText: string | null },
+  ): Promise<MockResponse> {
     const cors = preflight(corsOrigins, request);
     if (cors) return cors;
-    if (request.path.startsWith(CONTROL_PREFIX) || request.path === '/__mock') return handleControlRequest(core, request);
+    if (request.path.startsWith(CONTROL_PREFIX) || request.path === '/__mock')
+      return handleControlRequest(core, request);
     const instance = request.path;
     const route = matchRoute(request.method, request.path);
     if (route.kind === 'none') {
-      return problemResponse('not-found', { detail: `No operation has the path ${request.path.slice(0, 200)}; see spec/openapi.yaml.`, instance: instance.slice(0, 2048) });
+      return problemResponse('not-found', {
+        detail: `No operation has the path ${request.path.slice(0, 200)}; see spec/openapi.yaml.`,
+        instance: instance.slice(0, 2048),
+      });
     }
     if (route.kind === 'wrong-method') {
       const allow = route.allow.join(', ');
-      return problemResponse('method-not-allowed', { detail: `${request.method} is not allowed on this path; use ${allow}.`, instance, headers: { allow } });
+      return problemResponse('method-not-allowed', {
+        detail: `${request.method} is not allowed on this path; use ${allow}.`,
+        instance,
+        headers: { allow },
+      });
     }
     const operationId = route.operationId;
     context.operationId = operationId;
@@ -124,11 +142,17 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
           headers: { 'retry-after': String(decision.retryAfterSeconds) },
         });
       }
-      if (decision.errorStatus !== undefined) return forcedError(operationId, decision.errorStatus, instance, 'a scenario');
+      if (decision.errorStatus !== undefined)
+        return forcedError(operationId, decision.errorStatus, instance, 'a scenario');
     }
 
     const auth = await authenticator.authenticate(request.headers.authorization);
-    if (!auth.ok) return problemResponse('unauthorized', { detail: auth.detail, instance, headers: { 'www-authenticate': bearerChallenge(auth) } });
+    if (!auth.ok)
+      return problemResponse('unauthorized', {
+        detail: auth.detail,
+        instance,
+        headers: { 'www-authenticate': bearerChallenge(auth) },
+      });
 
     const preference = parsePrefer(request.headers.prefer);
     if (preference) {
@@ -150,7 +174,11 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
       }
       const checked = validatePathParameter(operationId, name, value);
       if (!checked.ok) {
-        return problemResponse('invalid-parameter', { detail: `The ${name} path parameter breaks the schema.`, instance, errors: checked.errors });
+        return problemResponse('invalid-parameter', {
+          detail: `The ${name} path parameter breaks the schema.`,
+          instance,
+          errors: checked.errors,
+        });
       }
       params[name] = value;
     }
@@ -177,7 +205,11 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
 
   function invalidBody(errors: ValidationError[], instance: string): MockResponse {
     const count = errors.length;
-    return problemResponse('validation', { detail: `The request body breaks the schema in ${count} place${count === 1 ? '' : 's'}.`, instance, errors });
+    return problemResponse('validation', {
+      detail: `The request body breaks the schema in ${count} place${count === 1 ? '' : 's'}.`,
+      instance,
+      errors,
+    });
   }
 
   function getAgent(ctx: Context): MockResponse {
@@ -200,7 +232,10 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
     const result = store.submitTask(agentId, body);
     if (!result.ok) {
       if (result.reason === 'agent-not-found') return agentNotFound(agentId, ctx.request.path);
-      return problemResponse('agent-not-active', { detail: `Agent ${agentId} is ${result.status}; only active agents accept tasks.`, instance: ctx.request.path });
+      return problemResponse('agent-not-active', {
+        detail: `Agent ${agentId} is ${result.status}; only active agents accept tasks.`,
+        instance: ctx.request.path,
+      });
     }
     await persist();
     return jsonResponse(200, JSON.stringify(result.submission));
@@ -211,7 +246,13 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
   }
 
   /** A documented error status answered on purpose: the spec's example when it has one, else the catalogue's problem. */
-  function forcedError(operationId: OperationId, status: number, instance: string, why: string, exampleName?: string): MockResponse {
+  function forcedError(
+    operationId: OperationId,
+    status: number,
+    instance: string,
+    why: string,
+    exampleName?: string,
+  ): MockResponse {
     const examples = documentedExamples(operationId, status);
     const example = exampleName ? examples.find((e) => e.name === exampleName) : examples[0];
     let response: MockResponse;
@@ -219,14 +260,21 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
       const body = example.mediaType === 'application/problem+json' ? { ...example.value, instance } : example.value;
       response = { status, headers: { 'content-type': example.mediaType }, body: JSON.stringify(body) };
     } else {
-      response = problemResponse(problemKindForStatus(status), { detail: `Status ${status} was forced by ${why}.`, instance });
+      response = problemResponse(problemKindForStatus(status), {
+        detail: `Status ${status} was forced by ${why}.`,
+        instance,
+      });
     }
     if (status === 401) response.headers['www-authenticate'] = 'Bearer realm="agent-registry"';
     if (status === 429) response.headers['retry-after'] = '1';
     return response;
   }
 
-  function preferredResponse(operationId: OperationId, preference: Preference, instance: string): MockResponse | undefined {
+  function preferredResponse(
+    operationId: OperationId,
+    preference: Preference,
+    instance: string,
+  ): MockResponse | undefined {
     const documented = [...getOperation(operationId).responses.keys()];
     const success = documented.find((status) => status >= 200 && status < 300) ?? 200;
     const status = preference.code ?? success;
@@ -236,7 +284,10 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
         instance,
       });
     }
-    if (preference.example !== undefined && !documentedExamples(operationId, status).some((e) => e.name === preference.example)) {
+    if (
+      preference.example !== undefined &&
+      !documentedExamples(operationId, status).some((e) => e.name === preference.example)
+    ) {
       const names = documentedExamples(operationId, status).map((e) => e.name);
       return problemResponse('bad-request', {
         detail: `Prefer: example=${preference.example} is not an example of ${operationId} ${status}; use one of ${names.join(', ') || '(none)'}.`,
@@ -246,7 +297,12 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
     // A success status without a named example runs the real operation: the stateful answer is the better one.
     if (status < 300 && preference.example === undefined) return undefined;
     const response = forcedError(operationId, status, instance, 'Prefer', preference.example);
-    response.headers['preference-applied'] = [preference.code !== undefined && `code=${status}`, preference.example !== undefined && `example=${preference.example}`].filter(Boolean).join(', ');
+    response.headers['preference-applied'] = [
+      preference.code !== undefined && `code=${status}`,
+      preference.example !== undefined && `example=${preference.example}`,
+    ]
+      .filter(Boolean)
+      .join(', ');
     return response;
   }
 
@@ -265,13 +321,21 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
     persist,
     async handle(request) {
       const started = performance.now();
-      const context: { operationId: OperationId | null; bodyText: string | null } = { operationId: null, bodyText: null };
+      const context: { operationId: OperationId | null; bodyText: string | null } = {
+        operationId: null,
+        bodyText: null,
+      };
       let response: MockResponse;
       try {
         response = await dispatch(request, context);
       } catch (error) {
-        logger.error(`${request.method} ${request.path.slice(0, 200)} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-        response = problemResponse('internal', { detail: 'The fake backend failed to handle the request; its log has the cause.', instance: request.path.slice(0, 2048) });
+        logger.error(
+          `${request.method} ${request.path.slice(0, 200)} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        );
+        response = problemResponse('internal', {
+          detail: 'The fake backend failed to handle the request; its log has the cause.',
+          instance: request.path.slice(0, 2048),
+        });
       }
       withCors(corsOrigins, request, response);
       if (!request.path.startsWith(CONTROL_PREFIX)) {

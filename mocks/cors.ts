@@ -22,7 +22,10 @@ export function preflight(origins: CorsOrigins, request: MockRequest): MockRespo
   const origin = request.headers.origin;
   if (request.method !== 'OPTIONS' || !origin || !request.headers['access-control-request-method']) return undefined;
   if (!isOriginAllowed(origins, origin)) {
-    return problemResponse('forbidden-origin', { detail: `Origin ${origin} is not allowed; start the fake with --cors-origin ${origin}.`, instance: request.path });
+    return problemResponse('forbidden-origin', {
+      detail: `Origin ${origin} is not allowed; start the fake with --cors-origin ${origin}.`,
+      instance: request.path,
+    });
   }
   return {
     status: 204,

@@ -25,17 +25,36 @@ export function expectConforms(seen: SeenResponse): void {
   const contentType = header(seen.headers, 'content-type');
   if (route.kind !== 'operation') {
     const body: unknown = JSON.parse(seen.body);
-    const ok = contentType === 'application/problem+json' && typeof body === 'object' && body !== null && (body as { status?: unknown }).status === seen.status;
-    if (!ok) throw new Error(`${seen.method} ${seen.path} → ${seen.status}: not a problem+json answer: ${seen.body.slice(0, 200)}`);
+    const ok =
+      contentType === 'application/problem+json' &&
+      typeof body === 'object' &&
+      body !== null &&
+      (body as { status?: unknown }).status === seen.status;
+    if (!ok)
+      throw new Error(
+        `${seen.method} ${seen.path} → ${seen.status}: not a problem+json answer: ${seen.body.slice(0, 200)}`,
+      );
     return;
   }
   const operationId: OperationId = route.operationId;
-  const check = checkResponse({ operationId, status: seen.status, contentType, body: seen.body, headers: seen.headers });
+  const check = checkResponse({
+    operationId,
+    status: seen.status,
+    contentType,
+    body: seen.body,
+    headers: seen.headers,
+  });
   if (!check.ok) {
-    const reasons = check.violations.map((violation) => `  ${violation.rule} ${violation.pointer}: ${violation.message}`).join('\n');
-    throw new Error(`${seen.method} ${seen.path} → ${seen.status} breaks the spec:\n${reasons}\nbody: ${seen.body.slice(0, 300)}`);
+    const reasons = check.violations
+      .map((violation) => `  ${violation.rule} ${violation.pointer}: ${violation.message}`)
+      .join('\n');
+    throw new Error(
+      `${seen.method} ${seen.path} → ${seen.status} breaks the spec:\n${reasons}\nbody: ${seen.body.slice(0, 300)}`,
+    );
   }
   if (check.warnings.length > 0) {
-    throw new Error(`${seen.method} ${seen.path} → ${seen.status} has undocumented fields: ${check.warnings.map((w) => w.pointer).join(', ')}`);
+    throw new Error(
+      `${seen.method} ${seen.path} → ${seen.status} has undocumented fields: ${check.warnings.map((w) => w.pointer).join(', ')}`,
+    );
   }
 }

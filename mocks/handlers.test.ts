@@ -8,22 +8,39 @@ import { silentLogger } from './logger.ts';
 import { setupMockServer } from './node.ts';
 
 const API = 'http://api.test';
-const server = setupMockServer({ seed: 42, clock: createFixedClock(Date.parse('2026-11-20T12:00:00.000Z')), logger: silentLogger, failureRatio: 0 });
+const server = setupMockServer({
+  seed: 42,
+  clock: createFixedClock(Date.parse('2026-11-20T12:00:00.000Z')),
+  logger: silentLogger,
+  failureRatio: 0,
+});
 let token: string;
 
-async function call(method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: string }> {
+async function call(
+  method: string,
+  path: string,
+  body?: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Headers; body: string }> {
   const response = await fetch(API + path, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body !== undefined && { 'content-type': 'application/json' }), ...headers },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+      ...headers,
+    },
     ...(body !== undefined && { body }),
   });
   const text = await response.text();
-  if (path.startsWith('/v1')) expectConforms({ method, path, status: response.status, headers: response.headers, body: text });
+  if (path.startsWith('/v1'))
+    expectConforms({ method, path, status: response.status, headers: response.headers, body: text });
   return { status: response.status, headers: response.headers, body: text };
 }
 
 async function firstAgent(status: string): Promise<string> {
-  const list = JSON.parse((await call('GET', `/__mock/agents?status=${status}&limit=1`)).body) as { agents: { agentId: string }[] };
+  const list = JSON.parse((await call('GET', `/__mock/agents?status=${status}&limit=1`)).body) as {
+    agents: { agentId: string }[];
+  };
   return list.agents[0]?.agentId ?? '';
 }
 
@@ -46,7 +63,11 @@ describe('msw handlers in node', () => {
   });
 
   it('deploy, retrieve and execute, statefully', async () => {
-    const deployed = await call('POST', '/v1/agents/deploy', JSON.stringify({ name: 'Node Bot', category: 'gaming', model: 'claude-3', initialSupply: 10 }));
+    const deployed = await call(
+      'POST',
+      '/v1/agents/deploy',
+      JSON.stringify({ name: 'Node Bot', category: 'gaming', model: 'claude-3', initialSupply: 10 }),
+    );
     expect(deployed.status).toBe(201);
     const { agentId } = JSON.parse(deployed.body) as { agentId: string };
     const agent = JSON.parse((await call('GET', `/v1/agents/${agentId}`)).body) as { creator: string };

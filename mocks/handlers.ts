@@ -62,15 +62,26 @@ async function readLimited(request: Request): Promise<{ body: Uint8Array | null;
  */
 export async function answerWithCore(core: MockCore, request: Request, prefix: string): Promise<HttpResponse<string>> {
   const url = new URL(request.url);
-  const path = prefix !== '' && url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) || '/' : url.pathname;
+  const path =
+    prefix !== '' && url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) || '/' : url.pathname;
   const headers: Record<string, string> = {};
   request.headers.forEach((value, name) => {
     headers[name] = value;
   });
   const { body, tooLarge } = await readLimited(request);
-  const mockRequest: MockRequest = { method: request.method.toUpperCase(), path, query: url.search.slice(1), headers, body, ...(tooLarge && { bodyTooLarge: true }) };
+  const mockRequest: MockRequest = {
+    method: request.method.toUpperCase(),
+    path,
+    query: url.search.slice(1),
+    headers,
+    body,
+    ...(tooLarge && { bodyTooLarge: true }),
+  };
   const response = await core.handle(mockRequest);
-  return new HttpResponse(response.body === '' ? null : response.body, { status: response.status, headers: response.headers });
+  return new HttpResponse(response.body === '' ? null : response.body, {
+    status: response.status,
+    headers: response.headers,
+  });
 }
 
 /**
@@ -83,7 +94,8 @@ export function createHandlers(options: MockHandlerOptions = {}): MockHandlers {
   const core = options.core ?? createMockCore(options);
   const base = options.baseUrl ? options.baseUrl.replace(/\/+$/, '') : '*';
   const prefix = options.baseUrl ? new URL(base).pathname.replace(/\/+$/, '') : '';
-  const resolver = ({ request }: { request: Request }): Promise<HttpResponse<string>> => answerWithCore(core, request, prefix);
+  const resolver = ({ request }: { request: Request }): Promise<HttpResponse<string>> =>
+    answerWithCore(core, request, prefix);
   const getAgent = http.get(`${base}/v1/agents/:agentId`, resolver);
   const deployAgent = http.post(`${base}/v1/agents/deploy`, resolver);
   const executeAgentTask = http.post(`${base}/v1/agents/:agentId/execute`, resolver);

@@ -19,12 +19,29 @@ interface Answer {
   json: () => Record<string, unknown>;
 }
 
-async function call(method: string, path: string, init: { body?: string | Uint8Array<ArrayBuffer>; headers?: Record<string, string>; auth?: boolean } = {}): Promise<Answer> {
-  const headers: Record<string, string> = { ...(init.auth !== false && { authorization: `Bearer ${token}` }), ...init.headers };
-  const response = await fetch(server.url + path, { method, headers, ...(init.body !== undefined && { body: init.body }) });
+async function call(
+  method: string,
+  path: string,
+  init: { body?: string | Uint8Array<ArrayBuffer>; headers?: Record<string, string>; auth?: boolean } = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = {
+    ...(init.auth !== false && { authorization: `Bearer ${token}` }),
+    ...init.headers,
+  };
+  const response = await fetch(server.url + path, {
+    method,
+    headers,
+    ...(init.body !== undefined && { body: init.body }),
+  });
   const body = await response.text();
-  if (path.startsWith('/v1')) expectConforms({ method, path, status: response.status, headers: response.headers, body });
-  return { status: response.status, headers: response.headers, body, json: () => JSON.parse(body) as Record<string, unknown> };
+  if (path.startsWith('/v1'))
+    expectConforms({ method, path, status: response.status, headers: response.headers, body });
+  return {
+    status: response.status,
+    headers: response.headers,
+    body,
+    json: () => JSON.parse(body) as Record<string, unknown>,
+  };
 }
 
 const postJson = (path: string, value: unknown, headers: Record<string, string> = {}): Promise<Answer> =>
@@ -50,7 +67,14 @@ function raw(text: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  server = await startMockServer({ port: 0, seed: 42, clock: createFixedClock(Date.parse('2026-11-20T12:00:00.000Z')), failureRatio: 0, logger: silentLogger, corsOrigins: ['http://localhost:5173'] });
+  server = await startMockServer({
+    port: 0,
+    seed: 42,
+    clock: createFixedClock(Date.parse('2026-11-20T12:00:00.000Z')),
+    failureRatio: 0,
+    logger: silentLogger,
+    corsOrigins: ['http://localhost:5173'],
+  });
   token = await mintToken({ sub: 'tester' });
 });
 afterAll(async () => {
@@ -75,9 +99,18 @@ describe('the three operations over HTTP', () => {
     expect(deployed.status).toBe(201);
     const agentId = String(deployed.json().agentId);
     expect(deployed.headers.get('location')).toBe(`/v1/agents/${agentId}`);
-    expect(deployed.json()).toMatchObject({ name: 'Test Bot', marketCap: 50, holders: 1, status: 'active', deployedAt: '2026-11-20T12:00:00.000Z' });
+    expect(deployed.json()).toMatchObject({
+      name: 'Test Bot',
+      marketCap: 50,
+      holders: 1,
+      status: 'active',
+      deployedAt: '2026-11-20T12:00:00.000Z',
+    });
     const agent = (await call('GET', `/v1/agents/${agentId}`)).json();
-    expect(agent).toMatchObject({ creator: 'tester', tokenomics: { totalSupply: 1000, circulatingSupply: 1000, price: 0.05, marketCap: 50, revenueShare: 0.2 } });
+    expect(agent).toMatchObject({
+      creator: 'tester',
+      tokenomics: { totalSupply: 1000, circulatingSupply: 1000, price: 0.05, marketCap: 50, revenueShare: 0.2 },
+    });
   });
 
   it('executes a task that completes on the mock clock and updates the agent', async () => {
@@ -87,9 +120,15 @@ describe('the three operations over HTTP', () => {
     expect(submitted.json()).toMatchObject({ status: 'queued', cost: 3.045, estimatedCompletion: 4.6 });
     const taskId = String(submitted.json().taskId);
     expect((await call('GET', `/__mock/tasks/${taskId}`)).json().status).toBe('queued');
-    await call('POST', '/__mock/clock/advance', { body: '{"seconds":1}', headers: { 'content-type': 'application/json' } });
+    await call('POST', '/__mock/clock/advance', {
+      body: '{"seconds":1}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect((await call('GET', `/__mock/tasks/${taskId}`)).json().status).toBe('processing');
-    await call('POST', '/__mock/clock/advance', { body: '{"seconds":10}', headers: { 'content-type': 'application/json' } });
+    await call('POST', '/__mock/clock/advance', {
+      body: '{"seconds":10}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect((await call('GET', `/__mock/tasks/${taskId}`)).json().status).toBe('completed');
     const agent = (await call('GET', `/v1/agents/${agentId}`)).json() as { performance: Record<string, number> };
     expect(agent.performance).toMatchObject({ tasksCompleted: 1, totalRevenue: 3.045, successRate: 1 });
@@ -97,7 +136,10 @@ describe('the three operations over HTTP', () => {
 
   it('answers 409 for a task sent to a paused agent, and to one the control plane deprecated', async () => {
     expect((await postJson(`/v1/agents/${paused}/execute`, { task: 'x' })).status).toBe(409);
-    await call('PUT', `/__mock/agents/${active}/status`, { body: '{"status":"deprecated"}', headers: { 'content-type': 'application/json' } });
+    await call('PUT', `/__mock/agents/${active}/status`, {
+      body: '{"status":"deprecated"}',
+      headers: { 'content-type': 'application/json' },
+    });
     const answer = await postJson(`/v1/agents/${active}/execute`, { task: 'x' });
     expect(answer.status).toBe(409);
     expect(answer.json().detail).toMatch(/deprecated/);
@@ -112,7 +154,12 @@ describe('bad input gets the documented problem, never a 2xx, a 500 or a hang', 
   });
 
   it('non-Bearer, malformed, wrongly signed and expired tokens → 401', async () => {
-    for (const authorization of ['Basic abc', 'Bearer x.y.z', `Bearer ${await mintToken({ secret: 'nope' })}`, `Bearer ${await mintToken({ expired: true })}`]) {
+    for (const authorization of [
+      'Basic abc',
+      'Bearer x.y.z',
+      `Bearer ${await mintToken({ secret: 'nope' })}`,
+      `Bearer ${await mintToken({ expired: true })}`,
+    ]) {
       const answer = await call('GET', `/v1/agents/${active}`, { auth: false, headers: { authorization } });
       expect(answer.status).toBe(401);
       expect(answer.headers.get('www-authenticate')).toMatch(/^Bearer .*error="invalid_(token|request)"/);
@@ -120,39 +167,59 @@ describe('bad input gets the documented problem, never a 2xx, a 500 or a hang', 
   });
 
   it('malformed JSON → 400 malformed-json', async () => {
-    const answer = await call('POST', '/v1/agents/deploy', { body: '{"name": "x",', headers: { 'content-type': 'application/json' } });
+    const answer = await call('POST', '/v1/agents/deploy', {
+      body: '{"name": "x",',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(answer.status).toBe(400);
     expect(answer.json().type).toBe('https://agent-registry.dev/problems/malformed-json');
   });
 
   it('wrong Content-Type → 415', async () => {
-    const answer = await call('POST', '/v1/agents/deploy', { body: JSON.stringify(validDeploy), headers: { 'content-type': 'text/plain' } });
+    const answer = await call('POST', '/v1/agents/deploy', {
+      body: JSON.stringify(validDeploy),
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(answer.status).toBe(415);
   });
 
   it('missing Content-Type → 415', async () => {
-    const answer = await call('POST', '/v1/agents/deploy', { body: new TextEncoder().encode(JSON.stringify(validDeploy)) });
+    const answer = await call('POST', '/v1/agents/deploy', {
+      body: new TextEncoder().encode(JSON.stringify(validDeploy)),
+    });
     expect(answer.status).toBe(415);
   });
 
   it('a charset other than UTF-8 → 415', async () => {
-    const answer = await call('POST', '/v1/agents/deploy', { body: JSON.stringify(validDeploy), headers: { 'content-type': 'application/json; charset=latin1' } });
+    const answer = await call('POST', '/v1/agents/deploy', {
+      body: JSON.stringify(validDeploy),
+      headers: { 'content-type': 'application/json; charset=latin1' },
+    });
     expect(answer.status).toBe(415);
   });
 
   it('empty body → 400', async () => {
-    const answer = await call('POST', '/v1/agents/deploy', { body: '', headers: { 'content-type': 'application/json' } });
+    const answer = await call('POST', '/v1/agents/deploy', {
+      body: '',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(answer.status).toBe(400);
     expect(answer.json().title).toBe('Request body is missing');
   });
 
   it('invalid UTF-8 → 400', async () => {
-    const answer = await call('POST', '/v1/agents/deploy', { body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]), headers: { 'content-type': 'application/json' } });
+    const answer = await call('POST', '/v1/agents/deploy', {
+      body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(answer.status).toBe(400);
   });
 
   it('body over 1 MiB with Content-Length → 413, answered without reading it all', async () => {
-    const answer = await call('POST', '/v1/agents/deploy', { body: `{"name":"${'a'.repeat(1_100_000)}"}`, headers: { 'content-type': 'application/json' } });
+    const answer = await call('POST', '/v1/agents/deploy', {
+      body: `{"name":"${'a'.repeat(1_100_000)}"}`,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(answer.status).toBe(413);
   });
 
@@ -180,7 +247,12 @@ describe('bad input gets the documented problem, never a 2xx, a 500 or a hang', 
   });
 
   it('wrong types → 400 naming each field', async () => {
-    const answer = await postJson('/v1/agents/deploy', { name: 5, category: 'defi', model: 'gpt-4', initialSupply: '1000' });
+    const answer = await postJson('/v1/agents/deploy', {
+      name: 5,
+      category: 'defi',
+      model: 'gpt-4',
+      initialSupply: '1000',
+    });
     expect(answer.status).toBe(400);
     expect(errorPaths(answer).sort()).toEqual(['/initialSupply', '/name']);
   });
@@ -228,15 +300,21 @@ describe('bad input gets the documented problem, never a 2xx, a 500 or a hang', 
     const body = `{"name":"P","category":"defi","model":"gpt-4","initialSupply":1,"__proto__":{"polluted":true},"capabilities":["a"]}`;
     const answer = await call('POST', '/v1/agents/deploy', { body, headers: { 'content-type': 'application/json' } });
     expect(answer.status).toBe(201);
-    const execute = await call('POST', `/v1/agents/${active}/execute`, { body: '{"task":"x","parameters":{"__proto__":{"polluted":true}}}', headers: { 'content-type': 'application/json' } });
+    const execute = await call('POST', `/v1/agents/${active}/execute`, {
+      body: '{"task":"x","parameters":{"__proto__":{"polluted":true}}}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(execute.status).toBe(200);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.prototype).not.toHaveProperty('polluted');
   });
 
   it('constructor / prototype keys neither pollute prototypes nor break the answer', async () => {
-    const body = '{"name":"C","category":"defi","model":"gpt-4","initialSupply":1,"constructor":{"prototype":{"polluted":true}}}';
-    expect((await call('POST', '/v1/agents/deploy', { body, headers: { 'content-type': 'application/json' } })).status).toBe(201);
+    const body =
+      '{"name":"C","category":"defi","model":"gpt-4","initialSupply":1,"constructor":{"prototype":{"polluted":true}}}';
+    expect(
+      (await call('POST', '/v1/agents/deploy', { body, headers: { 'content-type': 'application/json' } })).status,
+    ).toBe(201);
     expect((await call('GET', '/v1/agents/constructor')).status).toBe(404);
     expect((await call('GET', '/v1/agents/__proto__')).status).toBe(404);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -269,7 +347,9 @@ describe('bad input gets the documented problem, never a 2xx, a 500 or a hang', 
   it('an aborted upload leaves the server answering', async () => {
     await new Promise<void>((resolve) => {
       const socket = connect(server.port, '127.0.0.1', () => {
-        socket.write(`POST /v1/agents/deploy HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":`);
+        socket.write(
+          `POST /v1/agents/deploy HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":`,
+        );
         setTimeout(() => {
           socket.destroy();
           resolve();
@@ -281,9 +361,15 @@ describe('bad input gets the documented problem, never a 2xx, a 500 or a hang', 
 
   it('deeply nested JSON → 400, without a stack overflow', async () => {
     const deep = `{"task":"x","parameters":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}}`;
-    const answer = await call('POST', `/v1/agents/${active}/execute`, { body: deep, headers: { 'content-type': 'application/json' } });
+    const answer = await call('POST', `/v1/agents/${active}/execute`, {
+      body: deep,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(answer.status).toBe(400);
-    const arrays = await call('POST', `/v1/agents/${active}/execute`, { body: `${'['.repeat(50_000)}${']'.repeat(50_000)}`, headers: { 'content-type': 'application/json' } });
+    const arrays = await call('POST', `/v1/agents/${active}/execute`, {
+      body: `${'['.repeat(50_000)}${']'.repeat(50_000)}`,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(arrays.status).toBe(400);
   });
 
@@ -317,8 +403,12 @@ describe('Prefer (Prism convention)', () => {
   });
 
   it('an undocumented code or unknown example → 400 that says what exists', async () => {
-    expect((await call('GET', `/v1/agents/${active}`, { headers: { prefer: 'code=418' } })).json().detail).toMatch(/200, 400, 401, 404, 429, 500/);
-    expect((await call('GET', `/v1/agents/${active}`, { headers: { prefer: 'example=nope' } })).json().detail).toMatch(/tradingAgent, pausedAgent/);
+    expect((await call('GET', `/v1/agents/${active}`, { headers: { prefer: 'code=418' } })).json().detail).toMatch(
+      /200, 400, 401, 404, 429, 500/,
+    );
+    expect((await call('GET', `/v1/agents/${active}`, { headers: { prefer: 'example=nope' } })).json().detail).toMatch(
+      /tradingAgent, pausedAgent/,
+    );
   });
 });
 
@@ -326,7 +416,11 @@ describe('CORS', () => {
   it('answers a preflight from an allowed origin, allowing Authorization', async () => {
     const response = await fetch(`${server.url}/v1/agents/deploy`, {
       method: 'OPTIONS',
-      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+      headers: {
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type',
+      },
     });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
@@ -334,13 +428,19 @@ describe('CORS', () => {
   });
 
   it('adds the allow-origin header to answers for an allowed origin, including errors', async () => {
-    const answer = await call('GET', `/v1/agents/${active}`, { auth: false, headers: { origin: 'http://localhost:5173' } });
+    const answer = await call('GET', `/v1/agents/${active}`, {
+      auth: false,
+      headers: { origin: 'http://localhost:5173' },
+    });
     expect(answer.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
     expect(answer.headers.get('access-control-expose-headers')).toMatch(/WWW-Authenticate/);
   });
 
   it('refuses a preflight from another origin', async () => {
-    const response = await fetch(`${server.url}/v1/agents/deploy`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    const response = await fetch(`${server.url}/v1/agents/deploy`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
     expect(response.status).toBe(403);
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
   });
@@ -348,21 +448,32 @@ describe('CORS', () => {
 
 describe('concurrency and slow clients', () => {
   it('loses nothing under many parallel deploys and executes: ids unique, every acknowledged deploy retrievable', async () => {
-    const deploys = await Promise.all(Array.from({ length: 200 }, (_, index) => postJson('/v1/agents/deploy', { ...validDeploy, name: `parallel-${index}` })));
+    const deploys = await Promise.all(
+      Array.from({ length: 200 }, (_, index) =>
+        postJson('/v1/agents/deploy', { ...validDeploy, name: `parallel-${index}` }),
+      ),
+    );
     expect(deploys.every((answer) => answer.status === 201)).toBe(true);
     const ids = deploys.map((answer) => String(answer.json().agentId));
     expect(new Set(ids).size).toBe(200);
     const tasks = await Promise.all(ids.map((agentId) => postJson(`/v1/agents/${agentId}/execute`, { task: 'x' })));
     expect(new Set(tasks.map((answer) => String(answer.json().taskId))).size).toBe(200);
     const agents = await Promise.all(ids.map((agentId) => call('GET', `/v1/agents/${agentId}`)));
-    agents.forEach((answer, index) => expect(answer.json().name).toBe(`parallel-${index}`));
+    for (const [index, answer] of agents.entries()) expect(answer.json().name).toBe(`parallel-${index}`);
   });
 
   it('answers a client that stalls in its headers with 408, while serving others', async () => {
-    const strict = await startMockServer({ port: 0, seed: 1, logger: silentLogger, httpLimits: { headersTimeoutMs: 300, requestTimeoutMs: 600, connectionsCheckingIntervalMs: 50 } });
+    const strict = await startMockServer({
+      port: 0,
+      seed: 1,
+      logger: silentLogger,
+      httpLimits: { headersTimeoutMs: 300, requestTimeoutMs: 600, connectionsCheckingIntervalMs: 50 },
+    });
     try {
       const stalled = new Promise<string>((resolve, reject) => {
-        const socket = connect(strict.port, '127.0.0.1', () => socket.write('GET /__mock/health HTTP/1.1\r\nHost: x\r\n'));
+        const socket = connect(strict.port, '127.0.0.1', () =>
+          socket.write('GET /__mock/health HTTP/1.1\r\nHost: x\r\n'),
+        );
         let received = '';
         socket.on('data', (chunk) => (received += chunk.toString()));
         socket.on('close', () => resolve(received));
@@ -381,7 +492,9 @@ describe('createRequestListener', () => {
   it('turns a response header node refuses into a 500 problem instead of crashing', async () => {
     const { createServer } = await import('node:http');
     const { createRequestListener } = await import('./http-server.ts');
-    const broken = { handle: () => Promise.resolve({ status: 200, headers: { 'x-broken': 'line\nbreak' }, body: '{}' }) } as unknown as RunningMockServer['core'];
+    const broken = {
+      handle: () => Promise.resolve({ status: 200, headers: { 'x-broken': 'line\nbreak' }, body: '{}' }),
+    } as unknown as RunningMockServer['core'];
     const bare = createServer(createRequestListener(broken));
     await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
     try {

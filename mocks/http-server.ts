@@ -68,7 +68,11 @@ function send(res: ServerResponse, response: MockResponse, close = false): void 
     // A header value node refuses (it would be a bug of the core) must not become an unhandled rejection that kills
     // the process: answer a plain 500 instead.
     const fallback = problemResponse('internal', { detail: 'The fake backend built an invalid response header.' });
-    res.writeHead(fallback.status, { ...fallback.headers, 'content-length': String(Buffer.byteLength(fallback.body)), connection: 'close' });
+    res.writeHead(fallback.status, {
+      ...fallback.headers,
+      'content-length': String(Buffer.byteLength(fallback.body)),
+      connection: 'close',
+    });
     res.end(fallback.body);
     return;
   }
@@ -85,8 +89,11 @@ function rawProblem(kind: ProblemKind, detail: string): string {
  * The request listener over a core: usable with any node:http server.
  * @example createServer(createRequestListener(createMockCore())).listen(4010)
  */
-export function createRequestListener(core: MockCore, drainLimitBytes: number = HTTP_LIMITS.drainLimitBytes): (req: IncomingMessage, res: ServerResponse) => void {
-  const answer = (req: IncomingMessage, res: ServerResponse, request: MockRequest, close: boolean): void => {
+export function createRequestListener(
+  core: MockCore,
+  drainLimitBytes: number = HTTP_LIMITS.drainLimitBytes,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const answer = (res: ServerResponse, request: MockRequest, close: boolean): void => {
     core.handle(request).then(
       (response) => send(res, response, close),
       () => send(res, problemResponse('internal', { detail: 'The fake backend failed to handle the request.' }), true),
@@ -96,7 +103,11 @@ export function createRequestListener(core: MockCore, drainLimitBytes: number = 
     const target = req.url ?? '/';
     if (target.length > MAX_URL_LENGTH) {
       req.resume();
-      send(res, problemResponse('uri-too-long', { detail: `The request target is longer than ${MAX_URL_LENGTH} characters.` }), true);
+      send(
+        res,
+        problemResponse('uri-too-long', { detail: `The request target is longer than ${MAX_URL_LENGTH} characters.` }),
+        true,
+      );
       return;
     }
     const question = target.indexOf('?');
@@ -110,7 +121,7 @@ export function createRequestListener(core: MockCore, drainLimitBytes: number = 
     };
     const declared = req.headers['content-length'];
     if (req.headers['transfer-encoding'] === undefined && (declared === undefined || declared === '0')) {
-      answer(req, res, request, false);
+      answer(res, request, false);
       return;
     }
     if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) {
@@ -133,7 +144,7 @@ export function createRequestListener(core: MockCore, drainLimitBytes: number = 
     const onEnd = (): void => {
       const buffer = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
       request.body = buffer ? new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength) : new Uint8Array(0);
-      answer(req, res, request, false);
+      answer(res, request, false);
     };
     req.on('data', onData);
     req.on('end', onEnd);
@@ -150,7 +161,7 @@ export function createRequestListener(core: MockCore, drainLimitBytes: number = 
     });
     req.resume();
     request.bodyTooLarge = true;
-    answer(req, res, request, true);
+    answer(res, request, true);
   }
 }
 
@@ -194,7 +205,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       server.off('listening', onListening);
       reject(
         error.code === 'EADDRINUSE'
-          ? new Error(`port ${options.port ?? 4010} on ${host} is already in use; stop the other process or pick another with --port (0 = any free port)`)
+          ? new Error(
+              `port ${options.port ?? 4010} on ${host} is already in use; stop the other process or pick another with --port (0 = any free port)`,
+            )
           : error,
       );
     };

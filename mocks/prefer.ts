@@ -1,5 +1,12 @@
 // Prism's `Prefer` header convention (code=<status>, example=<name>), answered from the spec's own examples.
-import { getAtPointer, getOperation, isJsonObject, openapiDocument, type JsonValue, type OperationId } from '../spec/index.ts';
+import {
+  getAtPointer,
+  getOperation,
+  isJsonObject,
+  openapiDocument,
+  type JsonValue,
+  type OperationId,
+} from '../spec/index.ts';
 
 /** What a `Prefer` header asks for. */
 export interface Preference {
@@ -18,7 +25,10 @@ export function parsePrefer(header: string | undefined): Preference | undefined 
   for (const part of header.split(/[,;]/)) {
     const [rawName, ...rest] = part.split('=');
     const name = rawName?.trim().toLowerCase();
-    const value = rest.join('=').trim().replace(/^"(.*)"$/, '$1');
+    const value = rest
+      .join('=')
+      .trim()
+      .replace(/^"(.*)"$/, '$1');
     if (name === 'code' && /^\d{3}$/.test(value)) code = Number(value);
     else if (name === 'example' && value !== '') example = value;
   }
@@ -33,7 +43,8 @@ export interface DocumentedExample {
 }
 
 function resolve(node: JsonValue | undefined): JsonValue | undefined {
-  if (isJsonObject(node) && typeof node.$ref === 'string') return resolve(getAtPointer(openapiDocument, node.$ref.replace(/^#/, '')));
+  if (isJsonObject(node) && typeof node.$ref === 'string')
+    return resolve(getAtPointer(openapiDocument, node.$ref.replace(/^#/, '')));
   return node;
 }
 
@@ -51,11 +62,15 @@ export function documentedExamples(operationId: OperationId, status: number): Do
   const result: DocumentedExample[] = [];
   if (response) {
     for (const mediaType of response.mediaTypes) {
-      const examples = getAtPointer(openapiDocument, `${response.pointer}/content/${mediaType.replace('/', '~1')}/examples`);
+      const examples = getAtPointer(
+        openapiDocument,
+        `${response.pointer}/content/${mediaType.replace('/', '~1')}/examples`,
+      );
       if (!isJsonObject(examples)) continue;
       for (const [name, raw] of Object.entries(examples)) {
         const example = resolve(raw);
-        if (isJsonObject(example) && example.value !== undefined) result.push({ name, mediaType, value: example.value });
+        if (isJsonObject(example) && example.value !== undefined)
+          result.push({ name, mediaType, value: example.value });
       }
     }
   }

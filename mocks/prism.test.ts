@@ -31,13 +31,17 @@ afterAll(async () => {
 
 describe('npm run mock:prism', () => {
   it('is Prism on spec/openapi.yaml at 127.0.0.1:4011', () => {
-    const scripts = (JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as { scripts: Record<string, string> }).scripts;
+    const scripts = (JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as { scripts: Record<string, string> })
+      .scripts;
     expect(scripts['mock:prism']).toBe('prism mock spec/openapi.yaml -h 127.0.0.1 -p 4011');
   });
 
   it('starts and answers GET /v1/agents/{agentId} with a documented example', async () => {
     const port = await freePort();
-    child = spawn(process.execPath, [prismCli, 'mock', 'spec/openapi.yaml', '-h', '127.0.0.1', '-p', String(port)], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, [prismCli, 'mock', 'spec/openapi.yaml', '-h', '127.0.0.1', '-p', String(port)], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     await new Promise<void>((resolve, reject) => {
       let output = '';
       const onData = (chunk: Buffer): void => {
@@ -48,7 +52,9 @@ describe('npm run mock:prism', () => {
       child?.stderr?.on('data', onData);
       child?.once('exit', (code) => reject(new Error(`prism exited ${String(code)}: ${output}`)));
     });
-    const response = await fetch(`http://127.0.0.1:${port}/v1/agents/x`, { headers: { authorization: `Bearer ${await mintToken()}` } });
+    const response = await fetch(`http://127.0.0.1:${port}/v1/agents/x`, {
+      headers: { authorization: `Bearer ${await mintToken()}` },
+    });
     expect(response.status).toBe(200);
     expect(((await response.json()) as { agentId: string }).agentId).toBe('agt_7Qm2xK9pLr4TnW8v');
   }, 30_000);

@@ -54,7 +54,12 @@ export interface ProblemDetails {
  */
 export function problemResponse(kind: ProblemKind, details: ProblemDetails): MockResponse {
   const entry = PROBLEMS[kind];
-  const problem: Problem = { type: PROBLEM_BASE + entry.slug, title: entry.title, status: entry.status, detail: details.detail };
+  const problem: Problem = {
+    type: PROBLEM_BASE + entry.slug,
+    title: entry.title,
+    status: entry.status,
+    detail: details.detail,
+  };
   if (details.instance !== undefined) problem.instance = details.instance;
   if (details.errors) problem.errors = details.errors;
   return {

@@ -33,7 +33,8 @@ export function createRandom(seed: number): Random {
   const string = (length: number, alphabet = ALPHANUMERIC): string => {
     // Built from char codes in one go: `+=` per character would leave a tree of cons-strings per id (~30 bytes a character).
     const codes = new Array<number>(length);
-    for (let index = 0; index < length; index += 1) codes[index] = alphabet.charCodeAt(Math.floor(next() * alphabet.length));
+    for (let index = 0; index < length; index += 1)
+      codes[index] = alphabet.charCodeAt(Math.floor(next() * alphabet.length));
     return String.fromCharCode(...codes);
   };
   return {

@@ -9,7 +9,9 @@ export const MAX_JSON_DEPTH = 64;
 const decoder = new TextDecoder('utf-8', { fatal: true });
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i;
 
-export type ParsedBody = { ok: true; value: unknown; text: string } | { ok: false; response: MockResponse; text: string | null };
+export type ParsedBody =
+  | { ok: true; value: unknown; text: string }
+  | { ok: false; response: MockResponse; text: string | null };
 
 /** True when brackets nest deeper than `limit` outside strings: a linear scan, no recursion. */
 export function nestsDeeperThan(text: string, limit: number): boolean {
@@ -20,7 +22,8 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
   for (let index = 0; index < text.length; index += 1) {
     const code = text.charCodeAt(index);
     if (inString) {
-      if (code === 92) index += 1; // backslash: skip the escaped character
+      if (code === 92)
+        index += 1; // backslash: skip the escaped character
       else if (code === 34) inString = false;
     } else if (code === 34) {
       inString = true;
@@ -48,7 +51,14 @@ export function mediaTypeOf(contentType: string | undefined): string {
 export function readJsonBody(request: MockRequest): ParsedBody {
   const instance = request.path;
   if (request.bodyTooLarge || (request.body !== null && request.body.byteLength > MAX_BODY_BYTES)) {
-    return { ok: false, text: null, response: problemResponse('payload-too-large', { detail: `The request body is larger than ${MAX_BODY_BYTES} bytes.`, instance }) };
+    return {
+      ok: false,
+      text: null,
+      response: problemResponse('payload-too-large', {
+        detail: `The request body is larger than ${MAX_BODY_BYTES} bytes.`,
+        instance,
+      }),
+    };
   }
   const contentType = request.headers['content-type'];
   const mediaType = mediaTypeOf(contentType);
@@ -66,7 +76,11 @@ export function readJsonBody(request: MockRequest): ParsedBody {
   const missing = (): ParsedBody => ({
     ok: false,
     text: '',
-    response: problemResponse('missing-body', { detail: 'The request body is empty; send a JSON object.', instance, errors: [{ path: '', message: 'is required' }] }),
+    response: problemResponse('missing-body', {
+      detail: 'The request body is empty; send a JSON object.',
+      instance,
+      errors: [{ path: '', message: 'is required' }],
+    }),
   });
   if (request.body === null || request.body.byteLength === 0) return missing();
   let text: string;
@@ -76,7 +90,11 @@ export function readJsonBody(request: MockRequest): ParsedBody {
     return {
       ok: false,
       text: null,
-      response: problemResponse('malformed-json', { detail: 'The request body is not valid UTF-8.', instance, errors: [{ path: '', message: 'is not valid JSON' }] }),
+      response: problemResponse('malformed-json', {
+        detail: 'The request body is not valid UTF-8.',
+        instance,
+        errors: [{ path: '', message: 'is not valid JSON' }],
+      }),
     };
   }
   if (text.trim() === '') return missing();
@@ -94,7 +112,16 @@ export function readJsonBody(request: MockRequest): ParsedBody {
   try {
     return { ok: true, value: JSON.parse(text), text };
   } catch (error) {
-    const detail = error instanceof Error ? `${error.message.slice(0, 200)}.`.replace(/\.\.$/, '.') : 'The body is not valid JSON.';
-    return { ok: false, text, response: problemResponse('malformed-json', { detail, instance, errors: [{ path: '', message: 'is not valid JSON' }] }) };
+    const detail =
+      error instanceof Error ? `${error.message.slice(0, 200)}.`.replace(/\.\.$/, '.') : 'The body is not valid JSON.';
+    return {
+      ok: false,
+      text,
+      response: problemResponse('malformed-json', {
+        detail,
+        instance,
+        errors: [{ path: '', message: 'is not valid JSON' }],
+      }),
+    };
   }
 }

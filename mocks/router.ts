@@ -49,7 +49,8 @@ export function matchRoute(method: string, path: string): RouteMatch {
       }
       return { kind: 'operation', operationId: route.operationId, params };
     }
-    (allow ??= []).push(route.method);
+    allow ??= [];
+    allow.push(route.method);
   }
   return allow ? { kind: 'wrong-method', allow: [...new Set(allow)].sort() } : { kind: 'none' };
 }

@@ -24,17 +24,25 @@ export interface ScenarioConfig {
 }
 
 /** What the scenarios decide for one request. */
-export type ScenarioDecision = { latencyMs: number; errorStatus: number | undefined; retryAfterSeconds: number | undefined };
+export type ScenarioDecision = {
+  latencyMs: number;
+  errorStatus: number | undefined;
+  retryAfterSeconds: number | undefined;
+};
 
 const LATENCY_LIMIT_MS = 60_000;
 const isRatio = (value: unknown): value is number => typeof value === 'number' && value >= 0 && value <= 1;
-const isLatency = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= LATENCY_LIMIT_MS;
+const isLatency = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= LATENCY_LIMIT_MS;
 
 /**
  * Checks a scenario body by hand (it is the control plane's, documented in mocks/control-plane.yaml); returns each problem found.
  * @example parseScenarioConfig({ operations: { getAgent: { errorStatus: 500 } } }).errors // []
  */
-export function parseScenarioConfig(input: unknown): { config: ScenarioConfig; errors: { path: string; message: string }[] } {
+export function parseScenarioConfig(input: unknown): {
+  config: ScenarioConfig;
+  errors: { path: string; message: string }[];
+} {
   const errors: { path: string; message: string }[] = [];
   const config: ScenarioConfig = {};
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
@@ -42,7 +50,8 @@ export function parseScenarioConfig(input: unknown): { config: ScenarioConfig; e
   }
   const body = input as Record<string, unknown>;
   for (const key of Object.keys(body)) {
-    if (!['latencyMs', 'operations', 'rateLimit', 'taskFailureRatio'].includes(key)) errors.push({ path: `/${key}`, message: 'is not a scenario setting' });
+    if (!['latencyMs', 'operations', 'rateLimit', 'taskFailureRatio'].includes(key))
+      errors.push({ path: `/${key}`, message: 'is not a scenario setting' });
   }
   if (body.latencyMs !== undefined) {
     if (isLatency(body.latencyMs)) config.latencyMs = body.latencyMs;
@@ -54,10 +63,21 @@ export function parseScenarioConfig(input: unknown): { config: ScenarioConfig; e
   }
   if (body.rateLimit !== undefined) {
     const limit = body.rateLimit as Record<string, unknown> | null;
-    if (typeof limit === 'object' && limit !== null && Number.isInteger(limit.limit) && (limit.limit as number) >= 1 && typeof limit.windowSeconds === 'number' && limit.windowSeconds > 0 && limit.windowSeconds <= 3600) {
+    if (
+      typeof limit === 'object' &&
+      limit !== null &&
+      Number.isInteger(limit.limit) &&
+      (limit.limit as number) >= 1 &&
+      typeof limit.windowSeconds === 'number' &&
+      limit.windowSeconds > 0 &&
+      limit.windowSeconds <= 3600
+    ) {
       config.rateLimit = { limit: limit.limit as number, windowSeconds: limit.windowSeconds };
     } else {
-      errors.push({ path: '/rateLimit', message: 'must be { limit: integer >= 1, windowSeconds: number in (0, 3600] }' });
+      errors.push({
+        path: '/rateLimit',
+        message: 'must be { limit: integer >= 1, windowSeconds: number in (0, 3600] }',
+      });
     }
   }
   if (body.operations !== undefined) {
@@ -84,8 +104,13 @@ export function parseScenarioConfig(input: unknown): { config: ScenarioConfig; e
         }
         if (scenario.errorStatus !== undefined) {
           const documented = [...operation.responses.keys()].filter((status) => status >= 400);
-          if (typeof scenario.errorStatus === 'number' && documented.includes(scenario.errorStatus)) parsed.errorStatus = scenario.errorStatus;
-          else errors.push({ path: `${path}/errorStatus`, message: `must be a status ${operationId} documents: ${documented.join(', ')}` });
+          if (typeof scenario.errorStatus === 'number' && documented.includes(scenario.errorStatus))
+            parsed.errorStatus = scenario.errorStatus;
+          else
+            errors.push({
+              path: `${path}/errorStatus`,
+              message: `must be a status ${operationId} documents: ${documented.join(', ')}`,
+            });
         }
         if (scenario.errorRatio !== undefined) {
           if (isRatio(scenario.errorRatio)) parsed.errorRatio = scenario.errorRatio;
@@ -120,7 +145,11 @@ export class Scenarios {
 
   /** Whether anything is switched on; the hot path skips the rest when not. */
   get active(): boolean {
-    return this.#config.latencyMs !== undefined || this.#config.operations !== undefined || this.#config.rateLimit !== undefined;
+    return (
+      this.#config.latencyMs !== undefined ||
+      this.#config.operations !== undefined ||
+      this.#config.rateLimit !== undefined
+    );
   }
 
   configure(config: ScenarioConfig): void {
@@ -145,11 +174,13 @@ export class Scenarios {
         this.#windowCount = 0;
       }
       this.#windowCount += 1;
-      if (this.#windowCount > config.rateLimit.limit) retryAfterSeconds = Math.max(1, Math.ceil((this.#windowStart + windowMs - now) / 1000));
+      if (this.#windowCount > config.rateLimit.limit)
+        retryAfterSeconds = Math.max(1, Math.ceil((this.#windowStart + windowMs - now) / 1000));
     }
     const operation = operationId ? config.operations?.[operationId] : undefined;
     let errorStatus: number | undefined;
-    if (operation?.errorStatus !== undefined && this.#random.next() < (operation.errorRatio ?? 1)) errorStatus = operation.errorStatus;
+    if (operation?.errorStatus !== undefined && this.#random.next() < (operation.errorRatio ?? 1))
+      errorStatus = operation.errorStatus;
     return { latencyMs: (config.latencyMs ?? 0) + (operation?.latencyMs ?? 0), errorStatus, retryAfterSeconds };
   }
 }

@@ -20,7 +20,12 @@ afterEach(async () => {
 
 async function coreWithState(file: string): Promise<MockCore> {
   const state = await openStateFile(file, silentLogger);
-  const core = createMockCore({ seed: 5, clock: createFixedClock(START), logger: silentLogger, persist: () => state.commit() });
+  const core = createMockCore({
+    seed: 5,
+    clock: createFixedClock(START),
+    logger: silentLogger,
+    persist: () => state.commit(),
+  });
   await state.attach(core);
   return core;
 }
@@ -82,6 +87,8 @@ describe('openStateFile', () => {
     const state = await openStateFile(join(directory, 'new-dir', 'state.json'), silentLogger);
     expect(state.path).toBe(join(directory, 'new-dir', 'state.json'));
     await writeFile(join(directory, 'a-file'), '');
-    await expect(openStateFile(join(directory, 'a-file', 'state.json'), silentLogger)).rejects.toThrow(/cannot (read|write next to) the state file/);
+    await expect(openStateFile(join(directory, 'a-file', 'state.json'), silentLogger)).rejects.toThrow(
+      /cannot (read|write next to) the state file/,
+    );
   });
 });

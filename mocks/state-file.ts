@@ -31,7 +31,9 @@ function isSnapshot(value: unknown): value is StoreSnapshot {
     typeof snapshot.failureRatio === 'number' &&
     Array.isArray(snapshot.agents) &&
     Array.isArray(snapshot.tasks) &&
-    snapshot.agents.every((entry) => typeof entry === 'object' && entry !== null && typeof entry.agent?.agentId === 'string')
+    snapshot.agents.every(
+      (entry) => typeof entry === 'object' && entry !== null && typeof entry.agent?.agentId === 'string',
+    )
   );
 }
 
@@ -56,7 +58,11 @@ export async function writeFileAtomic(path: string, text: string): Promise<void>
   }
   // The rename itself is durable only once the directory entry is flushed.
   const directory = await open(dirname(path), 'r').catch(() => undefined);
-  if (directory) await directory.sync().catch(() => {}).finally(() => directory.close());
+  if (directory)
+    await directory
+      .sync()
+      .catch(() => {})
+      .finally(() => directory.close());
 }
 
 /**
@@ -71,7 +77,8 @@ export async function openStateFile(file: string, logger: Logger = consoleLogger
     text = await readFile(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT') throw new Error(`cannot read the state file ${path} (${code ?? 'error'}); check its permissions`);
+    if (code !== 'ENOENT')
+      throw new Error(`cannot read the state file ${path} (${code ?? 'error'}); check its permissions`);
   }
   if (text !== undefined) {
     let parsed: unknown;
@@ -80,14 +87,21 @@ export async function openStateFile(file: string, logger: Logger = consoleLogger
     } catch {
       throw new Error(`the state file ${path} is not valid JSON; move it away (or delete it) to start from the seed`);
     }
-    if (!isSnapshot(parsed)) throw new Error(`the state file ${path} is not a state written by this kit; move it away (or delete it) to start from the seed`);
+    if (!isSnapshot(parsed))
+      throw new Error(
+        `the state file ${path} is not a state written by this kit; move it away (or delete it) to start from the seed`,
+      );
     loaded = parsed;
   }
   // Fail now, not at the first deploy, when the directory cannot be made or written.
   await mkdir(dirname(path), { recursive: true }).catch(() => {});
-  await writeFileAtomic(`${path}.probe`, '').then(() => unlink(`${path}.probe`)).catch((error: NodeJS.ErrnoException) => {
-    throw new Error(`cannot write next to the state file ${path} (${error.code ?? 'error'}); pick another --state path`);
-  });
+  await writeFileAtomic(`${path}.probe`, '')
+    .then(() => unlink(`${path}.probe`))
+    .catch((error: NodeJS.ErrnoException) => {
+      throw new Error(
+        `cannot write next to the state file ${path} (${error.code ?? 'error'}); pick another --state path`,
+      );
+    });
 
   let core: MockCore | undefined;
   let writing = false;
@@ -100,16 +114,22 @@ export async function openStateFile(file: string, logger: Logger = consoleLogger
     waiting = [];
     // The snapshot is taken now: it holds every mutation whose caller is in `batch`.
     const snapshot = JSON.stringify(core.store.snapshot());
-    writeFileAtomic(path, snapshot).then(
-      () => batch.forEach((waiter) => waiter.resolve()),
-      (error: unknown) => {
-        logger.error(`could not write the state file ${path}: ${error instanceof Error ? error.message : String(error)}`);
-        batch.forEach((waiter) => waiter.reject(error));
-      },
-    ).finally(() => {
-      writing = false;
-      flush();
-    });
+    writeFileAtomic(path, snapshot)
+      .then(
+        () => {
+          for (const waiter of batch) waiter.resolve();
+        },
+        (error: unknown) => {
+          logger.error(
+            `could not write the state file ${path}: ${error instanceof Error ? error.message : String(error)}`,
+          );
+          for (const waiter of batch) waiter.reject(error);
+        },
+      )
+      .finally(() => {
+        writing = false;
+        flush();
+      });
   };
 
   const commit = (): Promise<void> =>
@@ -123,7 +143,8 @@ export async function openStateFile(file: string, logger: Logger = consoleLogger
     async attach(target) {
       core = target;
       if (loaded) {
-        if (loaded.seed !== target.seed) logger.warn(`the state file ${path} was made with seed ${loaded.seed}; reset returns to seed ${target.seed}`);
+        if (loaded.seed !== target.seed)
+          logger.warn(`the state file ${path} was made with seed ${loaded.seed}; reset returns to seed ${target.seed}`);
         target.store.restore(loaded);
         target.clock.advance(loaded.clockOffset - target.clock.offset);
       }

@@ -12,7 +12,12 @@ function validated<K extends BodyOperationId>(operationId: K, body: unknown): Re
   return result.value;
 }
 const execute = (body: { task: string }): RequestBodies['executeAgentTask'] => validated('executeAgentTask', body);
-const deployRequest = validated('deployAgent', { name: 'Test Bot', category: 'defi', model: 'gpt-4', initialSupply: 1000 });
+const deployRequest = validated('deployAgent', {
+  name: 'Test Bot',
+  category: 'defi',
+  model: 'gpt-4',
+  initialSupply: 1000,
+});
 
 function newStore(options: { failureRatio?: number; maxTasks?: number; seed?: number } = {}): AgentStore {
   return new AgentStore({ seed: options.seed ?? 7, clock: createFixedClock(START), ...options });
@@ -49,13 +54,30 @@ describe('AgentStore deploy', () => {
       status: 'active',
       deployedAt: '2026-11-20T12:00:00.000Z',
     });
-    expect(checkResponse({ operationId: 'getAgent', status: 200, contentType: 'application/json', body: JSON.stringify(agent) }).ok).toBe(true);
-    expect(checkResponse({ operationId: 'deployAgent', status: 201, contentType: 'application/json', body: JSON.stringify(result) }).ok).toBe(true);
+    expect(
+      checkResponse({
+        operationId: 'getAgent',
+        status: 200,
+        contentType: 'application/json',
+        body: JSON.stringify(agent),
+      }).ok,
+    ).toBe(true);
+    expect(
+      checkResponse({
+        operationId: 'deployAgent',
+        status: 201,
+        contentType: 'application/json',
+        body: JSON.stringify(result),
+      }).ok,
+    ).toBe(true);
   });
 
   it('uses pricePerToken, revenueShare, description and capabilities when given', () => {
     const store = newStore();
-    const result = store.deploy({ ...deployRequest, pricePerToken: 0.05, revenueShare: 0.2, description: 'd', capabilities: ['a'] }, 'bob');
+    const result = store.deploy(
+      { ...deployRequest, pricePerToken: 0.05, revenueShare: 0.2, description: 'd', capabilities: ['a'] },
+      'bob',
+    );
     expect(store.get(result.agentId)?.tokenomics).toMatchObject({ price: 0.05, marketCap: 50, revenueShare: 0.2 });
     expect(store.get(result.agentId)).toMatchObject({ description: 'd', capabilities: ['a'] });
   });
@@ -82,7 +104,12 @@ describe('AgentStore tasks and their lifecycle on the injected clock', () => {
     const { agentId } = store.deploy({ ...deployRequest, model: 'llama-2' }, 'a');
     const result = store.submitTask(agentId, { task: 'x', priority: 'normal' });
     if (!result.ok) throw new Error('submit failed');
-    expect(result.submission).toEqual({ taskId: result.task.taskId, status: 'queued', estimatedCompletion: 4, cost: 0.2502 });
+    expect(result.submission).toEqual({
+      taskId: result.task.taskId,
+      status: 'queued',
+      estimatedCompletion: 4,
+      cost: 0.2502,
+    });
     expect(store.getTask(result.task.taskId)?.status).toBe('queued');
     store.clock.advance(2000);
     expect(store.getTask(result.task.taskId)?.status).toBe('processing');
@@ -91,7 +118,12 @@ describe('AgentStore tasks and their lifecycle on the injected clock', () => {
     expect(store.getTask(result.task.taskId)?.status).toBe('processing');
     store.clock.advance(1);
     expect(store.getTask(result.task.taskId)?.status).toBe('completed');
-    expect(store.get(agentId)?.performance).toEqual({ totalRevenue: 0.2502, tasksCompleted: 1, successRate: 1, averageResponseTime: 4002 });
+    expect(store.get(agentId)?.performance).toEqual({
+      totalRevenue: 0.2502,
+      tasksCompleted: 1,
+      successRate: 1,
+      averageResponseTime: 4002,
+    });
     expect(store.get(agentId)?.statistics.volume24h).toBe(0.0025); // cost × price, rounded to 4 decimals
   });
 
@@ -122,8 +154,16 @@ describe('AgentStore tasks and their lifecycle on the injected clock', () => {
     const store = newStore();
     const paused = store.list({ status: 'paused', limit: 1 }).agents[0]?.agentId ?? '';
     const deprecated = store.list({ status: 'deprecated', limit: 1 }).agents[0]?.agentId ?? '';
-    expect(store.submitTask(paused, execute({ task: 'x' }))).toEqual({ ok: false, reason: 'agent-not-active', status: 'paused' });
-    expect(store.submitTask(deprecated, execute({ task: 'x' }))).toEqual({ ok: false, reason: 'agent-not-active', status: 'deprecated' });
+    expect(store.submitTask(paused, execute({ task: 'x' }))).toEqual({
+      ok: false,
+      reason: 'agent-not-active',
+      status: 'paused',
+    });
+    expect(store.submitTask(deprecated, execute({ task: 'x' }))).toEqual({
+      ok: false,
+      reason: 'agent-not-active',
+      status: 'deprecated',
+    });
     expect(store.submitTask('agt_none', execute({ task: 'x' }))).toEqual({ ok: false, reason: 'agent-not-found' });
   });
 

@@ -165,7 +165,13 @@ export class AgentStore {
       capabilities: request.capabilities ? [...request.capabilities] : [],
       tokenAddress: this.#random.base58(44),
       creator,
-      tokenomics: { totalSupply: supply, circulatingSupply: supply, price, marketCap: price * supply, revenueShare: request.revenueShare },
+      tokenomics: {
+        totalSupply: supply,
+        circulatingSupply: supply,
+        price,
+        marketCap: price * supply,
+        revenueShare: request.revenueShare,
+      },
       performance: { totalRevenue: 0, tasksCompleted: 0, successRate: 0, averageResponseTime: 0 },
       statistics: { holders: 1, volume24h: 0, priceChange24h: 0 },
       status: 'active',
@@ -218,7 +224,12 @@ export class AgentStore {
     return {
       ok: true,
       task,
-      submission: { taskId: task.taskId, status: taskStatusAt(task, now), estimatedCompletion: plan.estimatedCompletion, cost: plan.cost },
+      submission: {
+        taskId: task.taskId,
+        status: taskStatusAt(task, now),
+        estimatedCompletion: plan.estimatedCompletion,
+        cost: plan.cost,
+      },
     };
   }
 
@@ -240,18 +251,28 @@ export class AgentStore {
   }
 
   /** Summaries of the agents in insertion order (the catalogue first), optionally of one status. */
-  list(options: { offset?: number; limit?: number; status?: AgentStatus } = {}): { total: number; agents: AgentSummary[] } {
+  list(options: { offset?: number; limit?: number; status?: AgentStatus } = {}): {
+    total: number;
+    agents: AgentSummary[];
+  } {
     this.settle();
     const offset = options.offset ?? 0;
     const limit = options.limit ?? 100;
     const agents: AgentSummary[] = [];
     let total = 0;
-    const summary = (agent: Agent): AgentSummary => ({ agentId: agent.agentId, name: agent.name, category: agent.category, model: agent.model, status: agent.status });
+    const summary = (agent: Agent): AgentSummary => ({
+      agentId: agent.agentId,
+      name: agent.name,
+      category: agent.category,
+      model: agent.model,
+      status: agent.status,
+    });
     this.#catalogueIds.forEach((agentId, index) => {
       const record = this.#agents.get(agentId);
       const status = record ? record.agent.status : catalogueShape(index).status;
       if (options.status && status !== options.status) return;
-      if (total >= offset && agents.length < limit) agents.push(summary(record ? record.agent : catalogueEntry(this.#catalogueSeed, index, agentId).agent));
+      if (total >= offset && agents.length < limit)
+        agents.push(summary(record ? record.agent : catalogueEntry(this.#catalogueSeed, index, agentId).agent));
       total += 1;
     });
     for (const [agentId, { agent }] of this.#agents) {
@@ -334,7 +355,9 @@ export class AgentStore {
     }
     const finished = finishedBefore + 1;
     performance.successRate = round4(performance.tasksCompleted / finished);
-    performance.averageResponseTime = Math.round((performance.averageResponseTime * finishedBefore + (task.finishesAt - task.submittedAt)) / finished);
+    performance.averageResponseTime = Math.round(
+      (performance.averageResponseTime * finishedBefore + (task.finishesAt - task.submittedAt)) / finished,
+    );
     record.json = undefined;
   }
 

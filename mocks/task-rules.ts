@@ -2,9 +2,19 @@
 import type { AgentModel, TaskPriority } from '../spec/index.ts';
 
 /** Cost of a minimal task, in agent tokens, per model. */
-export const BASE_COST: Readonly<Record<AgentModel, number>> = { 'gpt-4': 2, 'claude-3': 1.5, 'gpt-3.5-turbo': 0.5, 'llama-2': 0.25 };
+export const BASE_COST: Readonly<Record<AgentModel, number>> = {
+  'gpt-4': 2,
+  'claude-3': 1.5,
+  'gpt-3.5-turbo': 0.5,
+  'llama-2': 0.25,
+};
 /** Processing time of a minimal task, in milliseconds, per model. */
-export const BASE_PROCESSING_MS: Readonly<Record<AgentModel, number>> = { 'gpt-4': 4000, 'claude-3': 3000, 'gpt-3.5-turbo': 1500, 'llama-2': 2000 };
+export const BASE_PROCESSING_MS: Readonly<Record<AgentModel, number>> = {
+  'gpt-4': 4000,
+  'claude-3': 3000,
+  'gpt-3.5-turbo': 1500,
+  'llama-2': 2000,
+};
 /** Cost multiplier per priority: urgency costs more. */
 export const PRIORITY_COST: Readonly<Record<TaskPriority, number>> = { low: 0.8, normal: 1, high: 1.5 };
 /** Time a task waits in the queue before processing starts, per priority. */

@@ -10,7 +10,10 @@ if (unknown.length > 0) cliError(`unknown argument ${unknown[0]}; usage: npm run
 if (json) {
   console.log(JSON.stringify(assumptions, null, 2));
 } else {
-  const rows = assumptions.map((a, index) => `| ${index + 1} | \`${a.pointer}\` | ${a.decision.replaceAll('|', '\\|')} | ${a.reason.replaceAll('|', '\\|')} |`);
+  const rows = assumptions.map(
+    (a, index) =>
+      `| ${index + 1} | \`${a.pointer}\` | ${a.decision.replaceAll('|', '\\|')} | ${a.reason.replaceAll('|', '\\|')} |`,
+  );
   console.log(['| # | where | what was decided | why |', '|---|---|---|---|', ...rows].join('\n'));
   console.log(`\n${assumptions.length} assumptions in spec/openapi.yaml`);
 }

@@ -29,7 +29,8 @@ const options = parseCommandLine(
   { usage: 'usage: node scripts/bench-baseline-server.ts [--port N] [--host 127.0.0.1]' },
 );
 const port = Number(options.port);
-if (!Number.isInteger(port) || port < 0 || port > 65535) cliError(`--port must be an integer from 0 to 65535, got ${options.port}`);
+if (!Number.isInteger(port) || port < 0 || port > 65535)
+  cliError(`--port must be an integer from 0 to 65535, got ${options.port}`);
 
 const server = createServer((request, response) => {
   request.on('data', () => {});

@@ -7,15 +7,22 @@ import { getAtPointer, openapiDocument } from '../spec/index.ts';
 import { cliError } from './cli-error.ts';
 import { parseCommandLine } from './command-line.ts';
 
-const usage = 'usage: node scripts/bench-msw-interceptor.ts [--duration S] [--concurrency N] [--op getAgent|deployAgent]';
+const usage =
+  'usage: node scripts/bench-msw-interceptor.ts [--duration S] [--concurrency N] [--op getAgent|deployAgent]';
 const values = parseCommandLine(
-  { duration: { type: 'string', default: '3' }, concurrency: { type: 'string', default: '50' }, op: { type: 'string', default: 'getAgent' } },
+  {
+    duration: { type: 'string', default: '3' },
+    concurrency: { type: 'string', default: '50' },
+    op: { type: 'string', default: 'getAgent' },
+  },
   { usage },
 );
 const duration = Number(values.duration);
 const concurrency = Number(values.concurrency);
-if (!(duration > 0) || !Number.isInteger(concurrency) || concurrency < 1) cliError(`--duration and --concurrency must be positive; ${usage}`);
-if (values.op !== 'getAgent' && values.op !== 'deployAgent') cliError(`--op takes getAgent or deployAgent, got ${values.op}`);
+if (!(duration > 0) || !Number.isInteger(concurrency) || concurrency < 1)
+  cliError(`--duration and --concurrency must be positive; ${usage}`);
+if (values.op !== 'getAgent' && values.op !== 'deployAgent')
+  cliError(`--op takes getAgent or deployAgent, got ${values.op}`);
 
 const base = 'http://agent-registry.bench';
 const server = setupMockServer({ baseUrl: base, logger: silentLogger });
@@ -26,10 +33,16 @@ const json = { authorization, 'content-type': 'application/json' };
 const first = await fetch(`${base}/v1/agents/deploy`, { method: 'POST', headers: json, body: deployBody });
 const agentId = ((await first.json()) as { agentId: string }).agentId;
 
-const call = values.op === 'getAgent' ? () => fetch(`${base}/v1/agents/${agentId}`, { headers: { authorization } }) : () => fetch(`${base}/v1/agents/deploy`, { method: 'POST', headers: json, body: deployBody });
+const call =
+  values.op === 'getAgent'
+    ? () => fetch(`${base}/v1/agents/${agentId}`, { headers: { authorization } })
+    : () => fetch(`${base}/v1/agents/deploy`, { method: 'POST', headers: json, body: deployBody });
 const expected = values.op === 'getAgent' ? 200 : 201;
 
-async function run(seconds: number, record: boolean): Promise<{ latencies: number[]; failures: number; elapsed: number }> {
+async function run(
+  seconds: number,
+  record: boolean,
+): Promise<{ latencies: number[]; failures: number; elapsed: number }> {
   const latencies: number[] = [];
   let failures = 0;
   const began = performance.now();
@@ -52,5 +65,9 @@ await run(Math.min(1, duration / 2), false);
 const { latencies, failures, elapsed } = await run(duration, true);
 server.close();
 latencies.sort((a, b) => a - b);
-const at = (share: number): number => Math.round((latencies[Math.min(latencies.length - 1, Math.ceil(share * latencies.length) - 1)] ?? Number.NaN) * 100) / 100;
-process.stdout.write(`${JSON.stringify({ op: values.op, concurrency, requests: latencies.length, failures, rps: Math.round(latencies.length / elapsed), p50: at(0.5), p99: at(0.99) })}\n`);
+const at = (share: number): number =>
+  Math.round((latencies[Math.min(latencies.length - 1, Math.ceil(share * latencies.length) - 1)] ?? Number.NaN) * 100) /
+  100;
+process.stdout.write(
+  `${JSON.stringify({ op: values.op, concurrency, requests: latencies.length, failures, rps: Math.round(latencies.length / elapsed), p50: at(0.5), p99: at(0.99) })}\n`,
+);

@@ -8,7 +8,15 @@ import { cpus, loadavg, totalmem, platform, release } from 'node:os';
 import { getAtPointer, openapiDocument } from '../spec/index.ts';
 import { cliError } from './cli-error.ts';
 import { parseCommandLine } from './command-line.ts';
-import { canPin, cpuSecondsOf, freePort, memoryOf, repoRoot, spawnServer, type SpawnedServer } from './spawned-server.ts';
+import {
+  canPin,
+  cpuSecondsOf,
+  freePort,
+  memoryOf,
+  repoRoot,
+  spawnServer,
+  type SpawnedServer,
+} from './spawned-server.ts';
 
 const usage =
   'usage: npm run bench -- [--quick] [--duration S] [--rounds N] [--connections 1,50] [--targets fake,prism,bare] ' +
@@ -22,8 +30,12 @@ const allOps: Op[] = ['getAgent', 'deployAgent', 'executeAgentTask'];
 const allSections: Section[] = ['throughput', 'cold', 'scale', 'steady', 'msw'];
 
 function list<T extends string>(flag: string, raw: string, allowed: readonly T[]): T[] {
-  const values = raw.split(',').map((value) => value.trim()).filter(Boolean);
-  for (const value of values) if (!allowed.includes(value as T)) cliError(`--${flag} takes ${allowed.join(', ')}; got ${value}`);
+  const values = raw
+    .split(',')
+    .map((value) => value.trim())
+    .filter(Boolean);
+  for (const value of values)
+    if (!allowed.includes(value as T)) cliError(`--${flag} takes ${allowed.join(', ')}; got ${value}`);
   return values as T[];
 }
 
@@ -59,7 +71,9 @@ function readOptions() {
     connections: values.connections.split(',').map((raw) => positive('connections', raw, true)),
     targets: list('targets', values.targets, allTargets),
     sections: list('sections', values.sections, allSections),
-    scale: (values.scale ?? (quick ? '1000' : '1000,10000,100000')).split(',').map((raw) => positive('scale', raw, true)),
+    scale: (values.scale ?? (quick ? '1000' : '1000,10000,100000'))
+      .split(',')
+      .map((raw) => positive('scale', raw, true)),
     steady: positive('steady', values.steady ?? (quick ? '3' : '60'), false),
     json: values.json,
     fakeNodeArgs: values['fake-node-args'].split(' ').filter(Boolean),
@@ -85,10 +99,17 @@ let bearer = '';
 function token(): string {
   if (bearer) return bearer;
   try {
-    bearer = execFileSync(process.execPath, ['scripts/token.ts'], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+    bearer = execFileSync(process.execPath, ['scripts/token.ts'], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }).trim();
   } catch (error) {
     const stderr = (error as { stderr?: string }).stderr?.trim().split('\n').at(-1) ?? '';
-    cliError(`cannot get a token from scripts/token.ts (${stderr || (error as Error).message}); is the fake backend built? Try --targets prism,bare`, 1);
+    cliError(
+      `cannot get a token from scripts/token.ts (${stderr || (error as Error).message}); is the fake backend built? Try --targets prism,bare`,
+      1,
+    );
   }
   return bearer;
 }
@@ -97,7 +118,12 @@ function headers(): Record<string, string> {
   return { authorization: `Bearer ${token()}`, 'content-type': 'application/json' };
 }
 
-async function startTarget(target: Target, options: Options, fakeArgs: string[] = [], env?: NodeJS.ProcessEnv): Promise<SpawnedServer> {
+async function startTarget(
+  target: Target,
+  options: Options,
+  fakeArgs: string[] = [],
+  env?: NodeJS.ProcessEnv,
+): Promise<SpawnedServer> {
   switch (target) {
     case 'fake':
       return spawnServer({
@@ -108,12 +134,25 @@ async function startTarget(target: Target, options: Options, fakeArgs: string[] 
         ...(env && { env }),
       });
     case 'bare':
-      return spawnServer({ name: 'bare', args: ['scripts/bench-baseline-server.ts', '--port', '0'], ready: /listening on http:\/\/127\.0\.0\.1:(\d+)/, cpu: serverCpu });
+      return spawnServer({
+        name: 'bare',
+        args: ['scripts/bench-baseline-server.ts', '--port', '0'],
+        ready: /listening on http:\/\/127\.0\.0\.1:(\d+)/,
+        cpu: serverCpu,
+      });
     case 'prism': {
       const port = await freePort();
       return spawnServer({
         name: 'prism',
-        args: ['node_modules/@stoplight/prism-cli/dist/index.js', 'mock', 'spec/openapi.yaml', '-h', '127.0.0.1', '-p', String(port)],
+        args: [
+          'node_modules/@stoplight/prism-cli/dist/index.js',
+          'mock',
+          'spec/openapi.yaml',
+          '-h',
+          '127.0.0.1',
+          '-p',
+          String(port),
+        ],
         ready: /Prism is listening/,
         port,
         cpu: serverCpu,
@@ -126,12 +165,17 @@ async function startTarget(target: Target, options: Options, fakeArgs: string[] 
 async function deployOne(server: SpawnedServer): Promise<string> {
   for (let attempt = 0; attempt < 200; attempt += 1) {
     try {
-      const response = await fetch(`${server.baseUrl}/v1/agents/deploy`, { method: 'POST', headers: headers(), body: deployBody });
+      const response = await fetch(`${server.baseUrl}/v1/agents/deploy`, {
+        method: 'POST',
+        headers: headers(),
+        body: deployBody,
+      });
       const text = await response.text();
       if (response.status === 201) {
         const parsed: unknown = JSON.parse(text);
         const id = typeof parsed === 'object' && parsed !== null && 'agentId' in parsed ? parsed.agentId : undefined;
-        if (typeof id !== 'string') throw new Error(`${server.name} deploy answered without an agentId: ${text.slice(0, 200)}`);
+        if (typeof id !== 'string')
+          throw new Error(`${server.name} deploy answered without an agentId: ${text.slice(0, 200)}`);
         return id;
       }
       throw new Error(`${server.name} answered deploy with ${response.status}: ${text.slice(0, 300)}`);
@@ -150,7 +194,12 @@ interface Started {
   coldStartMs: number;
 }
 
-async function startAndProbe(target: Target, options: Options, fakeArgs: string[] = [], env?: NodeJS.ProcessEnv): Promise<Started> {
+async function startAndProbe(
+  target: Target,
+  options: Options,
+  fakeArgs: string[] = [],
+  env?: NodeJS.ProcessEnv,
+): Promise<Started> {
   const before = performance.now();
   const server = await startTarget(target, options, fakeArgs, env);
   const agentId = await deployOne(server);
@@ -223,7 +272,10 @@ function median(values: number[]): number {
 }
 
 const mb = (bytes: number): number => Math.round((bytes / 1024 / 1024) * 10) / 10;
-const fmt = (value: number, digits = 0): string => (Number.isFinite(value) ? value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : 'n/a');
+const fmt = (value: number, digits = 0): string =>
+  Number.isFinite(value)
+    ? value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
+    : 'n/a';
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -248,7 +300,9 @@ async function throughput(options: Options) {
   const peakRss = new Map<Target, number>();
   for (let round = 0; round < options.rounds; round += 1) {
     // Fresh processes each round: deploys pile agents into the fake, and each start is one more cold-start sample.
-    const order = options.targets.map((_, index) => options.targets[(index + round) % options.targets.length] as Target);
+    const order = options.targets.map(
+      (_, index) => options.targets[(index + round) % options.targets.length] as Target,
+    );
     const started = new Map<Target, Started>();
     try {
       for (const target of order) {
@@ -266,7 +320,9 @@ async function throughput(options: Options) {
             const key = `${target}|${op}|${connections}`;
             runs.set(key, [...(runs.get(key) ?? []), run]);
             const flag = run.non2xx || run.errors ? `  (${run.non2xx} non-2xx, ${run.errors} errors)` : '';
-            log(`round ${round + 1}/${options.rounds} ${target.padEnd(5)} ${op.padEnd(16)} c=${String(connections).padEnd(3)} ${fmt(run.rps).padStart(8)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms  server CPU ${run.serverCpu}%${flag}`);
+            log(
+              `round ${round + 1}/${options.rounds} ${target.padEnd(5)} ${op.padEnd(16)} c=${String(connections).padEnd(3)} ${fmt(run.rps).padStart(8)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms  server CPU ${run.serverCpu}%${flag}`,
+            );
           }
         }
       }
@@ -298,7 +354,9 @@ async function throughput(options: Options) {
   }
   return {
     rows,
-    coldStartMs: Object.fromEntries([...coldStart].map(([target, samples]) => [target, { median: median(samples), samples }])),
+    coldStartMs: Object.fromEntries(
+      [...coldStart].map(([target, samples]) => [target, { median: median(samples), samples }]),
+    ),
     peakRssMb: Object.fromEntries([...peakRss].map(([target, bytes]) => [target, mb(bytes)])),
   };
 }
@@ -322,8 +380,15 @@ async function scaleRow(options: Options, size: number, how: ScaleRow['how']): P
     let fillRps = Number.NaN;
     if (how === 'deployed') {
       const health = (await (await fetch(`${probe.server.baseUrl}/__mock/health`)).json()) as { agents: number };
-      const fill = await load(`${probe.server.baseUrl}/v1/agents/deploy`, { method: 'POST', headers: headers(), body: deployBody, connections: 50, amount: Math.max(0, size - health.agents) });
-      if (fill.non2xx || fill.errors) throw new Error(`filling the fake to ${size} agents: ${fill.non2xx} non-2xx, ${fill.errors} errors`);
+      const fill = await load(`${probe.server.baseUrl}/v1/agents/deploy`, {
+        method: 'POST',
+        headers: headers(),
+        body: deployBody,
+        connections: 50,
+        amount: Math.max(0, size - health.agents),
+      });
+      if (fill.non2xx || fill.errors)
+        throw new Error(`filling the fake to ${size} agents: ${fill.non2xx} non-2xx, ${fill.errors} errors`);
       fillRps = fill.requests.total / fill.duration;
     }
     // Let the allocator settle so RSS is the store's, not a burst's.
@@ -331,8 +396,20 @@ async function scaleRow(options: Options, size: number, how: ScaleRow['how']): P
     const rss = memoryOf(probe.server.pid).rss;
     const get = await measure(probe, 'getAgent', 50, options.duration);
     const execute = await measure(probe, 'executeAgentTask', 50, options.duration);
-    log(`scale ${fmt(size)} agents (${how}): cold start ${fmt(probe.coldStartMs)} ms, RSS ${mb(rss)} MB, GET ${fmt(get.rps)} req/s p99 ${get.p99} ms, execute ${fmt(execute.rps)} req/s p99 ${execute.p99} ms${how === 'deployed' ? `, filled at ${fmt(fillRps)} deploys/s` : ''}`);
-    return { agents: size, how, coldStartMs: probe.coldStartMs, rssMb: mb(rss), fillRps, getRps: get.rps, getP99: get.p99, executeRps: execute.rps, executeP99: execute.p99 };
+    log(
+      `scale ${fmt(size)} agents (${how}): cold start ${fmt(probe.coldStartMs)} ms, RSS ${mb(rss)} MB, GET ${fmt(get.rps)} req/s p99 ${get.p99} ms, execute ${fmt(execute.rps)} req/s p99 ${execute.p99} ms${how === 'deployed' ? `, filled at ${fmt(fillRps)} deploys/s` : ''}`,
+    );
+    return {
+      agents: size,
+      how,
+      coldStartMs: probe.coldStartMs,
+      rssMb: mb(rss),
+      fillRps,
+      getRps: get.rps,
+      getP99: get.p99,
+      executeRps: execute.rps,
+      executeP99: execute.p99,
+    };
   } finally {
     await probe.server.stop();
   }
@@ -353,8 +430,14 @@ async function coldStarts(options: Options) {
       await probe.server.stop();
     }
   }
-  const summary = { withCacheMs: median(result.withCache), withoutCacheMs: median(result.withoutCache), samples: result };
-  log(`cold start (median of ${samples}): ${fmt(summary.withCacheMs)} ms with the compile cache, ${fmt(summary.withoutCacheMs)} ms without`);
+  const summary = {
+    withCacheMs: median(result.withCache),
+    withoutCacheMs: median(result.withoutCache),
+    samples: result,
+  };
+  log(
+    `cold start (median of ${samples}): ${fmt(summary.withCacheMs)} ms with the compile cache, ${fmt(summary.withoutCacheMs)} ms without`,
+  );
   return summary;
 }
 
@@ -381,13 +464,23 @@ async function steady(options: Options) {
   ];
   const samples: { second: number; rssMb: number }[] = [];
   const began = performance.now();
-  const timer = setInterval(() => samples.push({ second: Math.round((performance.now() - began) / 100) / 10, rssMb: mb(memoryOf(probe.server.pid).rss) }), 1000);
+  const timer = setInterval(
+    () =>
+      samples.push({
+        second: Math.round((performance.now() - began) / 100) / 10,
+        rssMb: mb(memoryOf(probe.server.pid).rss),
+      }),
+    1000,
+  );
   let result: autocannon.Result;
   try {
     result = await load(probe.server.baseUrl, { requests, connections: 50, duration: options.steady });
     clearInterval(timer);
     await new Promise((resolve) => setTimeout(resolve, 3000));
-    samples.push({ second: Math.round((performance.now() - began) / 100) / 10, rssMb: mb(memoryOf(probe.server.pid).rss) });
+    samples.push({
+      second: Math.round((performance.now() - began) / 100) / 10,
+      rssMb: mb(memoryOf(probe.server.pid).rss),
+    });
   } finally {
     clearInterval(timer);
     await probe.server.stop();
@@ -409,7 +502,9 @@ async function steady(options: Options) {
     rssAfterIdleMb: samples.at(-1)?.rssMb ?? Number.NaN,
     samples,
   };
-  log(`steady ${options.steady} s: ${fmt(result.requests.total)} requests, RSS ${summary.rssStartMb} → peak ${summary.rssFirstHalfPeakMb} (1st half) / ${summary.rssSecondHalfPeakMb} (2nd half), ${summary.rssLastThirdGrowthMb >= 0 ? '+' : ''}${summary.rssLastThirdGrowthMb} MB over the last ${summary.lastThirdSeconds} s → ${summary.rssAfterIdleMb} MB after 3 s idle`);
+  log(
+    `steady ${options.steady} s: ${fmt(result.requests.total)} requests, RSS ${summary.rssStartMb} → peak ${summary.rssFirstHalfPeakMb} (1st half) / ${summary.rssSecondHalfPeakMb} (2nd half), ${summary.rssLastThirdGrowthMb >= 0 ? '+' : ''}${summary.rssLastThirdGrowthMb} MB over the last ${summary.lastThirdSeconds} s → ${summary.rssAfterIdleMb} MB after 3 s idle`,
+  );
   return summary;
 }
 
@@ -417,16 +512,36 @@ async function mswPath(options: Options) {
   const rows: { op: Op; connections: number; rps: number; p50: number; p99: number; failures: number }[] = [];
   for (const op of ['getAgent', 'deployAgent'] as const) {
     for (const connections of options.connections) {
-      const args = ['scripts/bench-msw-interceptor.ts', '--duration', String(options.duration), '--concurrency', String(connections), '--op', op];
-      const output = execFileSync(canPin() ? 'taskset' : process.execPath, [...(canPin() ? ['-c', String(serverCpu), process.execPath] : []), ...args], {
-        cwd: repoRoot,
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      const parsed = JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as { rps: number; p50: number; p99: number; failures: number };
-      if (parsed.failures) throw new Error(`the msw path answered ${parsed.failures} ${op} requests with an unexpected status`);
+      const args = [
+        'scripts/bench-msw-interceptor.ts',
+        '--duration',
+        String(options.duration),
+        '--concurrency',
+        String(connections),
+        '--op',
+        op,
+      ];
+      const output = execFileSync(
+        canPin() ? 'taskset' : process.execPath,
+        [...(canPin() ? ['-c', String(serverCpu), process.execPath] : []), ...args],
+        {
+          cwd: repoRoot,
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      const parsed = JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as {
+        rps: number;
+        p50: number;
+        p99: number;
+        failures: number;
+      };
+      if (parsed.failures)
+        throw new Error(`the msw path answered ${parsed.failures} ${op} requests with an unexpected status`);
       rows.push({ op, connections, ...parsed });
-      log(`msw interceptor ${op.padEnd(16)} ${String(connections).padEnd(3)} in flight: ${fmt(parsed.rps)} req/s, p50 ${parsed.p50} ms, p99 ${parsed.p99} ms`);
+      log(
+        `msw interceptor ${op.padEnd(16)} ${String(connections).padEnd(3)} in flight: ${fmt(parsed.rps)} req/s, p50 ${parsed.p50} ms, p99 ${parsed.p99} ms`,
+      );
     }
   }
   return rows;
@@ -437,18 +552,29 @@ async function mswPath(options: Options) {
 
 function table(result: Awaited<ReturnType<typeof throughput>>, options: Options): string {
   const lines: string[] = [];
-  const head = ['operation', 'conns', ...options.targets.map((t) => `${t} req/s`), ...options.targets.map((t) => `${t} p50/p99 ms`)];
-  const ratios = options.targets.includes('fake') ? options.targets.filter((t) => t !== 'fake').map((t) => `fake/${t}`) : [];
+  const head = [
+    'operation',
+    'conns',
+    ...options.targets.map((t) => `${t} req/s`),
+    ...options.targets.map((t) => `${t} p50/p99 ms`),
+  ];
+  const ratios = options.targets.includes('fake')
+    ? options.targets.filter((t) => t !== 'fake').map((t) => `fake/${t}`)
+    : [];
   lines.push(`| ${[...head, ...ratios].join(' | ')} |`, `|${[...head, ...ratios].map(() => '---').join('|')}|`);
   for (const op of allOps) {
     for (const connections of options.connections) {
-      const byTarget = new Map(result.rows.filter((r) => r.op === op && r.connections === connections).map((r) => [r.target, r]));
+      const byTarget = new Map(
+        result.rows.filter((r) => r.op === op && r.connections === connections).map((r) => [r.target, r]),
+      );
       const fake = byTarget.get('fake');
       const cells = [
         op,
         String(connections),
         ...options.targets.map((t) => fmt(byTarget.get(t)?.rps ?? Number.NaN)),
-        ...options.targets.map((t) => `${fmt(byTarget.get(t)?.p50 ?? Number.NaN, 1)} / ${fmt(byTarget.get(t)?.p99 ?? Number.NaN, 1)}`),
+        ...options.targets.map(
+          (t) => `${fmt(byTarget.get(t)?.p50 ?? Number.NaN, 1)} / ${fmt(byTarget.get(t)?.p99 ?? Number.NaN, 1)}`,
+        ),
         ...ratios.map((ratio) => {
           const other = byTarget.get(ratio.slice(5) as Target);
           return fake && other ? `${fmt(fake.rps / other.rps, 2)}×` : 'n/a';
@@ -459,11 +585,18 @@ function table(result: Awaited<ReturnType<typeof throughput>>, options: Options)
   }
   // The same runs seen from the server's side: when the load generator (one core) is the limit, a server is not busy all
   // the time, and req/s per core of server CPU is the fairer comparison.
-  lines.push('', `| operation | conns | ${options.targets.map((t) => `${t} CPU %`).join(' | ')} | ${options.targets.map((t) => `${t} req/s per core`).join(' | ')} | ${ratios.map((r) => `${r} per core`).join(' | ')} |`);
-  lines.push(`|---|---|${options.targets.map(() => '---').join('|')}|${options.targets.map(() => '---').join('|')}|${ratios.map(() => '---').join('|')}|`);
+  lines.push(
+    '',
+    `| operation | conns | ${options.targets.map((t) => `${t} CPU %`).join(' | ')} | ${options.targets.map((t) => `${t} req/s per core`).join(' | ')} | ${ratios.map((r) => `${r} per core`).join(' | ')} |`,
+  );
+  lines.push(
+    `|---|---|${options.targets.map(() => '---').join('|')}|${options.targets.map(() => '---').join('|')}|${ratios.map(() => '---').join('|')}|`,
+  );
   for (const op of allOps) {
     for (const connections of options.connections) {
-      const byTarget = new Map(result.rows.filter((r) => r.op === op && r.connections === connections).map((r) => [r.target, r]));
+      const byTarget = new Map(
+        result.rows.filter((r) => r.op === op && r.connections === connections).map((r) => [r.target, r]),
+      );
       const fake = byTarget.get('fake');
       lines.push(
         `| ${op} | ${connections} | ${options.targets.map((t) => fmt(byTarget.get(t)?.serverCpu ?? Number.NaN)).join(' | ')} | ${options.targets.map((t) => fmt(byTarget.get(t)?.perCore ?? Number.NaN)).join(' | ')} | ${ratios
@@ -476,8 +609,12 @@ function table(result: Awaited<ReturnType<typeof throughput>>, options: Options)
     }
   }
   lines.push('', `| | ${options.targets.join(' | ')} |`, `|---|${options.targets.map(() => '---').join('|')}|`);
-  lines.push(`| cold start, spawn → first 201 (median ms) | ${options.targets.map((t) => fmt(result.coldStartMs[t]?.median ?? Number.NaN)).join(' | ')} |`);
-  lines.push(`| peak RSS (MB, max over rounds) | ${options.targets.map((t) => fmt(result.peakRssMb[t] ?? Number.NaN, 1)).join(' | ')} |`);
+  lines.push(
+    `| cold start, spawn → first 201 (median ms) | ${options.targets.map((t) => fmt(result.coldStartMs[t]?.median ?? Number.NaN)).join(' | ')} |`,
+  );
+  lines.push(
+    `| peak RSS (MB, max over rounds) | ${options.targets.map((t) => fmt(result.peakRssMb[t] ?? Number.NaN, 1)).join(' | ')} |`,
+  );
   return lines.join('\n');
 }
 
@@ -490,31 +627,64 @@ interface Verdict {
 function verdicts(report: Report): Verdict[] {
   const out: Verdict[] = [];
   const rows = report.throughput?.rows ?? [];
-  const at = (target: Target, op: Op, connections: number) => rows.find((r) => r.target === target && r.op === op && r.connections === connections);
+  const at = (target: Target, op: Op, connections: number) =>
+    rows.find((r) => r.target === target && r.op === op && r.connections === connections);
   for (const op of ['getAgent', 'deployAgent'] as const) {
     const fake = at('fake', op, 50);
     const prism = at('prism', op, 50);
     const bare = at('bare', op, 50);
-    if (fake && prism) out.push({ target: `${op} fake ≥ 10× Prism (50 conns)`, met: fake.rps >= 10 * prism.rps, figure: `${fmt(fake.rps / prism.rps, 2)}×` });
-    if (fake && bare) out.push({ target: `${op} fake ≥ 50% of bare (50 conns)`, met: fake.rps >= 0.5 * bare.rps, figure: `${fmt((100 * fake.rps) / bare.rps, 1)}%` });
+    if (fake && prism)
+      out.push({
+        target: `${op} fake ≥ 10× Prism (50 conns)`,
+        met: fake.rps >= 10 * prism.rps,
+        figure: `${fmt(fake.rps / prism.rps, 2)}×`,
+      });
+    if (fake && bare)
+      out.push({
+        target: `${op} fake ≥ 50% of bare (50 conns)`,
+        met: fake.rps >= 0.5 * bare.rps,
+        figure: `${fmt((100 * fake.rps) / bare.rps, 1)}%`,
+      });
   }
   for (const op of allOps) {
     const fake = at('fake', op, 50);
     if (fake) out.push({ target: `${op} fake p99 ≤ 10 ms (50 conns)`, met: fake.p99 <= 10, figure: `${fake.p99} ms` });
   }
   const cold = report.throughput?.coldStartMs.fake?.median;
-  if (cold !== undefined) out.push({ target: 'fake cold start ≤ 500 ms (rounds of the throughput section)', met: cold <= 500, figure: `${fmt(cold)} ms` });
+  if (cold !== undefined)
+    out.push({
+      target: 'fake cold start ≤ 500 ms (rounds of the throughput section)',
+      met: cold <= 500,
+      figure: `${fmt(cold)} ms`,
+    });
   if (report.cold) {
-    out.push({ target: 'fake cold start ≤ 500 ms (compile cache as a second start finds it)', met: report.cold.withCacheMs <= 500, figure: `${fmt(report.cold.withCacheMs)} ms` });
-    out.push({ target: 'fake cold start ≤ 500 ms (no compile cache: first start on a machine)', met: report.cold.withoutCacheMs <= 500, figure: `${fmt(report.cold.withoutCacheMs)} ms` });
+    out.push({
+      target: 'fake cold start ≤ 500 ms (compile cache as a second start finds it)',
+      met: report.cold.withCacheMs <= 500,
+      figure: `${fmt(report.cold.withCacheMs)} ms`,
+    });
+    out.push({
+      target: 'fake cold start ≤ 500 ms (no compile cache: first start on a machine)',
+      met: report.cold.withoutCacheMs <= 500,
+      figure: `${fmt(report.cold.withoutCacheMs)} ms`,
+    });
   }
   for (const row of report.scale?.filter((entry) => entry.agents === 100_000) ?? []) {
-    out.push({ target: `fake RSS ≤ 200 MB with 100k agents (${row.how})`, met: row.rssMb <= 200, figure: `${row.rssMb} MB` });
+    out.push({
+      target: `fake RSS ≤ 200 MB with 100k agents (${row.how})`,
+      met: row.rssMb <= 200,
+      figure: `${row.rssMb} MB`,
+    });
   }
   if (report.steady) {
     const { rssLastThirdGrowthMb: grew, lastThirdSeconds } = report.steady;
     // A few seconds (--quick) say nothing about a plateau.
-    if (lastThirdSeconds >= 10) out.push({ target: `fake RSS steady under load (≤ +5 MB over the last third of the run)`, met: grew <= 5, figure: `${grew >= 0 ? '+' : ''}${fmt(grew, 1)} MB over the last ${lastThirdSeconds} s` });
+    if (lastThirdSeconds >= 10)
+      out.push({
+        target: `fake RSS steady under load (≤ +5 MB over the last third of the run)`,
+        met: grew <= 5,
+        figure: `${grew >= 0 ? '+' : ''}${fmt(grew, 1)} MB over the last ${lastThirdSeconds} s`,
+      });
   }
   return out;
 }
@@ -553,11 +723,20 @@ async function main(): Promise<void> {
   const { json, ...shown } = options;
   const report: Report = {
     date: new Date().toISOString(),
-    machine: { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, memoryGb: Math.round(totalmem() / 2 ** 30), os: `${platform()} ${release()}`, node: process.version, pinned },
+    machine: {
+      cpu: cpus()[0]?.model ?? 'unknown',
+      cores: cpus().length,
+      memoryGb: Math.round(totalmem() / 2 ** 30),
+      os: `${platform()} ${release()}`,
+      node: process.version,
+      pinned,
+    },
     options: shown,
     load: { before: Math.round((loadavg()[0] ?? 0) * 100) / 100 },
   };
-  log(`bench: ${options.rounds} round(s) × ${options.duration} s per run; servers on CPU ${pinned ? serverCpu : 'any'}, autocannon on CPU ${pinned ? loadCpu : 'any'}`);
+  log(
+    `bench: ${options.rounds} round(s) × ${options.duration} s per run; servers on CPU ${pinned ? serverCpu : 'any'}, autocannon on CPU ${pinned ? loadCpu : 'any'}`,
+  );
   if (options.sections.includes('throughput')) {
     report.throughput = await throughput(options);
     process.stdout.write(`\n${table(report.throughput, options)}\n`);
@@ -568,27 +747,41 @@ async function main(): Promise<void> {
   if (fake && options.sections.includes('steady')) report.steady = await steady(options);
   if (fake && options.sections.includes('msw')) report.msw = await mswPath(options);
   if (report.scale) {
-    process.stdout.write(`\n| agents in store | how | cold start ms | RSS MB | GET req/s | GET p99 ms | execute req/s | execute p99 ms | deploys/s while filling |\n|---|---|---|---|---|---|---|---|---|\n`);
+    process.stdout.write(
+      `\n| agents in store | how | cold start ms | RSS MB | GET req/s | GET p99 ms | execute req/s | execute p99 ms | deploys/s while filling |\n|---|---|---|---|---|---|---|---|---|\n`,
+    );
     for (const row of report.scale) {
-      process.stdout.write(`| ${fmt(row.agents)} | ${row.how} | ${fmt(row.coldStartMs)} | ${row.rssMb} | ${fmt(row.getRps)} | ${row.getP99} | ${fmt(row.executeRps)} | ${row.executeP99} | ${fmt(row.fillRps)} |\n`);
+      process.stdout.write(
+        `| ${fmt(row.agents)} | ${row.how} | ${fmt(row.coldStartMs)} | ${row.rssMb} | ${fmt(row.getRps)} | ${row.getP99} | ${fmt(row.executeRps)} | ${row.executeP99} | ${fmt(row.fillRps)} |\n`,
+      );
     }
   }
   if (report.cold) {
-    process.stdout.write(`\ncold start, spawn → first 201 (median): ${fmt(report.cold.withCacheMs)} ms with node's compile cache, ${fmt(report.cold.withoutCacheMs)} ms without\n`);
+    process.stdout.write(
+      `\ncold start, spawn → first 201 (median): ${fmt(report.cold.withCacheMs)} ms with node's compile cache, ${fmt(report.cold.withoutCacheMs)} ms without\n`,
+    );
   }
   if (report.steady) {
     const s = report.steady;
-    process.stdout.write(`\nsteady load (${s.seconds} s, 50 conns, mixed valid/invalid): ${fmt(s.requests)} requests, ${s.unexpected5xx} 5xx, ${s.errors} errors; RSS start ${s.rssStartMb} MB, peak 1st half ${s.rssFirstHalfPeakMb} MB, peak 2nd half ${s.rssSecondHalfPeakMb} MB, ${s.rssLastThirdGrowthMb >= 0 ? '+' : ''}${s.rssLastThirdGrowthMb} MB over the last ${s.lastThirdSeconds} s, after 3 s idle ${s.rssAfterIdleMb} MB\n`);
+    process.stdout.write(
+      `\nsteady load (${s.seconds} s, 50 conns, mixed valid/invalid): ${fmt(s.requests)} requests, ${s.unexpected5xx} 5xx, ${s.errors} errors; RSS start ${s.rssStartMb} MB, peak 1st half ${s.rssFirstHalfPeakMb} MB, peak 2nd half ${s.rssSecondHalfPeakMb} MB, ${s.rssLastThirdGrowthMb >= 0 ? '+' : ''}${s.rssLastThirdGrowthMb} MB over the last ${s.lastThirdSeconds} s, after 3 s idle ${s.rssAfterIdleMb} MB\n`,
+    );
   }
   if (report.msw) {
-    process.stdout.write(`\nmsw node interceptor (in-process fetch, no socket; no target): ${report.msw.map((r) => `${r.op} ${fmt(r.rps)} req/s at ${r.connections} in flight (p99 ${r.p99} ms)`).join('; ')}\n`);
+    process.stdout.write(
+      `\nmsw node interceptor (in-process fetch, no socket; no target): ${report.msw.map((r) => `${r.op} ${fmt(r.rps)} req/s at ${r.connections} in flight (p99 ${r.p99} ms)`).join('; ')}\n`,
+    );
   }
   report.verdicts = verdicts(report);
   if (report.verdicts.length) {
-    process.stdout.write(`\n${report.verdicts.map((v) => `${v.met ? 'MET ' : 'MISS'}  ${v.target}: ${v.figure}`).join('\n')}\n`);
+    process.stdout.write(
+      `\n${report.verdicts.map((v) => `${v.met ? 'MET ' : 'MISS'}  ${v.target}: ${v.figure}`).join('\n')}\n`,
+    );
   }
   report.load.after = Math.round((loadavg()[0] ?? 0) * 100) / 100;
-  process.stdout.write(`\n${report.date} · ${report.machine.cpu}, ${report.machine.cores} cores, ${report.machine.memoryGb} GB · node ${report.machine.node} · load average ${report.load.before} before, ${report.load.after} after\n`);
+  process.stdout.write(
+    `\n${report.date} · ${report.machine.cpu}, ${report.machine.cores} cores, ${report.machine.memoryGb} GB · node ${report.machine.node} · load average ${report.load.before} before, ${report.load.after} after\n`,
+  );
   if (json) writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`);
 }
 

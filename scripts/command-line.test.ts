@@ -27,14 +27,41 @@ async function probeWith(args: string[]): Promise<{ code: number; stdout: string
 
 describe('parseCommandLine', () => {
   it('returns the flags, typed from the options', () => {
-    const values = parseCommandLine({ port: { type: 'string' }, quick: { type: 'boolean' } }, { usage: 'u' }, ['--port', '80', '--quick']);
+    const values = parseCommandLine({ port: { type: 'string' }, quick: { type: 'boolean' } }, { usage: 'u' }, [
+      '--port',
+      '80',
+      '--quick',
+    ]);
     expect(values).toEqual({ port: '80', quick: true });
   });
 
   it.each([
-    ['an unknown flag', { given: ['--nope'], want: { code: 2, stderr: /^agent-registry-kit: Unknown option '--nope'; usage: probe \[--port <n>\]\n$/, stdout: /^$/ } }],
-    ['a flag without its value', { given: ['--port'], want: { code: 2, stderr: /^agent-registry-kit: Option '--port <value>' argument missing; usage: probe/, stdout: /^$/ } }],
-    ['a positional argument', { given: ['extra'], want: { code: 2, stderr: /^agent-registry-kit: .*extra.*; usage: probe/, stdout: /^$/ } }],
+    [
+      'an unknown flag',
+      {
+        given: ['--nope'],
+        want: {
+          code: 2,
+          stderr: /^agent-registry-kit: Unknown option '--nope'; usage: probe \[--port <n>\]\n$/,
+          stdout: /^$/,
+        },
+      },
+    ],
+    [
+      'a flag without its value',
+      {
+        given: ['--port'],
+        want: {
+          code: 2,
+          stderr: /^agent-registry-kit: Option '--port <value>' argument missing; usage: probe/,
+          stdout: /^$/,
+        },
+      },
+    ],
+    [
+      'a positional argument',
+      { given: ['extra'], want: { code: 2, stderr: /^agent-registry-kit: .*extra.*; usage: probe/, stdout: /^$/ } },
+    ],
     ['--help', { given: ['--help'], want: { code: 0, stderr: /^$/, stdout: /^the help text\n$/ } }],
     ['-h', { given: ['-h'], want: { code: 0, stderr: /^$/, stdout: /^the help text\n$/ } }],
   ])('answers %s with one line and the right exit status', async (_, { given, want }) => {

@@ -2,7 +2,9 @@
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { cliError } from './cli-error.ts';
 
-type Parsed<T extends ParseArgsOptionsConfig> = ReturnType<typeof parseArgs<{ options: T; strict: true; allowPositionals: false }>>['values'];
+type Parsed<T extends ParseArgsOptionsConfig> = ReturnType<
+  typeof parseArgs<{ options: T; strict: true; allowPositionals: false }>
+>['values'];
 
 /**
  * Parses `args` against `options`, typed from them. An unknown flag or a missing value ends the process with one line
@@ -18,8 +20,12 @@ export function parseCommandLine<const T extends ParseArgsOptionsConfig>(
 ): Parsed<T> {
   let values: Parsed<T> & { help?: boolean | undefined };
   try {
-    values = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false })
-      .values as Parsed<T> & { help?: boolean | undefined };
+    values = parseArgs({
+      args,
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: false,
+    }).values as Parsed<T> & { help?: boolean | undefined };
   } catch (error) {
     cliError(`${(error instanceof Error ? error.message : String(error)).replaceAll('\n', ' ')}; ${text.usage}`);
   }

@@ -36,11 +36,17 @@ Options:
 
 function parseCount(name: string, text: string | undefined, fallback: number, min = 0): number {
   if (text === undefined) return fallback;
-  if (!/^\d+$/.test(text) || Number(text) < min) cliError(`--${name} must be a whole number${min > 0 ? ` of at least ${min}` : ''}, got "${text}"`);
+  if (!/^\d+$/.test(text) || Number(text) < min)
+    cliError(`--${name} must be a whole number${min > 0 ? ` of at least ${min}` : ''}, got "${text}"`);
   return Number(text);
 }
 
-function readArgs(): { options: RunOptions; junit: string | undefined; json: string | undefined; maxWritesGiven: boolean } {
+function readArgs(): {
+  options: RunOptions;
+  junit: string | undefined;
+  json: string | undefined;
+  maxWritesGiven: boolean;
+} {
   const values = parseCommandLine(
     {
       junit: { type: 'string' },
@@ -56,25 +62,44 @@ function readArgs(): { options: RunOptions; junit: string | undefined; json: str
     { usage: 'usage: npm run contract -- [options]; see npm run contract -- --help', help },
   );
   const rawBase = process.env.API_BASE_URL;
-  if (!rawBase) cliError('API_BASE_URL is not set; export API_BASE_URL=<the server base URL, without /v1> (e.g. http://127.0.0.1:4010)');
+  if (!rawBase)
+    cliError(
+      'API_BASE_URL is not set; export API_BASE_URL=<the server base URL, without /v1> (e.g. http://127.0.0.1:4010)',
+    );
   let base: URL;
   try {
     base = new URL(rawBase);
   } catch {
     cliError(`API_BASE_URL is not a URL ("${rawBase}"); set it to e.g. http://127.0.0.1:4010`);
   }
-  if (base.protocol !== 'http:' && base.protocol !== 'https:') cliError(`API_BASE_URL must be http or https, got ${base.protocol}`);
+  if (base.protocol !== 'http:' && base.protocol !== 'https:')
+    cliError(`API_BASE_URL must be http or https, got ${base.protocol}`);
   const baseUrl = base.href.replace(/\/+$/, '');
-  if (/\/v1$/.test(baseUrl)) cliError(`API_BASE_URL must not end with /v1 (the suite adds it); set it to ${baseUrl.replace(/\/v1$/, '')}`);
+  if (/\/v1$/.test(baseUrl))
+    cliError(`API_BASE_URL must not end with /v1 (the suite adds it); set it to ${baseUrl.replace(/\/v1$/, '')}`);
   const token = process.env.API_TOKEN;
-  if (!token) cliError('API_TOKEN is not set; export API_TOKEN=<a bearer token the server accepts> (for the fake backend: npm run token)');
+  if (!token)
+    cliError(
+      'API_TOKEN is not set; export API_TOKEN=<a bearer token the server accepts> (for the fake backend: npm run token)',
+    );
   const readOnly = values['read-only'] === true;
   const agentId = process.env.API_AGENT_ID || undefined;
-  if (readOnly && agentId === undefined) cliError('--read-only needs an existing agent; export API_AGENT_ID=<its agentId>');
+  if (readOnly && agentId === undefined)
+    cliError('--read-only needs an existing agent; export API_AGENT_ID=<its agentId>');
   const runs = parseCount('runs', values.runs, defaultRunOptions.runs, 1);
-  const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : /^-?\d+$/.test(values.seed) ? Number(values.seed) : cliError(`--seed must be an integer, got "${values.seed}"`);
-  if (values.replay !== undefined && !generatedProperties.some((property) => new RegExp(`^${property.id}:\\d+(:\\d+)*$`).test(values.replay ?? ''))) {
-    cliError(`--replay takes <property>:<path> as printed with a generated failure (properties: ${generatedProperties.map((p) => p.id).join(', ')}), got "${values.replay}"`);
+  const seed =
+    values.seed === undefined
+      ? Math.floor(Math.random() * 2 ** 31)
+      : /^-?\d+$/.test(values.seed)
+        ? Number(values.seed)
+        : cliError(`--seed must be an integer, got "${values.seed}"`);
+  if (
+    values.replay !== undefined &&
+    !generatedProperties.some((property) => new RegExp(`^${property.id}:\\d+(:\\d+)*$`).test(values.replay ?? ''))
+  ) {
+    cliError(
+      `--replay takes <property>:<path> as printed with a generated failure (properties: ${generatedProperties.map((p) => p.id).join(', ')}), got "${values.replay}"`,
+    );
   }
   const options: RunOptions = {
     baseUrl,
@@ -95,10 +120,23 @@ function readArgs(): { options: RunOptions; junit: string | undefined; json: str
 async function probe(options: RunOptions): Promise<void> {
   const url = `${options.baseUrl}/v1/agents/contract-probe`;
   try {
-    await (await fetch(url, { headers: { authorization: `Bearer ${options.token}` }, signal: AbortSignal.timeout(options.timeoutMs) })).arrayBuffer();
+    await (
+      await fetch(url, {
+        headers: { authorization: `Bearer ${options.token}` },
+        signal: AbortSignal.timeout(options.timeoutMs),
+      })
+    ).arrayBuffer();
   } catch (error) {
-    const reason = error instanceof DOMException && error.name === 'TimeoutError' ? `no answer within ${options.timeoutMs} ms` : error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
-    cliError(`cannot reach the server at ${options.baseUrl} (${createRedactor(options.token)(reason)}); is it running, and is API_BASE_URL right?`, 2);
+    const reason =
+      error instanceof DOMException && error.name === 'TimeoutError'
+        ? `no answer within ${options.timeoutMs} ms`
+        : error instanceof Error && error.cause instanceof Error
+          ? error.cause.message
+          : String(error);
+    cliError(
+      `cannot reach the server at ${options.baseUrl} (${createRedactor(options.token)(reason)}); is it running, and is API_BASE_URL right?`,
+      2,
+    );
   }
 }
 
@@ -106,34 +144,46 @@ const { options, junit, json } = readArgs();
 const redact = createRedactor(options.token);
 const plan = planRun({ maxWrites: options.maxWrites, readOnly: options.readOnly, runs: options.runs });
 // Hidden, for the project's self-check: setup files that put an in-process server (the msw interceptor) behind fetch.
-const setupFiles = (process.env.AGENT_REGISTRY_KIT_CONTRACT_SETUP ?? '').split(',').filter(Boolean).map((file) => resolve(file));
+const setupFiles = (process.env.AGENT_REGISTRY_KIT_CONTRACT_SETUP ?? '')
+  .split(',')
+  .filter(Boolean)
+  .map((file) => resolve(file));
 if (setupFiles.length === 0) await probe(options);
 
-const generatedDeploys = [...plan.generated].filter(([id]) => id === 'generated/deployAgent/valid').reduce((sum, [, g]) => sum + g.runs, 0);
-const generatedExecutes = [...plan.generated].filter(([id]) => id === 'generated/executeAgentTask/valid').reduce((sum, [, g]) => sum + g.runs, 0);
+const generatedDeploys = [...plan.generated]
+  .filter(([id]) => id === 'generated/deployAgent/valid')
+  .reduce((sum, [, g]) => sum + g.runs, 0);
+const generatedExecutes = [...plan.generated]
+  .filter(([id]) => id === 'generated/executeAgentTask/valid')
+  .reduce((sum, [, g]) => sum + g.runs, 0);
 process.stdout.write(
-  [
+  `${[
     `agent-registry-kit contract: checking ${options.baseUrl} against spec/openapi.yaml${options.readOnly ? ' (read-only)' : ''}${options.seedOnly ? ' (seed rules only)' : ''}`,
     `  writes: at most ${plan.totals.posts} POST requests (--max-writes ${plan.maxWrites}): up to ${plan.totals.deploys} deploys (${generatedDeploys} generated) and ${plan.totals.executes} task submissions (${generatedExecutes} generated) that a correct server accepts, up to ${plan.shrinkBudget} more while shrinking a generated failure; the rest are requests a correct server rejects`,
     `  generated cases: ${options.runs} per property, seed ${options.seed}${options.replay ? `, replaying ${options.replay}` : ''}; timeout ${options.timeoutMs} ms per request`,
     '',
-  ].join('\n') + '\n',
+  ].join('\n')}\n`,
 );
 
-const reporter = new ContractReporter({ options, plan, redact, jsonFile: json, write: (text) => process.stdout.write(text) });
+const reporter = new ContractReporter({
+  options,
+  plan,
+  redact,
+  jsonFile: json,
+  write: (text) => process.stdout.write(text),
+});
 const configFile = fileURLToPath(new URL('../contract-tests/vitest.config.ts', import.meta.url));
-const vitest = await startVitest(
-  'test',
-  [],
-  {
-    config: configFile,
-    watch: false,
-    run: true,
-    reporters: [reporter, ...(junit ? [['junit', { outputFile: resolve(junit) }] as ['junit', { outputFile: string }]] : [])],
-    provide: { contractOptions: options },
-    ...(setupFiles.length > 0 ? { setupFiles } : {}),
-  },
-);
+const vitest = await startVitest('test', [], {
+  config: configFile,
+  watch: false,
+  run: true,
+  reporters: [
+    reporter,
+    ...(junit ? [['junit', { outputFile: resolve(junit) }] as ['junit', { outputFile: string }]] : []),
+  ],
+  provide: { contractOptions: options },
+  ...(setupFiles.length > 0 ? { setupFiles } : {}),
+});
 await vitest.close();
 const verdict = reporter.report?.verdict ?? 'failed';
 process.exit(verdict === 'passed' ? 0 : 1);

@@ -20,14 +20,16 @@ export const DEFAULT_DEMO_PORT = 4173;
 export async function buildDemo(outDir: string = join(root, 'build', 'demo')): Promise<string> {
   await build({ configFile, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
   // Without the worker script the page loads but nothing is mocked: fail here, where the cause is clear.
-  if (!existsSync(join(outDir, 'mockServiceWorker.js'))) throw new Error(`the worker script ${workerScript} is missing; run npx msw init mocks/worker --save=false`);
+  if (!existsSync(join(outDir, 'mockServiceWorker.js')))
+    throw new Error(`the worker script ${workerScript} is missing; run npx msw init mocks/worker --save=false`);
   return outDir;
 }
 
 function parsePort(value: string | undefined): number {
   if (value === undefined || value === '') return DEFAULT_DEMO_PORT;
   const port = Number(value);
-  if (!/^\d{1,5}$/.test(value) || port > 65535) cliError(`PORT must be a port number from 0 to 65535, not "${value}"; e.g. PORT=8080 npm run demo`);
+  if (!/^\d{1,5}$/.test(value) || port > 65535)
+    cliError(`PORT must be a port number from 0 to 65535, not "${value}"; e.g. PORT=8080 npm run demo`);
   return port;
 }
 
@@ -42,14 +44,19 @@ async function main(args: string[]): Promise<void> {
   } catch (error) {
     cliError(`building the demo failed: ${error instanceof Error ? error.message : String(error)}`, 1);
   }
-  const server = await preview({ configFile, logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port, strictPort: true, open: false } }).catch(
-    (error: unknown) => {
-      // Vite reports a taken port (strictPort) as a plain Error, Node as EADDRINUSE.
-      const inUse = (error as { code?: unknown }).code === 'EADDRINUSE' || (error instanceof Error && /already in use/i.test(error.message));
-      if (inUse) cliError(`port ${port} on 127.0.0.1 is in use; choose another with PORT=8080 npm run demo`);
-      cliError(`serving the demo failed: ${error instanceof Error ? error.message : String(error)}`, 1);
-    },
-  );
+  const server = await preview({
+    configFile,
+    logLevel: 'warn',
+    build: { outDir },
+    preview: { host: '127.0.0.1', port, strictPort: true, open: false },
+  }).catch((error: unknown) => {
+    // Vite reports a taken port (strictPort) as a plain Error, Node as EADDRINUSE.
+    const inUse =
+      (error as { code?: unknown }).code === 'EADDRINUSE' ||
+      (error instanceof Error && /already in use/i.test(error.message));
+    if (inUse) cliError(`port ${port} on 127.0.0.1 is in use; choose another with PORT=8080 npm run demo`);
+    cliError(`serving the demo failed: ${error instanceof Error ? error.message : String(error)}`, 1);
+  });
   const address = server.httpServer.address();
   const actualPort = typeof address === 'object' && address !== null ? address.port : port;
   console.log(`Agent Registry demo (fake backend in a Service Worker): http://127.0.0.1:${actualPort}/`);

@@ -27,7 +27,8 @@ function inline(text: string): string {
  */
 export function assumptionsMarkdown(list: readonly Assumption[]): string {
   const items = list.map(
-    (a, index) => `${index + 1}. \`${a.pointer}\`  \n   **Decided:** ${inline(a.decision)}  \n   **Why:** ${inline(a.reason)}`,
+    (a, index) =>
+      `${index + 1}. \`${a.pointer}\`  \n   **Decided:** ${inline(a.decision)}  \n   **Why:** ${inline(a.reason)}`,
   );
   return [
     '## Assumptions',
@@ -60,8 +61,24 @@ function main(args: string[]): void {
   const redocly = realpathSync(join(root, 'node_modules', '.bin', 'redocly'));
   const result = spawnSync(
     process.execPath,
-    [redocly, 'build-docs', input, '--inlineBundle', '--openapi.disableTelemetry=true', '--title', 'Agent Registry API reference', '--output', page, '--config', join(root, 'redocly.yaml')],
-    { cwd: root, encoding: 'utf8', env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } },
+    [
+      redocly,
+      'build-docs',
+      input,
+      '--inlineBundle',
+      '--openapi.disableTelemetry=true',
+      '--title',
+      'Agent Registry API reference',
+      '--output',
+      page,
+      '--config',
+      join(root, 'redocly.yaml'),
+    ],
+    {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    },
   );
   if (result.error) cliError(`could not run @redocly/cli (${result.error.message}); run npm ci`, 1);
   if (result.status !== 0) {
@@ -69,7 +86,10 @@ function main(args: string[]): void {
     cliError(`redocly build-docs failed with status ${result.status}; see its output above`, 1);
   }
   // Redoc's sidebar credit loads its logo from a CDN; offline that is a failed request, so it points at an inline image.
-  const html = readFileSync(page, 'utf8').replace(/https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(?:-full)?\.svg/g, redoclyLogo);
+  const html = readFileSync(page, 'utf8').replace(
+    /https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(?:-full)?\.svg/g,
+    redoclyLogo,
+  );
   writeFileSync(page, html);
   console.log(page);
 }

@@ -14,7 +14,17 @@ describe('generated files', () => {
 
   it('carry every schema of the spec into the types', async () => {
     const types = (await renderGeneratedFiles()).get('spec/openapi-types.generated.ts') ?? '';
-    for (const name of ['Agent', 'Tokenomics', 'Performance', 'Statistics', 'DeployRequest', 'DeployResult', 'ExecuteRequest', 'TaskSubmission', 'Problem']) {
+    for (const name of [
+      'Agent',
+      'Tokenomics',
+      'Performance',
+      'Statistics',
+      'DeployRequest',
+      'DeployResult',
+      'ExecuteRequest',
+      'TaskSubmission',
+      'Problem',
+    ]) {
       expect(types).toMatch(new RegExp(`\\b${name}: \\{`));
     }
   });

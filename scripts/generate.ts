@@ -11,7 +11,10 @@ if (unknown.length > 0) cliError(`unknown argument ${unknown[0]}; usage: npm run
 if (check) {
   const stale = await staleGeneratedFiles();
   if (stale.length > 0) {
-    cliError(`${stale.join(', ')} ${stale.length === 1 ? 'is' : 'are'} stale: run \`npm run generate\` and commit the result`, 1);
+    cliError(
+      `${stale.join(', ')} ${stale.length === 1 ? 'is' : 'are'} stale: run \`npm run generate\` and commit the result`,
+      1,
+    );
   }
   console.log('generated files are fresh');
 } else {

@@ -22,7 +22,8 @@ function readOptions() {
   );
   const number = (flag: string, raw: string, max: number): number => {
     const value = Number(raw);
-    if (!Number.isFinite(value) || value <= 0 || value > max) cliError(`--${flag} must be a number above 0 and at most ${max}, got ${raw}; ${usage}`);
+    if (!Number.isFinite(value) || value <= 0 || value > max)
+      cliError(`--${flag} must be a number above 0 and at most ${max}, got ${raw}; ${usage}`);
     return value;
   };
   return {
@@ -51,19 +52,86 @@ function mix(agentId: string, authorization: string): Probe[] {
   const json = { authorization, 'content-type': 'application/json' };
   const deploy = example('DeployRequestTrading');
   return [
-    { name: 'GET agent', expect: 200, request: { method: 'GET', path: `/v1/agents/${agentId}`, headers: { authorization } } },
-    { name: 'POST deploy', expect: 201, request: { method: 'POST', path: '/v1/agents/deploy', headers: json, body: deploy } },
-    { name: 'POST execute', expect: 200, request: { method: 'POST', path: `/v1/agents/${agentId}/execute`, headers: json, body: example('ExecuteRequestAnalysis') } },
-    { name: 'GET unknown agent', expect: 404, request: { method: 'GET', path: '/v1/agents/agt_doesNotExist', headers: { authorization } } },
-    { name: 'deploy breaking the schema', expect: 400, request: { method: 'POST', path: '/v1/agents/deploy', headers: json, body: '{"name":"","category":"poker","model":"gpt-5","initialSupply":-1,"revenueShare":7}' } },
-    { name: 'deploy with malformed JSON', expect: 400, request: { method: 'POST', path: '/v1/agents/deploy', headers: json, body: deploy.slice(0, 40) } },
-    { name: 'execute without a task', expect: 400, request: { method: 'POST', path: `/v1/agents/${agentId}/execute`, headers: json, body: '{"priority":"urgent"}' } },
+    {
+      name: 'GET agent',
+      expect: 200,
+      request: { method: 'GET', path: `/v1/agents/${agentId}`, headers: { authorization } },
+    },
+    {
+      name: 'POST deploy',
+      expect: 201,
+      request: { method: 'POST', path: '/v1/agents/deploy', headers: json, body: deploy },
+    },
+    {
+      name: 'POST execute',
+      expect: 200,
+      request: {
+        method: 'POST',
+        path: `/v1/agents/${agentId}/execute`,
+        headers: json,
+        body: example('ExecuteRequestAnalysis'),
+      },
+    },
+    {
+      name: 'GET unknown agent',
+      expect: 404,
+      request: { method: 'GET', path: '/v1/agents/agt_doesNotExist', headers: { authorization } },
+    },
+    {
+      name: 'deploy breaking the schema',
+      expect: 400,
+      request: {
+        method: 'POST',
+        path: '/v1/agents/deploy',
+        headers: json,
+        body: '{"name":"","category":"poker","model":"gpt-5","initialSupply":-1,"revenueShare":7}',
+      },
+    },
+    {
+      name: 'deploy with malformed JSON',
+      expect: 400,
+      request: { method: 'POST', path: '/v1/agents/deploy', headers: json, body: deploy.slice(0, 40) },
+    },
+    {
+      name: 'execute without a task',
+      expect: 400,
+      request: { method: 'POST', path: `/v1/agents/${agentId}/execute`, headers: json, body: '{"priority":"urgent"}' },
+    },
     { name: 'GET without a token', expect: 401, request: { method: 'GET', path: `/v1/agents/${agentId}` } },
-    { name: 'GET with a forged token', expect: 401, request: { method: 'GET', path: `/v1/agents/${agentId}`, headers: { authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.forged' } } },
-    { name: 'deploy as text/plain', expect: 415, request: { method: 'POST', path: '/v1/agents/deploy', headers: { authorization, 'content-type': 'text/plain' }, body: deploy } },
-    { name: 'DELETE agent', expect: 405, request: { method: 'DELETE', path: `/v1/agents/${agentId}`, headers: { authorization } } },
-    { name: 'GET a 200-character id', expect: 400, request: { method: 'GET', path: `/v1/agents/${'x'.repeat(200)}`, headers: { authorization } } },
-    { name: 'GET an unknown path', expect: 404, request: { method: 'GET', path: '/v2/agents', headers: { authorization } } },
+    {
+      name: 'GET with a forged token',
+      expect: 401,
+      request: {
+        method: 'GET',
+        path: `/v1/agents/${agentId}`,
+        headers: { authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.forged' },
+      },
+    },
+    {
+      name: 'deploy as text/plain',
+      expect: 415,
+      request: {
+        method: 'POST',
+        path: '/v1/agents/deploy',
+        headers: { authorization, 'content-type': 'text/plain' },
+        body: deploy,
+      },
+    },
+    {
+      name: 'DELETE agent',
+      expect: 405,
+      request: { method: 'DELETE', path: `/v1/agents/${agentId}`, headers: { authorization } },
+    },
+    {
+      name: 'GET a 200-character id',
+      expect: 400,
+      request: { method: 'GET', path: `/v1/agents/${'x'.repeat(200)}`, headers: { authorization } },
+    },
+    {
+      name: 'GET an unknown path',
+      expect: 404,
+      request: { method: 'GET', path: '/v2/agents', headers: { authorization } },
+    },
   ];
 }
 
@@ -90,8 +158,16 @@ async function main(): Promise<void> {
     });
   }
   try {
-    fake = await spawnServer({ name: 'fake backend', args: ['scripts/start.ts', '--port', '0', '--host', '127.0.0.1'], ready: /listening on http:\/\/127\.0\.0\.1:(\d+)/ });
-    const deployed = await fetch(`${fake.baseUrl}/v1/agents/deploy`, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: example('DeployRequestTrading') });
+    fake = await spawnServer({
+      name: 'fake backend',
+      args: ['scripts/start.ts', '--port', '0', '--host', '127.0.0.1'],
+      ready: /listening on http:\/\/127\.0\.0\.1:(\d+)/,
+    });
+    const deployed = await fetch(`${fake.baseUrl}/v1/agents/deploy`, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/json' },
+      body: example('DeployRequestTrading'),
+    });
     const agentId = ((await deployed.json()) as { agentId: string }).agentId;
     const probes = mix(agentId, authorization);
     const unexpected = new Map<string, { count: number; sample: string }>();
@@ -106,7 +182,8 @@ async function main(): Promise<void> {
     }));
 
     const rssStart = memoryOf(fake.pid).rss;
-    const windows: { untilSecond: number; requests: number; p50: number; p99: number; max: number; rssMb: number }[] = [];
+    const windows: { untilSecond: number; requests: number; p50: number; p99: number; max: number; rssMb: number }[] =
+      [];
     let latencies: number[] = [];
     const began = performance.now();
     const cut = (): void => {
@@ -121,13 +198,22 @@ async function main(): Promise<void> {
       };
       windows.push(window);
       latencies = [];
-      process.stderr.write(`soak ${String(window.untilSecond).padStart(4)} s: ${window.requests} requests, p50 ${window.p50.toFixed(1)} ms, p99 ${window.p99.toFixed(1)} ms, max ${window.max.toFixed(1)} ms, RSS ${window.rssMb} MB\n`);
+      process.stderr.write(
+        `soak ${String(window.untilSecond).padStart(4)} s: ${window.requests} requests, p50 ${window.p50.toFixed(1)} ms, p99 ${window.p99.toFixed(1)} ms, max ${window.max.toFixed(1)} ms, RSS ${window.rssMb} MB\n`,
+      );
     };
     const timer = setInterval(cut, options.interval * 1000);
     let transportErrors = 0;
     const result = await new Promise<autocannon.Result>((resolve, reject) => {
-      instance = autocannon({ url: fake?.baseUrl ?? '', requests, connections: options.connections, duration: options.duration, timeout: 10 }, (error, done) =>
-        error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(done),
+      instance = autocannon(
+        {
+          url: fake?.baseUrl ?? '',
+          requests,
+          connections: options.connections,
+          duration: options.duration,
+          timeout: 10,
+        },
+        (error, done) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(done)),
       );
       instance.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
       instance.on('reqError', () => (transportErrors += 1));
@@ -136,7 +222,11 @@ async function main(): Promise<void> {
     if (latencies.length) cut();
     const alive = fake.child.exitCode === null && fake.child.signalCode === null;
     const rssEnd = memoryOf(fake.pid).rss;
-    const unexpectedCount = [...unexpected.values()].reduce((sum, entry) => sum + entry.count, 0) + result.errors + result.timeouts + (alive ? 0 : 1);
+    const unexpectedCount =
+      [...unexpected.values()].reduce((sum, entry) => sum + entry.count, 0) +
+      result.errors +
+      result.timeouts +
+      (alive ? 0 : 1);
     const report = {
       date: new Date().toISOString(),
       seconds: result.duration,
@@ -154,13 +244,13 @@ async function main(): Promise<void> {
       windows,
     };
     process.stdout.write(
-      [
+      `${[
         `soak: ${report.requests.toLocaleString('en-US')} requests in ${report.seconds.toFixed(0)} s over ${options.connections} connections (${report.reqPerSecond.toLocaleString('en-US')} req/s), ${probes.length} kinds of request, valid and invalid`,
         `unexpected answers: ${unexpectedCount}${unexpected.size ? `\n${[...unexpected].map(([key, entry]) => `  ${entry.count} × ${key}; e.g. ${entry.sample}`).join('\n')}` : ''}`,
         `connection errors: ${result.errors}, timeouts: ${result.timeouts}, server alive at the end: ${alive ? 'yes' : 'NO'}`,
         `RSS: ${report.rssStartMb} MB at start, ${report.rssEndMb} MB at the end`,
         `p99 over time (ms, per ${options.interval} s): ${windows.map((w) => w.p99.toFixed(0)).join(' ')}`,
-      ].join('\n') + '\n',
+      ].join('\n')}\n`,
     );
     if (options.json) writeFileSync(options.json, `${JSON.stringify(report, null, 2)}\n`);
     await stop();

@@ -86,10 +86,15 @@ export function spawnServer(options: SpawnOptions): Promise<SpawnedServer> {
   const args = pin ? ['-c', String(options.cpu), process.execPath, ...options.args] : options.args;
   // The child writes to a file, not a pipe: a chatty server (Prism logs every request) would otherwise stall on a pipe
   // whenever our own event loop is busy driving load, and be measured slower than it is.
-  const logFile = join(tmpdir(), `agent-registry-kit-${options.name}-${process.pid}-${(spawnCount += 1)}.log`);
+  spawnCount += 1;
+  const logFile = join(tmpdir(), `agent-registry-kit-${options.name}-${process.pid}-${spawnCount}.log`);
   const writeFd = openSync(logFile, 'w');
   const started = performance.now();
-  const child = spawn(command, args, { cwd: repoRoot, stdio: ['ignore', writeFd, writeFd], env: options.env ?? process.env });
+  const child = spawn(command, args, {
+    cwd: repoRoot,
+    stdio: ['ignore', writeFd, writeFd],
+    env: options.env ?? process.env,
+  });
   closeSync(writeFd);
   running.add(child);
   const readFd = openSync(logFile, 'r');
@@ -139,7 +144,10 @@ export function spawnServer(options: SpawnOptions): Promise<SpawnedServer> {
         const match = options.ready.exec(line);
         if (!match) continue;
         const port = match[1] !== undefined ? Number(match[1]) : options.port;
-        if (port === undefined || !Number.isInteger(port)) return fail(`printed a ready line without a port: ${line}`);
+        if (port === undefined || !Number.isInteger(port)) {
+          fail(`printed a ready line without a port: ${line}`);
+          return;
+        }
         settled = true;
         clearTimeout(timer);
         clearInterval(poll);

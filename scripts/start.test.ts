@@ -12,8 +12,15 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const LISTENING = /^agent-registry-kit: fake backend listening on (http:\/\/127\.0\.0\.1:(\d+))$/m;
 const children = new Set<ChildProcess>();
 
-function start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; url: string; stdout: () => string }> {
-  const child = spawn(process.execPath, ['scripts/start.ts', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function start(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ child: ChildProcess; url: string; stdout: () => string }> {
+  const child = spawn(process.execPath, ['scripts/start.ts', ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.add(child);
   let stdout = '';
   let stderr = '';
@@ -29,12 +36,18 @@ function start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ child: Ch
 }
 
 function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
+  if (child.exitCode !== null || child.signalCode !== null)
+    return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 }
 
 function run(args: string[], env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, ['scripts/start.ts', ...args], { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 15_000 });
+  const result = spawnSync(process.execPath, ['scripts/start.ts', ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 15_000,
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -50,7 +63,9 @@ describe('npm start', () => {
     expect(health.status).toBe(200);
     const token = await mintToken();
     const list = (await (await fetch(`${url}/__mock/agents?limit=1`)).json()) as { agents: { agentId: string }[] };
-    const agent = await fetch(`${url}/v1/agents/${list.agents[0]?.agentId ?? ''}`, { headers: { authorization: `Bearer ${token}` } });
+    const agent = await fetch(`${url}/v1/agents/${list.agents[0]?.agentId ?? ''}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(agent.status).toBe(200);
     child.kill('SIGTERM');
     expect(await exited(child)).toEqual({ code: 0, signal: null });
@@ -94,7 +109,9 @@ describe('npm start', () => {
     try {
       const result = run(['--port', String(port)]);
       expect(result.status).toBe(2);
-      expect(result.stderr.trim()).toBe(`agent-registry-kit: port ${port} on 127.0.0.1 is already in use; stop the other process or pick another with --port (0 = any free port)`);
+      expect(result.stderr.trim()).toBe(
+        `agent-registry-kit: port ${port} on 127.0.0.1 is already in use; stop the other process or pick another with --port (0 = any free port)`,
+      );
     } finally {
       blocker.close();
     }
@@ -111,7 +128,12 @@ describe('npm start', () => {
         const response = await fetch(`${first.url}/v1/agents/deploy`, {
           method: 'POST',
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ name: `durable-${index}`, category: 'automation', model: 'llama-2', initialSupply: 5 }),
+          body: JSON.stringify({
+            name: `durable-${index}`,
+            category: 'automation',
+            model: 'llama-2',
+            initialSupply: 5,
+          }),
         });
         if (response.status === 201) acknowledged.push(((await response.json()) as { agentId: string }).agentId);
       };
@@ -132,7 +154,9 @@ describe('npm start', () => {
       for (const agentId of acknowledged) expect(savedIds.has(agentId)).toBe(true);
       const second = await start(['--port', '0', '--state', file]);
       for (const agentId of acknowledged.slice(0, 20)) {
-        const response = await fetch(`${second.url}/v1/agents/${agentId}`, { headers: { authorization: `Bearer ${token}` } });
+        const response = await fetch(`${second.url}/v1/agents/${agentId}`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
         expect(response.status).toBe(200);
       }
       second.child.kill('SIGTERM');

@@ -7,14 +7,17 @@ import { parseCommandLine } from './command-line.ts';
 // Node's on-disk compile cache (in the OS temp dir) keeps the type-stripped, compiled modules between runs: loading the
 // fake went from ~0.42 s to ~0.23 s here. It must be on before the modules load, hence the dynamic imports below.
 enableCompileCache();
-const [{ createMockCore, DEFAULT_SEED }, { startMockServer }, { consoleLogger }, { openStateFile }] = await Promise.all([
-  import('../mocks/core.ts'),
-  import('../mocks/http-server.ts'),
-  import('../mocks/logger.ts'),
-  import('../mocks/state-file.ts'),
-]);
+const [{ createMockCore, DEFAULT_SEED }, { startMockServer }, { consoleLogger }, { openStateFile }] = await Promise.all(
+  [
+    import('../mocks/core.ts'),
+    import('../mocks/http-server.ts'),
+    import('../mocks/logger.ts'),
+    import('../mocks/state-file.ts'),
+  ],
+);
 
-const usage = 'usage: npm start -- [--port <n>] [--host <addr>] [--seed <seed>] [--state <file.json>] [--agents <n>] [--failure-ratio <r>] [--journal-size <n>] [--max-tasks <n>] [--cors-origin <origin>]... [--help]';
+const usage =
+  'usage: npm start -- [--port <n>] [--host <addr>] [--seed <seed>] [--state <file.json>] [--agents <n>] [--failure-ratio <r>] [--journal-size <n>] [--max-tasks <n>] [--cors-origin <origin>]... [--help]';
 const help = `${usage}
 
   --port <n>             port to listen on; 0 picks a free one (env PORT, default 4010)
@@ -52,27 +55,42 @@ setFlagsFromString('--semi-space-growth-factor=1');
 
 const env = process.env;
 const portText = values.port ?? env.PORT ?? '4010';
-if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) cliError(`port must be a whole number from 0 to 65535, got ${portText} (--port or PORT)`);
+if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535)
+  cliError(`port must be a whole number from 0 to 65535, got ${portText} (--port or PORT)`);
 const host = values.host ?? env.HOST ?? '127.0.0.1';
 if (host === '') cliError('host must not be empty (--host or HOST)');
 const seed = values.seed ?? env.MOCK_SEED ?? String(DEFAULT_SEED);
 if (seed === '') cliError('seed must not be empty (--seed or MOCK_SEED)');
 const agentsText = values.agents ?? env.MOCK_AGENTS ?? '36';
-if (!/^\d{1,7}$/.test(agentsText) || Number(agentsText) > 1_000_000) cliError(`--agents must be a whole number from 0 to 1000000, got ${agentsText}`);
+if (!/^\d{1,7}$/.test(agentsText) || Number(agentsText) > 1_000_000)
+  cliError(`--agents must be a whole number from 0 to 1000000, got ${agentsText}`);
 const ratioText = values['failure-ratio'] ?? env.MOCK_FAILURE_RATIO ?? '0.1';
 const failureRatio = Number(ratioText);
-if (ratioText.trim() === '' || !Number.isFinite(failureRatio) || failureRatio < 0 || failureRatio > 1) cliError(`--failure-ratio must be a number from 0 to 1, got ${ratioText}`);
+if (ratioText.trim() === '' || !Number.isFinite(failureRatio) || failureRatio < 0 || failureRatio > 1)
+  cliError(`--failure-ratio must be a number from 0 to 1, got ${ratioText}`);
 const bound = (flag: 'journal-size' | 'max-tasks', fallback: number): number => {
   const text = values[flag];
   if (text === undefined) return fallback;
-  if (!/^\d{1,7}$/.test(text) || Number(text) < 1) cliError(`--${flag} must be a whole number from 1 to 9999999, got ${text}`);
+  if (!/^\d{1,7}$/.test(text) || Number(text) < 1)
+    cliError(`--${flag} must be a whole number from 1 to 9999999, got ${text}`);
   return Number(text);
 };
 const journalSize = bound('journal-size', 1000);
 const maxTasks = bound('max-tasks', 10_000);
-const origins = values['cors-origin'] ?? (env.MOCK_CORS_ORIGINS ? env.MOCK_CORS_ORIGINS.split(',').map((origin) => origin.trim()).filter(Boolean) : undefined);
+const origins =
+  values['cors-origin'] ??
+  (env.MOCK_CORS_ORIGINS
+    ? env.MOCK_CORS_ORIGINS.split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean)
+    : undefined);
 
-const state = values.state === undefined ? undefined : await openStateFile(values.state).catch((error: unknown) => cliError(error instanceof Error ? error.message : String(error)));
+const state =
+  values.state === undefined
+    ? undefined
+    : await openStateFile(values.state).catch((error: unknown) =>
+        cliError(error instanceof Error ? error.message : String(error)),
+      );
 
 const core = createMockCore({
   seed,
@@ -85,7 +103,12 @@ const core = createMockCore({
   ...(state && { persist: () => state.commit() }),
 });
 // The state is restored before the port opens, so no request ever sees the seed when a file says otherwise.
-if (state) await state.attach(core).catch((error: unknown) => cliError(`could not write the state file: ${error instanceof Error ? error.message : String(error)}`));
+if (state)
+  await state
+    .attach(core)
+    .catch((error: unknown) =>
+      cliError(`could not write the state file: ${error instanceof Error ? error.message : String(error)}`),
+    );
 
 const running = await startMockServer({ core, port: Number(portText), host }).catch((error: unknown) =>
   cliError(error instanceof Error ? error.message : String(error)),
@@ -101,7 +124,9 @@ const stop = (signal: string): void => {
     .then(() => state?.close())
     .then(() => process.exit(0))
     .catch((error: unknown) => {
-      consoleLogger.error(`could not stop cleanly after ${signal}: ${error instanceof Error ? error.message : String(error)}`);
+      consoleLogger.error(
+        `could not stop cleanly after ${signal}: ${error instanceof Error ? error.message : String(error)}`,
+      );
       process.exit(1);
     });
 };

@@ -4,8 +4,16 @@ import { describe, expect, it } from 'vitest';
 import { createAuthenticator } from '../mocks/auth.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const run = (args: string[], env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; stderr: string } => {
-  const result = spawnSync(process.execPath, ['scripts/token.ts', ...args], { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 15_000 });
+const run = (
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): { status: number | null; stdout: string; stderr: string } => {
+  const result = spawnSync(process.execPath, ['scripts/token.ts', ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 15_000,
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 };
 
@@ -14,7 +22,10 @@ describe('npm run token', () => {
     const result = run(['--sub', 'carol', '--ttl', '120']);
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+\n$/);
-    expect(await createAuthenticator().authenticate(`Bearer ${result.stdout.trim()}`)).toEqual({ ok: true, sub: 'carol' });
+    expect(await createAuthenticator().authenticate(`Bearer ${result.stdout.trim()}`)).toEqual({
+      ok: true,
+      sub: 'carol',
+    });
   });
 
   it('prints an expired token with --expired', async () => {
@@ -24,8 +35,12 @@ describe('npm run token', () => {
   });
 
   it('signs with --secret or MOCK_JWT_SECRET', async () => {
-    expect((await createAuthenticator('s1').authenticate(`Bearer ${run(['--secret', 's1']).stdout.trim()}`)).ok).toBe(true);
-    expect((await createAuthenticator('s2').authenticate(`Bearer ${run([], { MOCK_JWT_SECRET: 's2' }).stdout.trim()}`)).ok).toBe(true);
+    expect((await createAuthenticator('s1').authenticate(`Bearer ${run(['--secret', 's1']).stdout.trim()}`)).ok).toBe(
+      true,
+    );
+    expect(
+      (await createAuthenticator('s2').authenticate(`Bearer ${run([], { MOCK_JWT_SECRET: 's2' }).stdout.trim()}`)).ok,
+    ).toBe(true);
   });
 
   it.each([

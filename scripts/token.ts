@@ -15,7 +15,8 @@ const values = parseCommandLine(
   --secret <text>  signing secret (default MOCK_JWT_SECRET, else ${DEFAULT_JWT_SECRET})`,
   },
 );
-if (values.ttl !== undefined && !/^[1-9]\d{0,9}$/.test(values.ttl)) cliError(`--ttl must be a positive whole number of seconds, got ${values.ttl}`);
+if (values.ttl !== undefined && !/^[1-9]\d{0,9}$/.test(values.ttl))
+  cliError(`--ttl must be a positive whole number of seconds, got ${values.ttl}`);
 if (values.sub === '') cliError('--sub must not be empty');
 const token = await mintToken({
   ...(values.sub !== undefined && { sub: values.sub }),

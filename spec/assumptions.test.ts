@@ -6,10 +6,16 @@ import { openapiDocument } from './openapi-document.generated.ts';
 // Every decision the contract issue lists must be findable in the reviewer's checklist, at the node it touches.
 describe('assumptions', () => {
   it.each([
-    ['rejected authentication is 401 with a Bearer challenge', { pointer: '/components/responses/Unauthorized', text: /401/ }],
+    [
+      'rejected authentication is 401 with a Bearer challenge',
+      { pointer: '/components/responses/Unauthorized', text: /401/ },
+    ],
     ['the challenge header', { pointer: '/components/headers/WWW-Authenticate', text: /Bearer/ }],
     ['errors are RFC 9457 problems', { pointer: '/components/schemas/Problem', text: /RFC 9457/ }],
-    ['validation errors list path and message', { pointer: '/components/schemas/ValidationError', text: /JSON Pointer/ }],
+    [
+      'validation errors list path and message',
+      { pointer: '/components/schemas/ValidationError', text: /JSON Pointer/ },
+    ],
     ['400 for malformed or invalid bodies', { pointer: '/components/responses/BadRequest', text: /400/ }],
     ['404 for an unknown agent', { pointer: '/components/responses/AgentNotFound', text: /404/ }],
     ['409 for a paused or deprecated agent', { pointer: '/components/responses/AgentNotActive', text: /409/ }],
@@ -17,17 +23,38 @@ describe('assumptions', () => {
     ['415 for a body that is not JSON', { pointer: '/components/responses/UnsupportedMediaType', text: /415/ }],
     ['429 with Retry-After', { pointer: '/components/responses/TooManyRequests', text: /429 with Retry-After/ }],
     ['500 with a problem body', { pointer: '/components/responses/InternalServerError', text: /500/ }],
-    ['every response field is always present', { pointer: '/components/schemas/Agent', text: /always present and never null/ }],
+    [
+      'every response field is always present',
+      { pointer: '/components/schemas/Agent', text: /always present and never null/ },
+    ],
     ['the deploy record', { pointer: '/paths/~1v1~1agents~1deploy/post', text: /deploy/ }],
     ['the price default', { pointer: '/components/schemas/DeployRequest/properties/pricePerToken', text: /0.01/ }],
-    ['the revenueShare default', { pointer: '/components/schemas/DeployRequest/properties/revenueShare', text: /default/ }],
-    ['marketCap = price × circulatingSupply', { pointer: '/components/schemas/Tokenomics/properties/marketCap', text: /price × circulatingSupply/ }],
+    [
+      'the revenueShare default',
+      { pointer: '/components/schemas/DeployRequest/properties/revenueShare', text: /default/ },
+    ],
+    [
+      'marketCap = price × circulatingSupply',
+      { pointer: '/components/schemas/Tokenomics/properties/marketCap', text: /price × circulatingSupply/ },
+    ],
     ['holders start at 1', { pointer: '/components/schemas/DeployResult/properties/holders', text: /first holder/ }],
     ['the creator is the JWT sub', { pointer: '/components/schemas/Agent/properties/creator', text: /sub/ }],
-    ['initialSupply > 0', { pointer: '/components/schemas/DeployRequest/properties/initialSupply', text: /more than 0/ }],
-    ['successRate is a ratio', { pointer: '/components/schemas/Performance/properties/successRate', text: /ratio in 0\.\.1/ }],
-    ['tasksCompleted is a non-negative integer', { pointer: '/components/schemas/Performance/properties/tasksCompleted', text: /non-negative integer/ }],
-    ['priceChange24h is a signed percentage', { pointer: '/components/schemas/Statistics/properties/priceChange24h', text: /signed percentage/ }],
+    [
+      'initialSupply > 0',
+      { pointer: '/components/schemas/DeployRequest/properties/initialSupply', text: /more than 0/ },
+    ],
+    [
+      'successRate is a ratio',
+      { pointer: '/components/schemas/Performance/properties/successRate', text: /ratio in 0\.\.1/ },
+    ],
+    [
+      'tasksCompleted is a non-negative integer',
+      { pointer: '/components/schemas/Performance/properties/tasksCompleted', text: /non-negative integer/ },
+    ],
+    [
+      'priceChange24h is a signed percentage',
+      { pointer: '/components/schemas/Statistics/properties/priceChange24h', text: /signed percentage/ },
+    ],
     ['agentId is opaque', { pointer: '/components/schemas/AgentId', text: /opaque/ }],
     ['taskId is opaque', { pointer: '/components/schemas/TaskId', text: /opaque/ }],
     ['tokenAddress is base58', { pointer: '/components/schemas/TokenAddress', text: /base58 Solana/ }],
@@ -57,7 +84,10 @@ describe('assumptions', () => {
       const listed = getAtPointer(openapiDocument, `${pointer}/x-assumed-keywords`);
       if (!Array.isArray(listed)) continue;
       for (const keyword of listed) {
-        expect(getAtPointer(openapiDocument, `${pointer}/${String(keyword)}`), `${pointer} ${String(keyword)}`).toBeDefined();
+        expect(
+          getAtPointer(openapiDocument, `${pointer}/${String(keyword)}`),
+          `${pointer} ${String(keyword)}`,
+        ).toBeDefined();
       }
     }
   });

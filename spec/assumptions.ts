@@ -22,7 +22,8 @@ function decisionOf(node: JsonObject): string {
   if (Array.isArray(keywords)) {
     return keywords
       .map((keyword) => {
-        const value = isJsonObject(node.items) && !(String(keyword) in node) ? node.items[String(keyword)] : node[String(keyword)];
+        const value =
+          isJsonObject(node.items) && !(String(keyword) in node) ? node.items[String(keyword)] : node[String(keyword)];
         return keyword === 'description' ? oneLine(String(value)) : `${String(keyword)}: ${JSON.stringify(value)}`;
       })
       .join('; ');
@@ -34,7 +35,7 @@ function decisionOf(node: JsonObject): string {
 
 function collect(value: JsonValue, tokens: string[], into: Assumption[]): void {
   if (Array.isArray(value)) {
-    value.forEach((item, index) => collect(item, [...tokens, String(index)], into));
+    for (const [index, item] of value.entries()) collect(item, [...tokens, String(index)], into);
     return;
   }
   if (!isJsonObject(value)) return;

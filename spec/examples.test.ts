@@ -16,13 +16,21 @@ function examplesOf(content: JsonObject, contentPointer: string): ExampleCase[] 
     if (!isJsonObject(media) || !isJsonObject(media.examples)) return [];
     return Object.entries(media.examples).map(([name, raw]) => {
       const example = isJsonObject(raw) ? resolveRef(raw, '').node : {};
-      return { where: `${contentPointer} ${mediaType} ${name}`, schemaPointer: `${contentPointer}/${mediaType.replace('/', '~1')}/schema`, value: example.value };
+      return {
+        where: `${contentPointer} ${mediaType} ${name}`,
+        schemaPointer: `${contentPointer}/${mediaType.replace('/', '~1')}/schema`,
+        value: example.value,
+      };
     });
   });
 }
 
 const requestExamples: ExampleCase[] = [];
-const responseExamples: (ExampleCase & { operationId: Parameters<typeof checkResponse>[0]['operationId']; status: number; mediaType: string })[] = [];
+const responseExamples: (ExampleCase & {
+  operationId: Parameters<typeof checkResponse>[0]['operationId'];
+  status: number;
+  mediaType: string;
+})[] = [];
 for (const operation of operations.values()) {
   const body = getAtPointer(openapiDocument, `${operation.pointer}/requestBody/content`);
   if (isJsonObject(body)) requestExamples.push(...examplesOf(body, `${operation.pointer}/requestBody/content`));
@@ -30,7 +38,12 @@ for (const operation of operations.values()) {
     const content = getAtPointer(openapiDocument, `${response.pointer}/content`);
     if (!isJsonObject(content)) continue;
     for (const example of examplesOf(content, `${response.pointer}/content`)) {
-      responseExamples.push({ ...example, operationId: operation.operationId, status: response.status, mediaType: response.mediaTypes[0] ?? '' });
+      responseExamples.push({
+        ...example,
+        operationId: operation.operationId,
+        status: response.status,
+        mediaType: response.mediaTypes[0] ?? '',
+      });
     }
   }
 }
@@ -38,7 +51,11 @@ for (const operation of operations.values()) {
 describe('examples', () => {
   it('exist for every request body and every response of every operation', () => {
     for (const operation of operations.values()) {
-      if (operation.requestMediaType) expect(requestExamples.some((e) => e.where.startsWith(operation.pointer)), operation.operationId).toBe(true);
+      if (operation.requestMediaType)
+        expect(
+          requestExamples.some((e) => e.where.startsWith(operation.pointer)),
+          operation.operationId,
+        ).toBe(true);
       for (const response of operation.responses.values()) {
         const content = getAtPointer(openapiDocument, `${response.pointer}/content`);
         const names = isJsonObject(content) ? examplesOf(content, `${response.pointer}/content`) : [];
@@ -47,15 +64,23 @@ describe('examples', () => {
     }
   });
 
-  it.each(requestExamples.map((e) => [e.where, e] as const))('request example %s validates against its schema', (_, example) => {
-    const validate = getSchemaValidator(example.schemaPointer, 'response');
-    expect(validate(example.value), JSON.stringify(validate.errors)).toBe(true);
-  });
+  it.each(requestExamples.map((e) => [e.where, e] as const))(
+    'request example %s validates against its schema',
+    (_, example) => {
+      const validate = getSchemaValidator(example.schemaPointer, 'response');
+      expect(validate(example.value), JSON.stringify(validate.errors)).toBe(true);
+    },
+  );
 
   it.each(responseExamples.map((e) => [`${e.operationId} ${e.status} ${e.where.split(' ').at(-1) ?? ''}`, e] as const))(
     'response example %s passes the response checker with no warnings',
     (_, example) => {
-      const check = checkResponse({ operationId: example.operationId, status: example.status, contentType: example.mediaType, body: JSON.stringify(example.value) });
+      const check = checkResponse({
+        operationId: example.operationId,
+        status: example.status,
+        contentType: example.mediaType,
+        body: JSON.stringify(example.value),
+      });
       expect(check.violations).toEqual([]);
       expect(check.warnings).toEqual([]);
     },

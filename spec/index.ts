@@ -1,10 +1,35 @@
 // The contract, as the rest of the kit imports it: types, the document, validators, the response checker and the assumptions.
 export type * from './types.ts';
 export { openapiDocument } from './openapi-document.generated.ts';
-export { operations, getOperation, type OperationSpec, type DocumentedResponse, type RequiredHeader } from './operations.ts';
-export { validateRequestBody, validatePathParameter, type ValidateRequestBodyOptions, type ValidationResult } from './request-validators.ts';
-export { checkResponse, type ResponseCheck, type ResponseRule, type ResponseToCheck, type Violation } from './response-checker.ts';
+export {
+  operations,
+  getOperation,
+  type OperationSpec,
+  type DocumentedResponse,
+  type RequiredHeader,
+} from './operations.ts';
+export {
+  validateRequestBody,
+  validatePathParameter,
+  type ValidateRequestBodyOptions,
+  type ValidationResult,
+} from './request-validators.ts';
+export {
+  checkResponse,
+  type ResponseCheck,
+  type ResponseRule,
+  type ResponseToCheck,
+  type Violation,
+} from './response-checker.ts';
 export { ruleOrigin, type RuleOrigin } from './rule-origin.ts';
 export { assumptions, type Assumption } from './assumptions.ts';
 export { toFieldErrors } from './field-errors.ts';
-export { getAtPointer, parsePointer, toPointer, escapePointerToken, isJsonObject, type JsonObject, type JsonValue } from './json-pointer.ts';
+export {
+  getAtPointer,
+  parsePointer,
+  toPointer,
+  escapePointerToken,
+  isJsonObject,
+  type JsonObject,
+  type JsonValue,
+} from './json-pointer.ts';

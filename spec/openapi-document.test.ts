@@ -5,8 +5,9 @@ import { openapiDocument } from './openapi-document.generated.ts';
 import { getAtPointer, isJsonObject, type JsonValue } from './json-pointer.ts';
 
 function collectRefs(value: JsonValue, at: string, into: [string, string][]): void {
-  if (Array.isArray(value)) value.forEach((item, index) => collectRefs(item, `${at}/${index}`, into));
-  else if (isJsonObject(value)) {
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) collectRefs(item, `${at}/${index}`, into);
+  } else if (isJsonObject(value)) {
     for (const [key, child] of Object.entries(value)) {
       if (key === '$ref' && typeof child === 'string') into.push([at, child]);
       else collectRefs(child, `${at}/${key}`, into);
@@ -38,7 +39,12 @@ describe('spec/openapi.yaml', () => {
   ] as const)('%s is %s with its success status, bearer security, and /v1 first', (operationId, want) => {
     const operation = getAtPointer(openapiDocument, `/paths/${want.path.replaceAll('/', '~1')}/${want.method}`);
     expect(isJsonObject(operation) && operation.operationId).toBe(operationId);
-    expect(getAtPointer(openapiDocument, `/paths/${want.path.replaceAll('/', '~1')}/${want.method}/responses/${want.success}`)).toBeDefined();
+    expect(
+      getAtPointer(
+        openapiDocument,
+        `/paths/${want.path.replaceAll('/', '~1')}/${want.method}/responses/${want.success}`,
+      ),
+    ).toBeDefined();
     expect(isJsonObject(operation) && operation.security).toEqual([{ bearerAuth: [] }]);
     expect(want.path.split('/')[1]).toBe('v1');
   });
@@ -46,7 +52,13 @@ describe('spec/openapi.yaml', () => {
   it('has only the three operations of the seed', () => {
     const paths = openapiDocument.paths;
     const operationIds = isJsonObject(paths)
-      ? Object.values(paths).flatMap((item) => (isJsonObject(item) ? Object.values(item).flatMap((op) => (isJsonObject(op) && typeof op.operationId === 'string' ? [op.operationId] : [])) : []))
+      ? Object.values(paths).flatMap((item) =>
+          isJsonObject(item)
+            ? Object.values(item).flatMap((op) =>
+                isJsonObject(op) && typeof op.operationId === 'string' ? [op.operationId] : [],
+              )
+            : [],
+        )
       : [];
     expect(operationIds.sort()).toEqual(['deployAgent', 'executeAgentTask', 'getAgent']);
   });
@@ -62,7 +74,11 @@ describe('spec/openapi.yaml', () => {
   });
 
   it('declares a JWT bearer scheme and requires it everywhere', () => {
-    expect(getAtPointer(openapiDocument, '/components/securitySchemes/bearerAuth')).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    expect(getAtPointer(openapiDocument, '/components/securitySchemes/bearerAuth')).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+    });
     expect(openapiDocument.security).toEqual([{ bearerAuth: [] }]);
   });
 
@@ -77,10 +93,21 @@ describe('spec/openapi.yaml', () => {
     expect(String(getAtPointer(openapiDocument, pointer))).toMatch(want);
   });
 
-  it('keeps revenueShare in 0..1 and parameters free-form, and requires the seed\'s request fields', () => {
-    expect(getAtPointer(openapiDocument, '/components/schemas/DeployRequest/properties/revenueShare')).toMatchObject({ minimum: 0, maximum: 1 });
-    expect(getAtPointer(openapiDocument, '/components/schemas/ExecuteRequest/properties/parameters')).toMatchObject({ type: 'object', additionalProperties: true });
-    expect(getAtPointer(openapiDocument, '/components/schemas/DeployRequest/required')).toEqual(['name', 'category', 'model', 'initialSupply']);
+  it("keeps revenueShare in 0..1 and parameters free-form, and requires the seed's request fields", () => {
+    expect(getAtPointer(openapiDocument, '/components/schemas/DeployRequest/properties/revenueShare')).toMatchObject({
+      minimum: 0,
+      maximum: 1,
+    });
+    expect(getAtPointer(openapiDocument, '/components/schemas/ExecuteRequest/properties/parameters')).toMatchObject({
+      type: 'object',
+      additionalProperties: true,
+    });
+    expect(getAtPointer(openapiDocument, '/components/schemas/DeployRequest/required')).toEqual([
+      'name',
+      'category',
+      'model',
+      'initialSupply',
+    ]);
     expect(getAtPointer(openapiDocument, '/components/schemas/ExecuteRequest/required')).toEqual(['task']);
     expect(getAtPointer(openapiDocument, '/components/schemas/TaskPriority/default')).toBe('normal');
   });

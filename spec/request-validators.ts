@@ -67,7 +67,10 @@ function findParameterSchemaPointer(operationId: OperationId, name: string): str
   if (Array.isArray(parameters)) {
     for (const [index, raw] of parameters.entries()) {
       if (!isJsonObject(raw)) continue;
-      const { node, pointer } = resolveRef(raw, toPointer([...operation.pointer.slice(1).split('/'), 'parameters', index]));
+      const { node, pointer } = resolveRef(
+        raw,
+        toPointer([...operation.pointer.slice(1).split('/'), 'parameters', index]),
+      );
       if (node.name === name && node.in === 'path') return `${pointer}/schema`;
     }
   }

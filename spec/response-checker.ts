@@ -193,7 +193,13 @@ export function checkResponse(response: ResponseToCheck): ResponseCheck {
     }
   }
 
-  if (schemaMediaType === 'application/problem+json' && typeof body === 'object' && body !== null && 'status' in body && body.status !== status) {
+  if (
+    schemaMediaType === 'application/problem+json' &&
+    typeof body === 'object' &&
+    body !== null &&
+    'status' in body &&
+    body.status !== status
+  ) {
     violations.push({
       ...base,
       rule: 'problem-status-matches',
@@ -212,7 +218,12 @@ function checkHeaders(response: ResponseToCheck, documented: DocumentedResponse,
   if (!response.headers) return;
   for (const header of documented.requiredHeaders) {
     const value = headerValue(response.headers, header.name.toLowerCase());
-    const base = { operationId: response.operationId, status: response.status, rule: 'required-header' as const, pointer: `/headers/${header.name.toLowerCase()}` };
+    const base = {
+      operationId: response.operationId,
+      status: response.status,
+      rule: 'required-header' as const,
+      pointer: `/headers/${header.name.toLowerCase()}`,
+    };
     if (value === undefined) {
       violations.push({
         ...base,

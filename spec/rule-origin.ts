@@ -26,7 +26,11 @@ export function ruleOrigin(keywordPointer: string, data?: unknown): RuleOrigin {
   }
   for (let length = tokens.length - 2; length > 0; length -= 1) {
     const ancestor = getAtPointer(openapiDocument, toPointer(tokens.slice(0, length)));
-    if (isJsonObject(ancestor) && typeof ancestor['x-assumption'] === 'string' && !Array.isArray(ancestor['x-assumed-keywords'])) {
+    if (
+      isJsonObject(ancestor) &&
+      typeof ancestor['x-assumption'] === 'string' &&
+      !Array.isArray(ancestor['x-assumed-keywords'])
+    ) {
       return 'assumption';
     }
   }

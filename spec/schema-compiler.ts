@@ -16,7 +16,8 @@ function rewrite(value: JsonValue, base: string, closeObjects: boolean): JsonVal
   if (!isJsonObject(value)) return value;
   const copy: JsonObject = {};
   for (const [key, child] of Object.entries(value)) {
-    copy[key] = key === '$ref' && typeof child === 'string' ? base + child.replace(/^#/, '') : rewrite(child, base, closeObjects);
+    copy[key] =
+      key === '$ref' && typeof child === 'string' ? base + child.replace(/^#/, '') : rewrite(child, base, closeObjects);
   }
   // ajv's useDefaults does not look through $ref, so a default declared on a referenced schema (TaskPriority) is carried beside the ref.
   if (typeof value.$ref === 'string' && copy.default === undefined) {

@@ -10,11 +10,22 @@ const number = new Intl.NumberFormat('en-US', { maximumFractionDigits: 4 });
  * Renders the agent list; a click on an agent calls `onSelect` with its id.
  * @example renderAgentList(listElement, agents, 'agt_1', (agentId) => void showAgent(agentId));
  */
-export function renderAgentList(container: HTMLElement, agents: readonly AgentSummary[], selectedId: string | undefined, onSelect: (agentId: string) => void): void {
+export function renderAgentList(
+  container: HTMLElement,
+  agents: readonly AgentSummary[],
+  selectedId: string | undefined,
+  onSelect: (agentId: string) => void,
+): void {
   const items = agents.map((agent) => {
     const button = h(
       'button',
-      { type: 'button', class: 'agent-row', 'data-agent-id': agent.agentId, 'data-status': agent.status, ...(agent.agentId === selectedId && { 'aria-current': 'true' }) },
+      {
+        type: 'button',
+        class: 'agent-row',
+        'data-agent-id': agent.agentId,
+        'data-status': agent.status,
+        ...(agent.agentId === selectedId && { 'aria-current': 'true' }),
+      },
       h('span', { class: 'agent-name' }, agent.name),
       h('span', { class: 'agent-meta' }, `${agent.category} · ${agent.model}`),
       h('span', { class: `pill ${agent.status}` }, agent.status),
@@ -38,7 +49,12 @@ function figureTable(title: string, testId: string, figures: Figures, previous: 
       h('td', {}, number.format(value), changed && h('span', { class: 'was' }, ` (was ${number.format(before)})`)),
     );
   });
-  return h('section', { class: 'figures', 'data-testid': testId }, h('h3', {}, title), h('table', {}, h('tbody', {}, ...rows)));
+  return h(
+    'section',
+    { class: 'figures', 'data-testid': testId },
+    h('h3', {}, title),
+    h('table', {}, h('tbody', {}, ...rows)),
+  );
 }
 
 /**
@@ -56,9 +72,19 @@ export function renderAgentDetail(container: HTMLElement, agent: Agent, previous
     ['capabilities', agent.capabilities.length > 0 ? agent.capabilities.join(', ') : '(none)'],
   ];
   container.replaceChildren(
-    h('h2', { 'data-testid': 'agent-name' }, agent.name, ' ', h('span', { class: `pill ${agent.status}`, 'data-testid': 'agent-status' }, agent.status)),
+    h(
+      'h2',
+      { 'data-testid': 'agent-name' },
+      agent.name,
+      ' ',
+      h('span', { class: `pill ${agent.status}`, 'data-testid': 'agent-status' }, agent.status),
+    ),
     ...(agent.description !== '' ? [h('p', { class: 'description' }, agent.description)] : []),
-    h('dl', { class: 'facts' }, ...facts.flatMap(([name, value]) => [h('dt', {}, name), h('dd', { 'data-field': name }, value)])),
+    h(
+      'dl',
+      { class: 'facts' },
+      ...facts.flatMap(([name, value]) => [h('dt', {}, name), h('dd', { 'data-field': name }, value)]),
+    ),
     h(
       'div',
       { class: 'figure-grid' },

@@ -25,14 +25,25 @@ export interface TaskView {
 /** A control-plane answer: the value, or the error answer to show. */
 export type ControlResult<T> = { ok: true; value: T } | { ok: false; error: ErrorAnswer };
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function isAgentSummary(value: unknown): value is AgentSummary {
-  return isObject(value) && typeof value.agentId === 'string' && typeof value.name === 'string' && typeof value.status === 'string';
+  return (
+    isObject(value) &&
+    typeof value.agentId === 'string' &&
+    typeof value.name === 'string' &&
+    typeof value.status === 'string'
+  );
 }
 
 function isTaskView(value: unknown): value is TaskView {
-  return isObject(value) && typeof value.taskId === 'string' && typeof value.status === 'string' && typeof value.cost === 'number';
+  return (
+    isObject(value) &&
+    typeof value.taskId === 'string' &&
+    typeof value.status === 'string' &&
+    typeof value.cost === 'number'
+  );
 }
 
 async function readBody(response: Response): Promise<unknown> {
@@ -49,15 +60,25 @@ async function readBody(response: Response): Promise<unknown> {
  * @example const control = createControlClient(location.origin); const agents = await control.listAgents();
  */
 export function createControlClient(baseUrl: string) {
-  async function call<T>(method: string, path: string, body: unknown, check: (value: unknown) => T | undefined): Promise<ControlResult<T>> {
+  async function call<T>(
+    method: string,
+    path: string,
+    body: unknown,
+    check: (value: unknown) => T | undefined,
+  ): Promise<ControlResult<T>> {
     const response = await fetch(`${baseUrl}/__mock${path}`, {
       method,
       ...(body !== undefined && { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
     });
     const value = await readBody(response);
-    if (!response.ok) return { ok: false, error: { status: response.status, body: value, retryAfter: response.headers.get('retry-after') } };
+    if (!response.ok)
+      return {
+        ok: false,
+        error: { status: response.status, body: value, retryAfter: response.headers.get('retry-after') },
+      };
     const checked = check(value);
-    if (checked === undefined) return { ok: false, error: { status: response.status, body: `unexpected answer from /__mock${path}` } };
+    if (checked === undefined)
+      return { ok: false, error: { status: response.status, body: `unexpected answer from /__mock${path}` } };
     return { ok: true, value: checked };
   }
   const done = (): true => true;
@@ -68,11 +89,15 @@ export function createControlClient(baseUrl: string) {
         isObject(value) && Array.isArray(value.agents) && value.agents.every(isAgentSummary) ? value.agents : undefined,
       ),
     /** The task's status on the mock's clock. */
-    getTask: (taskId: string) => call('GET', `/tasks/${encodeURIComponent(taskId)}`, undefined, (value) => (isTaskView(value) ? value : undefined)),
+    getTask: (taskId: string) =>
+      call('GET', `/tasks/${encodeURIComponent(taskId)}`, undefined, (value) =>
+        isTaskView(value) ? value : undefined,
+      ),
     /** Moves the mock's clock forward; tasks due by then finish and update their agent. */
     advanceClock: (seconds: number) => call('POST', '/clock/advance', { seconds }, done),
     /** At most `limit` API requests per `windowSeconds`; beyond it the API answers 429 with Retry-After. */
-    setRateLimit: (limit: number, windowSeconds: number) => call('PUT', '/scenarios', { rateLimit: { limit, windowSeconds } }, done),
+    setRateLimit: (limit: number, windowSeconds: number) =>
+      call('PUT', '/scenarios', { rateLimit: { limit, windowSeconds } }, done),
     /** Turns every scenario off. */
     clearScenarios: () => call('DELETE', '/scenarios', undefined, done),
     /** Back to the seeded catalogue. */

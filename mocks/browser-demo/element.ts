@@ -6,7 +6,11 @@ type Child = Node | string | number | null | undefined | false;
  * Creates an element with attributes and children; strings become text nodes.
  * @example h('p', { class: 'note', 'data-testid': 'note' }, 'Deployed ', h('code', {}, agentId))
  */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Record<string, string> = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Record<string, string> = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
   for (const child of children) {

@@ -34,7 +34,11 @@ const ui = {
 };
 
 const tokens: Record<string, string> = {};
-const state: { agents: AgentSummary[]; selected: Agent | undefined; tasks: TrackedTask[] } = { agents: [], selected: undefined, tasks: [] };
+const state: { agents: AgentSummary[]; selected: Agent | undefined; tasks: TrackedTask[] } = {
+  agents: [],
+  selected: undefined,
+  tasks: [],
+};
 const api = createApiClient({ baseUrl: location.origin, token: () => tokens[ui.tokenMode.value] ?? '' });
 const control = createControlClient(location.origin);
 
@@ -52,7 +56,9 @@ function sayError(error: ErrorAnswer, doing: string): void {
 
 /** Runs a UI action; a request that could not be made at all (network failure, stopped worker) is shown, not lost. */
 function run(doing: string, action: () => Promise<unknown>): void {
-  action().catch((error: unknown) => say('error', `${doing} failed before any answer: ${error instanceof Error ? error.message : String(error)}`));
+  action().catch((error: unknown) =>
+    say('error', `${doing} failed before any answer: ${error instanceof Error ? error.message : String(error)}`),
+  );
 }
 
 /** openapi-fetch gives the parsed error body; the status and Retry-After come from the response. */
@@ -65,7 +71,9 @@ async function loadAgents(): Promise<void> {
   if (!result.ok) return sayError(result.error, 'Listing agents');
   state.agents = result.value;
   ui.agentCount.textContent = `(${state.agents.length})`;
-  renderAgentList(ui.agentList, state.agents, state.selected?.agentId, (agentId) => run(`Retrieving ${agentId}`, () => showAgent(agentId)));
+  renderAgentList(ui.agentList, state.agents, state.selected?.agentId, (agentId) =>
+    run(`Retrieving ${agentId}`, () => showAgent(agentId)),
+  );
 }
 
 async function showAgent(agentId: string): Promise<boolean> {
@@ -85,11 +93,15 @@ async function showAgent(agentId: string): Promise<boolean> {
 /** The form as typed: numbers that do not parse are sent as text, so the server's 400 names the field. */
 function deployBody(form: FormData): Record<string, unknown> {
   const text = (name: string): string => String(form.get(name) ?? '').trim();
-  const numeric = (value: string): number | string => (value !== '' && Number.isFinite(Number(value)) ? Number(value) : value);
+  const numeric = (value: string): number | string =>
+    value !== '' && Number.isFinite(Number(value)) ? Number(value) : value;
   const body: Record<string, unknown> = { name: text('name'), category: text('category'), model: text('model') };
   if (text('initialSupply') !== '') body.initialSupply = numeric(text('initialSupply'));
   if (text('description') !== '') body.description = text('description');
-  const capabilities = text('capabilities').split(',').map((item) => item.trim()).filter((item) => item !== '');
+  const capabilities = text('capabilities')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
   if (capabilities.length > 0) body.capabilities = capabilities;
   for (const name of ['pricePerToken', 'revenueShare']) if (text(name) !== '') body[name] = numeric(text(name));
   return body;
@@ -101,7 +113,12 @@ async function deploy(event: SubmitEvent): Promise<void> {
   const body = deployBody(new FormData(ui.deployForm)) as unknown as DeployRequest;
   const { data, error, response } = await api.POST('/v1/agents/deploy', { body });
   if (!data) return sayError(errorOf(response, error), 'Deploying');
-  say('info', `Deployed ${data.name} as ${data.agentId} (${response.status}), market cap ${data.marketCap} SOL.`, [], response.status);
+  say(
+    'info',
+    `Deployed ${data.name} as ${data.agentId} (${response.status}), market cap ${data.marketCap} SOL.`,
+    [],
+    response.status,
+  );
   await loadAgents();
   await showAgent(data.agentId);
 }
@@ -111,11 +128,22 @@ async function execute(event: SubmitEvent): Promise<void> {
   const agent = state.selected;
   if (!agent) return say('error', 'Choose an agent first: tasks are submitted to the agent shown.');
   const form = new FormData(ui.executeForm);
-  const body: ExecuteRequest = { task: String(form.get('task') ?? ''), priority: String(form.get('priority') ?? 'normal') as TaskPriority };
-  const { data, error, response } = await api.POST('/v1/agents/{agentId}/execute', { params: { path: { agentId: agent.agentId } }, body });
+  const body: ExecuteRequest = {
+    task: String(form.get('task') ?? ''),
+    priority: String(form.get('priority') ?? 'normal') as TaskPriority,
+  };
+  const { data, error, response } = await api.POST('/v1/agents/{agentId}/execute', {
+    params: { path: { agentId: agent.agentId } },
+    body,
+  });
   if (!data) return sayError(errorOf(response, error), `Submitting a task to ${agent.name}`);
   track(data, agent, body.priority ?? 'normal');
-  say('info', `Task ${data.taskId} is ${data.status}: about ${data.estimatedCompletion} s, costs ${data.cost} tokens.`, [], response.status);
+  say(
+    'info',
+    `Task ${data.taskId} is ${data.status}: about ${data.estimatedCompletion} s, costs ${data.cost} tokens.`,
+    [],
+    response.status,
+  );
 }
 
 function track(submission: TaskSubmission, agent: Agent, priority: TaskPriority): void {
@@ -146,7 +174,9 @@ async function refreshTasks(): Promise<void> {
 function pollTasks(): void {
   setTimeout(() => {
     refreshTasks()
-      .catch((error: unknown) => say('error', `Reading task statuses failed: ${error instanceof Error ? error.message : String(error)}`))
+      .catch((error: unknown) =>
+        say('error', `Reading task statuses failed: ${error instanceof Error ? error.message : String(error)}`),
+      )
       .finally(pollTasks);
   }, POLL_MS);
 }
@@ -160,33 +190,43 @@ function wire(): void {
     if (agentId === '') return say('error', 'Type an agentId to open.');
     run(`Retrieving ${agentId}`, () => showAgent(agentId));
   });
-  ui.openUnknown.addEventListener('click', () => run('Retrieving agt_doesNotExist', () => showAgent('agt_doesNotExist')));
-  ui.advanceClock.addEventListener('click', () => run('Advancing the clock', async () => {
-    const result = await control.advanceClock(60);
-    if (!result.ok) return sayError(result.error, 'Advancing the clock');
-    say('info', 'The mock clock moved 60 s forward.');
-    await refreshTasks();
-  }));
-  ui.rateLimit.addEventListener('click', () => run('Setting the rate limit', async () => {
-    const result = await control.setRateLimit(2, 60);
-    if (result.ok) say('info', 'Scenario on: at most 2 API requests a minute; the next ones get 429.');
-    else sayError(result.error, 'Setting the rate limit');
-  }));
-  ui.clearScenarios.addEventListener('click', () => run('Clearing scenarios', async () => {
-    const result = await control.clearScenarios();
-    if (result.ok) say('info', 'Scenarios cleared.');
-    else sayError(result.error, 'Clearing scenarios');
-  }));
-  ui.reset.addEventListener('click', () => run('Resetting', async () => {
-    const result = await control.reset();
-    if (!result.ok) return sayError(result.error, 'Resetting');
-    state.selected = undefined;
-    state.tasks = [];
-    renderTasks(ui.tasks, state.tasks);
-    ui.detail.replaceChildren(h('p', { class: 'hint' }, 'Choose an agent, or deploy one.'));
-    say('info', 'The mock is back to its seeded catalogue.');
-    await loadAgents();
-  }));
+  ui.openUnknown.addEventListener('click', () =>
+    run('Retrieving agt_doesNotExist', () => showAgent('agt_doesNotExist')),
+  );
+  ui.advanceClock.addEventListener('click', () =>
+    run('Advancing the clock', async () => {
+      const result = await control.advanceClock(60);
+      if (!result.ok) return sayError(result.error, 'Advancing the clock');
+      say('info', 'The mock clock moved 60 s forward.');
+      await refreshTasks();
+    }),
+  );
+  ui.rateLimit.addEventListener('click', () =>
+    run('Setting the rate limit', async () => {
+      const result = await control.setRateLimit(2, 60);
+      if (result.ok) say('info', 'Scenario on: at most 2 API requests a minute; the next ones get 429.');
+      else sayError(result.error, 'Setting the rate limit');
+    }),
+  );
+  ui.clearScenarios.addEventListener('click', () =>
+    run('Clearing scenarios', async () => {
+      const result = await control.clearScenarios();
+      if (result.ok) say('info', 'Scenarios cleared.');
+      else sayError(result.error, 'Clearing scenarios');
+    }),
+  );
+  ui.reset.addEventListener('click', () =>
+    run('Resetting', async () => {
+      const result = await control.reset();
+      if (!result.ok) return sayError(result.error, 'Resetting');
+      state.selected = undefined;
+      state.tasks = [];
+      renderTasks(ui.tasks, state.tasks);
+      ui.detail.replaceChildren(h('p', { class: 'hint' }, 'Choose an agent, or deploy one.'));
+      say('info', 'The mock is back to its seeded catalogue.');
+      await loadAgents();
+    }),
+  );
 }
 
 async function main(): Promise<void> {
@@ -194,7 +234,10 @@ async function main(): Promise<void> {
   try {
     // The same three lines a frontend adds to its own app (see the README); the worker script sits beside index.html.
     const worker = setupMockWorker();
-    await worker.start({ onUnhandledFrame: 'bypass', serviceWorker: { url: new URL('mockServiceWorker.js', document.baseURI).pathname } });
+    await worker.start({
+      onUnhandledFrame: 'bypass',
+      serviceWorker: { url: new URL('mockServiceWorker.js', document.baseURI).pathname },
+    });
     ui.workerStatus.dataset.state = 'active';
     ui.workerStatus.textContent = 'Mock Service Worker: active';
   } catch (error) {

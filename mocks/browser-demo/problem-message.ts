@@ -30,13 +30,16 @@ function isProblem(body: unknown): body is Problem {
 export function problemMessage(answer: ErrorAnswer): ReadableError {
   const retry = answer.status === 429 && answer.retryAfter ? ` (retry in ${answer.retryAfter} s)` : '';
   if (!isProblem(answer.body)) {
-    const text = typeof answer.body === 'string' && answer.body.trim() !== '' ? `: ${answer.body.trim().slice(0, 200)}` : '';
+    const text =
+      typeof answer.body === 'string' && answer.body.trim() !== '' ? `: ${answer.body.trim().slice(0, 200)}` : '';
     return { headline: `${answer.status} without problem details${text}${retry}`, lines: [] };
   }
   const problem = answer.body;
   const detail = typeof problem.detail === 'string' && problem.detail !== '' ? `: ${problem.detail}` : '';
   // Retry-After is only spelled out when the detail does not already say when to retry.
   const when = /retry/i.test(detail) ? '' : retry;
-  const lines = (Array.isArray(problem.errors) ? problem.errors : []).map((error) => `${error.path === '' ? '(body)' : error.path} ${error.message}`);
+  const lines = (Array.isArray(problem.errors) ? problem.errors : []).map(
+    (error) => `${error.path === '' ? '(body)' : error.path} ${error.message}`,
+  );
   return { headline: `${answer.status} ${problem.title}${detail}${when}`, lines };
 }

@@ -73,8 +73,16 @@ describe.skipIf(!chromiumPresent)('the browser demo (npm run demo), in Chromium'
     expect(await page.locator('.agent-row').count()).toBeGreaterThanOrEqual(20);
     await page.locator('.agent-row[data-status="active"]').first().click();
     await page.locator('[data-testid="performance"]').waitFor({ timeout: STEP_MS });
-    const answered = apiResponses.map((response) => [new URL(response.url()).pathname.split('/').slice(0, 3).join('/'), response.fromServiceWorker()]);
-    expect(answered).toEqual(expect.arrayContaining([['/__mock/agents', true], ['/v1/agents', true]]));
+    const answered = apiResponses.map((response) => [
+      new URL(response.url()).pathname.split('/').slice(0, 3).join('/'),
+      response.fromServiceWorker(),
+    ]);
+    expect(answered).toEqual(
+      expect.arrayContaining([
+        ['/__mock/agents', true],
+        ['/v1/agents', true],
+      ]),
+    );
     expect(answered.every(([, fromWorker]) => fromWorker)).toBe(true);
     await screenshot(page, 'demo-1-catalogue');
   });
@@ -88,8 +96,12 @@ describe.skipIf(!chromiumPresent)('the browser demo (npm run demo), in Chromium'
     expect(await messageFor(page, 'info', 201)).toContain(`Deployed ${name}`);
     await page.locator('[data-testid="agent-name"]', { hasText: name }).waitFor({ timeout: STEP_MS });
     expect(await page.locator('[data-testid="agent-status"]').textContent()).toBe('active');
-    expect(await page.locator('[data-testid="performance"] tr[data-field="tasksCompleted"] td').textContent()).toBe('0');
-    expect(await page.locator('[data-testid="tokenomics"] tr[data-field="revenueShare"] td').textContent()).toBe('0.25');
+    expect(await page.locator('[data-testid="performance"] tr[data-field="tasksCompleted"] td').textContent()).toBe(
+      '0',
+    );
+    expect(await page.locator('[data-testid="tokenomics"] tr[data-field="revenueShare"] td').textContent()).toBe(
+      '0.25',
+    );
     await screenshot(page, 'demo-2-deployed');
 
     await page.selectOption('#execute-form [name="priority"]', 'high');
@@ -156,7 +168,9 @@ describe.skipIf(!chromiumPresent)('the browser demo (npm run demo), in Chromium'
     try {
       await other.goto(`${bare.origin}/`);
       await other.locator('#worker-status[data-state="failed"]').waitFor({ timeout: STEP_MS });
-      expect(await other.locator('#messages > li.error').first().textContent()).toMatch(/^The mock worker did not start: /);
+      expect(await other.locator('#messages > li.error').first().textContent()).toMatch(
+        /^The mock worker did not start: /,
+      );
     } finally {
       await other.close();
       await bare.close();
@@ -165,7 +179,9 @@ describe.skipIf(!chromiumPresent)('the browser demo (npm run demo), in Chromium'
 
   it('never let an API call reach the network, and raised no page error', () => {
     expect(apiResponses.length).toBeGreaterThan(10);
-    expect(apiResponses.filter((response) => !response.fromServiceWorker()).map((response) => response.url())).toEqual([]);
+    expect(apiResponses.filter((response) => !response.fromServiceWorker()).map((response) => response.url())).toEqual(
+      [],
+    );
     expect(server.requests.filter((path) => path.startsWith('/v1/') || path.startsWith('/__mock/'))).toEqual([]);
     expect(pageErrors).toEqual([]);
   });

@@ -10,7 +10,10 @@ const script = 'scripts/demo.ts';
 
 /** Starts the demo and resolves with the URL it prints. */
 function startDemo(outDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [script, '--out', outDir], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [script, '--out', outDir], {
+    env: { ...process.env, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return new Promise((resolve, reject) => {
     let output = '';
     const onData = (chunk: Buffer): void => {
@@ -50,7 +53,14 @@ describe('npm run demo', () => {
   });
 
   it.each([
-    ['a PORT that is not a port', { env: { PORT: '80a' }, args: [], want: 'agent-registry-kit: PORT must be a port number from 0 to 65535, not "80a"' }],
+    [
+      'a PORT that is not a port',
+      {
+        env: { PORT: '80a' },
+        args: [],
+        want: 'agent-registry-kit: PORT must be a port number from 0 to 65535, not "80a"',
+      },
+    ],
     ['an unknown argument', { env: {}, args: ['--watch'], want: "agent-registry-kit: Unknown option '--watch'" }],
   ])('rejects %s with one line and status 2', (_name, { env, args, want }) => {
     const run = spawnSync(process.execPath, [script, ...args], { env: { ...process.env, ...env }, encoding: 'utf8' });

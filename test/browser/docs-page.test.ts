@@ -11,10 +11,42 @@ import { assumptions } from '../../spec/index.ts';
 import { chromiumPresent, launchChromium, screenshot, type Browser } from './chromium.ts';
 
 // Redoc 3 renders one page per tag (#/agents, #/tasks), each operation has its own route, and it gives every operation, parameter and response an id.
-const operations: Array<[string, { page: string; id: string; summary: string; path: string; parameters: string[]; statuses: string[] }]> = [
-  ['deployAgent', { page: '#/agents/deployagent', id: 'agents/deployagent', summary: 'Deploy an agent', path: '/v1/agents/deploy', parameters: ['t=request&path=name', 't=request&path=initialsupply', 't=request&path=revenueshare'], statuses: ['201', '400', '401', '413', '415', '429', '500'] }],
-  ['getAgent', { page: '#/agents/getagent', id: 'agents/getagent', summary: 'Retrieve an agent', path: '/v1/agents/{agentId}', parameters: ['t=request&in=path&path=agentid'], statuses: ['200', '400', '401', '404', '429', '500'] }],
-  ['executeAgentTask', { page: '#/tasks/executeagenttask', id: 'tasks/executeagenttask', summary: 'Execute an agent task', path: '/v1/agents/{agentId}/execute', parameters: ['t=request&in=path&path=agentid', 't=request&path=task', 't=request&path=priority'], statuses: ['200', '400', '401', '404', '409', '413', '415', '429', '500'] }],
+const operations: Array<
+  [string, { page: string; id: string; summary: string; path: string; parameters: string[]; statuses: string[] }]
+> = [
+  [
+    'deployAgent',
+    {
+      page: '#/agents/deployagent',
+      id: 'agents/deployagent',
+      summary: 'Deploy an agent',
+      path: '/v1/agents/deploy',
+      parameters: ['t=request&path=name', 't=request&path=initialsupply', 't=request&path=revenueshare'],
+      statuses: ['201', '400', '401', '413', '415', '429', '500'],
+    },
+  ],
+  [
+    'getAgent',
+    {
+      page: '#/agents/getagent',
+      id: 'agents/getagent',
+      summary: 'Retrieve an agent',
+      path: '/v1/agents/{agentId}',
+      parameters: ['t=request&in=path&path=agentid'],
+      statuses: ['200', '400', '401', '404', '429', '500'],
+    },
+  ],
+  [
+    'executeAgentTask',
+    {
+      page: '#/tasks/executeagenttask',
+      id: 'tasks/executeagenttask',
+      summary: 'Execute an agent task',
+      path: '/v1/agents/{agentId}/execute',
+      parameters: ['t=request&in=path&path=agentid', 't=request&path=task', 't=request&path=priority'],
+      statuses: ['200', '400', '401', '404', '409', '413', '415', '429', '500'],
+    },
+  ],
 ];
 
 describe.skipIf(!chromiumPresent)('the API reference page (npm run docs), opened from disk', () => {
@@ -54,8 +86,11 @@ describe.skipIf(!chromiumPresent)('the API reference page (npm run docs), opened
     await operation.waitFor();
     expect(await operation.textContent()).toContain(want.summary);
     expect(await page.locator('body').textContent()).toContain(want.path);
-    for (const parameter of want.parameters) expect(await page.locator(`[id="${want.id}/${parameter}"]`).count(), parameter).toBe(1);
-    const tabs = (await page.locator(`[id="${want.id}/responses"] button`).allTextContents()).map((label) => label.trim());
+    for (const parameter of want.parameters)
+      expect(await page.locator(`[id="${want.id}/${parameter}"]`).count(), parameter).toBe(1);
+    const tabs = (await page.locator(`[id="${want.id}/responses"] button`).allTextContents()).map((label) =>
+      label.trim(),
+    );
     expect(tabs).toEqual(expect.arrayContaining(want.statuses));
     await operation.scrollIntoViewIfNeeded();
     await screenshot(page, `docs-${operationId}`, { fullPage: false });

@@ -37,7 +37,14 @@ export interface RunningProxy {
   close(): Promise<void>;
 }
 
-const hopByHop = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'content-encoding']);
+const hopByHop = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'keep-alive',
+  'content-encoding',
+]);
 
 function isResponse(value: ProxiedRequest | ProxiedResponse): value is ProxiedResponse {
   return 'status' in value;
@@ -65,7 +72,12 @@ export async function startBreakingProxy(upstream: string, breakage: Breakage): 
     void (async () => {
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers[name] = value;
-      const received: ProxiedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers, body: await readBody(req) };
+      const received: ProxiedRequest = {
+        method: req.method ?? 'GET',
+        path: req.url ?? '/',
+        headers,
+        body: await readBody(req),
+      };
       const rewritten = breakage.request ? breakage.request(received) : received;
       if (isResponse(rewritten)) {
         log.push({ method: received.method, path: received.path, status: rewritten.status });
@@ -73,14 +85,23 @@ export async function startBreakingProxy(upstream: string, breakage: Breakage): 
         return;
       }
       const forwardHeaders: Record<string, string> = {};
-      for (const [name, value] of Object.entries(rewritten.headers)) if (!hopByHop.has(name)) forwardHeaders[name] = value;
+      for (const [name, value] of Object.entries(rewritten.headers))
+        if (!hopByHop.has(name)) forwardHeaders[name] = value;
       const hasBody = rewritten.method !== 'GET' && rewritten.method !== 'HEAD';
-      const answer = await fetch(upstream + rewritten.path, { method: rewritten.method, headers: forwardHeaders, ...(hasBody ? { body: new TextEncoder().encode(rewritten.body) } : {}) });
+      const answer = await fetch(upstream + rewritten.path, {
+        method: rewritten.method,
+        headers: forwardHeaders,
+        ...(hasBody ? { body: new TextEncoder().encode(rewritten.body) } : {}),
+      });
       const answerHeaders: Record<string, string> = {};
       answer.headers.forEach((value, name) => {
         answerHeaders[name] = value;
       });
-      const upstreamResponse: ProxiedResponse = { status: answer.status, headers: answerHeaders, body: await answer.text() };
+      const upstreamResponse: ProxiedResponse = {
+        status: answer.status,
+        headers: answerHeaders,
+        body: await answer.text(),
+      };
       const final = breakage.response ? breakage.response(upstreamResponse, received) : upstreamResponse;
       log.push({ method: received.method, path: received.path, status: final.status });
       send(res, final);

@@ -4,7 +4,14 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { SpawnedServer } from '../../scripts/spawned-server.ts';
 import { startBreakingProxy } from './breaking-proxy.ts';
 import { brokenServers } from './broken-servers.ts';
-import { caughtBy, fakeToken, failedChecks, runContract, startFakeBackend, type ContractRun } from './contract-runner.ts';
+import {
+  caughtBy,
+  fakeToken,
+  failedChecks,
+  runContract,
+  startFakeBackend,
+  type ContractRun,
+} from './contract-runner.ts';
 import { runPool } from './run-pool.ts';
 
 describe('the contract suite against deliberately broken servers', () => {
@@ -19,7 +26,10 @@ describe('the contract suite against deliberately broken servers', () => {
     await runPool(brokenServers, 2, async ([name, { given }]) => {
       const proxy = await startBreakingProxy(upstream, given({ token }));
       try {
-        runs.set(name, await runContract({ API_BASE_URL: proxy.url, API_TOKEN: token }, ['--seed', '20261122', '--runs', '10']));
+        runs.set(
+          name,
+          await runContract({ API_BASE_URL: proxy.url, API_TOKEN: token }, ['--seed', '20261122', '--runs', '10']),
+        );
       } finally {
         await proxy.close();
       }
@@ -42,6 +52,7 @@ describe('the contract suite against deliberately broken servers', () => {
     if (!run.report) return;
     expect({ code: run.code, verdict: run.report.verdict }).toEqual({ code: 1, verdict: 'failed' });
     const caught = caughtBy(run.report);
-    for (const check of want) expect([...caught], `failed checks: ${JSON.stringify(failedChecks(run.report))}`).toContain(check);
+    for (const check of want)
+      expect([...caught], `failed checks: ${JSON.stringify(failedChecks(run.report))}`).toContain(check);
   });
 });

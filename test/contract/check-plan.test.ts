@@ -1,16 +1,44 @@
 // The run plan: caps are honoured exactly, skips say why, and the default lets every named check run once.
 import { describe, expect, test } from 'vitest';
-import { defaultMaxWrites, namedChecks, planRun, shrinkAllowance, type PlanInput } from '../../contract-tests/check-plan.ts';
+import {
+  defaultMaxWrites,
+  namedChecks,
+  planRun,
+  shrinkAllowance,
+  type PlanInput,
+} from '../../contract-tests/check-plan.ts';
 
 describe('planRun', () => {
-  test.each<[string, { given: PlanInput; want: { skippedByCap: 'none' | 'some'; maxPosts: number; deploys?: number } }]>([
-    ['the default runs every named check and every generated case', { given: { maxWrites: undefined, readOnly: false, runs: 25 }, want: { skippedByCap: 'none', maxPosts: defaultMaxWrites(false, 25) } }],
-    ['a cap of 12 runs what fits and skips the rest', { given: { maxWrites: 12, readOnly: false, runs: 25 }, want: { skippedByCap: 'some', maxPosts: 12 } }],
-    ['a cap of 0 sends no POST at all', { given: { maxWrites: 0, readOnly: false, runs: 25 }, want: { skippedByCap: 'some', maxPosts: 0, deploys: 0 } }],
-    ['read-only deploys and submits nothing', { given: { maxWrites: undefined, readOnly: true, runs: 25 }, want: { skippedByCap: 'none', maxPosts: defaultMaxWrites(true, 25), deploys: 0 } }],
+  test.each<
+    [string, { given: PlanInput; want: { skippedByCap: 'none' | 'some'; maxPosts: number; deploys?: number } }]
+  >([
+    [
+      'the default runs every named check and every generated case',
+      {
+        given: { maxWrites: undefined, readOnly: false, runs: 25 },
+        want: { skippedByCap: 'none', maxPosts: defaultMaxWrites(false, 25) },
+      },
+    ],
+    [
+      'a cap of 12 runs what fits and skips the rest',
+      { given: { maxWrites: 12, readOnly: false, runs: 25 }, want: { skippedByCap: 'some', maxPosts: 12 } },
+    ],
+    [
+      'a cap of 0 sends no POST at all',
+      { given: { maxWrites: 0, readOnly: false, runs: 25 }, want: { skippedByCap: 'some', maxPosts: 0, deploys: 0 } },
+    ],
+    [
+      'read-only deploys and submits nothing',
+      {
+        given: { maxWrites: undefined, readOnly: true, runs: 25 },
+        want: { skippedByCap: 'none', maxPosts: defaultMaxWrites(true, 25), deploys: 0 },
+      },
+    ],
   ])('%s', (_name, { given, want }) => {
     const plan = planRun(given);
-    const capped = [...plan.decisions.values()].filter((d) => !d.run && d.reason === 'max-writes').length + [...plan.generated.values()].filter((g) => g.skip === 'max-writes').length;
+    const capped =
+      [...plan.decisions.values()].filter((d) => !d.run && d.reason === 'max-writes').length +
+      [...plan.generated.values()].filter((g) => g.skip === 'max-writes').length;
     expect(capped > 0 ? 'some' : 'none').toBe(want.skippedByCap);
     expect(plan.totals.posts).toBeLessThanOrEqual(want.maxPosts);
     let posts = 0;
@@ -29,7 +57,9 @@ describe('planRun', () => {
     const plan = planRun({ maxWrites: undefined, readOnly: true, runs: 5 });
     for (const check of namedChecks) {
       const creates = check.deploys + check.executes > 0;
-      expect(plan.decisions.get(check.id), check.id).toEqual(creates ? { run: false, reason: 'read-only' } : { run: true });
+      expect(plan.decisions.get(check.id), check.id).toEqual(
+        creates ? { run: false, reason: 'read-only' } : { run: true },
+      );
     }
     expect(plan.generated.get('generated/deployAgent/valid')?.skip).toBe('read-only');
     expect(plan.generated.get('generated/deployAgent/invalid')).toEqual({ runs: 5, requested: 5, skip: undefined });

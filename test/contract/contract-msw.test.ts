@@ -7,10 +7,18 @@ test('the contract suite passes against the msw node interceptor', async () => {
   const token = await fakeToken();
   const run = await runContract(
     // A host that does not exist: only the interceptor can answer it, so a pass proves the requests went through msw.
-    { API_BASE_URL: 'http://agent-registry.msw.test', API_TOKEN: token, AGENT_REGISTRY_KIT_CONTRACT_SETUP: 'test/contract/msw-interceptor.setup.ts' },
+    {
+      API_BASE_URL: 'http://agent-registry.msw.test',
+      API_TOKEN: token,
+      AGENT_REGISTRY_KIT_CONTRACT_SETUP: 'test/contract/msw-interceptor.setup.ts',
+    },
     ['--seed', '20261122', '--runs', '10'],
   );
   expect(run.report, run.stderr).toBeDefined();
-  expect({ code: run.code, failed: run.report ? failedChecks(run.report) : [], errors: run.report?.errors }).toEqual({ code: 0, failed: [], errors: [] });
+  expect({ code: run.code, failed: run.report ? failedChecks(run.report) : [], errors: run.report?.errors }).toEqual({
+    code: 0,
+    failed: [],
+    errors: [],
+  });
   expect(run.report?.summary.passed).toBe(run.report?.summary.checks);
 }, 120_000);

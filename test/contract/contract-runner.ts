@@ -36,7 +36,11 @@ export async function runContract(env: Record<string, string | undefined>, args:
   let stdout = '';
   let stderr = '';
   try {
-    ({ stdout, stderr } = await run(process.execPath, ['scripts/contract.ts', '--json', jsonFile, '--junit', junitFile, ...args], { cwd: repoRoot, env: childEnv, maxBuffer: 64 * 1024 * 1024, timeout: 240_000 }));
+    ({ stdout, stderr } = await run(
+      process.execPath,
+      ['scripts/contract.ts', '--json', jsonFile, '--junit', junitFile, ...args],
+      { cwd: repoRoot, env: childEnv, maxBuffer: 64 * 1024 * 1024, timeout: 240_000 },
+    ));
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
     code = typeof failed.code === 'number' ? failed.code : -1;
@@ -58,7 +62,9 @@ export async function runContract(env: Record<string, string | undefined>, args:
 
 /** The checks a report says failed, each with the check names of its violations. */
 export function failedChecks(report: ContractReport): Array<{ id: string; caughtBy: string[] }> {
-  return report.checks.filter((c) => c.outcome === 'failed').map((c) => ({ id: c.id, caughtBy: [...new Set(c.violations.map((v) => v.check))] }));
+  return report.checks
+    .filter((c) => c.outcome === 'failed')
+    .map((c) => ({ id: c.id, caughtBy: [...new Set(c.violations.map((v) => v.check))] }));
 }
 
 /** Every check name that reported a violation in a failed check. */
@@ -68,13 +74,32 @@ export function caughtBy(report: ContractReport): Set<string> {
 
 /** Starts the project's fake backend on an ephemeral loopback port. */
 export function startFakeBackend(): Promise<SpawnedServer> {
-  return spawnServer({ name: 'contract-fake', args: ['scripts/start.ts', '--port', '0'], ready: /fake backend listening on http:\/\/127\.0\.0\.1:(\d+)/, timeoutMs: 30_000 });
+  return spawnServer({
+    name: 'contract-fake',
+    args: ['scripts/start.ts', '--port', '0'],
+    ready: /fake backend listening on http:\/\/127\.0\.0\.1:(\d+)/,
+    timeoutMs: 30_000,
+  });
 }
 
 /** Starts Prism on the same document (static examples), on a free loopback port. */
 export async function startPrism(): Promise<SpawnedServer> {
   const port = await freePort();
-  return spawnServer({ name: 'contract-prism', args: ['node_modules/@stoplight/prism-cli/dist/index.js', 'mock', 'spec/openapi.yaml', '-h', '127.0.0.1', '-p', String(port)], ready: /Prism is listening/, port, timeoutMs: 60_000 });
+  return spawnServer({
+    name: 'contract-prism',
+    args: [
+      'node_modules/@stoplight/prism-cli/dist/index.js',
+      'mock',
+      'spec/openapi.yaml',
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(port),
+    ],
+    ready: /Prism is listening/,
+    port,
+    timeoutMs: 60_000,
+  });
 }
 
 /** A token the fake backend accepts (scripts/token.ts prints only the token). */

@@ -28,10 +28,17 @@ describe('against the fake backend', () => {
   test('every check passes and the run exits 0', async () => {
     const run = await runContract({ API_BASE_URL: fakeUrl(), API_TOKEN: token }, seedArgs);
     expect(run.report, run.stderr).toBeDefined();
-    expect({ code: run.code, failed: run.report ? failedChecks(run.report) : [], errors: run.report?.errors }).toEqual({ code: 0, failed: [], errors: [] });
+    expect({ code: run.code, failed: run.report ? failedChecks(run.report) : [], errors: run.report?.errors }).toEqual({
+      code: 0,
+      failed: [],
+      errors: [],
+    });
     expect(run.report?.summary.skipped).toBe(0);
     for (const check of ['conformance', 'auth', 'request-validation', 'behaviour', 'generated']) {
-      expect(run.report?.checks.some((c) => c.check === check && c.outcome === 'passed'), check).toBe(true);
+      expect(
+        run.report?.checks.some((c) => c.check === check && c.outcome === 'passed'),
+        check,
+      ).toBe(true);
     }
     expect(run.junit).toContain('<testsuites');
     expect(run.stdout).toContain('PASSED');
@@ -40,7 +47,8 @@ describe('against the fake backend', () => {
 
 describe('generated cases', () => {
   test('a failure is shrunk, printed with its replay command, and the command replays exactly that case', async () => {
-    const nonInteger = brokenServers.find(([name]) => name.startsWith('answers 500 when initialSupply'))?.[1].given({ token }) ?? {};
+    const nonInteger =
+      brokenServers.find(([name]) => name.startsWith('answers 500 when initialSupply'))?.[1].given({ token }) ?? {};
     const proxy = await startBreakingProxy(fakeUrl(), nonInteger);
     try {
       const run = await runContract({ API_BASE_URL: proxy.url, API_TOKEN: token }, seedArgs);
@@ -48,11 +56,16 @@ describe('generated cases', () => {
       expect(failure?.outcome).toBe('failed');
       const replay = failure?.generated?.replay ?? '';
       expect(run.stdout).toContain(`replay: ${replay}`);
-      expect(replay).toMatch(/^npm run contract -- --seed 20261122 --runs 10 --replay generated\/deployAgent\/valid:[\d:]+$/);
+      expect(replay).toMatch(
+        /^npm run contract -- --seed 20261122 --runs 10 --replay generated\/deployAgent\/valid:[\d:]+$/,
+      );
       // Shrunk: only the required fields are left, and initialSupply is a small non-integer.
       const body = JSON.parse(failure?.generated?.counterexample ?? '{}') as Record<string, unknown>;
       expect(Object.keys(body).sort()).toEqual(['category', 'initialSupply', 'model', 'name']);
-      const again = await runContract({ API_BASE_URL: proxy.url, API_TOKEN: token }, replay.replace('npm run contract -- ', '').split(' '));
+      const again = await runContract(
+        { API_BASE_URL: proxy.url, API_TOKEN: token },
+        replay.replace('npm run contract -- ', '').split(' '),
+      );
       const replayed = again.report?.checks.find((c) => c.id === 'generated/deployAgent/valid');
       expect(replayed?.generated?.counterexample).toBe(failure?.generated?.counterexample);
     } finally {
@@ -64,7 +77,10 @@ describe('generated cases', () => {
 describe('undocumented fields', () => {
   test('are reported as warnings, not failures', async () => {
     const extraField: Breakage = {
-      response: (res, req) => (req.method === 'GET' && res.status === 200 ? { ...res, body: res.body.replace(/^\{/, '{"internalScore":7,') } : res),
+      response: (res, req) =>
+        req.method === 'GET' && res.status === 200
+          ? { ...res, body: res.body.replace(/^\{/, '{"internalScore":7,') }
+          : res,
     };
     const proxy = await startBreakingProxy(fakeUrl(), extraField);
     try {
@@ -81,13 +97,18 @@ describe('undocumented fields', () => {
 
 describe('the token never appears in any output, log or report', () => {
   test('not even when the server echoes it and failures dump the requests', async () => {
-    const acceptsAlteredSignature = brokenServers.find(([name]) => name.startsWith('accepts a token whose signature'))?.[1].given({ token });
+    const acceptsAlteredSignature = brokenServers
+      .find(([name]) => name.startsWith('accepts a token whose signature'))?.[1]
+      .given({ token });
     const echo: Breakage = {
       request: (req) => acceptsAlteredSignature?.request?.(req) ?? req,
       response: (res, req) => ({
         ...res,
         headers: { ...res.headers, 'x-echo-authorization': req.headers.authorization ?? '' },
-        body: res.status === 401 ? res.body.replace('"detail":"', `"detail":"you sent ${req.headers.authorization ?? 'nothing'}; `) : res.body,
+        body:
+          res.status === 401
+            ? res.body.replace('"detail":"', `"detail":"you sent ${req.headers.authorization ?? 'nothing'}; `)
+            : res.body,
       }),
     };
     const proxy = await startBreakingProxy(fakeUrl(), echo);
@@ -100,7 +121,12 @@ describe('the token never appears in any output, log or report', () => {
       expect(run.json).toContain('"x-echo-authorization": "Bearer <redacted>"');
       const signature = token.split('.')[2] ?? token;
       const secrets = [token, ...token.split('.'), signature.slice(1)].filter((secret) => secret.length >= 8);
-      for (const [where, text] of Object.entries({ stdout: run.stdout, stderr: run.stderr, json: run.json, junit: run.junit })) {
+      for (const [where, text] of Object.entries({
+        stdout: run.stdout,
+        stderr: run.stderr,
+        json: run.json,
+        junit: run.junit,
+      })) {
         if (where !== 'stderr') expect(text.length, where).toBeGreaterThan(0);
         for (const secret of secrets) expect(text.includes(secret), `${where} contains part of the token`).toBe(false);
       }
@@ -134,7 +160,10 @@ describe('safety against real servers', () => {
     const { agentId } = (await deployed.json()) as { agentId: string };
     const proxy = await startBreakingProxy(fakeUrl(), {});
     try {
-      const run = await runContract({ API_BASE_URL: proxy.url, API_TOKEN: token, API_AGENT_ID: agentId }, [...seedArgs, '--read-only']);
+      const run = await runContract({ API_BASE_URL: proxy.url, API_TOKEN: token, API_AGENT_ID: agentId }, [
+        ...seedArgs,
+        '--read-only',
+      ]);
       expect(run.code, run.stdout).toBe(0);
       const acceptedPosts = proxy.log.filter((entry) => entry.method === 'POST' && entry.status < 400);
       expect(acceptedPosts).toEqual([]);
@@ -146,7 +175,8 @@ describe('safety against real servers', () => {
   }, 120_000);
 
   test('--seed-only turns failures of assumption rules into warnings', async () => {
-    const notQueued = brokenServers.find(([name]) => name.startsWith('a new task is processing'))?.[1].given({ token }) ?? {};
+    const notQueued =
+      brokenServers.find(([name]) => name.startsWith('a new task is processing'))?.[1].given({ token }) ?? {};
     const proxy = await startBreakingProxy(fakeUrl(), notQueued);
     try {
       const run = await runContract({ API_BASE_URL: proxy.url, API_TOKEN: token }, [...seedArgs, '--seed-only']);
@@ -172,13 +202,19 @@ describe('against Prism serving the same document', () => {
     if (!prism) throw new Error('Prism did not start');
     // Prism never answers a malformed JSON body, so those checks wait out the timeout; 5 s keeps the run bounded
     // while leaving a loaded CI machine room to answer every other request (2 s made this test flaky under load).
-    const run = await runContract({ API_BASE_URL: prism.baseUrl, API_TOKEN: token }, [...seedArgs, '--timeout', '5000']);
+    const run = await runContract({ API_BASE_URL: prism.baseUrl, API_TOKEN: token }, [
+      ...seedArgs,
+      '--timeout',
+      '5000',
+    ]);
     expect(run.code).toBe(1);
     const failed = (run.report ? failedChecks(run.report) : []).map((c) => c.id).sort();
     expect(failed).toEqual(
       [
         // Prism answers a missing or non-Bearer token 401 with a placeholder challenge ("string") and accepts any bearer token.
-        ...['deployAgent', 'getAgent', 'executeAgentTask'].flatMap((op) => ['missing', 'not-bearer', 'malformed', 'bad-signature'].map((v) => `auth/${op}/${v}`)),
+        ...['deployAgent', 'getAgent', 'executeAgentTask'].flatMap((op) =>
+          ['missing', 'not-bearer', 'malformed', 'bad-signature'].map((v) => `auth/${op}/${v}`),
+        ),
         // Stateless: what is deployed is not what is retrieved, every deploy has the example's id, unknown agents exist.
         'behaviour/deployAgent/retrievable',
         'behaviour/deployAgent/defaults',

@@ -10,7 +10,9 @@ describe.each(['deployAgent', 'executeAgentTask'] as const)('invalidRequests(%s)
     expect(validateRequestBody(operationId, requestExamples(operationId)[0]).ok).toBe(true);
   });
 
-  test.each(invalidRequests(operationId).filter((c) => c.contentType === 'application/json' && c.id !== 'malformed-json'))('$id is rejected by the spec itself', (invalid) => {
+  test.each(
+    invalidRequests(operationId).filter((c) => c.contentType === 'application/json' && c.id !== 'malformed-json'),
+  )('$id is rejected by the spec itself', (invalid) => {
     expect(validateRequestBody(operationId, JSON.parse(invalid.body)).ok).toBe(false);
   });
 
@@ -22,8 +24,22 @@ describe.each(['deployAgent', 'executeAgentTask'] as const)('invalidRequests(%s)
 
 test('deploy covers every case the issue names', () => {
   const ids = invalidRequests('deployAgent').map((c) => c.id);
-  for (const id of ['name-missing', 'category-missing', 'model-missing', 'initialSupply-missing', 'category-enum', 'model-enum', 'revenueShare-minimum', 'revenueShare-maximum', 'initialSupply-type', 'malformed-json', 'content-type-text']) {
+  for (const id of [
+    'name-missing',
+    'category-missing',
+    'model-missing',
+    'initialSupply-missing',
+    'category-enum',
+    'model-enum',
+    'revenueShare-minimum',
+    'revenueShare-maximum',
+    'initialSupply-type',
+    'malformed-json',
+    'content-type-text',
+  ]) {
     expect(ids).toContain(id);
   }
-  expect(invalidRequests('executeAgentTask').map((c) => c.id)).toEqual(expect.arrayContaining(['task-missing', 'priority-enum', 'parameters-type']));
+  expect(invalidRequests('executeAgentTask').map((c) => c.id)).toEqual(
+    expect.arrayContaining(['task-missing', 'priority-enum', 'parameters-type']),
+  );
 });

@@ -6,7 +6,8 @@ const holder = globalThis as typeof globalThis & { agentRegistryContractMsw?: Mo
 // The suite runs its files in one worker without isolation: one interceptor, one store, as one server would have.
 if (!holder.agentRegistryContractMsw) {
   const baseUrl = process.env.API_BASE_URL;
-  if (!baseUrl) throw new Error('the msw interceptor target needs API_BASE_URL (any origin, e.g. http://agent-registry.msw.test)');
+  if (!baseUrl)
+    throw new Error('the msw interceptor target needs API_BASE_URL (any origin, e.g. http://agent-registry.msw.test)');
   const server = setupMockServer({ baseUrl });
   server.listen({ onUnhandledFrame: 'error' });
   holder.agentRegistryContractMsw = server;

@@ -8,11 +8,13 @@ import { requestSchema } from '../../contract-tests/spec-schemas.ts';
 
 describe.each(['deployAgent', 'executeAgentTask'] as const)('%s bodies', (operationId) => {
   test('valid bodies validate', () => {
-    for (const body of fc.sample(validBodies(operationId), { numRuns: 100, seed: 1 })) expect(validateRequestBody(operationId, body).ok).toBe(true);
+    for (const body of fc.sample(validBodies(operationId), { numRuns: 100, seed: 1 }))
+      expect(validateRequestBody(operationId, body).ok).toBe(true);
   });
 
   test('invalid bodies do not', () => {
-    for (const body of fc.sample(invalidBodies(operationId), { numRuns: 100, seed: 1 })) expect(validateRequestBody(operationId, body).ok).toBe(false);
+    for (const body of fc.sample(invalidBodies(operationId), { numRuns: 100, seed: 1 }))
+      expect(validateRequestBody(operationId, body).ok).toBe(false);
   });
 
   test('the raw schema arbitrary is almost always valid already', () => {

@@ -68,7 +68,8 @@ describe(`${DEPLOYS} deploys and ${DEPLOYS * EXECUTES_PER_AGENT} task submission
           headers: { authorization, ...json },
           body: JSON.stringify({ task: `task ${round} of agent ${index}`, priority: round ? 'high' : 'low' }),
         });
-        if (submitted.status !== 200) return `execute on ${agentId}: ${submitted.status} ${submitted.body.slice(0, 200)}`;
+        if (submitted.status !== 200)
+          return `execute on ${agentId}: ${submitted.status} ${submitted.body.slice(0, 200)}`;
         tasks.push({ agentId, taskId: (JSON.parse(submitted.body) as { taskId: string }).taskId });
       }
       return 'ok';
@@ -87,7 +88,11 @@ describe(`${DEPLOYS} deploys and ${DEPLOYS * EXECUTES_PER_AGENT} task submission
     const missing = await pool(deployed.length, IN_FLIGHT, async (index) => {
       const entry = deployed[index];
       if (!entry) return 'no entry';
-      const response = await send(agent, fake.baseUrl, { method: 'GET', path: `/v1/agents/${encodeURIComponent(entry.agentId)}`, headers: { authorization } });
+      const response = await send(agent, fake.baseUrl, {
+        method: 'GET',
+        path: `/v1/agents/${encodeURIComponent(entry.agentId)}`,
+        headers: { authorization },
+      });
       if (response.status !== 200) return `${entry.agentId}: ${response.status}`;
       const body = JSON.parse(response.body) as { agentId: string; name: string };
       return body.agentId === entry.agentId && body.name === entry.name ? 'ok' : `${entry.agentId}: got ${body.name}`;
@@ -101,9 +106,14 @@ describe(`${DEPLOYS} deploys and ${DEPLOYS * EXECUTES_PER_AGENT} task submission
     const missing = await pool(tasks.length, IN_FLIGHT, async (index) => {
       const entry = tasks[index];
       if (!entry) return 'no entry';
-      const response = await send(agent, fake.baseUrl, { method: 'GET', path: `/__mock/tasks/${encodeURIComponent(entry.taskId)}` });
+      const response = await send(agent, fake.baseUrl, {
+        method: 'GET',
+        path: `/__mock/tasks/${encodeURIComponent(entry.taskId)}`,
+      });
       if (response.status !== 200) return `${entry.taskId}: ${response.status}`;
-      return (JSON.parse(response.body) as { agentId: string }).agentId === entry.agentId ? 'ok' : `${entry.taskId}: wrong agent`;
+      return (JSON.parse(response.body) as { agentId: string }).agentId === entry.agentId
+        ? 'ok'
+        : `${entry.taskId}: wrong agent`;
     });
     expect(missing.filter((outcome) => outcome !== 'ok')).toEqual([]);
   });

@@ -46,19 +46,30 @@ export function send(agent: Agent, baseUrl: string, raw: RawRequest, timeoutMs =
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const outgoing = request(
-      { agent, host: url.hostname, port: url.port, method: raw.method, path: raw.path, headers: raw.headers ?? {}, timeout: timeoutMs },
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        method: raw.method,
+        path: raw.path,
+        headers: raw.headers ?? {},
+        timeout: timeoutMs,
+      },
       (incoming) => {
         const chunks: Buffer[] = [];
         incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
         incoming.on('end', () => {
           const headers: Record<string, string> = {};
-          for (const [name, value] of Object.entries(incoming.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+          for (const [name, value] of Object.entries(incoming.headers))
+            if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
           resolve({ status: incoming.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString('utf8') });
         });
         incoming.on('error', reject);
       },
     );
-    outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer within ${timeoutMs} ms to ${raw.method} ${raw.path.slice(0, 200)}`)));
+    outgoing.on('timeout', () =>
+      outgoing.destroy(new Error(`no answer within ${timeoutMs} ms to ${raw.method} ${raw.path.slice(0, 200)}`)),
+    );
     outgoing.on('error', reject);
     outgoing.end(raw.body);
   });

@@ -55,7 +55,21 @@ interface FuzzCase {
 
 const agentIds = fc.oneof(
   fc.constant('<active>'),
-  fc.constantFrom('agt_doesNotExist', 'deploy', 'execute', '..', '.', '%', '%ZZ', '%00', '%2F', '%C3%28', 'a%20b', '__proto__', 'constructor'),
+  fc.constantFrom(
+    'agt_doesNotExist',
+    'deploy',
+    'execute',
+    '..',
+    '.',
+    '%',
+    '%ZZ',
+    '%00',
+    '%2F',
+    '%C3%28',
+    'a%20b',
+    '__proto__',
+    'constructor',
+  ),
   fc.string({ minLength: 1, maxLength: 40 }).map(encodeURIComponent),
   fc.integer({ min: 120, max: 400 }).map((length) => 'x'.repeat(length)),
 );
@@ -67,35 +81,106 @@ const paths = fc.oneof(
   {
     weight: 2,
     arbitrary: fc
-      .constantFrom('/', '/v1', '/v1/', '/v1/agents', '/v1/agents/', '/v2/agents/deploy', '/v1/agents/deploy/', '/V1/AGENTS/DEPLOY', '//v1/agents/deploy', '/v1/agents/<id>/execute/more', '/v1/agents/<id>/', '/v1/agents//execute', '/favicon.ico', '/v1/agents/deploy/execute')
+      .constantFrom(
+        '/',
+        '/v1',
+        '/v1/',
+        '/v1/agents',
+        '/v1/agents/',
+        '/v2/agents/deploy',
+        '/v1/agents/deploy/',
+        '/V1/AGENTS/DEPLOY',
+        '//v1/agents/deploy',
+        '/v1/agents/<id>/execute/more',
+        '/v1/agents/<id>/',
+        '/v1/agents//execute',
+        '/favicon.ico',
+        '/v1/agents/deploy/execute',
+      )
       .map((template) => ({ template, id: '<active>' })),
   },
-  { weight: 1, arbitrary: fc.array(fc.stringMatching(/^[A-Za-z0-9._~-]{0,12}$/).filter((segment) => segment !== '__mock'), { maxLength: 5 }).map((segments) => ({ template: `/${segments.join('/')}`, id: '' })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .array(
+        fc.stringMatching(/^[A-Za-z0-9._~-]{0,12}$/).filter((segment) => segment !== '__mock'),
+        { maxLength: 5 },
+      )
+      .map((segments) => ({ template: `/${segments.join('/')}`, id: '' })),
+  },
 );
 
-const extraHeaders = fc.dictionary(fc.stringMatching(/^x-[a-z0-9-]{1,16}$/), fc.stringMatching(/^[\x20-\x7e]{0,80}$/), { maxKeys: 3 });
+const extraHeaders = fc.dictionary(fc.stringMatching(/^x-[a-z0-9-]{1,16}$/), fc.stringMatching(/^[\x20-\x7e]{0,80}$/), {
+  maxKeys: 3,
+});
 
 const authorizations = fc.oneof(
   { weight: 6, arbitrary: fc.constant('<valid>') },
-  { weight: 1, arbitrary: fc.constantFrom('<none>', '<expired>', '<wrongSecret>', 'Bearer', 'Bearer ', 'bearer x.y.z', 'Basic dXNlcjpwYXNz', 'Bearer a.b', 'Bearer eyJhbGciOiJub25lIn0.e30.') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '<none>',
+      '<expired>',
+      '<wrongSecret>',
+      'Bearer',
+      'Bearer ',
+      'bearer x.y.z',
+      'Basic dXNlcjpwYXNz',
+      'Bearer a.b',
+      'Bearer eyJhbGciOiJub25lIn0.e30.',
+    ),
+  },
   { weight: 1, arbitrary: fc.stringMatching(/^[\x21-\x7e]{0,60}$/).map((junk) => `Bearer ${junk}`) },
 );
 
 const contentTypes = fc.oneof(
   { weight: 6, arbitrary: fc.constant('application/json') },
-  { weight: 1, arbitrary: fc.constantFrom('<none>', 'application/json; charset=utf-8', 'application/json; charset=latin1', 'text/plain', 'application/problem+json', 'APPLICATION/JSON', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', ';;;', 'application/json;') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '<none>',
+      'application/json; charset=utf-8',
+      'application/json; charset=latin1',
+      'text/plain',
+      'application/problem+json',
+      'APPLICATION/JSON',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      ';;;',
+      'application/json;',
+    ),
+  },
 );
 
 // Prefer codes a client may ask for; 5xx are left out because asking for one is asking for a 5xx.
 const prefers = fc.oneof(
   { weight: 12, arbitrary: fc.constant('<none>') },
-  { weight: 1, arbitrary: fc.constantFrom('code=400', 'code=401', 'code=404', 'code=409', 'code=200', 'code=201', 'code=999', 'code=abc', 'example=pausedAgent', 'example=nope', 'code=404, example=unknownAgent', ';;,,=') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      'code=400',
+      'code=401',
+      'code=404',
+      'code=409',
+      'code=200',
+      'code=201',
+      'code=999',
+      'code=abc',
+      'example=pausedAgent',
+      'example=nope',
+      'code=404, example=unknownAgent',
+      ';;,,=',
+    ),
+  },
 );
 
 /** Mostly the method the document gives the path (so most cases get past routing), sometimes any other. */
 function methodFor(template: string): fc.Arbitrary<string> {
   const natural = template === '/v1/agents/{agentId}' ? 'GET' : 'POST';
-  return fc.oneof({ weight: 8, arbitrary: fc.constant(natural) }, { weight: 2, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS') });
+  return fc.oneof(
+    { weight: 8, arbitrary: fc.constant(natural) },
+    { weight: 2, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS') },
+  );
 }
 
 function operationFor(method: string, path: string): OperationId | undefined {
@@ -103,27 +188,50 @@ function operationFor(method: string, path: string): OperationId | undefined {
   for (const operation of operations.values()) {
     const template = operation.path.split('/');
     if (operation.method !== method || template.length !== segments.length) continue;
-    if (template.every((part, index) => (part.startsWith('{') ? (segments[index] ?? '') !== '' : part === segments[index]))) return operation.operationId;
+    if (
+      template.every((part, index) =>
+        part.startsWith('{') ? (segments[index] ?? '') !== '' : part === segments[index],
+      )
+    )
+      return operation.operationId;
   }
   return undefined;
 }
 
 const fuzzCases: fc.Arbitrary<FuzzCase> = fc
-  .record({ path: paths, query: fc.option(fc.stringMatching(/^[A-Za-z0-9=&%._-]{0,30}$/), { nil: undefined }), auth: authorizations, contentType: contentTypes, prefer: prefers, extra: extraHeaders })
+  .record({
+    path: paths,
+    query: fc.option(fc.stringMatching(/^[A-Za-z0-9=&%._-]{0,30}$/), { nil: undefined }),
+    auth: authorizations,
+    contentType: contentTypes,
+    prefer: prefers,
+    extra: extraHeaders,
+  })
   .chain((partial) => methodFor(partial.path.template).map((method) => ({ ...partial, method })))
   .chain((base) => {
     const wantsBody = base.method === 'POST' || base.method === 'PUT' || base.method === 'PATCH';
     const op = base.path.template.endsWith('/execute') ? 'executeAgentTask' : 'deployAgent';
-    const body = wantsBody ? bodyFor(op).map((generated) => generated as { corruption: Corruption | 'no-body'; bytes: Buffer | undefined }) : fc.constant({ corruption: 'no-body' as const, bytes: undefined });
+    const body = wantsBody
+      ? bodyFor(op).map((generated) => generated as { corruption: Corruption | 'no-body'; bytes: Buffer | undefined })
+      : fc.constant({ corruption: 'no-body' as const, bytes: undefined });
     return body.map(({ corruption, bytes }) => ({ base, corruption, bytes }));
   })
   .map(({ base, corruption, bytes }) => {
-    const path = base.path.template.replaceAll('{agentId}', base.path.id).replaceAll('<id>', base.path.id) + (base.query === undefined ? '' : `?${base.query}`);
+    const path =
+      base.path.template.replaceAll('{agentId}', base.path.id).replaceAll('<id>', base.path.id) +
+      (base.query === undefined ? '' : `?${base.query}`);
     const headers: Record<string, string> = { ...base.extra };
     if (base.auth !== '<none>') headers.authorization = base.auth;
     if (bytes !== undefined && base.contentType !== '<none>') headers['content-type'] = base.contentType;
     if (base.prefer !== '<none>') headers.prefer = base.prefer;
-    return { method: base.method, path, headers, body: bytes, corruption, operationId: operationFor(base.method, path) };
+    return {
+      method: base.method,
+      path,
+      headers,
+      body: bytes,
+      corruption,
+      operationId: operationFor(base.method, path),
+    };
   });
 
 function resolveCase(fuzz: FuzzCase): FuzzCase {
@@ -140,33 +248,50 @@ const validateProblem = getSchemaValidator('/components/schemas/Problem', 'respo
 function judge(fuzz: FuzzCase, response: RawResponse): string | undefined {
   if (response.status >= 500) return `a ${response.status} answer: ${response.body.slice(0, 300)}`;
   if (fuzz.operationId) {
-    const check = checkResponse({ operationId: fuzz.operationId, status: response.status, contentType: response.headers['content-type'], body: response.body, headers: response.headers });
-    if (!check.ok) return `breaks the spec for ${fuzz.operationId}: ${check.violations.map((v) => v.message).join('; ')}`;
+    const check = checkResponse({
+      operationId: fuzz.operationId,
+      status: response.status,
+      contentType: response.headers['content-type'],
+      body: response.body,
+      headers: response.headers,
+    });
+    if (!check.ok)
+      return `breaks the spec for ${fuzz.operationId}: ${check.violations.map((v) => v.message).join('; ')}`;
     return undefined;
   }
   // HEAD answers carry no body, and a CORS preflight may answer OPTIONS without one.
   if (fuzz.method === 'HEAD' || (fuzz.method === 'OPTIONS' && response.status < 300)) return undefined;
   if (response.status < 400) return `an undocumented request got ${response.status}`;
-  if (!/^application\/problem\+json\b/.test(response.headers['content-type'] ?? '')) return `error without problem+json (Content-Type ${response.headers['content-type']})`;
+  if (!/^application\/problem\+json\b/.test(response.headers['content-type'] ?? ''))
+    return `error without problem+json (Content-Type ${response.headers['content-type']})`;
   let body: unknown;
   try {
     body = JSON.parse(response.body);
   } catch {
     return `problem body is not JSON: ${response.body.slice(0, 200)}`;
   }
-  if (!validateProblem(body)) return `problem body breaks the Problem schema: ${JSON.stringify(validateProblem.errors?.slice(0, 3))}`;
-  if ((body as { status: number }).status !== response.status) return `problem status ${(body as { status: number }).status} differs from HTTP ${response.status}`;
+  if (!validateProblem(body))
+    return `problem body breaks the Problem schema: ${JSON.stringify(validateProblem.errors?.slice(0, 3))}`;
+  if ((body as { status: number }).status !== response.status)
+    return `problem status ${(body as { status: number }).status} differs from HTTP ${response.status}`;
   return undefined;
 }
 
 describe(`fuzz (seed ${seed}, ${runs} cases)`, () => {
-  it('answers every generated request without a 5xx, a crash or a hang, with spec-valid errors', { timeout: 240_000 }, async () => {
+  it('answers every generated request without a 5xx, a crash or a hang, with spec-valid errors', {
+    timeout: 240_000,
+  }, async () => {
     const corruptions = new Map<string, number>();
     const statuses = new Map<number, number>();
     await fc.assert(
       fc.asyncProperty(fuzzCases, async (generated) => {
         const fuzz = resolveCase(generated);
-        const response = await send(agent, fake.baseUrl, { method: fuzz.method, path: fuzz.path, headers: fuzz.headers, body: fuzz.body });
+        const response = await send(agent, fake.baseUrl, {
+          method: fuzz.method,
+          path: fuzz.path,
+          headers: fuzz.headers,
+          body: fuzz.body,
+        });
         corruptions.set(fuzz.corruption, (corruptions.get(fuzz.corruption) ?? 0) + 1);
         statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
         const problem = judge(fuzz, response);
@@ -174,17 +299,31 @@ describe(`fuzz (seed ${seed}, ${runs} cases)`, () => {
       }),
       { seed, numRuns: runs },
     );
-    if (process.env.FUZZ_STATS) console.log({ corruptions: Object.fromEntries(corruptions), statuses: Object.fromEntries(statuses) });
+    if (process.env.FUZZ_STATS)
+      console.log({ corruptions: Object.fromEntries(corruptions), statuses: Object.fromEntries(statuses) });
     // The generators must actually reach the interesting places, or the property proves little.
-    for (const kind of ['none', 'schema-break', 'out-of-range', 'truncated-text', 'invalid-utf8', 'deep-nesting']) expect(corruptions.get(kind) ?? 0).toBeGreaterThan(0);
-    for (const status of [200, 201, 400, 401, 404, 405, 415]) expect(statuses.get(status) ?? 0, `status ${status} was reached`).toBeGreaterThan(0);
+    for (const kind of ['none', 'schema-break', 'out-of-range', 'truncated-text', 'invalid-utf8', 'deep-nesting'])
+      expect(corruptions.get(kind) ?? 0).toBeGreaterThan(0);
+    for (const status of [200, 201, 400, 401, 404, 405, 415])
+      expect(statuses.get(status) ?? 0, `status ${status} was reached`).toBeGreaterThan(0);
   });
 
   it('is still alive and answers correctly after the fuzzing', async () => {
     expect(fake.child.exitCode).toBeNull();
-    const response = await send(agent, fake.baseUrl, { method: 'GET', path: `/v1/agents/${activeAgentId}`, headers: { authorization: tokens.valid ?? '' } });
+    const response = await send(agent, fake.baseUrl, {
+      method: 'GET',
+      path: `/v1/agents/${activeAgentId}`,
+      headers: { authorization: tokens.valid ?? '' },
+    });
     expect(response.status).toBe(200);
-    expect(checkResponse({ operationId: 'getAgent', status: 200, contentType: response.headers['content-type'], body: response.body }).violations).toEqual([]);
+    expect(
+      checkResponse({
+        operationId: 'getAgent',
+        status: 200,
+        contentType: response.headers['content-type'],
+        body: response.body,
+      }).violations,
+    ).toEqual([]);
     expect((JSON.parse(response.body) as { agentId: string }).agentId).toBe(activeAgentId);
   });
 });

@@ -56,13 +56,22 @@ async function exchange(bytes: string | Buffer): Promise<{ status: number; heade
   await closed;
   const text = Buffer.concat(chunks).toString('latin1');
   const split = text.indexOf('\r\n\r\n');
-  return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), headers: text.slice(0, split), body: text.slice(split + 4) };
+  return {
+    status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0),
+    headers: text.slice(0, split),
+    body: text.slice(split + 4),
+  };
 }
 
 /** The fake is alive and serves a normal request correctly. */
 async function stillServing(): Promise<void> {
   expect(fake.child.exitCode).toBeNull();
-  const response = await send(agent, fake.baseUrl, { method: 'GET', path: `/v1/agents/${agentId}`, headers: { authorization } }, 10_000);
+  const response = await send(
+    agent,
+    fake.baseUrl,
+    { method: 'GET', path: `/v1/agents/${agentId}`, headers: { authorization } },
+    10_000,
+  );
   expect(response.status).toBe(200);
   expect((JSON.parse(response.body) as { agentId: string }).agentId).toBe(agentId);
 }
@@ -72,19 +81,50 @@ function expectProblem(answer: { status: number; headers: string; body: string }
   expect(answer.headers.toLowerCase()).toContain('content-type: application/problem+json');
   const problem = JSON.parse(answer.body) as { status: number; type: string; title: string; detail: string };
   expect(problem.status).toBe(status);
-  expect(typeof problem.type === 'string' && typeof problem.title === 'string' && typeof problem.detail === 'string').toBe(true);
+  expect(
+    typeof problem.type === 'string' && typeof problem.title === 'string' && typeof problem.detail === 'string',
+  ).toBe(true);
 }
 
 describe('oversized requests', () => {
   it.each([
     ['a 10 KB URL', { given: `GET /v1/agents/${'a'.repeat(10_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, want: 414 }],
-    ['a 20 KB URL (over the header limit)', { given: `GET /v1/agents/${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, want: 431 }],
-    ['a 20 KB header', { given: `GET /v1/agents/x HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`, want: 431 }],
-    ['3,000 small headers', { given: `GET /v1/agents/x HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 3000 }, (_, i) => `X-H${i}: v`).join('\r\n')}\r\n\r\n`, want: 431 }],
-    ['a declared 2 MiB body', { given: 'POST /v1/agents/deploy HTTP/1.1\r\nHost: x\r\n<auth>Content-Type: application/json\r\nContent-Length: 2097152\r\n\r\n{', want: 413 }],
+    [
+      'a 20 KB URL (over the header limit)',
+      { given: `GET /v1/agents/${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, want: 431 },
+    ],
+    [
+      'a 20 KB header',
+      { given: `GET /v1/agents/x HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`, want: 431 },
+    ],
+    [
+      '3,000 small headers',
+      {
+        given: `GET /v1/agents/x HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 3000 }, (_, i) => `X-H${i}: v`).join('\r\n')}\r\n\r\n`,
+        want: 431,
+      },
+    ],
+    [
+      'a declared 2 MiB body',
+      {
+        given:
+          'POST /v1/agents/deploy HTTP/1.1\r\nHost: x\r\n<auth>Content-Type: application/json\r\nContent-Length: 2097152\r\n\r\n{',
+        want: 413,
+      },
+    ],
     ['not HTTP at all', { given: '\u0000\u0001\u0002 hello\r\n\r\n', want: 400 }],
-    ['a bad Content-Length', { given: 'POST /v1/agents/deploy HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n', want: 400 }],
-    ['Content-Length beside chunked (request smuggling)', { given: 'POST /v1/agents/deploy HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', want: 400 }],
+    [
+      'a bad Content-Length',
+      { given: 'POST /v1/agents/deploy HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n', want: 400 },
+    ],
+    [
+      'Content-Length beside chunked (request smuggling)',
+      {
+        given:
+          'POST /v1/agents/deploy HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+        want: 400,
+      },
+    ],
     ['a header without a colon', { given: 'GET /v1/agents/x HTTP/1.1\r\nHost: x\r\nNoColonHere\r\n\r\n', want: 400 }],
   ])('answers %s with a problem and carries on', async (_name, { given, want }) => {
     // The token is minted in beforeAll, after this table is built.
@@ -97,9 +137,12 @@ describe('oversized requests', () => {
     const chunks: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-    socket.write(`POST /v1/agents/deploy HTTP/1.1\r\nHost: x\r\nAuthorization: ${authorization}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
+    socket.write(
+      `POST /v1/agents/deploy HTTP/1.1\r\nHost: x\r\nAuthorization: ${authorization}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
+    );
     const piece = 'x'.repeat(64 * 1024);
-    for (let index = 0; index < 20 && !socket.destroyed; index += 1) socket.write(`${piece.length.toString(16)}\r\n${piece}\r\n`);
+    for (let index = 0; index < 20 && !socket.destroyed; index += 1)
+      socket.write(`${piece.length.toString(16)}\r\n${piece}\r\n`);
     socket.end('0\r\n\r\n');
     await closed;
     expect(Buffer.concat(chunks).toString('latin1')).toMatch(/^HTTP\/1\.1 413 /);
@@ -117,7 +160,9 @@ describe('stalled, slow and vanishing clients', () => {
     }
     for (let index = 0; index < 50; index += 1) {
       const socket = await open();
-      socket.write(`POST /v1/agents/deploy HTTP/1.1\r\nHost: x\r\nAuthorization: ${authorization}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":`);
+      socket.write(
+        `POST /v1/agents/deploy HTTP/1.1\r\nHost: x\r\nAuthorization: ${authorization}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":`,
+      );
       stalled.push(socket);
     }
     for (let round = 0; round < 20; round += 1) await stillServing();
@@ -125,7 +170,9 @@ describe('stalled, slow and vanishing clients', () => {
     for (const socket of stalled) socket.destroy();
   });
 
-  it('cuts off a client that never finishes its headers with a 408 problem (headers timeout, 10 s by default)', { timeout: 30_000 }, async () => {
+  it('cuts off a client that never finishes its headers with a 408 problem (headers timeout, 10 s by default)', {
+    timeout: 30_000,
+  }, async () => {
     const socket = await open();
     const chunks: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -133,7 +180,14 @@ describe('stalled, slow and vanishing clients', () => {
     socket.write('GET /v1/agents/x HTTP/1.1\r\nHost: x\r\nX-Never-Finished: ');
     await closed;
     const text = Buffer.concat(chunks).toString('latin1');
-    expectProblem({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), headers: text.slice(0, text.indexOf('\r\n\r\n')), body: text.slice(text.indexOf('\r\n\r\n') + 4) }, 408);
+    expectProblem(
+      {
+        status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0),
+        headers: text.slice(0, text.indexOf('\r\n\r\n')),
+        body: text.slice(text.indexOf('\r\n\r\n') + 4),
+      },
+      408,
+    );
     await stillServing();
   });
 

@@ -29,15 +29,39 @@ beforeAll(async () => {
   const authorization = `Bearer ${await mintToken({ sub: 'memory' })}`;
   const json = { authorization, 'content-type': 'application/json' };
   const body = (value: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(value));
-  const deployed = await core.handle({ method: 'POST', path: '/v1/agents/deploy', query: '', headers: json, body: body({ name: 'kept', category: 'gaming', model: 'gpt-4', initialSupply: 10 }) });
+  const deployed = await core.handle({
+    method: 'POST',
+    path: '/v1/agents/deploy',
+    query: '',
+    headers: json,
+    body: body({ name: 'kept', category: 'gaming', model: 'gpt-4', initialSupply: 10 }),
+  });
   const { agentId } = JSON.parse(deployed.body) as { agentId: string };
   mix = [
     { method: 'GET', path: `/v1/agents/${agentId}`, query: '', headers: { authorization }, body: null },
-    { method: 'POST', path: `/v1/agents/${agentId}/execute`, query: '', headers: json, body: body({ task: 'summarise', parameters: { window: '24h' }, priority: 'high' }) },
+    {
+      method: 'POST',
+      path: `/v1/agents/${agentId}/execute`,
+      query: '',
+      headers: json,
+      body: body({ task: 'summarise', parameters: { window: '24h' }, priority: 'high' }),
+    },
     { method: 'GET', path: '/v1/agents/agt_doesNotExist', query: '', headers: { authorization }, body: null },
     { method: 'POST', path: '/v1/agents/deploy', query: '', headers: json, body: new TextEncoder().encode('{"name":') },
-    { method: 'POST', path: '/v1/agents/deploy', query: '', headers: json, body: body({ name: '', category: 'poker', initialSupply: -1 }) },
-    { method: 'GET', path: `/v1/agents/${agentId}`, query: '', headers: { authorization: 'Bearer not-a-jwt' }, body: null },
+    {
+      method: 'POST',
+      path: '/v1/agents/deploy',
+      query: '',
+      headers: json,
+      body: body({ name: '', category: 'poker', initialSupply: -1 }),
+    },
+    {
+      method: 'GET',
+      path: `/v1/agents/${agentId}`,
+      query: '',
+      headers: { authorization: 'Bearer not-a-jwt' },
+      body: null,
+    },
     { method: 'DELETE', path: `/v1/agents/${agentId}`, query: '', headers: { authorization }, body: null },
   ];
 });

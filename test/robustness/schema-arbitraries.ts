@@ -6,9 +6,18 @@ import { requestSchema } from '../../contract-tests/spec-schemas.ts';
 import { isJsonObject, type BodyOperationId, type JsonObject, type JsonValue } from '../../spec/index.ts';
 
 /** What was done to a valid body, so a failing case explains itself. */
-export type Corruption = 'none' | 'schema-break' | 'out-of-range' | 'unknown-field' | 'random-json' | 'truncated-text' | 'invalid-utf8' | 'deep-nesting';
+export type Corruption =
+  | 'none'
+  | 'schema-break'
+  | 'out-of-range'
+  | 'unknown-field'
+  | 'random-json'
+  | 'truncated-text'
+  | 'invalid-utf8'
+  | 'deep-nesting';
 
-const anyJson = (maxDepth: number): fc.Arbitrary<JsonValue> => fc.jsonValue({ maxDepth }) as unknown as fc.Arbitrary<JsonValue>;
+const anyJson = (maxDepth: number): fc.Arbitrary<JsonValue> =>
+  fc.jsonValue({ maxDepth }) as unknown as fc.Arbitrary<JsonValue>;
 const text = (value: JsonValue): Buffer => Buffer.from(JSON.stringify(value));
 
 /**
@@ -21,24 +30,46 @@ export function bodyFor(operationId: BodyOperationId): fc.Arbitrary<{ corruption
   const valid = validBodies(operationId);
   return fc.oneof(
     { weight: 3, arbitrary: valid.map((value) => ({ corruption: 'none' as const, bytes: text(value) })) },
-    { weight: 3, arbitrary: invalidBodies(operationId).map((value) => ({ corruption: 'schema-break' as const, bytes: text(value) })) },
+    {
+      weight: 3,
+      arbitrary: invalidBodies(operationId).map((value) => ({
+        corruption: 'schema-break' as const,
+        bytes: text(value),
+      })),
+    },
     valid.chain((value) =>
       fc
         .tuple(fc.constantFrom(...properties), fc.constantFrom(-1, -1e-9, 0, 1.0000001, 2, 1e16, -1e308, 1e308))
-        .map(([key, wrong]) => ({ corruption: 'out-of-range' as const, bytes: text({ ...value, [key]: wrong } as JsonObject) })),
+        .map(([key, wrong]) => ({
+          corruption: 'out-of-range' as const,
+          bytes: text({ ...value, [key]: wrong } as JsonObject),
+        })),
     ),
     valid.chain((value) =>
-      fc.tuple(fc.string({ maxLength: 12 }), anyJson(2)).map(([key, extra]) => ({ corruption: 'unknown-field' as const, bytes: text({ ...value, [key]: extra } as JsonObject) })),
+      fc.tuple(fc.string({ maxLength: 12 }), anyJson(2)).map(([key, extra]) => ({
+        corruption: 'unknown-field' as const,
+        bytes: text({ ...value, [key]: extra } as JsonObject),
+      })),
     ),
     anyJson(3).map((value) => ({ corruption: 'random-json' as const, bytes: text(value) })),
     valid.chain((value) => {
       const full = JSON.stringify(value);
-      return fc.integer({ min: 0, max: Math.max(0, full.length - 1) }).map((cut) => ({ corruption: 'truncated-text' as const, bytes: Buffer.from(full.slice(0, cut)) }));
+      return fc
+        .integer({ min: 0, max: Math.max(0, full.length - 1) })
+        .map((cut) => ({ corruption: 'truncated-text' as const, bytes: Buffer.from(full.slice(0, cut)) }));
     }),
     fc.uint8Array({ minLength: 1, maxLength: 64 }).map((noise) => ({
       corruption: 'invalid-utf8' as const,
-      bytes: Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff, 0xfe]), Buffer.from(noise), Buffer.from('"}')]),
+      bytes: Buffer.concat([
+        Buffer.from('{"name":"'),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from(noise),
+        Buffer.from('"}'),
+      ]),
     })),
-    fc.integer({ min: 60, max: 5000 }).map((depth) => ({ corruption: 'deep-nesting' as const, bytes: Buffer.from(`${'['.repeat(depth)}${']'.repeat(depth)}`) })),
+    fc.integer({ min: 60, max: 5000 }).map((depth) => ({
+      corruption: 'deep-nesting' as const,
+      bytes: Buffer.from(`${'['.repeat(depth)}${']'.repeat(depth)}`),
+    })),
   );
 }

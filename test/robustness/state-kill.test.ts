@@ -40,7 +40,8 @@ describe('kill -9 under load with --state', () => {
     await Promise.all(
       Array.from({ length: WRITERS }, async () => {
         while (!killed) {
-          const name = `durable agent ${(counter += 1)}`;
+          counter += 1;
+          const name = `durable agent ${counter}`;
           inFlight += 1;
           try {
             const response = await send(agent, first.baseUrl, {
@@ -49,7 +50,8 @@ describe('kill -9 under load with --state', () => {
               headers: { authorization, 'content-type': 'application/json' },
               body: JSON.stringify({ name, category: 'defi', model: 'llama-2', initialSupply: 10 }),
             });
-            if (response.status === 201) acknowledged.set((JSON.parse(response.body) as { agentId: string }).agentId, name);
+            if (response.status === 201)
+              acknowledged.set((JSON.parse(response.body) as { agentId: string }).agentId, name);
             else failures.push(`${response.status} ${response.body.slice(0, 200)}`);
           } catch (error) {
             // After the kill, requests in flight fail with a reset: they were never acknowledged, so nothing is owed.
@@ -87,8 +89,13 @@ describe('kill -9 under load with --state', () => {
     const authorization = await bearer('state-kill');
     const lost: string[] = [];
     for (const [agentId, name] of acknowledged) {
-      const response = await send(agent, second.baseUrl, { method: 'GET', path: `/v1/agents/${encodeURIComponent(agentId)}`, headers: { authorization } });
-      if (response.status !== 200 || (JSON.parse(response.body) as { name: string }).name !== name) lost.push(`${agentId}: ${response.status}`);
+      const response = await send(agent, second.baseUrl, {
+        method: 'GET',
+        path: `/v1/agents/${encodeURIComponent(agentId)}`,
+        headers: { authorization },
+      });
+      if (response.status !== 200 || (JSON.parse(response.body) as { name: string }).name !== name)
+        lost.push(`${agentId}: ${response.status}`);
     }
     expect(lost).toEqual([]);
   });
