@@ -5,7 +5,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     root: fileURLToPath(new URL('.', import.meta.url)),
-    include: ['*.test.ts'],
+    // The suite's own files: .ts in a clone of the repository, .js where the package ships it compiled.
+    include: ['*.test.ts', '*.test.js'],
     maxWorkers: 1,
     // The files share nothing that matters between them, so one worker loads the spec and its validators once.
     isolate: false,

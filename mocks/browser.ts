@@ -3,6 +3,9 @@ import { setupWorker, type SetupWorker } from 'msw/browser';
 import type { MockCore } from './core.ts';
 import { createHandlers, type MockHandlerOptions } from './handlers.ts';
 
+export { DEFAULT_JWT_SECRET, mintToken, type MintOptions } from './auth.ts';
+export type { MockHandlerOptions } from './handlers.ts';
+
 /** msw's worker, plus the core behind it. */
 export type MockWorker = SetupWorker & { core: MockCore };
 

@@ -3,6 +3,9 @@ import { setupServer, type SetupServer } from 'msw/node';
 import type { MockCore } from './core.ts';
 import { createHandlers, type MockHandlerOptions } from './handlers.ts';
 
+export { DEFAULT_JWT_SECRET, mintToken, type MintOptions } from './auth.ts';
+export type { MockHandlerOptions } from './handlers.ts';
+
 /** msw's server, plus the core behind it (to reset, read the journal, or move the clock from a test). */
 export type MockServer = SetupServer & { core: MockCore };
 

@@ -1,5 +1,5 @@
 // `npm run mock:prism`, the stateless alternative: it starts on the same document and answers (on a free port here).
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -7,7 +7,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mintToken } from './auth.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const prismCli = fileURLToPath(new URL('../node_modules/@stoplight/prism-cli/dist/index.js', import.meta.url));
 let child: ChildProcess | undefined;
 
 function freePort(): Promise<number> {
@@ -30,16 +29,31 @@ afterAll(async () => {
 });
 
 describe('npm run mock:prism', () => {
-  it('is Prism on spec/openapi.yaml at 127.0.0.1:4011', () => {
+  it('is scripts/prism.ts', () => {
     const scripts = (JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as { scripts: Record<string, string> })
       .scripts;
-    expect(scripts['mock:prism']).toBe('prism mock spec/openapi.yaml -h 127.0.0.1 -p 4011');
+    expect(scripts['mock:prism']).toBe('node scripts/prism.ts');
   });
 
-  it('starts and answers GET /v1/agents/{agentId} with a documented example', async () => {
-    const port = await freePort();
-    child = spawn(process.execPath, [prismCli, 'mock', 'spec/openapi.yaml', '-h', '127.0.0.1', '-p', String(port)], {
+  it.each([
+    ['a bad --port', ['--port', 'http'], {}, /port must be a whole number from 0 to 65535, got http/],
+    ['a bad PORT', [], { PORT: '70000' }, /port must be a whole number from 0 to 65535, got 70000/],
+  ])('refuses %s with one line and status 2', (_name, args, env, message) => {
+    const result = spawnSync(process.execPath, ['scripts/prism.ts', ...args], {
       cwd: root,
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+    });
+    expect(result.status).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(message);
+  });
+
+  it('starts on the port PORT names and answers GET /v1/agents/{agentId} with a documented example', async () => {
+    const port = await freePort();
+    child = spawn(process.execPath, ['scripts/prism.ts'], {
+      cwd: root,
+      env: { ...process.env, PORT: String(port) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     await new Promise<void>((resolve, reject) => {

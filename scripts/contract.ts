@@ -1,5 +1,6 @@
-// `npm run contract`: checks the server at API_BASE_URL against spec/openapi.yaml by running the contract suite
-// (contract-tests/) with vitest, then prints a verdict grouped by operation and writes the JUnit and JSON reports asked for.
+// `agent-registry-kit contract` (and `npm run contract`): checks the server at API_BASE_URL against spec/openapi.yaml by
+// running the contract suite (contract-tests/) with vitest, then prints a verdict grouped by operation and writes the
+// JUnit and JSON reports asked for.
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { startVitest } from 'vitest/node';
@@ -10,7 +11,7 @@ import { ContractReporter } from '../contract-tests/contract-reporter.ts';
 import { createRedactor } from '../contract-tests/redaction.ts';
 import { defaultRunOptions, type RunOptions } from '../contract-tests/run-options.ts';
 
-const help = `Usage: npm run contract -- [options]
+const help = `Usage: agent-registry-kit contract [options]   (in a clone: npm run contract -- [options])
 
 Checks a live Agent Registry server against spec/openapi.yaml: conformance of every response, auth, request
 validation, behaviour across calls and generated cases. Exit status 0 if and only if every check passed.
@@ -41,7 +42,7 @@ function parseCount(name: string, text: string | undefined, fallback: number, mi
   return Number(text);
 }
 
-function readArgs(): {
+function readArgs(args: string[]): {
   options: RunOptions;
   junit: string | undefined;
   json: string | undefined;
@@ -59,7 +60,8 @@ function readArgs(): {
       replay: { type: 'string' },
       timeout: { type: 'string' },
     },
-    { usage: 'usage: npm run contract -- [options]; see npm run contract -- --help', help },
+    { usage: 'usage: agent-registry-kit contract [options]; see agent-registry-kit contract --help', help },
+    args,
   );
   const rawBase = process.env.API_BASE_URL;
   if (!rawBase)
@@ -140,50 +142,60 @@ async function probe(options: RunOptions): Promise<void> {
   }
 }
 
-const { options, junit, json } = readArgs();
-const redact = createRedactor(options.token);
-const plan = planRun({ maxWrites: options.maxWrites, readOnly: options.readOnly, runs: options.runs });
-// Hidden, for the project's self-check: setup files that put an in-process server (the msw interceptor) behind fetch.
-const setupFiles = (process.env.AGENT_REGISTRY_KIT_CONTRACT_SETUP ?? '')
-  .split(',')
-  .filter(Boolean)
-  .map((file) => resolve(file));
-if (setupFiles.length === 0) await probe(options);
+/**
+ * Runs the contract suite against API_BASE_URL with the options in `args` and exits 0 if and only if every check passed.
+ * @example await main(['--junit', 'report.xml']); // with API_BASE_URL and API_TOKEN exported
+ */
+export async function main(args: string[]): Promise<void> {
+  const { options, junit, json } = readArgs(args);
+  const redact = createRedactor(options.token);
+  const plan = planRun({ maxWrites: options.maxWrites, readOnly: options.readOnly, runs: options.runs });
+  // Hidden, for the project's self-check: setup files that put an in-process server (the msw interceptor) behind fetch.
+  const setupFiles = (process.env.AGENT_REGISTRY_KIT_CONTRACT_SETUP ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((file) => resolve(file));
+  if (setupFiles.length === 0) await probe(options);
 
-const generatedDeploys = [...plan.generated]
-  .filter(([id]) => id === 'generated/deployAgent/valid')
-  .reduce((sum, [, g]) => sum + g.runs, 0);
-const generatedExecutes = [...plan.generated]
-  .filter(([id]) => id === 'generated/executeAgentTask/valid')
-  .reduce((sum, [, g]) => sum + g.runs, 0);
-process.stdout.write(
-  `${[
-    `agent-registry-kit contract: checking ${options.baseUrl} against spec/openapi.yaml${options.readOnly ? ' (read-only)' : ''}${options.seedOnly ? ' (seed rules only)' : ''}`,
-    `  writes: at most ${plan.totals.posts} POST requests (--max-writes ${plan.maxWrites}): up to ${plan.totals.deploys} deploys (${generatedDeploys} generated) and ${plan.totals.executes} task submissions (${generatedExecutes} generated) that a correct server accepts, up to ${plan.shrinkBudget} more while shrinking a generated failure; the rest are requests a correct server rejects`,
-    `  generated cases: ${options.runs} per property, seed ${options.seed}${options.replay ? `, replaying ${options.replay}` : ''}; timeout ${options.timeoutMs} ms per request`,
-    '',
-  ].join('\n')}\n`,
-);
+  const generatedDeploys = [...plan.generated]
+    .filter(([id]) => id === 'generated/deployAgent/valid')
+    .reduce((sum, [, g]) => sum + g.runs, 0);
+  const generatedExecutes = [...plan.generated]
+    .filter(([id]) => id === 'generated/executeAgentTask/valid')
+    .reduce((sum, [, g]) => sum + g.runs, 0);
+  process.stdout.write(
+    `${[
+      `agent-registry-kit contract: checking ${options.baseUrl} against spec/openapi.yaml${options.readOnly ? ' (read-only)' : ''}${options.seedOnly ? ' (seed rules only)' : ''}`,
+      `  writes: at most ${plan.totals.posts} POST requests (--max-writes ${plan.maxWrites}): up to ${plan.totals.deploys} deploys (${generatedDeploys} generated) and ${plan.totals.executes} task submissions (${generatedExecutes} generated) that a correct server accepts, up to ${plan.shrinkBudget} more while shrinking a generated failure; the rest are requests a correct server rejects`,
+      `  generated cases: ${options.runs} per property, seed ${options.seed}${options.replay ? `, replaying ${options.replay}` : ''}; timeout ${options.timeoutMs} ms per request`,
+      '',
+    ].join('\n')}\n`,
+  );
 
-const reporter = new ContractReporter({
-  options,
-  plan,
-  redact,
-  jsonFile: json,
-  write: (text) => process.stdout.write(text),
-});
-const configFile = fileURLToPath(new URL('../contract-tests/vitest.config.ts', import.meta.url));
-const vitest = await startVitest('test', [], {
-  config: configFile,
-  watch: false,
-  run: true,
-  reporters: [
-    reporter,
-    ...(junit ? [['junit', { outputFile: resolve(junit) }] as ['junit', { outputFile: string }]] : []),
-  ],
-  provide: { contractOptions: options },
-  ...(setupFiles.length > 0 ? { setupFiles } : {}),
-});
-await vitest.close();
-const verdict = reporter.report?.verdict ?? 'failed';
-process.exit(verdict === 'passed' ? 0 : 1);
+  const reporter = new ContractReporter({
+    options,
+    plan,
+    redact,
+    jsonFile: json,
+    write: (text) => process.stdout.write(text),
+  });
+  // Compiled into the package this module is .js, and so is the suite beside it.
+  const ownExtension = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
+  const configFile = fileURLToPath(new URL(`../contract-tests/vitest.config.${ownExtension}`, import.meta.url));
+  const vitest = await startVitest('test', [], {
+    config: configFile,
+    watch: false,
+    run: true,
+    reporters: [
+      reporter,
+      ...(junit ? [['junit', { outputFile: resolve(junit) }] as ['junit', { outputFile: string }]] : []),
+    ],
+    provide: { contractOptions: options },
+    ...(setupFiles.length > 0 ? { setupFiles } : {}),
+  });
+  await vitest.close();
+  const verdict = reporter.report?.verdict ?? 'failed';
+  process.exit(verdict === 'passed' ? 0 : 1);
+}
+
+if (import.meta.main) await main(process.argv.slice(2));

@@ -1,7 +1,9 @@
-// `npm run docs`: the API reference page (Redoc, via @redocly/cli) with the spec's assumptions as a section of it,
-// written to build/docs/index.html with Redoc's script inlined, so the page works opened from disk with no network.
+// `agent-registry-kit docs` (and `npm run docs`): the API reference page (Redoc, via @redocly/cli) with the spec's
+// assumptions as a section of it, written to build/docs/index.html with Redoc's script inlined, so the page works opened
+// from disk with no network.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assumptions, openapiDocument, type Assumption } from '../spec/index.ts';
@@ -35,7 +37,7 @@ export function assumptionsMarkdown(list: readonly Assumption[]): string {
     '',
     `Where the service description says "not shown", the spec decides. These ${list.length} decisions are marked`,
     'with `x-assumption` in `spec/openapi.yaml`: where (a JSON Pointer into the document), what was decided, and why',
-    '(what the description left open). `npm run assumptions` prints the same list.',
+    '(what the description left open). `npx agent-registry-kit assumptions` prints the same list.',
     '',
     ...items,
   ].join('\n');
@@ -48,17 +50,50 @@ function documentWithAssumptions(): unknown {
   return document;
 }
 
-function main(args: string[]): void {
-  const { out } = parseCommandLine({ out: { type: 'string' } }, { usage: 'usage: npm run docs [-- --out DIR]' }, args);
-  const outDir = resolve(out ?? join(root, 'build', 'docs'));
+/**
+ * Where @redocly/cli's script is: this repository has it as a devDependency; an app using the package has it only if it
+ * installed it. Redoc is not a dependency of the package: it would add tens of megabytes to every install for a page
+ * that few users build, and `contract`, `serve` and `token` must stay light.
+ */
+function findRedocly(): string | undefined {
+  for (const base of [import.meta.url, join(process.cwd(), 'package.json')]) {
+    try {
+      const manifest = createRequire(base).resolve('@redocly/cli/package.json');
+      return join(dirname(manifest), 'bin', 'cli.js');
+    } catch {
+      // not installed where this base looks; try the next
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Writes the reference page into `--out DIR` (default build/docs under the current directory) and prints its path.
+ * @example main(['--out', 'site/api']); // prints /…/site/api/index.html
+ */
+export function main(args: string[]): void {
+  const { out } = parseCommandLine(
+    { out: { type: 'string' } },
+    {
+      usage: 'usage: agent-registry-kit docs [--out DIR]',
+      help: 'usage: agent-registry-kit docs [--out DIR]\n  --out DIR  where index.html and openapi.json go (default build/docs)',
+    },
+    args,
+  );
+  const redocly = findRedocly();
+  if (redocly === undefined)
+    cliError(
+      'docs needs @redocly/cli, which is not installed here; run npm install --save-dev @redocly/cli, then try again',
+    );
+  const outDir = resolve(out ?? join('build', 'docs'));
 
   mkdirSync(outDir, { recursive: true });
   const input = join(outDir, 'openapi.json');
   const page = join(outDir, 'index.html');
   writeFileSync(input, `${JSON.stringify(documentWithAssumptions(), null, 2)}\n`);
 
-  // Run the CLI's own script on this Node (24): its shebang would pick whatever `node` is first on PATH.
-  const redocly = realpathSync(join(root, 'node_modules', '.bin', 'redocly'));
+  // Run the CLI's own script on this Node: its shebang would pick whatever `node` is first on PATH.
+  const config = join(root, 'redocly.yaml');
   const result = spawnSync(
     process.execPath,
     [
@@ -71,11 +106,10 @@ function main(args: string[]): void {
       'Agent Registry API reference',
       '--output',
       page,
-      '--config',
-      join(root, 'redocly.yaml'),
+      ...(existsSync(config) ? ['--config', config] : []),
     ],
     {
-      cwd: root,
+      cwd: outDir,
       encoding: 'utf8',
       env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
     },

@@ -1,28 +1,21 @@
-// `npm start`: the fake backend on node:http (default http://127.0.0.1:4010), configured by flags or environment variables.
+// `agent-registry-kit serve` (and `npm start`): the fake backend on node:http (default http://127.0.0.1:4010), configured
+// by flags or environment variables.
 import { enableCompileCache } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 import { cliError } from './cli-error.ts';
 import { parseCommandLine } from './command-line.ts';
 
 // Node's on-disk compile cache (in the OS temp dir) keeps the type-stripped, compiled modules between runs: loading the
-// fake went from ~0.42 s to ~0.23 s here. It must be on before the modules load, hence the dynamic imports below.
+// fake went from ~0.42 s to ~0.23 s here. It must be on before the fake's modules load, hence the dynamic imports in main.
 enableCompileCache();
-const [{ createMockCore, DEFAULT_SEED }, { startMockServer }, { consoleLogger }, { openStateFile }] = await Promise.all(
-  [
-    import('../mocks/core.ts'),
-    import('../mocks/http-server.ts'),
-    import('../mocks/logger.ts'),
-    import('../mocks/state-file.ts'),
-  ],
-);
 
 const usage =
-  'usage: npm start -- [--port <n>] [--host <addr>] [--seed <seed>] [--state <file.json>] [--agents <n>] [--failure-ratio <r>] [--journal-size <n>] [--max-tasks <n>] [--cors-origin <origin>]... [--help]';
-const help = `${usage}
+  'usage: agent-registry-kit serve [--port <n>] [--host <addr>] [--seed <seed>] [--state <file.json>] [--agents <n>] [--failure-ratio <r>] [--journal-size <n>] [--max-tasks <n>] [--cors-origin <origin>]... [--help]';
+const help = (defaultSeed: string | number): string => `${usage}
 
   --port <n>             port to listen on; 0 picks a free one (env PORT, default 4010)
   --host <addr>          interface to bind (env HOST, default 127.0.0.1)
-  --seed <seed>          seed of the catalogue and every random choice (env MOCK_SEED, default ${DEFAULT_SEED})
+  --seed <seed>          seed of the catalogue and every random choice (env MOCK_SEED, default ${defaultSeed})
   --state <file.json>    keep the store in this file (written atomically; survives restarts and kill -9)
   --agents <n>           number of seeded agents (env MOCK_AGENTS, default 36)
   --failure-ratio <r>    share of tasks that fail, 0..1 (env MOCK_FAILURE_RATIO, default 0.1)
@@ -33,102 +26,132 @@ const help = `${usage}
 
 When listening, prints: agent-registry-kit: fake backend listening on http://<host>:<port>`;
 
-const values = parseCommandLine(
-  {
-    port: { type: 'string' },
-    host: { type: 'string' },
-    seed: { type: 'string' },
-    state: { type: 'string' },
-    agents: { type: 'string' },
-    'failure-ratio': { type: 'string' },
-    'journal-size': { type: 'string' },
-    'max-tasks': { type: 'string' },
-    'cors-origin': { type: 'string', multiple: true },
-  },
-  { usage, help },
-);
+/**
+ * Starts the fake backend with `args` (the flags of `agent-registry-kit serve --help`) and runs until SIGINT or SIGTERM.
+ * @example await main(['--port', '0']); // prints: agent-registry-kit: fake backend listening on http://127.0.0.1:<port>
+ */
+export async function main(args: string[]): Promise<void> {
+  const [{ createMockCore, DEFAULT_SEED }, { startMockServer }, { consoleLogger }, { openStateFile }] =
+    await Promise.all([
+      import('../mocks/core.ts'),
+      import('../mocks/http-server.ts'),
+      import('../mocks/logger.ts'),
+      import('../mocks/state-file.ts'),
+    ]);
+  const values = parseCommandLine(
+    {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      seed: { type: 'string' },
+      state: { type: 'string' },
+      agents: { type: 'string' },
+      'failure-ratio': { type: 'string' },
+      'journal-size': { type: 'string' },
+      'max-tasks': { type: 'string' },
+      'cors-origin': { type: 'string', multiple: true },
+    },
+    { usage, help: help(DEFAULT_SEED) },
+    args,
+  );
 
-// V8 doubles the young generation whenever many objects survive (a 100k catalogue, a deploy load) and never gives the
-// pages back: measured here, RSS went 145 → 200 MB under 10 s of load with it, and stayed at ~138 MB without it, at the
-// same req/s. This entry point (not the library) keeps the young generation at its initial size.
-setFlagsFromString('--semi-space-growth-factor=1');
+  // V8 doubles the young generation whenever many objects survive (a 100k catalogue, a deploy load) and never gives the
+  // pages back: measured here, RSS went 145 → 200 MB under 10 s of load with it, and stayed at ~138 MB without it, at the
+  // same req/s. This entry point (not the library) keeps the young generation at its initial size.
+  setFlagsFromString('--semi-space-growth-factor=1');
 
-const env = process.env;
-const portText = values.port ?? env.PORT ?? '4010';
-if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535)
-  cliError(`port must be a whole number from 0 to 65535, got ${portText} (--port or PORT)`);
-const host = values.host ?? env.HOST ?? '127.0.0.1';
-if (host === '') cliError('host must not be empty (--host or HOST)');
-const seed = values.seed ?? env.MOCK_SEED ?? String(DEFAULT_SEED);
-if (seed === '') cliError('seed must not be empty (--seed or MOCK_SEED)');
-const agentsText = values.agents ?? env.MOCK_AGENTS ?? '36';
-if (!/^\d{1,7}$/.test(agentsText) || Number(agentsText) > 1_000_000)
-  cliError(`--agents must be a whole number from 0 to 1000000, got ${agentsText}`);
-const ratioText = values['failure-ratio'] ?? env.MOCK_FAILURE_RATIO ?? '0.1';
-const failureRatio = Number(ratioText);
-if (ratioText.trim() === '' || !Number.isFinite(failureRatio) || failureRatio < 0 || failureRatio > 1)
-  cliError(`--failure-ratio must be a number from 0 to 1, got ${ratioText}`);
-const bound = (flag: 'journal-size' | 'max-tasks', fallback: number): number => {
-  const text = values[flag];
-  if (text === undefined) return fallback;
-  if (!/^\d{1,7}$/.test(text) || Number(text) < 1)
-    cliError(`--${flag} must be a whole number from 1 to 9999999, got ${text}`);
-  return Number(text);
-};
-const journalSize = bound('journal-size', 1000);
-const maxTasks = bound('max-tasks', 10_000);
-const origins =
-  values['cors-origin'] ??
-  (env.MOCK_CORS_ORIGINS
-    ? env.MOCK_CORS_ORIGINS.split(',')
-        .map((origin) => origin.trim())
-        .filter(Boolean)
-    : undefined);
+  const env = process.env;
+  const portText = values.port ?? env.PORT ?? '4010';
+  if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535)
+    cliError(`port must be a whole number from 0 to 65535, got ${portText} (--port or PORT)`);
+  const host = values.host ?? env.HOST ?? '127.0.0.1';
+  if (host === '') cliError('host must not be empty (--host or HOST)');
+  const seed = values.seed ?? env.MOCK_SEED ?? String(DEFAULT_SEED);
+  if (seed === '') cliError('seed must not be empty (--seed or MOCK_SEED)');
+  const agentsText = values.agents ?? env.MOCK_AGENTS ?? '36';
+  if (!/^\d{1,7}$/.test(agentsText) || Number(agentsText) > 1_000_000)
+    cliError(`--agents must be a whole number from 0 to 1000000, got ${agentsText}`);
+  const ratioText = values['failure-ratio'] ?? env.MOCK_FAILURE_RATIO ?? '0.1';
+  const failureRatio = Number(ratioText);
+  if (ratioText.trim() === '' || !Number.isFinite(failureRatio) || failureRatio < 0 || failureRatio > 1)
+    cliError(`--failure-ratio must be a number from 0 to 1, got ${ratioText}`);
+  const bound = (flag: 'journal-size' | 'max-tasks', fallback: number): number => {
+    const text = values[flag];
+    if (text === undefined) return fallback;
+    if (!/^\d{1,7}$/.test(text) || Number(text) < 1)
+      cliError(`--${flag} must be a whole number from 1 to 9999999, got ${text}`);
+    return Number(text);
+  };
+  const journalSize = bound('journal-size', 1000);
+  const maxTasks = bound('max-tasks', 10_000);
+  const origins =
+    values['cors-origin'] ??
+    (env.MOCK_CORS_ORIGINS
+      ? env.MOCK_CORS_ORIGINS.split(',')
+          .map((origin) => origin.trim())
+          .filter(Boolean)
+      : undefined);
 
-const state =
-  values.state === undefined
-    ? undefined
-    : await openStateFile(values.state).catch((error: unknown) =>
-        cliError(error instanceof Error ? error.message : String(error)),
+  const state =
+    values.state === undefined
+      ? undefined
+      : await openStateFile(values.state).catch((error: unknown) =>
+          cliError(error instanceof Error ? error.message : String(error)),
+        );
+
+  const core = createMockCore({
+    seed,
+    catalogueSize: Number(agentsText),
+    failureRatio,
+    journalSize,
+    maxTasks,
+    ...(origins && { corsOrigins: origins }),
+    ...(env.MOCK_JWT_SECRET && { jwtSecret: env.MOCK_JWT_SECRET }),
+    ...(state && { persist: () => state.commit() }),
+  });
+  // The state is restored before the port opens, so no request ever sees the seed when a file says otherwise.
+  if (state)
+    await state
+      .attach(core)
+      .catch((error: unknown) =>
+        cliError(`could not write the state file: ${error instanceof Error ? error.message : String(error)}`),
       );
 
-const core = createMockCore({
-  seed,
-  catalogueSize: Number(agentsText),
-  failureRatio,
-  journalSize,
-  maxTasks,
-  ...(origins && { corsOrigins: origins }),
-  ...(env.MOCK_JWT_SECRET && { jwtSecret: env.MOCK_JWT_SECRET }),
-  ...(state && { persist: () => state.commit() }),
-});
-// The state is restored before the port opens, so no request ever sees the seed when a file says otherwise.
-if (state)
-  await state
-    .attach(core)
-    .catch((error: unknown) =>
-      cliError(`could not write the state file: ${error instanceof Error ? error.message : String(error)}`),
-    );
+  const running = await startMockServer({ core, port: Number(portText), host }).catch((error: unknown) =>
+    cliError(error instanceof Error ? error.message : String(error)),
+  );
+  consoleLogger.info(`fake backend listening on ${running.url}`);
 
-const running = await startMockServer({ core, port: Number(portText), host }).catch((error: unknown) =>
-  cliError(error instanceof Error ? error.message : String(error)),
-);
-consoleLogger.info(`fake backend listening on ${running.url}`);
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    void running
+      .close()
+      .then(() => state?.close())
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        consoleLogger.error(
+          `could not stop cleanly after ${signal}: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        process.exit(1);
+      });
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  stopWithLauncher(stop);
+}
 
-let stopping = false;
-const stop = (signal: string): void => {
-  if (stopping) return;
-  stopping = true;
-  void running
-    .close()
-    .then(() => state?.close())
-    .then(() => process.exit(0))
-    .catch((error: unknown) => {
-      consoleLogger.error(
-        `could not stop cleanly after ${signal}: ${error instanceof Error ? error.message : String(error)}`,
-      );
-      process.exit(1);
-    });
-};
-process.on('SIGINT', () => stop('SIGINT'));
-process.on('SIGTERM', () => stop('SIGTERM'));
+/**
+ * npm and npx start a command under `sh -c`, which dies of the SIGTERM npm forwards without passing it on: the server
+ * would go on serving, orphaned, after the PID a shell got was killed. When npm launched this process, its parent going
+ * away means that stop was asked for. Not otherwise: `agent-registry-kit serve &` in a CI step must outlive the step.
+ */
+function stopWithLauncher(stop: (reason: string) => void): void {
+  if (process.env.npm_command === undefined && process.env.npm_lifecycle_event === undefined) return;
+  const launcher = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== launcher) stop('its launcher exited');
+  }, 500).unref();
+}
+
+if (import.meta.main) await main(process.argv.slice(2));

@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+// `agent-registry-kit <subcommand>`: the package's one command. Each subcommand is its own module, imported only when
+// it runs, so `token` never loads vitest and `contract` never loads the fake.
+import { realpathSync } from 'node:fs';
+import { enableCompileCache } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { cliError } from './cli-error.ts';
+
+/** What a subcommand module exports: its whole command line after the subcommand's name. */
+export interface SubcommandModule {
+  main(args: string[]): Promise<void> | void;
+}
+
+/** One row of the table: a one-line summary for `--help`, and the module, loaded lazily. */
+export interface Subcommand {
+  summary: string;
+  load(): Promise<SubcommandModule>;
+}
+
+/**
+ * Every subcommand, in the order `--help` lists them. To add one: write `scripts/<name>.ts` exporting
+ * `main(args)` and add a row here (and, if you like, an npm script `node scripts/cli.ts <name>`).
+ */
+export const subcommands: Readonly<Record<string, Subcommand>> = {
+  serve: {
+    summary: 'run the fake backend on node:http (default http://127.0.0.1:4010)',
+    load: () => import('./start.ts'),
+  },
+  contract: {
+    summary: 'check a live server (API_BASE_URL, API_TOKEN) against the spec; JUnit and JSON reports',
+    load: () => import('./contract.ts'),
+  },
+  token: { summary: 'print a bearer token the fake backend accepts', load: () => import('./token.ts') },
+  assumptions: {
+    summary: "list the spec's decisions where the service description is silent",
+    load: () => import('./assumptions.ts'),
+  },
+  docs: {
+    summary: 'build the API reference page (needs @redocly/cli; a clone of the repository has it)',
+    load: () => import('./docs.ts'),
+  },
+};
+
+const usage = `usage: agent-registry-kit <${Object.keys(subcommands).join('|')}> [options]`;
+
+/**
+ * The text of `agent-registry-kit --help`: the usage line and one line per subcommand.
+ * @example cliHelp().split('\n')[0]; // 'usage: agent-registry-kit <serve|contract|…> [options]'
+ */
+export function cliHelp(): string {
+  const width = Math.max(...Object.keys(subcommands).map((name) => name.length));
+  return [
+    usage,
+    '',
+    'OpenAPI-first fake backend and contract tests for the Agent Registry API.',
+    '',
+    'Subcommands:',
+    ...Object.entries(subcommands).map(([name, { summary }]) => `  ${name.padEnd(width)}  ${summary}`),
+    '',
+    'agent-registry-kit <subcommand> --help shows its options.',
+  ].join('\n');
+}
+
+/**
+ * Runs the subcommand named by `args[0]` with the rest of `args`. A missing or unknown subcommand is one line on
+ * stderr and exit status 2.
+ * @example await main(['token', '--sub', 'alice']); // prints a token
+ */
+export async function main(args: string[]): Promise<void> {
+  const [name, ...rest] = args;
+  if (name === '--help' || name === '-h') {
+    process.stdout.write(`${cliHelp()}\n`);
+    return;
+  }
+  if (name === undefined) cliError(`a subcommand is missing; ${usage} (agent-registry-kit --help lists them)`);
+  const subcommand = Object.hasOwn(subcommands, name) ? subcommands[name] : undefined;
+  if (subcommand === undefined)
+    cliError(`unknown subcommand "${name}"; ${usage} (agent-registry-kit --help lists them)`);
+  await (await subcommand.load()).main(rest);
+}
+
+// import.meta.main exists from Node 22.18 and 24.2; on an older 22 the bin (a symlink npm made) is compared instead.
+const isEntryPoint =
+  import.meta.main ??
+  (process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url));
+if (isEntryPoint) {
+  // Keeps the compiled modules of every subcommand on disk between runs (see scripts/start.ts for the figures).
+  enableCompileCache();
+  await main(process.argv.slice(2));
+}
