@@ -11,8 +11,3 @@ const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.
 it('runs on exactly the Node that package.json pins as the node devDependency', () => {
   expect(process.versions.node).toBe(manifest.devDependencies.node);
 });
-
-it('pins a Node 24 for the repository while apps may use the package from Node 22.12', () => {
-  expect(manifest.devDependencies.node).toMatch(/^24\.\d+\.\d+$/);
-  expect(manifest.engines.node).toBe('>=22.12.0');
-});

@@ -1,0 +1,287 @@
+// The package as an app gets it: `npm pack` (which builds it), installed with msw 3, vitest, jsdom and happy-dom from
+// the registry (or npm's cache) into a scratch app in the OS temp dir, then used there: tests in three environments,
+// tsc --strict, plain Node 24 and the oldest Node `engines` allows, a Vite build with msw's worker, and the CLI by npx.
+// `npm run test:consumer` runs it alone.
+import { spawn } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const fixture = fileURLToPath(new URL('./app', import.meta.url));
+
+interface Manifest {
+  engines: { node: string };
+  exports: Record<string, string | Record<string, string | null>>;
+  bin: Record<string, string>;
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
+}
+const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as Manifest;
+/** The oldest Node the package says it supports (msw 3's floor), installed from the registry to prove it. */
+const oldestNode = /^>=(\d+\.\d+\.\d+)$/.exec(manifest.engines.node)?.[1];
+
+/**
+ * The environment of every command run for the scratch app: this Node (the repository's 24) first on PATH, none of the
+ * repository's own node_modules/.bin (a tool the app lacks must not be found there), and none of the npm_* or VITEST*
+ * variables of the run that started this test (npm_config_local_prefix would make npm install into the repository).
+ */
+const appEnv: NodeJS.ProcessEnv = {
+  ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(npm_|VITEST)/i.test(name))),
+  PATH: [
+    dirname(process.execPath),
+    ...(process.env.PATH ?? '').split(delimiter).filter((entry) => entry !== '' && !entry.startsWith(root)),
+  ].join(delimiter),
+};
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: { ...appEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+function succeeded(result: Run, what: string): Run {
+  if (result.status !== 0)
+    throw new Error(`${what} exited ${String(result.status)}:\n${result.stdout}\n${result.stderr}`);
+  return result;
+}
+
+const install = ['install', '--no-audit', '--no-fund', '--prefer-offline'];
+let work = '';
+let app = '';
+let oldNode = '';
+let packed: { filename: string; files: { path: string }[] };
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'agent-registry-kit-consumer-'));
+  app = join(work, 'app');
+  const node22 = join(work, 'oldest-node');
+  const pack = succeeded(await run('npm', ['pack', '--json', '--pack-destination', work], root, appEnv), 'npm pack');
+  [packed] = JSON.parse(pack.stdout) as [typeof packed];
+
+  await cp(fixture, app, { recursive: true });
+  await writeFile(
+    join(app, 'package.json'),
+    `${JSON.stringify({ name: 'consumer-app', private: true, type: 'module' })}\n`,
+  );
+  await mkdir(node22);
+  // The `node` package installs its binary from a platform package in its preinstall script.
+  await writeFile(
+    join(node22, 'package.json'),
+    `${JSON.stringify({ name: 'oldest-node', private: true, allowScripts: { node: true } })}\n`,
+  );
+  const [installed, installedNode] = await Promise.all([
+    run(
+      'npm',
+      [
+        ...install,
+        join(work, packed.filename),
+        `msw@${manifest.peerDependencies.msw}`,
+        `vitest@${manifest.dependencies.vitest}`,
+        `typescript@${manifest.devDependencies.typescript}`,
+        'jsdom',
+        'happy-dom',
+      ],
+      app,
+    ),
+    run('npm', [...install, `node@${oldestNode}`], node22),
+  ]);
+  succeeded(installed, 'npm install in the scratch app');
+  succeeded(installedNode, `npm install node@${oldestNode}`);
+  oldNode = join(node22, 'node_modules', '.bin', 'node');
+}, 300_000);
+
+afterAll(async () => {
+  if (work !== '') await rm(work, { recursive: true, force: true });
+});
+
+// Each step runs real installs and processes; none is timed, the budget is only there to end a hung one.
+describe('the packed package, installed into a scratch app', { timeout: 180_000 }, () => {
+  it('holds the compiled kit and none of the repository’s tests, benchmarks, configs or CI files', () => {
+    const paths = packed.files.map((file) => file.path).sort();
+    const stray = paths.filter(
+      (path) =>
+        !/^(README\.md|package\.json|spec\/openapi\.yaml|dist\/.+\.(js|d\.ts))$/.test(path) ||
+        /(^|\/)(test|bench\w*|soak|demo|generate|prism|browser-demo|worker|\.ci)(\/|\.)/.test(path) ||
+        // The contract suite is what `contract` runs, so its own files and config are the one exception.
+        (/\.test\.|vitest\.config/.test(path) && !/^dist\/contract-tests\/[\w.-]+\.js$/.test(path)),
+    );
+    expect(stray).toEqual([]);
+    // Every entry of the exports map and the bin are in it.
+    const targets = Object.values(manifest.exports).flatMap((target) =>
+      typeof target === 'string' ? [target] : Object.values(target).filter((value) => value !== null),
+    );
+    for (const target of [...targets, ...Object.values(manifest.bin)])
+      expect(paths).toContain(target.replace(/^\.\//, ''));
+  });
+
+  it('runs the fake in vitest’s node, jsdom and happy-dom environments, and fails a request no handler covers', async () => {
+    const result = await run(
+      join(app, 'node_modules', '.bin', 'vitest'),
+      ['run', '--reporter=default', '--reporter=json', '--outputFile.json=results.json'],
+      app,
+    );
+    const report = JSON.parse(await readFile(join(app, 'results.json'), 'utf8')) as {
+      testResults: {
+        name: string;
+        status: string;
+        assertionResults: { status: string; failureMessages: string[] }[];
+      }[];
+    };
+    const byFile = Object.fromEntries(
+      report.testResults.map((file) => [
+        file.name.slice(file.name.lastIndexOf('/') + 1),
+        file.assertionResults.map((test) => test.status),
+      ]),
+    );
+    const output = `${result.stdout}\n${result.stderr}`;
+    expect(byFile, output).toEqual({
+      'api-node.spec.ts': ['passed'],
+      'api-jsdom.spec.ts': ['passed'],
+      'api-happy-dom.spec.ts': ['passed'],
+      'unhandled-request.spec.ts': ['failed'],
+    });
+    // It failed because msw refused the request, not for any other reason.
+    expect(output).toMatch(/intercepted a request without a matching request handler/);
+    const unhandled = report.testResults.find((file) => file.name.endsWith('unhandled-request.spec.ts'));
+    expect(unhandled?.assertionResults[0]?.failureMessages.join('\n')).toMatch(/fetch failed/i);
+    expect(result.status).toBe(1);
+  });
+
+  it('type-checks with tsc --strict and moduleResolution bundler, without allowImportingTsExtensions', async () => {
+    const result = await run(join(app, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], app);
+    expect(`${result.stdout}${result.stderr}`).toBe('');
+    expect(result.status).toBe(0);
+    const config = await readFile(join(app, 'tsconfig.json'), 'utf8');
+    expect(config).toMatch(/"moduleResolution": "bundler"/);
+    expect(config).not.toMatch(/allowImportingTsExtensions/);
+  });
+
+  it.each([
+    ['Node 24 (this one)', () => process.execPath],
+    [`Node ${oldestNode}`, () => oldNode],
+  ])(
+    'imports every entry from plain %s with no flags (browser refused in Node, as msw/browser is)',
+    async (_name, node) => {
+      const version = succeeded(await run(node(), ['--version'], app), 'node --version').stdout.trim();
+      expect(version === process.version || version === `v${oldestNode}`).toBe(true);
+      const result = succeeded(
+        await run(node(), ['import-every-entry.mjs', 'node', 'browser', 'handlers', 'core', 'spec'], app),
+        'import-every-entry.mjs',
+      );
+      const entries = JSON.parse(result.stdout) as Record<string, unknown>;
+      expect(entries).toMatchObject({
+        node: expect.arrayContaining(['setupMockServer', 'mintToken']),
+        browser: { error: 'ERR_PACKAGE_PATH_NOT_EXPORTED' },
+        handlers: expect.arrayContaining(['createHandlers', 'handlers']),
+        core: expect.arrayContaining(['createMockCore', 'expectConforms']),
+        spec: expect.arrayContaining(['validateRequestBody', 'checkResponse', 'assumptions', 'openapiDocument']),
+      });
+      const yaml = await readFile(fileURLToPath(entries['openapi.yaml'] as string), 'utf8');
+      expect(yaml).toBe(await readFile(join(root, 'spec', 'openapi.yaml'), 'utf8'));
+    },
+  );
+
+  it('builds a Vite app with the browser entry and the worker script `npx msw init public/` puts in place', async () => {
+    succeeded(await run('npx', ['msw', 'init', 'public/', '--save'], app), 'npx msw init public/ --save');
+    const result = succeeded(
+      await run('npx', ['vite', 'build', '--outDir', 'site', '--logLevel', 'warn'], app),
+      'vite build',
+    );
+    expect(result.stderr).not.toMatch(/error/i);
+    expect((await stat(join(app, 'site', 'mockServiceWorker.js'))).isFile()).toBe(true);
+    const html = await readFile(join(app, 'site', 'index.html'), 'utf8');
+    expect(html).toMatch(/<script type="module" crossorigin src="\/assets\/index-[\w-]+\.js">/);
+  });
+
+  it('serves with npx, mints a token, deploys, and passes its own contract suite; killing the npx PID stops it', async () => {
+    // In a process group of its own, so the clean-up below reaches the server even if it outlived npx.
+    const server = spawn('npx', ['agent-registry-kit', 'serve', '--port', '0'], {
+      cwd: app,
+      env: appEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let output = '';
+        server.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          const match = /fake backend listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+          if (match?.[1]) resolve(match[1]);
+        });
+        server.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+        server.on('exit', (code) => reject(new Error(`serve exited ${String(code)}: ${output}`)));
+      });
+      const token = succeeded(await run('npx', ['agent-registry-kit', 'token'], app), 'token').stdout.trim();
+      expect(token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+      const deployed = await fetch(`${url}/v1/agents/deploy`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'From npx', category: 'nft', model: 'claude-3', initialSupply: 10 }),
+      });
+      expect(deployed.status).toBe(201);
+
+      const contract = await run('npx', ['agent-registry-kit', 'contract', '--junit', 'report.xml'], app, {
+        API_BASE_URL: url,
+        API_TOKEN: token,
+      });
+      expect(contract.stdout).toMatch(/^PASSED: \d+ passed, 0 failed/m);
+      expect(contract.status, `${contract.stdout}\n${contract.stderr}`).toBe(0);
+      expect(`${contract.stdout}${contract.stderr}`).not.toContain(token);
+      expect(await readFile(join(app, 'report.xml'), 'utf8')).toMatch(/<testsuites [^>]*failures="0"/);
+
+      // The PID a shell would get is npx's: stopping it must stop the server, not leave it serving.
+      const gone = new Promise((resolve) => server.once('exit', resolve));
+      server.kill('SIGTERM');
+      await gone;
+      let answered = true;
+      for (let attempt = 0; attempt < 50 && answered; attempt += 1) {
+        answered = await fetch(`${url}/__mock/health`).then(
+          () => true,
+          () => false,
+        );
+        if (answered) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(answered).toBe(false);
+    } finally {
+      try {
+        if (server.pid !== undefined) process.kill(-server.pid, 'SIGKILL');
+      } catch {
+        // the group is gone already: nothing was left running
+      }
+    }
+  });
+
+  it('lists its subcommands, and says in one line with status 2 what is wrong', async () => {
+    const help = succeeded(await run('npx', ['agent-registry-kit', '--help'], app), '--help');
+    for (const name of ['serve', 'contract', 'token', 'assumptions', 'docs']) expect(help.stdout).toMatch(` ${name} `);
+    const cases: [string[], RegExp][] = [
+      [['deploy'], /^agent-registry-kit: unknown subcommand "deploy"; usage: agent-registry-kit </],
+      [['serve', '--prot', '1'], /^agent-registry-kit: Unknown option '--prot'/],
+      [['docs'], /^agent-registry-kit: docs needs @redocly\/cli, which is not installed here; run npm install/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await run('npx', ['agent-registry-kit', ...args], app);
+      expect(result.status, args.join(' ')).toBe(2);
+      const lines = result.stderr.split('\n').filter((line) => line !== '' && !/^npm (warn|notice)/.test(line));
+      expect(lines, args.join(' ')).toHaveLength(1);
+      expect(lines[0]).toMatch(message);
+    }
+  });
+});
