@@ -1,6 +1,8 @@
 // `agent-registry-kit` as the repository runs it (node scripts/cli.ts): the table of subcommands, their help, one-line
 // mistakes, and `npm start` stopping when the PID a shell got is killed.
 import { spawn, spawnSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { cliHelp, subcommands } from './cli.ts';
@@ -43,6 +45,13 @@ describe('agent-registry-kit', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(message);
+  });
+
+  it('prints the version of package.json with --version', async () => {
+    const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { version: string };
+    const result = cli(['--version']);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe(`${version}\n`);
   });
 
   it('runs the subcommand with the arguments after its name', () => {

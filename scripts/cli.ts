@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `agent-registry-kit <subcommand>`: the package's one command. Each subcommand is its own module, imported only when
 // it runs, so `token` never loads vitest and `contract` never loads the fake.
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { enableCompileCache } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { cliError } from './cli-error.ts';
@@ -57,7 +57,7 @@ export function cliHelp(): string {
     'Subcommands:',
     ...Object.entries(subcommands).map(([name, { summary }]) => `  ${name.padEnd(width)}  ${summary}`),
     '',
-    'agent-registry-kit <subcommand> --help shows its options.',
+    'agent-registry-kit <subcommand> --help shows its options; agent-registry-kit --version prints the version.',
   ].join('\n');
 }
 
@@ -70,6 +70,14 @@ export async function main(args: string[]): Promise<void> {
   const [name, ...rest] = args;
   if (name === '--help' || name === '-h') {
     process.stdout.write(`${cliHelp()}\n`);
+    return;
+  }
+  if (name === '--version') {
+    // The package resolves its own name, in a clone and installed alike (its exports map lists ./package.json).
+    const manifest = JSON.parse(
+      readFileSync(fileURLToPath(import.meta.resolve('agent-registry-kit/package.json')), 'utf8'),
+    ) as { version: string };
+    process.stdout.write(`${manifest.version}\n`);
     return;
   }
   if (name === undefined) cliError(`a subcommand is missing; ${usage} (agent-registry-kit --help lists them)`);

@@ -130,6 +130,28 @@ describe('the packed package, installed into a scratch app', { timeout: 180_000 
       expect(paths).toContain(target.replace(/^\.\//, ''));
   });
 
+  it('imports at run time only its dependencies, msw (its peer) and Node’s own modules', async () => {
+    const installed = join(app, 'node_modules', 'agent-registry-kit');
+    const allowed = new Set([
+      'agent-registry-kit',
+      ...Object.keys(manifest.dependencies),
+      ...Object.keys(manifest.peerDependencies),
+    ]);
+    const strays: string[] = [];
+    for (const { path } of packed.files.filter((file) => file.path.endsWith('.js'))) {
+      const source = await readFile(join(installed, path), 'utf8');
+      for (const [, specifier = ''] of source.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*['"]([^'"]+)['"]/g)) {
+        if (specifier.startsWith('.') || specifier.startsWith('node:')) continue;
+        const name = specifier
+          .split('/')
+          .slice(0, specifier.startsWith('@') ? 2 : 1)
+          .join('/');
+        if (!allowed.has(name)) strays.push(`${path}: ${specifier}`);
+      }
+    }
+    expect(strays).toEqual([]);
+  });
+
   it('runs the fake in vitest’s node, jsdom and happy-dom environments, and fails a request no handler covers', async () => {
     const result = await run(
       join(app, 'node_modules', '.bin', 'vitest'),
@@ -271,6 +293,10 @@ describe('the packed package, installed into a scratch app', { timeout: 180_000 
   it('lists its subcommands, and says in one line with status 2 what is wrong', async () => {
     const help = succeeded(await run('npx', ['agent-registry-kit', '--help'], app), '--help');
     for (const name of ['serve', 'contract', 'token', 'assumptions', 'docs']) expect(help.stdout).toMatch(` ${name} `);
+    const version = succeeded(await run('npx', ['agent-registry-kit', '--version'], app), '--version');
+    expect(version.stdout).toBe(
+      `${(JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { version: string }).version}\n`,
+    );
     const cases: [string[], RegExp][] = [
       [['deploy'], /^agent-registry-kit: unknown subcommand "deploy"; usage: agent-registry-kit </],
       [['serve', '--prot', '1'], /^agent-registry-kit: Unknown option '--prot'/],
