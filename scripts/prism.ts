@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cliError } from './cli-error.ts';
 import { parseCommandLine } from './command-line.ts';
+import { stopWithLauncher } from './stop-with-launcher.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const usage = 'usage: [PORT=4011] npm run mock:prism [-- --port <n>]';
@@ -37,6 +38,7 @@ export async function main(args: string[]): Promise<void> {
     portText,
   ];
   await import(prismCli);
+  stopWithLauncher(() => process.exit(0));
 }
 
 if (import.meta.main) await main(process.argv.slice(2));

@@ -4,6 +4,7 @@ import { enableCompileCache } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 import { cliError } from './cli-error.ts';
 import { parseCommandLine } from './command-line.ts';
+import { stopWithLauncher } from './stop-with-launcher.ts';
 
 // Node's on-disk compile cache (in the OS temp dir) keeps the type-stripped, compiled modules between runs: loading the
 // fake went from ~0.42 s to ~0.23 s here. It must be on before the fake's modules load, hence the dynamic imports in main.
@@ -139,19 +140,6 @@ export async function main(args: string[]): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
   stopWithLauncher(stop);
-}
-
-/**
- * npm and npx start a command under `sh -c`, which dies of the SIGTERM npm forwards without passing it on: the server
- * would go on serving, orphaned, after the PID a shell got was killed. When npm launched this process, its parent going
- * away means that stop was asked for. Not otherwise: `agent-registry-kit serve &` in a CI step must outlive the step.
- */
-function stopWithLauncher(stop: (reason: string) => void): void {
-  if (process.env.npm_command === undefined && process.env.npm_lifecycle_event === undefined) return;
-  const launcher = process.ppid;
-  setInterval(() => {
-    if (process.ppid !== launcher) stop('its launcher exited');
-  }, 500).unref();
 }
 
 if (import.meta.main) await main(process.argv.slice(2));
