@@ -84,7 +84,7 @@ describe('msw handlers in node', () => {
     expect((await call('GET', '/v1')).status).toBe(404);
     const wrong = await call('PATCH', `/v1/agents/${paused}`);
     expect(wrong.status).toBe(405);
-    expect(wrong.headers.get('allow')).toBe('GET');
+    expect(wrong.headers.get('allow')).toBe('GET, HEAD');
     expect((await call('POST', `/v1/agents/${paused}/execute`, '{"task":"x"}')).status).toBe(409);
     expect((await call('POST', '/v1/agents/deploy', `"${'a'.repeat(1_100_000)}"`)).status).toBe(413);
     expect((await call('POST', '/v1/agents/deploy', '{}', { 'content-type': 'text/plain' })).status).toBe(415);
