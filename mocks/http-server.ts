@@ -308,6 +308,28 @@ function tokenMatches(expected: Buffer, given: string | undefined): boolean {
 }
 
 /**
+ * The warning to print before serving on `host`, or undefined on a loopback address. Throws when the address is not a
+ * loopback one and the control plane would be left without a token and without an explicit opt-out.
+ * @example exposureWarning('0.0.0.0', { controlToken: 's3cret' }) // 'warning: listening on 0.0.0.0 exposes the fake…'
+ */
+export function exposureWarning(
+  host: string,
+  options: Pick<MockServerOptions, 'controlToken' | 'unsafeOpenControlPlane'>,
+): string | undefined {
+  if (isLoopbackHost(host)) return undefined;
+  if (options.controlToken === undefined && options.unsafeOpenControlPlane !== true) {
+    throw new Error(
+      `--host ${host} makes the fake reachable from the network, where anyone could reset it or read its journal through the control plane; pass --control-token <secret> (or MOCK_CONTROL_TOKEN), or --unsafe-open-control-plane to leave it open`,
+    );
+  }
+  const control =
+    options.controlToken === undefined
+      ? 'its control plane (/__mock/) is OPEN to anyone who can connect (--unsafe-open-control-plane)'
+      : `its control plane (/__mock/) needs the token in ${CONTROL_TOKEN_HEADER}`;
+  return `warning: listening on ${host} exposes the fake to the network: /v1 accepts any token signed with its JWT secret (the default one is public; set MOCK_JWT_SECRET), ${control}, and requests must name a loopback host or one given with --allowed-host.`;
+}
+
+/**
  * Starts the fake backend on node:http.
  * @example
  * const server = await startMockServer({ port: 0 });
@@ -319,12 +341,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const logger = options.logger ?? consoleLogger;
   const host = options.host ?? '127.0.0.1';
   const limits = { ...HTTP_LIMITS, ...options.httpLimits };
-  const exposed = !isLoopbackHost(host);
-  if (exposed && options.controlToken === undefined && options.unsafeOpenControlPlane !== true) {
-    throw new Error(
-      `--host ${host} makes the fake reachable from the network, where anyone could reset it or read its journal through the control plane; pass --control-token <secret> (or MOCK_CONTROL_TOKEN), or --unsafe-open-control-plane to leave it open`,
-    );
-  }
+  const warning = exposureWarning(host, options);
   const listener = createRequestListener(core, {
     drainLimitBytes: limits.drainLimitBytes,
     lingerMs: limits.lingerMs,
@@ -377,11 +394,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     server.listen(options.port ?? 4010, host);
   });
   server.on('error', (error) => logger.error(`server error: ${error.message}`));
-  if (exposed) {
-    logger.warn(
-      `warning: listening on ${host} exposes the fake to the network. /v1 accepts any token signed with its JWT secret (the default one is public: set MOCK_JWT_SECRET); ${options.controlToken === undefined ? 'the control plane (/__mock/) is OPEN to anyone who can connect (--unsafe-open-control-plane)' : `the control plane (/__mock/) needs the ${CONTROL_TOKEN_HEADER} header`}; requests must name a loopback host or one given with --allowed-host.`,
-    );
-  }
+  if (warning) logger.warn(warning);
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : (options.port ?? 4010);
   const urlHost = host.includes(':') ? `[${host}]` : host;
