@@ -57,8 +57,14 @@ export function findIJsonViolation(text: string): IJsonViolation | undefined {
   const seen: (Set<string> | null)[] = [];
   const names: (string | number)[] = [];
   let expectName = false;
-  const pointer = (extra?: string): string =>
-    names.map((name) => `/${pointerSegment(name)}`).join('') + (extra === undefined ? '' : `/${pointerSegment(extra)}`);
+  // The pointer of the member being read; inside a member name, of its object (plus `name` when given).
+  const pointer = (name?: string): string => {
+    const path = expectName ? names.slice(0, -1) : names;
+    return (
+      path.map((segment) => `/${pointerSegment(segment)}`).join('') +
+      (name === undefined ? '' : `/${pointerSegment(name)}`)
+    );
+  };
   // Where the next backslash is: strings without one (nearly all) are skipped with indexOf, not walked.
   let nextBackslash = text.indexOf('\\');
   for (let index = 0; index < text.length; index += 1) {
