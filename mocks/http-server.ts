@@ -44,6 +44,9 @@ export const HTTP_LIMITS: Readonly<HttpLimits> = {
   lingerMs: 2_000,
 };
 
+/** Sockets whose request was already answered while its body kept arriving: a parse error there gets no second answer. */
+const lingering = new WeakSet<Socket>();
+
 const WILDCARD_ADDRESSES = new Set(['0.0.0.0', '::', '[::]', '0:0:0:0:0:0:0:0']);
 
 /** The header that carries the control-plane token (`--control-token`). */
@@ -266,6 +269,7 @@ export function createRequestListener(
    */
   function lingerAfter(req: IncomingMessage, alreadyReceived: number): void {
     const socket = req.socket;
+    lingering.add(socket);
     let drained = alreadyReceived;
     let timer: NodeJS.Timeout | undefined;
     let answered = false;
@@ -362,7 +366,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   // With a listener here, node no longer answers 100 Continue by itself: the listener sends it only for a body it will read.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => listener(req, res, true));
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (!socket.writable || error.code === 'ECONNRESET') {
+    if (!socket.writable || error.code === 'ECONNRESET' || lingering.has(socket)) {
       socket.destroy();
       return;
     }
