@@ -111,6 +111,7 @@ describe('npm start', () => {
       {},
       /--allowed-host takes a host name/,
     ],
+    ['an allowed host with a port', ['--allowed-host', 'fake.internal:4010'], {}, /without scheme, port or path/],
     ['MOCK_ALLOWED_HOSTS with a path', [], { MOCK_ALLOWED_HOSTS: 'a.test,b.test/x' }, /got "b\.test\/x"/],
     ['a control token with spaces', ['--control-token', 'two words'], {}, /--control-token .* without spaces/],
   ] as const)('refuses %s with one line on stderr', (_name, args, env, message) => {

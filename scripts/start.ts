@@ -100,9 +100,11 @@ const allowedHosts =
         .map((name) => name.trim())
         .filter(Boolean)
     : []);
-const badHost = allowedHosts.find((name) => name === '' || /[\s,/@]/.test(name));
+const badHost = allowedHosts.find((name) => name === '' || /[\s,/@]|^[^:]*:\d*$/.test(name));
 if (badHost !== undefined)
-  cliError(`--allowed-host takes a host name without scheme, port or path (e.g. fake.internal), got "${badHost}"`);
+  cliError(
+    `--allowed-host takes a host name without scheme, port or path (e.g. fake.internal; any port is accepted), got "${badHost}"`,
+  );
 const controlToken = values['control-token'] ?? (env.MOCK_CONTROL_TOKEN || undefined);
 if (controlToken !== undefined && !/^\S+$/.test(controlToken))
   cliError('--control-token (or MOCK_CONTROL_TOKEN) must be a non-empty value without spaces');
