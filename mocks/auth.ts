@@ -131,7 +131,7 @@ export function bearerChallenge(result: Extract<AuthResult, { ok: false }>): str
 export interface MintOptions {
   /** The caller; becomes `creator` of the agents it deploys. Default `dev-user`. */
   sub?: string;
-  /** Lifetime in seconds (default 3600). */
+  /** Lifetime in seconds (default 3600; the fake refuses more than MAX_TOKEN_LIFETIME_SECONDS). */
   ttlSeconds?: number;
   /** Mint a token that expired a minute ago, to test 401s. */
   expired?: boolean;

@@ -1,3 +1,4 @@
+// I-JSON (RFC 7493) breaches that JSON.parse lets through: repeated member names and lone surrogate escapes.
 import { describe, expect, it } from 'vitest';
 import { findIJsonViolation } from './i-json.ts';
 import { readJsonBody } from './request-body.ts';
