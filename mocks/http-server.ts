@@ -37,7 +37,7 @@ export const HTTP_LIMITS: Readonly<HttpLimits> = {
   /**
    * Bytes of an oversized body drained (not kept) after answering 413, before the connection is cut. Closing at once
    * would reset the connection under a client that writes its whole body before reading (Python's http.client, many
-   * SDKs): it would see a broken pipe, not the 413. Bodies declared larger are cut at once (send Expect: 100-continue).
+   * SDKs): it would see a broken pipe, not the 413. Past the bound the connection is cut (Expect: 100-continue avoids it).
    */
   drainLimitBytes: 8 * MAX_BODY_BYTES,
   /** After a 413, the connection is closed once the client has sent nothing for this long (or once its body is in). */
