@@ -79,7 +79,7 @@ export function buildReport(input: {
   };
 }
 
-const families: CheckName[] = ['conformance', 'auth', 'request-validation', 'behaviour', 'generated'];
+const families: CheckName[] = ['conformance', 'auth', 'request-validation', 'behaviour', 'reliability', 'generated'];
 
 function indent(text: string): string {
   return text
