@@ -167,19 +167,18 @@ const executeChecks: CheckDefinition[] = [
   defineCheck(
     {
       id: 'behaviour/executeAgentTask/distinct-task-ids',
-      title: `${tasksPerAgent} tasks to each of two agents give ${2 * tasksPerAgent} different taskIds`,
-      posts: 1 + 2 * tasksPerAgent,
-      deploys: 1,
+      title: `${tasksPerAgent} tasks to each of two new agents give ${2 * tasksPerAgent} different taskIds`,
+      posts: 2 + 2 * tasksPerAgent,
+      deploys: 2,
       executes: 2 * tasksPerAgent,
-      fixture: true,
     },
     async (run) => {
-      const first = await run.fixtureAgent();
-      const second = await deploy(run, {
-        ...(requestExamples('deployAgent').at(-1) ?? {}),
-        name: 'contract second agent',
-      });
-      const agents = [first, ...(second ? [String(second.answer.agentId)] : [])];
+      // Two fresh agents, so a server that numbers tasks per agent shows the same numbers twice.
+      const agents: string[] = [];
+      for (const name of ['contract task-id agent 1', 'contract task-id agent 2']) {
+        const deployed = await deploy(run, { ...(requestExamples('deployAgent').at(-1) ?? {}), name });
+        if (deployed) agents.push(String(deployed.answer.agentId));
+      }
       const ids: Array<{ id: JsonValue | undefined; index: number }> = [];
       for (const agentId of agents) {
         for (let i = 0; i < tasksPerAgent; i += 1) {

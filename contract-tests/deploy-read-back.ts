@@ -14,6 +14,8 @@ export interface Agreement {
   origin: RuleOrigin;
   specPointer: string;
   why: string;
+  /** The exchange the wanted value came from (the deploy's answer), when not the request. */
+  source?: number;
 }
 
 function parse(body: string): JsonValue | undefined {
@@ -79,7 +81,13 @@ export async function retrieve(
 
 /** Compares the retrieved agent with each agreement. */
 export function agree(run: CheckRun, agent: JsonObject, index: number, agreements: Agreement[]): void {
-  for (const { pointer, want, origin, specPointer, why } of agreements) {
+  // A field that already breaks its schema, in the agent or in the answer it is compared with, is reported once, there.
+  const malformed = new Set(
+    run.record.violations.filter((v) => v.rule === 'body-schema').map((v) => `${v.exchange}:${v.pointer}`),
+  );
+  for (const { pointer, want, origin, specPointer, why, source } of agreements) {
+    if (malformed.has(`${index}:${pointer}`) || (source !== undefined && malformed.has(`${source}:${pointer}`)))
+      continue;
     const found = pointer
       .split('/')
       .slice(1)
@@ -125,7 +133,7 @@ function omittedValue(name: string): { want: JsonValue | undefined; specPointer:
  * What the retrieved agent must agree with: every request field (sent, or its documented default) and the deploy's answer.
  * @example agree(run, agent, index, deployAgreements(sent, answer));
  */
-export function deployAgreements(sent: JsonObject, answer: JsonObject): Agreement[] {
+export function deployAgreements(sent: JsonObject, answer: JsonObject, answerExchange?: number): Agreement[] {
   const agreements: Agreement[] = [];
   for (const [name, pointer] of Object.entries(requestFieldInAgent)) {
     if (sent[name] !== undefined) {
@@ -154,6 +162,7 @@ export function deployAgreements(sent: JsonObject, answer: JsonObject): Agreemen
       origin: 'seed',
       specPointer: successStatus('deployAgent').pointer,
       why: 'what the deploy answered',
+      ...(answerExchange === undefined ? {} : { source: answerExchange }),
     });
   return agreements;
 }
@@ -171,6 +180,6 @@ export async function readBack(
   if (!deployed) return undefined;
   const retrieved = await retrieve(run, String(deployed.answer.agentId));
   if (!retrieved) return undefined;
-  agree(run, retrieved.agent, retrieved.index, deployAgreements(sent, deployed.answer));
+  agree(run, retrieved.agent, retrieved.index, deployAgreements(sent, deployed.answer, deployed.index));
   return { answer: deployed.answer, agent: retrieved.agent, index: retrieved.index };
 }

@@ -99,7 +99,8 @@ for (const property of generatedProperties) {
             if (typeof agentId === 'string') {
               const retrieved = await retrieve(run, agentId);
               const answer = parseObject(response.body);
-              if (retrieved && answer) agree(run, retrieved.agent, retrieved.index, deployAgreements(body, answer));
+              if (retrieved && answer)
+                agree(run, retrieved.agent, retrieved.index, deployAgreements(body, answer, index));
               repeated(run, minted, agentId, 'agentId', index);
             }
           } else if (expectSuccess(run, property.operationId, response.status, index, what)) {
