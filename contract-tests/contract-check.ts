@@ -241,18 +241,37 @@ async function runCheck(definition: CheckDefinition, skip: (note: string) => voi
     await definition.body(run);
   } catch (error) {
     if (!(error instanceof FixtureError)) throw error;
-    run.violate({
-      check: 'behaviour',
-      rule: 'deploy-creates-agent',
-      pointer: '/agentId',
-      expected: 'a 2xx answer with an agentId',
-      found: error.message,
-      origin: 'seed',
-      specPointer: '/paths/~1v1~1agents~1deploy/post/responses/201',
-      message: error.message,
-    });
+    fixtureViolation(run, error);
   }
   finishCheck(record);
+}
+
+function fixtureViolation(run: CheckRun, error: FixtureError): void {
+  run.violate({
+    check: 'behaviour',
+    rule: 'deploy-creates-agent',
+    pointer: '/agentId',
+    expected: 'a 2xx answer with an agentId',
+    found: error.message,
+    origin: 'seed',
+    specPointer: '/paths/~1v1~1agents~1deploy/post/responses/201',
+    message: error.message,
+  });
+}
+
+/**
+ * The family's fixture agent, or undefined after recording why it could not be deployed (for checks outside
+ * registerChecks, such as the generated properties).
+ * @example const agentId = await fixtureOrViolation(createCheckRun(record, 0)); if (agentId === undefined) return;
+ */
+export async function fixtureOrViolation(run: CheckRun): Promise<string | undefined> {
+  try {
+    return await run.fixtureAgent();
+  } catch (error) {
+    if (!(error instanceof FixtureError)) throw error;
+    fixtureViolation(run, error);
+    return undefined;
+  }
 }
 
 /**

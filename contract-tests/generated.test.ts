@@ -5,7 +5,15 @@ import { describe, test } from 'vitest';
 import { getOperation, isJsonObject, type JsonObject, type JsonValue } from '../spec/index.ts';
 import { generatedProperties, type GeneratedPropertyId } from './check-plan.ts';
 import type { CheckRecord } from './check-record.ts';
-import { createCheckRun, emptyRecord, finishCheck, runOptions, runPlan, type CheckRun } from './contract-check.ts';
+import {
+  createCheckRun,
+  emptyRecord,
+  finishCheck,
+  fixtureOrViolation,
+  runOptions,
+  runPlan,
+  type CheckRun,
+} from './contract-check.ts';
 import { agree, deployAgreements, retrieve } from './deploy-read-back.ts';
 import { expectSuccess } from './operation-requests.ts';
 import { expectRejection } from './expect-rejection.ts';
@@ -67,7 +75,12 @@ for (const property of generatedProperties) {
         return;
       }
       // The fixture agent is deployed through a run of its own, so its POST is not taken from the cases' budget.
-      const agentId = property.operationId === 'executeAgentTask' ? await createCheckRun(record, 0).fixtureAgent() : '';
+      const agentId =
+        property.operationId === 'executeAgentTask' ? await fixtureOrViolation(createCheckRun(record, 0)) : '';
+      if (agentId === undefined) {
+        finishCheck(record);
+        return;
+      }
       const path = getOperation(property.operationId).path.replace('{agentId}', encodeURIComponent(agentId));
       let sent = 0;
       let lastFailure: CheckRecord | undefined;

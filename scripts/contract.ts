@@ -170,6 +170,7 @@ const reporter = new ContractReporter({
   plan,
   redact,
   jsonFile: json,
+  junitFile: junit === undefined ? undefined : resolve(junit),
   write: (text) => process.stdout.write(text),
 });
 const configFile = fileURLToPath(new URL('../contract-tests/vitest.config.ts', import.meta.url));
@@ -177,10 +178,7 @@ const vitest = await startVitest('test', [], {
   config: configFile,
   watch: false,
   run: true,
-  reporters: [
-    reporter,
-    ...(junit ? [['junit', { outputFile: resolve(junit) }] as ['junit', { outputFile: string }]] : []),
-  ],
+  reporters: [reporter],
   provide: { contractOptions: options },
   ...(setupFiles.length > 0 ? { setupFiles } : {}),
 });
