@@ -1,5 +1,7 @@
 // The contract suite against real targets over HTTP: the fake backend passes, Prism passes what a stateless mock can,
 // and the CLI's promises hold (token never printed, caps honoured, read-only sends nothing a correct server accepts).
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { SpawnedServer } from '../../scripts/spawned-server.ts';
 import { startBreakingProxy, type Breakage } from './breaking-proxy.ts';
@@ -71,6 +73,39 @@ describe('generated cases', () => {
       expect(replayed?.generated?.counterexample).toBe(failure?.generated?.counterexample);
     } finally {
       await proxy.close();
+    }
+  }, 120_000);
+});
+
+describe('a server that answers every request 200 {}', () => {
+  test('gets one screen: the diagnosis first, each violation once, the per-operation summary last', async () => {
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const run = await runContract({ API_BASE_URL: `http://127.0.0.1:${port}`, API_TOKEN: token }, seedArgs);
+      expect(run.code).toBe(1);
+      const lines = run.stdout.trimEnd().split('\n');
+      expect(lines.length, run.stdout).toBeLessThanOrEqual(50);
+      // The three lines of the plan, a blank line, then the diagnosis.
+      expect(lines[4]).toMatch(/^Diagnosis: Every answer \(\d+ of \d+\) was the same, 200 application\/json \{\}/);
+      expect(run.stdout.split('status 200 is not documented for deployAgent')).toHaveLength(2);
+      expect(lines.slice(-4).map((line) => line.split(' ')[0])).toEqual([
+        'deployAgent',
+        'getAgent',
+        'executeAgentTask',
+        'FAILED:',
+      ]);
+      expect(run.report?.diagnosis).toHaveLength(1);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   }, 120_000);
 });
