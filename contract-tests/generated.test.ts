@@ -1,5 +1,6 @@
-// Generated cases: fast-check bodies built from the schemas, valid ones must be accepted with a conforming answer and
-// invalid ones rejected with a documented 4xx. Seeded, shrunk on failure, and printed with the command that replays it.
+// Generated cases: fast-check bodies built from the schemas; valid ones must be accepted with a conforming answer (every
+// accepted deploy is read back and compared with what was sent, every minted id is new) and invalid ones rejected with
+// a documented 4xx. Seeded, shrunk on failure, and printed with the command that replays it.
 import fc from 'fast-check';
 import { describe, test } from 'vitest';
 import { getOperation, isJsonObject, type JsonObject, type JsonValue } from '../spec/index.ts';
