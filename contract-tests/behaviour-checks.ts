@@ -127,7 +127,8 @@ const deployChecks: CheckDefinition[] = [
       deploys: boundaryBodies('deployAgent').length,
     },
     async (run) => {
-      for (const edge of boundaryBodies('deployAgent')) await readBack(run, edge.body, edge.validBy);
+      for (const edge of boundaryBodies('deployAgent'))
+        await readBack(run, edge.body, edge.validBy, `a valid deploy with ${edge.label}`);
     },
   ),
 ];

@@ -34,7 +34,10 @@ function stringOf(length: number): string {
   return 'x'.repeat(length);
 }
 
-/** Free-form JSON nested `depth` levels deep, with every JSON type and keys a naive server might mishandle. */
+/**
+ * Free-form JSON nested `depth` levels deep, with every JSON type and keys a naive server might mishandle.
+ * @example nestedValue(2) // { list: [{ leaf: true, none: null, … }, 1, null] }
+ */
 export function nestedValue(depth: number): JsonObject {
   let value: JsonObject = { leaf: true, none: null, number: -1.5e-7, text: 'ünïcødé ✓', empty: {}, list: [] };
   for (let level = depth - 1; level > 0; level -= 1)
@@ -89,9 +92,10 @@ function edgesOf(name: string, at: SchemaAt): Edge[] {
   if (schema.type === 'array') {
     const items = isJsonObject(schema.items) ? schema.items : {};
     const itemMin = typeof items.minLength === 'number' ? items.minLength : 1;
-    const itemMax = typeof items.maxLength === 'number' ? items.maxLength : itemMin;
+    const itemMax = typeof items.maxLength === 'number' ? items.maxLength : Number.POSITIVE_INFINITY;
     const min = typeof schema.minItems === 'number' ? schema.minItems : 0;
-    const item = (i: number): string => `${i}`.padStart(Math.max(itemMin, 1), 'c').slice(0, Math.max(itemMax, 1));
+    // Distinct items within the items' own length bounds.
+    const item = (i: number): string => `cap-${i}`.padEnd(itemMin, 'x').slice(0, itemMax);
     edges.push({
       label: `${name} with ${min} items (fewest)`,
       value: Array.from({ length: min }, (_, i) => item(i)),
@@ -100,7 +104,7 @@ function edgesOf(name: string, at: SchemaAt): Edge[] {
     if (typeof schema.maxItems === 'number')
       edges.push({
         label: `${name} with ${schema.maxItems} items (most)`,
-        value: Array.from({ length: schema.maxItems }, (_, i) => `${item(i)}`.padStart(3, 'c').slice(0, itemMax)),
+        value: Array.from({ length: schema.maxItems }, (_, i) => item(i)),
         keywordPointer: kw('maxItems'),
       });
     if (items.type === 'string') {

@@ -4,7 +4,10 @@ import { operations, type OperationId } from '../spec/index.ts';
 import { defineCheck, type CheckDefinition } from './check-definition.ts';
 import { expectSuccess, successStatus, validRequest } from './operation-requests.ts';
 
-/** What an accepted request of an operation creates, for the plan's totals and --read-only. */
+/**
+ * What an accepted request of an operation creates, for the plan's totals and --read-only.
+ * @example acceptedWrites('deployAgent') // { deploys: 1, executes: 0 }
+ */
 export function acceptedWrites(operationId: OperationId): { deploys: number; executes: number } {
   const method = operations.get(operationId)?.method;
   if (method !== 'POST') return { deploys: 0, executes: 0 };

@@ -158,14 +158,18 @@ export function createCheckRun(record: CheckRecord, allowedPosts: number | (() =
       for (const warning of checked.warnings) record.warnings.push(fromSpec(warning, index, 'conformance'));
       if (sent.response.status >= 500) {
         // Schemathesis' not_a_server_error: documented or not, a 5xx means the server failed, whatever was sent.
+        // A rule of every answer, like the spec's: reported under conformance, with the path template, so that the
+        // same failure seen by many checks collapses into one line of the report.
+        const operation = operations.get(request.operationId as OperationId);
         run.violate({
+          check: 'conformance',
           rule: 'not-a-server-error',
           pointer: '',
           expected: 'an answer that is not a 5xx',
           found: String(sent.response.status),
           origin: 'seed',
-          specPointer: `${operations.get(request.operationId as OperationId)?.pointer ?? ''}/responses`,
-          message: `${request.method} ${request.path.split('?')[0]} made the server fail (${sent.response.status})`,
+          specPointer: `${operation?.pointer ?? ''}/responses`,
+          message: `${request.method} ${operation?.path ?? request.path} made the server fail (${sent.response.status})`,
           exchange: index,
         });
       }

@@ -46,16 +46,19 @@ export async function deploy(
   run: CheckRun,
   body: JsonObject,
   validBy?: RuleOrigin,
+  what = 'a valid deploy',
 ): Promise<{ answer: JsonObject; index: number } | undefined> {
   const { response, index } = await run.send(validRequest('deployAgent', '', body));
-  if (!response || !expectSuccess(run, 'deployAgent', response.status, index, 'a valid deploy', validBy))
-    return undefined;
+  if (!response || !expectSuccess(run, 'deployAgent', response.status, index, what, validBy)) return undefined;
   const answer = parse(response.body);
   // A success without an agentId is a conformance violation of the body (recorded by send); nothing to read back.
   return isJsonObject(answer) && typeof answer.agentId === 'string' ? { answer, index } : undefined;
 }
 
-/** Retrieves an agent that a deploy just returned; records why it cannot be. */
+/**
+ * Retrieves an agent that a deploy just returned; records why it cannot be.
+ * @example const retrieved = await retrieve(run, 'agt_1'); // undefined when it could not be retrieved
+ */
 export async function retrieve(
   run: CheckRun,
   agentId: string,
@@ -79,7 +82,10 @@ export async function retrieve(
   return { agent, index };
 }
 
-/** Compares the retrieved agent with each agreement. */
+/**
+ * Compares the retrieved agent with each agreement.
+ * @example agree(run, agent, index, [{ pointer: '/status', want: 'active', origin: 'assumption', specPointer, why }]);
+ */
 export function agree(run: CheckRun, agent: JsonObject, index: number, agreements: Agreement[]): void {
   // A field that already breaks its schema, in the agent or in the answer it is compared with, is reported once, there.
   const malformed = new Set(
@@ -175,8 +181,9 @@ export async function readBack(
   run: CheckRun,
   sent: JsonObject,
   validBy?: RuleOrigin,
+  what?: string,
 ): Promise<{ answer: JsonObject; agent: JsonObject; index: number } | undefined> {
-  const deployed = await deploy(run, sent, validBy);
+  const deployed = await deploy(run, sent, validBy, what);
   if (!deployed) return undefined;
   const retrieved = await retrieve(run, String(deployed.answer.agentId));
   if (!retrieved) return undefined;

@@ -13,12 +13,18 @@ import { requestExamples } from './spec-schemas.ts';
 
 export type CheckRequest = Omit<OutgoingRequest, 'authorization'>;
 
-/** Whether an operation takes a JSON body (narrows its id for the body helpers). */
+/**
+ * Whether an operation takes a JSON body (narrows its id for the body helpers).
+ * @example takesBody('getAgent') // false
+ */
 export function takesBody(operationId: OperationId): operationId is BodyOperationId {
   return getOperation(operationId).requestMediaType !== undefined;
 }
 
-/** The operation's path with `{agentId}` (its only path parameter) filled in. */
+/**
+ * The operation's path with `{agentId}` (its only path parameter) filled in.
+ * @example operationPath('executeAgentTask', 'agt 1') // '/v1/agents/agt%201/execute'
+ */
 export function operationPath(operationId: OperationId, agentId: string): string {
   return getOperation(operationId).path.replace('{agentId}', encodeURIComponent(agentId));
 }
@@ -39,12 +45,18 @@ export function validRequest(operationId: OperationId, agentId: string, body?: J
   };
 }
 
-/** An agentId no deploy ever returned (it differs per seed, so runs do not collide). */
+/**
+ * An agentId no deploy ever returned (it differs per seed, so runs do not collide).
+ * @example unknownAgentId(run) // 'agt_contract_unknown_42'
+ */
 export function unknownAgentId(run: CheckRun): string {
   return `agt_contract_unknown_${run.options.seed}`;
 }
 
-/** The documented success status of an operation (the spec gives each exactly one 2xx). */
+/**
+ * The documented success status of an operation (the spec gives each exactly one 2xx).
+ * @example successStatus('deployAgent').status // 201
+ */
 export function successStatus(operationId: OperationId): { status: number; pointer: string; seed: boolean } {
   const success = [...getOperation(operationId).responses.values()].find((r) => r.status >= 200 && r.status < 300);
   if (!success) throw new Error(`${operationId} documents no success status`);
