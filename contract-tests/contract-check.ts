@@ -28,7 +28,10 @@ const hostile = hostileTokens(runOptions.token);
 /** The run's redactor: the token, its segments and every token derived from it never leave the suite. */
 export const redact: Redact = createRedactor(
   runOptions.token,
-  Object.values(hostile).filter((token): token is string => token !== undefined),
+  // Each derived token and its segments (an altered payload still carries the user's claims).
+  Object.values(hostile)
+    .filter((token): token is string => token !== undefined)
+    .flatMap((token) => [token, ...token.split('.').filter((segment) => segment.length >= 8)]),
 );
 
 const hostileLabels: Record<keyof typeof hostile, string> = {
