@@ -89,7 +89,7 @@ async function deployFixture(file: FixtureFile): Promise<string> {
     agentId = undefined;
   }
   if (typeof agentId !== 'string') {
-    const answer = record.response ? `${record.response.status} ${record.response.body.slice(0, 200)}` : record.error;
+    const answer = record.response ? `${record.response.status} ${record.response.body.slice(0, 80)}` : record.error;
     throw new FixtureError(`could not deploy the agent this check needs (POST /v1/agents/deploy answered ${answer})`);
   }
   return agentId;

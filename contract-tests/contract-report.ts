@@ -133,8 +133,11 @@ function wrap(text: string, width = 118): string[] {
 }
 
 function groupHeadline(group: ViolationGroup): string {
+  const { check, rule, message, expected, found } = group.violation;
   const times = group.count > 1 ? `  × ${group.count} in ${group.checkIds.length} check(s)` : '';
-  return `✗ [${group.violation.check}] ${group.violation.message}${times}`;
+  // Occurrences that differ in wording (each names its own request) are summed up by what they share.
+  const text = group.sameMessage ? message : `${rule}: expected ${expected}, found ${found}`;
+  return `✗ [${check}] ${text}${times}`;
 }
 
 function groupDetail(

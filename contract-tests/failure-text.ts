@@ -24,7 +24,7 @@ export function formatExchange(exchange: RecordedExchange, bodyLength = 600): st
       `← ${exchange.response.status} ${exchange.response.headers['content-type'] ?? '(no Content-Type)'} in ${exchange.durationMs} ms`,
     );
     const challenge = exchange.response.headers['www-authenticate'];
-    if (challenge !== undefined) lines.push(`    www-authenticate: ${challenge}`);
+    if (challenge !== undefined) lines.push(`    www-authenticate: ${clip(challenge)}`);
     if (exchange.response.body !== '') lines.push(indent(clip(exchange.response.body), '    '));
   } else {
     lines.push(`← no answer: ${exchange.error ?? 'unknown error'}`);

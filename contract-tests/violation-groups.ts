@@ -11,6 +11,8 @@ export interface ViolationGroup {
   checkIds: string[];
   /** The exchange of its first occurrence, to show as the example. */
   example: RecordedExchange | undefined;
+  /** Whether every occurrence said the same (otherwise the first message speaks only for itself). */
+  sameMessage: boolean;
 }
 
 function keyOf(violation: CheckViolation): string {
@@ -41,6 +43,7 @@ export function groupViolations(records: readonly CheckRecord[]): ViolationGroup
       if (group) {
         group.count += 1;
         if (!group.checkIds.includes(record.id)) group.checkIds.push(record.id);
+        if (violation.message !== group.violation.message) group.sameMessage = false;
         // The clearest example is one from a check of the violation's own family (a conformance violation seen in
         // the conformance check's plain valid call, rather than in an auth check's deliberately broken request).
         if (exchange && !ownFamily.has(key) && record.check === violation.check) {
@@ -50,7 +53,7 @@ export function groupViolations(records: readonly CheckRecord[]): ViolationGroup
         continue;
       }
       if (record.check === violation.check) ownFamily.add(key);
-      groups.set(key, { violation, count: 1, checkIds: [record.id], example: exchange });
+      groups.set(key, { violation, count: 1, checkIds: [record.id], example: exchange, sameMessage: true });
     }
   }
   return [...groups.values()].sort((a, b) => b.count - a.count);
