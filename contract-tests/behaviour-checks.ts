@@ -12,13 +12,19 @@ import {
 import { boundaryBodies } from './boundary-values.ts';
 import { defineCheck, type CheckDefinition, type CheckRun } from './check-definition.ts';
 import { agree, deploy, readBack } from './deploy-read-back.ts';
-import { expectSuccess, unknownAgentId, validRequest } from './operation-requests.ts';
-import { requestExamples, resolveSchema } from './spec-schemas.ts';
+import { expectSuccess, successStatus, unknownAgentId, validRequest } from './operation-requests.ts';
+import { requestExamples, requestSchema, resolveSchema, responseSchema } from './spec-schemas.ts';
 
 const executeSpec = getOperation('executeAgentTask').pointer;
 /** Deploys in a row for the agentId uniqueness check, and task submissions per agent for the taskId one. */
 const uniqueDeploys = 5;
 const tasksPerAgent = 4;
+
+/** Where the schema of an id the server mints lives (the success answer's property, resolved). */
+function idSchema(operationId: OperationId, field: string): string {
+  return resolveSchema(`${responseSchema(operationId, successStatus(operationId).status).pointer}/properties/${field}`)
+    .pointer;
+}
 
 function parse(body: string): JsonValue | undefined {
   try {
@@ -96,7 +102,7 @@ const deployChecks: CheckDefinition[] = [
           pointer: '/status',
           want: 'active',
           origin: 'assumption',
-          specPointer: '/components/schemas/AgentStatus/description',
+          specPointer: `${resolveSchema(`${responseSchema('getAgent', 200).pointer}/properties/status`).pointer}/description`,
           why: 'the status of a new agent',
         },
       ]);
@@ -116,7 +122,7 @@ const deployChecks: CheckDefinition[] = [
         const deployed = await deploy(run, sent);
         if (deployed) ids.push({ id: deployed.answer.agentId, index: deployed.index });
       }
-      expectDistinct(run, ids, 'distinct-agent-ids', 'agentId', '/components/schemas/AgentId');
+      expectDistinct(run, ids, 'distinct-agent-ids', 'agentId', idSchema('deployAgent', 'agentId'));
     },
   ),
   defineCheck(
@@ -144,7 +150,7 @@ const executeChecks: CheckDefinition[] = [
     },
     async (run) => {
       const agentId = await run.fixtureAgent();
-      const priorities = resolveSchema('/components/schemas/TaskPriority').schema.enum;
+      const priorities = resolveSchema(`${requestSchema('executeAgentTask').pointer}/properties/priority`).schema.enum;
       const base = requestExamples('executeAgentTask').at(-1) ?? {};
       for (const priority of [...(Array.isArray(priorities) ? priorities : []), undefined]) {
         const label = priority === undefined ? 'no priority' : `priority ${String(priority)}`;
@@ -188,7 +194,7 @@ const executeChecks: CheckDefinition[] = [
           if (submitted) ids.push({ id: submitted.submission.taskId, index: submitted.index });
         }
       }
-      expectDistinct(run, ids, 'distinct-task-ids', 'taskId', '/components/schemas/TaskId');
+      expectDistinct(run, ids, 'distinct-task-ids', 'taskId', idSchema('executeAgentTask', 'taskId'));
     },
   ),
   defineCheck(

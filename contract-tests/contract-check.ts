@@ -11,6 +11,7 @@ import { hostileTokens } from './hostile-tokens.ts';
 import { sendRequest, type OutgoingRequest } from './http-exchange.ts';
 import { createRedactor, type Redact } from './redaction.ts';
 import type { RunOptions } from './run-options.ts';
+import { successStatus } from './operation-requests.ts';
 import { requestExamples } from './spec-schemas.ts';
 
 export type { CheckRun };
@@ -261,7 +262,7 @@ function fixtureViolation(run: CheckRun, error: FixtureError): void {
     expected: 'a 2xx answer with an agentId',
     found: error.message,
     origin: 'seed',
-    specPointer: '/paths/~1v1~1agents~1deploy/post/responses/201',
+    specPointer: successStatus('deployAgent').pointer,
     message: error.message,
   });
 }

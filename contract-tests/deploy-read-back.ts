@@ -1,11 +1,11 @@
 // Every accepted deploy is read back: deploys a body, retrieves the agent it created and compares it, field by field,
 // with what was sent (or the documented default) and what the deploy answered. Shared by behaviour and generated checks.
-import { isJsonObject, type JsonObject, type JsonValue, type RuleOrigin } from '../spec/index.ts';
+import { getOperation, isJsonObject, type JsonObject, type JsonValue, type RuleOrigin } from '../spec/index.ts';
 import type { CheckRun } from './check-definition.ts';
 import { expectSuccess, successStatus, validRequest } from './operation-requests.ts';
-import { resolveSchema } from './spec-schemas.ts';
+import { requestSchema, resolveSchema, responseSchema } from './spec-schemas.ts';
 
-const deploySpec = '/paths/~1v1~1agents~1deploy/post';
+const deploySpec = getOperation('deployAgent').pointer;
 
 /** One field of the retrieved agent and the value it must have. */
 export interface Agreement {
@@ -127,10 +127,11 @@ const requestFieldInAgent: Record<string, string> = {
 
 /** Values an agent has for omitted request fields: the schema's `default`, else the Agent schema's documented empty value. */
 function omittedValue(name: string): { want: JsonValue | undefined; specPointer: string } {
-  const request = resolveSchema(`/components/schemas/DeployRequest/properties/${name}`);
+  const request = resolveSchema(`${requestSchema('deployAgent').pointer}/properties/${name}`);
   if (request.schema.default !== undefined)
     return { want: request.schema.default, specPointer: `${request.pointer}/default` };
-  const agentPointer = `/components/schemas/Agent/properties${requestFieldInAgent[name] ?? ''}`;
+  // Fields without a default are top-level ones of the Agent (description, capabilities).
+  const agentPointer = `${responseSchema('getAgent', 200).pointer}/properties${requestFieldInAgent[name] ?? ''}`;
   const empty = resolveSchema(agentPointer).schema.type === 'array' ? [] : '';
   return { want: empty, specPointer: agentPointer };
 }

@@ -1,7 +1,9 @@
 // The run plan: caps are honoured exactly, skips say why, the default lets every named check run once, and every
 // operation of the spec is checked (the guard that makes a new operation fail CI until it has checks).
 import { describe, expect, test } from 'vitest';
-import { operations } from '../../spec/index.ts';
+import { readdirSync, readFileSync } from 'node:fs';
+import { getAtPointer, openapiDocument, operations } from '../../spec/index.ts';
+import { repoRoot } from '../../scripts/spawned-server.ts';
 import {
   defaultMaxWrites,
   namedChecks,
@@ -104,4 +106,18 @@ describe('the plan is derived from the spec', () => {
       expect(check.deploys + check.executes, check.id).toBeLessThanOrEqual(check.posts);
     }
   });
+});
+
+test('every spec pointer written out in the contract suite names a node of the document', () => {
+  const dir = `${repoRoot}/contract-tests`;
+  const written = readdirSync(dir)
+    .filter((file) => file.endsWith('.ts'))
+    .flatMap((file) =>
+      [...readFileSync(`${dir}/${file}`, 'utf8').matchAll(/['`](\/(?:components|paths)\/[^'`$]*)['`]/g)].map(
+        (match) => [file, match[1] ?? ''] as const,
+      ),
+    );
+  expect(written.length).toBeGreaterThan(0);
+  for (const [file, pointer] of written)
+    expect(getAtPointer(openapiDocument, pointer), `${file}: ${pointer}`).toBeDefined();
 });
