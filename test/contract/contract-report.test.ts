@@ -153,8 +153,10 @@ describe('formatConsoleReport', () => {
 
   test('prints the diagnosis first, and added sections before the summary', () => {
     const section: ReportSection = { name: 'coverage', consoleLines: () => ['coverage: 3 of 5 statuses seen'] };
-    const lines = formatConsoleReport(report([failed]), [section]).split('\n');
-    expect(lines[0]).toMatch(/^Diagnosis: |^✗/);
+    const sameAnswers = Array.from({ length: 6 }, (_, i) => ({ ...failed, id: `auth/getAgent/v${i}` }));
+    const lines = formatConsoleReport(report(sameAnswers), [section]).split('\n');
+    expect(lines[0]).toMatch(/^Diagnosis: Every answer \(6 of 6\) was the same, 200 application\/json/);
+    expect(lines.findIndex((l) => l.startsWith('✗'))).toBeGreaterThan(0);
     expect(lines.indexOf('coverage: 3 of 5 statuses seen')).toBeLessThan(
       lines.findIndex((l) => l.startsWith('getAgent')),
     );
