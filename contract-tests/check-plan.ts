@@ -1,47 +1,56 @@
 // The plan of a run, derived from the checks' own definitions (each family's *-checks.ts, built from the spec's
 // operations) and the generated properties: what runs, what the caps skip, how many generated cases fit, and the totals
 // printed before anything is sent. Pure: no HTTP and no vitest in here.
-import type { BodyOperationId } from '../spec/index.ts';
+import { operations, type BodyOperationId } from '../spec/index.ts';
 import { authChecks } from './auth-checks.ts';
 import { behaviourChecks } from './behaviour-checks.ts';
 import type { CheckDefinition } from './check-definition.ts';
 import type { CheckName } from './check-record.ts';
-import { conformanceChecks } from './conformance-checks.ts';
+import { acceptedWrites, conformanceChecks } from './conformance-checks.ts';
+import { takesBody } from './operation-requests.ts';
 import { reliabilityChecks } from './reliability-checks.ts';
 import { requestValidationChecks } from './request-validation-checks.ts';
 
 /** One named check as the plan sees it: its definition without the body. */
 export type PlannedCheck = Omit<CheckDefinition, 'body'>;
 
-/** The generated-case properties, in run order. */
-export const generatedProperties = [
-  {
-    id: 'generated/deployAgent/valid',
-    operationId: 'deployAgent',
-    valid: true,
-    title: 'generated valid deploy bodies are accepted with a conforming answer',
-  },
-  {
-    id: 'generated/deployAgent/invalid',
-    operationId: 'deployAgent',
-    valid: false,
-    title: 'generated invalid deploy bodies are rejected with a documented 4xx',
-  },
-  {
-    id: 'generated/executeAgentTask/valid',
-    operationId: 'executeAgentTask',
-    valid: true,
-    title: 'generated valid task bodies are accepted with a conforming answer',
-  },
-  {
-    id: 'generated/executeAgentTask/invalid',
-    operationId: 'executeAgentTask',
-    valid: false,
-    title: 'generated invalid task bodies are rejected with a documented 4xx',
-  },
-] as const satisfies ReadonlyArray<{ id: string; operationId: BodyOperationId; valid: boolean; title: string }>;
+/** One generated-case property: valid or invalid bodies of an operation that takes one. */
+export interface GeneratedProperty {
+  id: string;
+  operationId: BodyOperationId;
+  valid: boolean;
+  title: string;
+  /** Needs the generated family's fixture agent (the operation's path names an agent). */
+  fixture: boolean;
+}
 
-export type GeneratedPropertyId = (typeof generatedProperties)[number]['id'];
+/**
+ * The generated-case properties, in run order: valid and invalid bodies of every operation of the spec that takes one.
+ * @example generatedProperties.map((p) => p.id) // ['generated/deployAgent/valid', 'generated/deployAgent/invalid', …]
+ */
+export const generatedProperties: readonly GeneratedProperty[] = [...operations.values()].flatMap((operation) => {
+  const operationId = operation.operationId;
+  if (!takesBody(operationId)) return [];
+  const fixture = operation.pathParameters.includes('agentId');
+  return [
+    {
+      id: `generated/${operationId}/valid`,
+      operationId,
+      valid: true,
+      title: `generated valid ${operationId} bodies are accepted with a conforming answer`,
+      fixture,
+    },
+    {
+      id: `generated/${operationId}/invalid`,
+      operationId,
+      valid: false,
+      title: `generated invalid ${operationId} bodies are rejected with a documented 4xx`,
+      fixture,
+    },
+  ];
+});
+
+export type GeneratedPropertyId = string;
 
 /** POSTs kept for shrinking generated failures when --max-writes is left at its default. */
 export const shrinkAllowance = 40;
@@ -154,16 +163,13 @@ export function planRun(input: PlanInput): RunPlan {
       generated.set(property.id, { runs: 0, requested: input.runs, skip: 'read-only' });
       continue;
     }
-    const needsFixture = property.operationId === 'executeAgentTask';
+    const needsFixture = property.fixture;
     const runs =
       needsFixture && fixtureRuns && !fixtureRuns.run && fixtureRuns.reason === 'max-writes'
         ? 0
         : Math.min(input.runs, left);
-    claim(
-      runs,
-      property.valid && property.operationId === 'deployAgent' ? runs : 0,
-      property.valid && property.operationId === 'executeAgentTask' ? runs : 0,
-    );
+    const writes = property.valid ? acceptedWrites(property.operationId) : { deploys: 0, executes: 0 };
+    claim(runs, writes.deploys * runs, writes.executes * runs);
     generated.set(property.id, { runs, requested: input.runs, skip: runs < input.runs ? 'max-writes' : undefined });
   }
   return { maxWrites, decisions, generated, shrinkBudget: left, totals: { ...totals, posts: totals.posts + left } };

@@ -76,8 +76,7 @@ for (const property of generatedProperties) {
         return;
       }
       // The fixture agent is deployed through a run of its own, so its POST is not taken from the cases' budget.
-      const agentId =
-        property.operationId === 'executeAgentTask' ? await fixtureOrViolation(createCheckRun(record, 0)) : '';
+      const agentId = property.fixture ? await fixtureOrViolation(createCheckRun(record, 0)) : '';
       if (agentId === undefined) {
         finishCheck(record);
         return;
