@@ -75,7 +75,10 @@ export const namedChecks: readonly PlannedCheck[] = checkDefinitions.map(({ body
 
 /** Families that deploy one fixture agent each (unless --read-only): every family with a check that needs one. */
 export const fixtureFiles: readonly CheckName[] = [
-  ...new Set<CheckName>([...namedChecks.filter((check) => check.fixture).map((check) => check.check), 'generated']),
+  ...new Set<CheckName>([
+    ...namedChecks.filter((check) => check.fixture).map((check) => check.check),
+    ...(generatedProperties.some((property) => property.fixture) ? (['generated'] as const) : []),
+  ]),
 ];
 export type FixtureFile = CheckName;
 
