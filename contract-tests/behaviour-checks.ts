@@ -48,7 +48,7 @@ async function submit(
   return isJsonObject(submission) ? { submission, index } : undefined;
 }
 
-/** Records `rule` for every value of `ids` seen before (`where` names the one that repeated). */
+/** Records `rule` for every id in `ids` that was already returned before it (at the exchange that repeated it). */
 function expectDistinct(
   run: CheckRun,
   ids: Array<{ id: JsonValue | undefined; index: number }>,
