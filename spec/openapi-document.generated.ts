@@ -270,6 +270,9 @@ export const openapiDocument: JsonObject = {
         "required": true,
         "description": "Identifier of the agent. Never `deploy`: `/v1/agents/deploy` is the deploy operation's path, and a concrete\npath matches before a templated one, so any method but POST there is answered 405 with `Allow: POST`.\n",
         "x-assumption": "The seed does not say whether an agent id can be `deploy`; it never is, since /v1/agents/deploy is the deploy path and matches first.",
+        "x-assumed-keywords": [
+          "description"
+        ],
         "schema": {
           "$ref": "#/components/schemas/AgentId"
         }
