@@ -14,7 +14,8 @@ import { defaultRunOptions, type RunOptions } from '../contract-tests/run-option
 const help = `Usage: agent-registry-kit contract [options]   (in a clone: npm run contract -- [options])
 
 Checks a live Agent Registry server against spec/openapi.yaml: conformance of every response, auth, request
-validation, behaviour across calls and generated cases. Exit status 0 if and only if every check passed.
+validation, behaviour across calls, repeated requests and generated cases. Exit status 0 if and only if every
+check passed.
 
 Environment:
   API_BASE_URL        the server's {base_url}, without /v1 (required), e.g. https://api.example.com
@@ -177,6 +178,7 @@ export async function main(args: string[]): Promise<void> {
     plan,
     redact,
     jsonFile: json,
+    junitFile: junit === undefined ? undefined : resolve(junit),
     write: (text) => process.stdout.write(text),
   });
   // Compiled into the package this module is .js, and so is the suite beside it.
@@ -186,10 +188,7 @@ export async function main(args: string[]): Promise<void> {
     config: configFile,
     watch: false,
     run: true,
-    reporters: [
-      reporter,
-      ...(junit ? [['junit', { outputFile: resolve(junit) }] as ['junit', { outputFile: string }]] : []),
-    ],
+    reporters: [reporter],
     provide: { contractOptions: options },
     ...(setupFiles.length > 0 ? { setupFiles } : {}),
   });

@@ -3,7 +3,7 @@
 // tsc --strict, plain Node 24 and the oldest Node `engines` allows, a Vite build with msw's worker, and the CLI by npx.
 // `npm run test:consumer` runs it alone.
 import { spawn } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -112,7 +112,7 @@ afterAll(async () => {
 
 // Each step runs real installs and processes; none is timed, the budget is only there to end a hung one.
 describe('the packed package, installed into a scratch app', { timeout: 180_000 }, () => {
-  it('holds the compiled kit and none of the repository’s tests, benchmarks, configs or CI files', () => {
+  it('holds the compiled kit and none of the repository’s tests, benchmarks, configs or CI files', async () => {
     const paths = packed.files.map((file) => file.path).sort();
     const stray = paths.filter(
       (path) =>
@@ -122,6 +122,10 @@ describe('the packed package, installed into a scratch app', { timeout: 180_000 
         (/\.test\.|vitest\.config/.test(path) && !/^dist\/contract-tests\/[\w.-]+\.js$/.test(path)),
     );
     expect(stray).toEqual([]);
+    // The whole contract suite is there, or `contract` would pass on fewer checks than `npm run contract` runs.
+    const suite = (await readdir(join(root, 'contract-tests'))).filter((name) => name.endsWith('.test.ts'));
+    expect(suite.length).toBeGreaterThan(0);
+    for (const name of suite) expect(paths).toContain(`dist/contract-tests/${name.replace(/\.ts$/, '.js')}`);
     // Every entry of the exports map and the bin are in it.
     const targets = Object.values(manifest.exports).flatMap((target) =>
       typeof target === 'string' ? [target] : Object.values(target).filter((value) => value !== null),
