@@ -119,7 +119,7 @@ const ROUTES: readonly Route[] = [
   {
     method: 'POST',
     pattern: '/clock/advance',
-    handle: (core, request) => {
+    handle: async (core, request) => {
       const parsed = readJsonBody(request);
       if (!parsed.ok) return parsed.response;
       const body = parsed.value as { seconds?: unknown } | null;
@@ -127,8 +127,7 @@ const ROUTES: readonly Route[] = [
       if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0 || seconds > 315_360_000) {
         return invalid(request, '/seconds', 'must be a number of seconds from 0 to 315360000 (ten years)');
       }
-      core.clock.advance(seconds * 1000);
-      core.store.settle();
+      await core.advanceClock(seconds * 1000);
       return json(200, clockView(core));
     },
   },
@@ -156,12 +155,12 @@ const ROUTES: readonly Route[] = [
   {
     method: 'GET',
     pattern: '/scenarios',
-    handle: (core) => json(200, { ...core.scenarios.config, taskFailureRatio: core.store.failureRatio }),
+    handle: (core) => json(200, { ...core.scenarios.config, taskFailureRatio: core.scenarios.taskFailureRatio }),
   },
   {
     method: 'PUT',
     pattern: '/scenarios',
-    handle: (core, request) => {
+    handle: async (core, request) => {
       const parsed = readJsonBody(request);
       if (!parsed.ok) return parsed.response;
       const { config, errors } = parseScenarioConfig(parsed.value);
@@ -172,16 +171,15 @@ const ROUTES: readonly Route[] = [
           errors,
         });
       }
-      if (config.taskFailureRatio !== undefined) core.store.failureRatio = config.taskFailureRatio;
-      core.scenarios.configure(config);
-      return json(200, { ...config, taskFailureRatio: core.store.failureRatio });
+      await core.configureScenarios(config);
+      return json(200, { ...config, taskFailureRatio: core.scenarios.taskFailureRatio });
     },
   },
   {
     method: 'DELETE',
     pattern: '/scenarios',
-    handle: (core) => {
-      core.scenarios.configure({});
+    handle: async (core) => {
+      await core.configureScenarios({});
       return noContent();
     },
   },

@@ -92,7 +92,8 @@ describe('npm start', () => {
     ['a bad PORT', [], { PORT: '99999' }, /port must be a whole number from 0 to 65535, got 99999/],
     ['a bad failure ratio', ['--failure-ratio', '2'], {}, /--failure-ratio must be a number from 0 to 1/],
     ['a zero journal size', ['--journal-size', '0'], {}, /--journal-size must be a whole number from 1/],
-    ['a corrupt state file', ['--state', 'package.json'], {}, /not a state written by this kit/],
+    ['a JSON state file', ['--state', 'package.json'], {}, /is JSON, not SQLite: JSON state files of earlier versions/],
+    ['a file that is not SQLite', ['--state', 'README.md'], {}, /is not an SQLite database/],
   ] as const)('refuses %s with one line on stderr', (_name, args, env, message) => {
     const result = run([...args], env);
     expect(result.status).toBe(2);
