@@ -1,6 +1,6 @@
 // `npm start` as a user runs it: a child process, its one listening line, clear one-line errors, clean stops, kill -9 safety.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -118,9 +118,9 @@ describe('npm start', () => {
     }
   });
 
-  it('keeps every acknowledged deploy in --state across kill -9, and the file stays valid', async () => {
+  it('keeps every acknowledged deploy in --state across kill -9', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'agent-registry-start-'));
-    const file = join(directory, 'state.json');
+    const file = join(directory, 'store.db');
     try {
       const first = await start(['--port', '0', '--state', file]);
       const token = await mintToken();
@@ -149,12 +149,9 @@ describe('npm start', () => {
       await exited(first.child);
       killed = true;
       await Promise.all(clients);
-      const saved = JSON.parse(await readFile(file, 'utf8')) as { agents: { agent: { agentId: string } }[] };
-      const savedIds = new Set(saved.agents.map((entry) => entry.agent.agentId));
       expect(acknowledged.length).toBeGreaterThan(0);
-      for (const agentId of acknowledged) expect(savedIds.has(agentId)).toBe(true);
       const second = await start(['--port', '0', '--state', file]);
-      for (const agentId of acknowledged.slice(0, 20)) {
+      for (const agentId of acknowledged) {
         const response = await fetch(`${second.url}/v1/agents/${agentId}`, {
           headers: { authorization: `Bearer ${token}` },
         });
