@@ -179,6 +179,14 @@ const HOSTILE: [string, (db: DatabaseSync) => void, RegExp][] = [
     /invalid agent agt_\w+: \/owner is not a documented field/,
   ],
   [
+    'an agent stored twice',
+    (db) =>
+      db.exec(
+        'INSERT INTO agents (agent_id, catalogue_index, status, tasks_failed, agent) SELECT agent_id, catalogue_index, status, tasks_failed, agent FROM agents WHERE catalogue_index IS NULL',
+      ),
+    /holds the agent agt_\w+ twice/,
+  ],
+  [
     'a status column that disagrees with the record',
     (db) => db.exec(`UPDATE agents SET status = 'paused'`),
     /agent agt_\w+ whose columns disagree/,
