@@ -43,16 +43,20 @@ export function checkStoredAgent(text: unknown): Checked<Agent> {
   const schema = validateSchema('Agent', parsed.value, { strict: true });
   if (!schema.ok) return { ok: false, reason: first(schema.errors) };
   const agent = parsed.value as Agent;
-  const asDeployed = validateRequestBody('deployAgent', {
-    name: agent.name,
-    description: agent.description,
-    category: agent.category,
-    model: agent.model,
-    capabilities: agent.capabilities,
-    initialSupply: agent.tokenomics.totalSupply,
-    pricePerToken: agent.tokenomics.price,
-    revenueShare: agent.tokenomics.revenueShare,
-  });
+  const asDeployed = validateRequestBody(
+    'deployAgent',
+    {
+      name: agent.name,
+      description: agent.description,
+      category: agent.category,
+      model: agent.model,
+      capabilities: agent.capabilities,
+      initialSupply: agent.tokenomics.totalSupply,
+      pricePerToken: agent.tokenomics.price,
+      revenueShare: agent.tokenomics.revenueShare,
+    },
+    { clone: false },
+  );
   if (!asDeployed.ok) return { ok: false, reason: first(asDeployed.errors) };
   return { ok: true, value: agent };
 }

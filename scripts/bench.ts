@@ -751,7 +751,12 @@ async function main(): Promise<void> {
     // Its own module (scripts/bench/persistence.ts): --state store.db beside in-memory at 0, 100k and 1M stored agents.
     const { persistenceBench, persistenceTable } = await import('./bench/persistence.ts');
     const sizes = options.quick ? [0, 10_000] : [0, 100_000, 1_000_000];
-    report.persistence = await persistenceBench({ sizes, duration: options.quick ? 2 : 10, connections: 50 });
+    report.persistence = await persistenceBench({
+      sizes,
+      duration: options.quick ? 2 : 5,
+      connections: 50,
+      rounds: options.quick ? 1 : 3,
+    });
     process.stdout.write(`\n${persistenceTable(report.persistence)}\n`);
   }
   if (report.scale) {

@@ -22,6 +22,8 @@ export interface PersistenceOptions {
   /** Seconds of deploy load per measurement. */
   duration: number;
   connections: number;
+  /** Measurements per fake, alternating (the median is reported). */
+  rounds: number;
 }
 
 export interface PersistenceRow {
@@ -104,78 +106,107 @@ function load(url: string, options: Partial<autocannon.Options>): Promise<autoca
   });
 }
 
-async function measureOne(
+/** A started server with its agents in place, ready to be measured. */
+interface Prepared {
+  mode: PersistenceRow['mode'];
+  server: SpawnedServer;
+  file: string | undefined;
+  rss: number;
+  runs: { rps: number; p99: number; non2xx: number }[];
+}
+
+async function prepare(
   mode: PersistenceRow['mode'],
   size: number,
-  options: PersistenceOptions,
   directory: string,
-): Promise<PersistenceRow> {
-  const file = join(directory, `store-${size}.db`);
+  headers: Record<string, string>,
+): Promise<Prepared> {
   const args = ['scripts/start.ts', '--port', '0', '--host', '127.0.0.1', '--seed', String(SEED)];
+  let file: string | undefined;
   if (mode === '--state') {
+    file = join(directory, `store-${size}.db`);
     const before = performance.now();
     if (size > 0) await seedDatabase(file, size);
     if (size > 0)
       log(`  seeded ${size.toLocaleString('en-US')} agents in SQLite in ${Math.round(performance.now() - before)} ms`);
     args.push('--state', file);
   }
-  const server: SpawnedServer = await spawnServer({
+  const server = await spawnServer({
     name: `fake ${mode}`,
     args,
     ready: /listening on http:\/\/127\.0\.0\.1:(\d+)/,
     timeoutMs: 300_000,
     ...(canPin() && { cpu: 0 }),
   });
-  try {
-    const headers = { authorization: bearer(), 'content-type': 'application/json' };
-    const url = `${server.baseUrl}/v1/agents/deploy`;
-    const body = deployBody();
-    if (mode === 'in memory' && size > 0) {
-      // The in-memory fake has no file to seed: its agents are deployed over HTTP first.
-      const preload = await load(url, { method: 'POST', headers, body, connections: 50, amount: size });
-      if (preload.non2xx > 0) throw new Error(`preloading answered ${preload.non2xx} non-2xx`);
-    }
-    const rss = memoryOf(server.pid).rss;
-    const result = await load(url, {
+  if (mode === 'in memory' && size > 0) {
+    // The in-memory fake has no file to seed: its agents are deployed over HTTP first.
+    const preload = await load(`${server.baseUrl}/v1/agents/deploy`, {
       method: 'POST',
       headers,
-      body,
-      connections: options.connections,
-      duration: options.duration,
+      body: deployBody(),
+      connections: 50,
+      amount: size,
     });
-    const memory = memoryOf(server.pid);
-    return {
-      mode,
-      size,
-      startMs: Math.round(server.readyMs),
-      rssMb: mb(rss),
-      peakRssMb: mb(memory.hwm),
-      deployRps: Math.round(result.requests.total / result.duration),
-      p99Ms: result.latency.p99,
-      non2xx: result.non2xx,
-      databaseMb: mode === '--state' ? fileMb(file) : undefined,
-    };
-  } finally {
-    await server.stop(10_000);
-    rmSync(file, { force: true });
-    rmSync(`${file}-wal`, { force: true });
+    if (preload.non2xx > 0) throw new Error(`preloading answered ${preload.non2xx} non-2xx`);
   }
+  log(`  ${mode}: started in ${Math.round(server.readyMs)} ms, RSS ${mb(memoryOf(server.pid).rss)} MB`);
+  return { mode, server, file, rss: memoryOf(server.pid).rss, runs: [] };
 }
 
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+};
+
 /**
- * Runs the section: for each size, the in-memory fake and the fake with `--state`, one after the other.
- * @example const rows = await persistenceBench({ sizes: [0, 100_000], duration: 10, connections: 50 });
+ * Runs the section: for each size, both fakes are started with their agents in place, then measured in alternation
+ * (in memory, --state, in memory, …) so that a busy machine weighs on both alike; the medians are reported.
+ * @example const rows = await persistenceBench({ sizes: [0, 100_000], duration: 10, connections: 50, rounds: 3 });
  */
 export async function persistenceBench(options: PersistenceOptions): Promise<PersistenceRow[]> {
   const directory = mkdtempSync(join(tmpdir(), 'agent-registry-kit-bench-state-'));
   const rows: PersistenceRow[] = [];
+  const headers = { authorization: bearer(), 'content-type': 'application/json' };
   try {
     for (const size of options.sizes) {
-      for (const mode of ['in memory', '--state'] as const) {
-        log(`persistence: ${mode}, ${size.toLocaleString('en-US')} stored agents…`);
-        const row = await measureOne(mode, size, options, directory);
-        log(`  ${row.deployRps} deploys/s, start ${row.startMs} ms, RSS ${row.rssMb} MB (peak ${row.peakRssMb} MB)`);
-        rows.push(row);
+      log(`persistence: ${size.toLocaleString('en-US')} stored agents…`);
+      const prepared: Prepared[] = [];
+      try {
+        for (const mode of ['in memory', '--state'] as const)
+          prepared.push(await prepare(mode, size, directory, headers));
+        for (let round = 0; round < options.rounds; round += 1) {
+          for (const target of prepared) {
+            const result = await load(`${target.server.baseUrl}/v1/agents/deploy`, {
+              method: 'POST',
+              headers,
+              body: deployBody(),
+              connections: options.connections,
+              duration: options.duration,
+            });
+            const rps = Math.round(result.requests.total / result.duration);
+            target.runs.push({ rps, p99: result.latency.p99, non2xx: result.non2xx });
+            log(`  round ${round + 1}, ${target.mode}: ${rps} deploys/s`);
+          }
+        }
+        for (const target of prepared) {
+          rows.push({
+            mode: target.mode,
+            size,
+            startMs: Math.round(target.server.readyMs),
+            rssMb: mb(target.rss),
+            peakRssMb: mb(memoryOf(target.server.pid).hwm),
+            deployRps: median(target.runs.map((run) => run.rps)),
+            p99Ms: median(target.runs.map((run) => run.p99)),
+            non2xx: target.runs.reduce((sum, run) => sum + run.non2xx, 0),
+            databaseMb: target.file ? fileMb(target.file) : undefined,
+          });
+        }
+      } finally {
+        for (const target of prepared) {
+          await target.server.stop(10_000);
+          if (target.file) for (const name of [target.file, `${target.file}-wal`]) rmSync(name, { force: true });
+        }
       }
     }
   } finally {
@@ -190,7 +221,7 @@ export async function persistenceBench(options: PersistenceOptions): Promise<Per
  */
 export function persistenceTable(rows: PersistenceRow[]): string {
   const lines = [
-    '| stored agents | mode | deploy req/s | p99 ms | --state / in memory | start ms | RSS MB (loaded) | peak RSS MB | database MB |',
+    '| stored agents | mode | deploy req/s (median) | p99 ms | --state / in memory | start ms | RSS MB (loaded) | peak RSS MB | database MB |',
     '|---|---|---|---|---|---|---|---|---|',
   ];
   for (const row of rows) {
@@ -207,7 +238,7 @@ export function persistenceTable(rows: PersistenceRow[]): string {
 }
 
 const usage =
-  'usage: node scripts/bench/persistence.ts [--sizes 0,100000,1000000] [--duration S] [--connections N] [--quick]';
+  'usage: node scripts/bench/persistence.ts [--sizes 0,100000,1000000] [--duration S] [--connections N] [--rounds N] [--quick]';
 
 /**
  * Runs the section on its own and prints the table.
@@ -219,19 +250,24 @@ export async function main(args: string[]): Promise<void> {
       sizes: { type: 'string' },
       duration: { type: 'string' },
       connections: { type: 'string', default: '50' },
+      rounds: { type: 'string' },
       quick: { type: 'boolean', default: false },
     },
     { usage },
     args,
   );
   const sizes = (values.sizes ?? (values.quick ? '0,10000' : '0,100000,1000000')).split(',').map(Number);
-  const duration = Number(values.duration ?? (values.quick ? '2' : '10'));
+  const duration = Number(values.duration ?? (values.quick ? '2' : '5'));
   const connections = Number(values.connections);
   if (sizes.some((size) => !Number.isInteger(size) || size < 0 || size > 10_000_000))
     cliError(`--sizes takes whole numbers from 0 to 10000000, comma-separated; ${usage}`);
   if (!(duration > 0) || !Number.isInteger(connections) || connections < 1)
     cliError(`--duration must be a positive number and --connections a positive integer; ${usage}`);
-  const rows = await persistenceBench({ sizes, duration, connections });
+  const rounds = Number(values.rounds ?? (values.quick ? '1' : '3'));
+  if (!Number.isInteger(rounds) || rounds < 1) cliError(`--rounds must be a positive integer; ${usage}`);
+  // As `npm run bench` does: the load generator on CPU 1, the servers on CPU 0.
+  if (canPin()) execFileSync('taskset', ['-pc', '1', String(process.pid)], { stdio: 'ignore' });
+  const rows = await persistenceBench({ sizes, duration, connections, rounds });
   process.stdout.write(`${persistenceTable(rows)}\n`);
 }
 
