@@ -22,9 +22,9 @@ const APPLICATION_ID = 0x41524b31;
 /** `PRAGMA user_version`: the layout below. */
 const FORMAT_VERSION = 1;
 /** Agents kept parsed in memory at most; the rest are read from the database when asked for. */
-export const DEFAULT_AGENT_CACHE_SIZE = 10_000;
+export const DEFAULT_AGENT_CACHE_SIZE = 5000;
 /** SQLite's page cache, in KiB (a negative cache_size is KiB). */
-const PAGE_CACHE_KIB = 16_384;
+const PAGE_CACHE_KIB = 8192;
 
 // The exact statements that made the tables: a database whose tables were made otherwise is not one of ours.
 const TABLES: Record<string, string> = {
@@ -48,7 +48,7 @@ export interface SqliteStorageOptions {
   catalogueSize: number;
   /** The store's task bound: the database never holds more than twice it, so more is refused. */
   maxTasks: number;
-  /** Parsed agents kept in memory (default 10,000). */
+  /** Parsed agents kept in memory (default 5,000). */
   agentCacheSize?: number;
   logger?: Logger;
 }
