@@ -351,7 +351,8 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
     persist,
     async advanceClock(ms) {
       // Written first and applied once durable: the clock cannot run backwards, so it is never moved on a failed write.
-      clockTarget += Math.max(0, ms);
+      // From the clock as it is now too: a test may have moved an injected clock directly.
+      clockTarget = Math.max(clockTarget, clock.offset) + Math.max(0, ms);
       const target = clockTarget;
       if (storage.durable) storage.writeDocument(CLOCK_DOCUMENT, target);
       await persist();

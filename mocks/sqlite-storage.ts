@@ -253,6 +253,36 @@ interface AgentRow {
   catalogue_index: number | null;
 }
 
+/** Every statement the storage runs, prepared once. */
+function prepareStatements(db: DatabaseSync) {
+  const sql = (text: string): StatementSync => db.prepare(text);
+  return {
+    getAgent: sql('SELECT agent, tasks_failed, catalogue_index FROM agents WHERE seq = ?'),
+    agentSeqs: sql('SELECT seq, agent_id FROM agents'),
+    addAgent: sql('INSERT INTO agents (agent_id, catalogue_index, status, tasks_failed, agent) VALUES (?, ?, ?, ?, ?)'),
+    updateAgent: sql('UPDATE agents SET status = ?, tasks_failed = ?, agent = ? WHERE seq = ?'),
+    clearAgents: sql('DELETE FROM agents'),
+    countDeployed: sql('SELECT count(*) AS n FROM agents WHERE catalogue_index IS NULL'),
+    catalogueStatuses: sql('SELECT agent_id, status FROM agents WHERE catalogue_index IS NOT NULL'),
+    pageAll: sql('SELECT agent FROM agents WHERE catalogue_index IS NULL ORDER BY seq LIMIT ? OFFSET ?'),
+    pageStatus: sql(
+      'SELECT agent FROM agents WHERE catalogue_index IS NULL AND status = ? ORDER BY seq LIMIT ? OFFSET ?',
+    ),
+    countStatus: sql('SELECT count(*) AS n FROM agents WHERE catalogue_index IS NULL AND status = ?'),
+    putTask: sql(
+      'INSERT INTO tasks (task_id, in_history, task) VALUES (?, ?, ?) ON CONFLICT (task_id) DO UPDATE SET in_history = excluded.in_history, task = excluded.task',
+    ),
+    deleteTask: sql('DELETE FROM tasks WHERE task_id = ?'),
+    clearTasks: sql('DELETE FROM tasks'),
+    savedTasks: sql('SELECT in_history, task FROM tasks ORDER BY seq'),
+    getDocument: sql('SELECT value FROM meta WHERE key = ?'),
+    putDocument: sql(
+      'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    ),
+  };
+}
+type Statements = ReturnType<typeof prepareStatements>;
+
 class SqliteStorageImpl implements SqliteStorage {
   readonly durable = true;
   readonly path: string;
@@ -260,7 +290,7 @@ class SqliteStorageImpl implements SqliteStorage {
   readonly tasks: TaskLog;
   #db: DatabaseSync;
   #logger: Logger;
-  #statements: Record<string, StatementSync>;
+  #statements: Statements;
   /** A transaction is open: this tick's batch. */
   #open = false;
   #scheduled = false;
@@ -286,33 +316,7 @@ class SqliteStorageImpl implements SqliteStorage {
     this.path = path;
     this.#logger = options.logger ?? consoleLogger;
     this.#cacheSize = Math.max(1, options.agentCacheSize ?? DEFAULT_AGENT_CACHE_SIZE);
-    const sql = (text: string): StatementSync => db.prepare(text);
-    this.#statements = {
-      getAgent: sql('SELECT agent, tasks_failed, catalogue_index FROM agents WHERE seq = ?'),
-      agentSeqs: sql('SELECT seq, agent_id FROM agents'),
-      addAgent: sql(
-        'INSERT INTO agents (agent_id, catalogue_index, status, tasks_failed, agent) VALUES (?, ?, ?, ?, ?)',
-      ),
-      updateAgent: sql('UPDATE agents SET status = ?, tasks_failed = ?, agent = ? WHERE seq = ?'),
-      clearAgents: sql('DELETE FROM agents'),
-      countDeployed: sql('SELECT count(*) AS n FROM agents WHERE catalogue_index IS NULL'),
-      catalogueStatuses: sql('SELECT agent_id, status FROM agents WHERE catalogue_index IS NOT NULL'),
-      pageAll: sql('SELECT agent FROM agents WHERE catalogue_index IS NULL ORDER BY seq LIMIT ? OFFSET ?'),
-      pageStatus: sql(
-        'SELECT agent FROM agents WHERE catalogue_index IS NULL AND status = ? ORDER BY seq LIMIT ? OFFSET ?',
-      ),
-      countStatus: sql('SELECT count(*) AS n FROM agents WHERE catalogue_index IS NULL AND status = ?'),
-      putTask: sql(
-        'INSERT INTO tasks (task_id, in_history, task) VALUES (?, ?, ?) ON CONFLICT (task_id) DO UPDATE SET in_history = excluded.in_history, task = excluded.task',
-      ),
-      deleteTask: sql('DELETE FROM tasks WHERE task_id = ?'),
-      clearTasks: sql('DELETE FROM tasks'),
-      savedTasks: sql('SELECT in_history, task FROM tasks ORDER BY seq'),
-      getDocument: sql('SELECT value FROM meta WHERE key = ?'),
-      putDocument: sql(
-        'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-      ),
-    };
+    this.#statements = prepareStatements(db);
     this.#deployedCount = this.#countDeployed();
     this.agents = this.#agentTable();
     this.tasks = this.#taskLog();
@@ -349,7 +353,7 @@ class SqliteStorageImpl implements SqliteStorage {
   }
 
   /** Runs one statement of the current batch, opening it if needed; after a failure the rest of the batch is skipped. */
-  #write(name: string, ...values: (string | number | null)[]): StatementResultingChanges | undefined {
+  #write(name: keyof Statements, ...values: (string | number | null)[]): StatementResultingChanges | undefined {
     let result: StatementResultingChanges | undefined;
     if (this.#broken || this.#failure !== undefined) return undefined;
     try {
@@ -357,7 +361,7 @@ class SqliteStorageImpl implements SqliteStorage {
         this.#db.exec('BEGIN');
         this.#open = true;
       }
-      result = this.#statements[name]?.run(...values);
+      result = this.#statements[name].run(...values);
     } catch (error) {
       this.#failure = error;
     }
@@ -365,8 +369,8 @@ class SqliteStorageImpl implements SqliteStorage {
     return result;
   }
 
-  #run(name: string, ...values: (string | number | null)[]): unknown {
-    return this.#statements[name]?.get(...values);
+  #run(name: keyof Statements, ...values: (string | number | null)[]): unknown {
+    return this.#statements[name].get(...values);
   }
 
   #schedule(): void {
@@ -387,7 +391,7 @@ class SqliteStorageImpl implements SqliteStorage {
           this.#db.exec('BEGIN');
           this.#open = true;
         }
-        for (const [name, text] of this.#documents) this.#statements.putDocument?.run(name, text);
+        for (const [name, text] of this.#documents) this.#statements.putDocument.run(name, text);
       }
       if (this.#open) this.#db.exec('COMMIT');
       this.#open = false;
@@ -417,7 +421,7 @@ class SqliteStorageImpl implements SqliteStorage {
     try {
       if (this.#clearedInBatch) {
         this.#where.clear();
-        for (const row of this.#statements.agentSeqs?.iterate() as Iterable<{ seq: number; agent_id: string }>)
+        for (const row of this.#statements.agentSeqs.iterate() as Iterable<{ seq: number; agent_id: string }>)
           this.#where.set(row.agent_id, row.seq);
       } else {
         for (const agentId of this.#addedInBatch) this.#where.delete(agentId);
@@ -491,14 +495,14 @@ class SqliteStorageImpl implements SqliteStorage {
         if (seq !== undefined) storage.#write('updateAgent', record.agent.status, record.tasksFailed, record.json, seq);
       },
       changedCatalogueStatuses() {
-        const rows = storage.#statements.catalogueStatuses?.all() as { agent_id: string; status: AgentStatus }[];
+        const rows = storage.#statements.catalogueStatuses.all() as { agent_id: string; status: AgentStatus }[];
         return new Map(rows.map((row) => [row.agent_id, row.status]));
       },
       deployedPage(offset, limit, status) {
         const rows = (
           status === undefined
-            ? storage.#statements.pageAll?.all(limit, offset)
-            : storage.#statements.pageStatus?.all(status, limit, offset)
+            ? storage.#statements.pageAll.all(limit, offset)
+            : storage.#statements.pageStatus.all(status, limit, offset)
         ) as { agent: string }[];
         const total =
           status === undefined ? storage.#deployedCount : (storage.#run('countStatus', status) as { n: number }).n;
@@ -527,7 +531,7 @@ class SqliteStorageImpl implements SqliteStorage {
         storage.#write('clearTasks');
       },
       saved(): SavedTask[] {
-        const rows = storage.#statements.savedTasks?.all() as { in_history: number; task: string }[];
+        const rows = storage.#statements.savedTasks.all() as { in_history: number; task: string }[];
         return rows.map((row) => ({ task: JSON.parse(row.task) as TaskRecord, inHistory: row.in_history === 1 }));
       },
     };
