@@ -382,6 +382,8 @@ class SqliteStorageImpl implements SqliteStorage {
 
   #flush(): void {
     this.#scheduled = false;
+    // A flush scheduled before close() ran finds nothing left: close() flushed it.
+    if (!this.#db.isOpen) return;
     const waiters = this.#waiters;
     this.#waiters = [];
     try {

@@ -177,6 +177,13 @@ describe('a full disk (a file-size limit of 1 MiB)', () => {
       agents: number;
     };
     expect(health.agents).toBe(36 + acknowledged.size);
+    // A reset rewrites far more pages than a deploy: refused too, and the deployed agents are all still there.
+    const reset = await send(agent, limited.baseUrl, { method: 'POST', path: '/__mock/reset' });
+    expect(reset.status).toBe(503);
+    const afterReset = JSON.parse(
+      (await send(agent, limited.baseUrl, { method: 'GET', path: '/__mock/health' })).body,
+    ) as { agents: number };
+    expect(afterReset.agents).toBe(36 + acknowledged.size);
     limited.child.kill('SIGTERM');
     const exit = await new Promise<number | null>((resolve) => limited.child.once('exit', (code) => resolve(code)));
     expect(exit).toBe(0);
