@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mintToken } from './auth.ts';
 import { createFixedClock } from './clock.ts';
 import { createMockCore, type MockCore } from './core.ts';
@@ -148,6 +148,62 @@ describe('openSqliteStorage', () => {
     for (const [index, agentId] of ids.entries()) expect(core.store.get(agentId)?.name).toBe(`bot-${index}`);
     expect(core.store.list({ offset: 36, limit: 100 }).agents.map((agent) => agent.agentId)).toEqual(ids);
     expect(core.store.agentCount).toBe(48);
+  });
+});
+
+describe('a batch that cannot be committed', () => {
+  it('answers 503 to every mutation in it, and none of them is applied in memory or on disk', async () => {
+    const storage = openStorage();
+    const core = coreOn(storage);
+    const agentId = await deploy(core, 'before');
+    await call(core, 'PUT', '/__mock/scenarios', { taskFailureRatio: 0.5 });
+    const before = {
+      health: (await call(core, 'GET', '/__mock/health')).body,
+      scenarios: (await call(core, 'GET', '/__mock/scenarios')).body,
+      clock: core.clock.offset,
+      agent: (await call(core, 'GET', `/v1/agents/${agentId}`)).body,
+    };
+    // A full disk, as SQLite reports it at COMMIT; the rollback itself goes through.
+    const exec = DatabaseSync.prototype.exec;
+    const spy = vi.spyOn(DatabaseSync.prototype, 'exec').mockImplementation(function (this: DatabaseSync, sql: string) {
+      if (sql === 'COMMIT') throw new Error('database or disk is full');
+      return exec.call(this, sql);
+    });
+    let answers: MockResponse[];
+    try {
+      answers = await Promise.all([
+        call(core, 'POST', '/v1/agents/deploy', { name: 'lost', category: 'nft', model: 'llama-2', initialSupply: 1 }),
+        call(core, 'POST', `/v1/agents/${agentId}/execute`, { task: 'lost' }),
+        call(core, 'PUT', `/__mock/agents/${agentId}/status`, { status: 'paused' }),
+        call(core, 'PUT', '/__mock/scenarios', { latencyMs: 5 }),
+        call(core, 'POST', '/__mock/clock/advance', { seconds: 60 }),
+        call(core, 'POST', '/__mock/reset'),
+      ]);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(answers.map((answer) => answer.status)).toEqual([503, 503, 503, 503, 503, 503]);
+    expect(JSON.parse(answers[0]?.body ?? '{}')).toMatchObject({
+      type: 'https://agent-registry.dev/problems/state-not-saved',
+      status: 503,
+    });
+    const after = {
+      health: (await call(core, 'GET', '/__mock/health')).body,
+      scenarios: (await call(core, 'GET', '/__mock/scenarios')).body,
+      clock: core.clock.offset,
+      agent: (await call(core, 'GET', `/v1/agents/${agentId}`)).body,
+    };
+    expect(after).toEqual(before);
+    // The random source was rolled back too: the next id is the one a fake that never saw the failed batch gives.
+    const twin = coreOn(undefined);
+    await deploy(twin, 'before');
+    expect(await deploy(core, 'next')).toBe(await deploy(twin, 'next'));
+    await close(storage);
+    const restarted = coreOn(openStorage());
+    expect(restarted.store.agentCount).toBe(38);
+    expect(restarted.store.taskCount).toBe(0);
+    expect(restarted.clock.offset).toBe(0);
+    expect(restarted.store.get(agentId)?.status).toBe('active');
   });
 });
 
