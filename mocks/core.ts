@@ -10,13 +10,14 @@ import {
 import { bearerChallenge, createAuthenticator, DEFAULT_JWT_SECRET, type Authenticator } from './auth.ts';
 import { createSystemClock, type Clock } from './clock.ts';
 import { handleControlRequest } from './control-plane.ts';
-import { preflight, withCors, type CorsOrigins } from './cors.ts';
-import { DEFAULT_JOURNAL_SIZE, Journal, JOURNAL_BODY_LIMIT } from './journal.ts';
+import { preflight, refuseCrossSite, withCors, type CorsOrigins } from './cors.ts';
+import { DEFAULT_JOURNAL_SIZE, Journal, JOURNAL_BODY_LIMIT, journalText } from './journal.ts';
 import { consoleLogger, type Logger } from './logger.ts';
 import type { MockRequest, MockResponse } from './mock-http.ts';
 import { documentedExamples, parsePrefer, type Preference } from './prefer.ts';
 import { problemKindForStatus, problemResponse } from './problems.ts';
 import { seedFromText } from './random.ts';
+import { refuseRepeatedHeaders } from './repeated-headers.ts';
 import { readJsonBody } from './request-body.ts';
 import { matchRoute } from './router.ts';
 import { parseScenarioConfig, Scenarios, type ScenarioConfig } from './scenarios.ts';
@@ -68,7 +69,7 @@ export interface MockCore {
   readonly seed: number;
   /** Where the state lives; also keeps small named documents for other parts of the fake (coverage…). */
   readonly storage: Storage;
-  /** Back to the seed: store, scenarios and journal (the clock keeps its time). Await `persist()` before answering. */
+  /** Back to the seed: store, scenarios, journal and the clock's offset. Await `persist()` before answering. */
   reset(): void;
   /** Resolves once every change made so far is durable; rejects with a StorageWriteError when it was rolled back. */
   persist(): Promise<void>;
@@ -83,6 +84,7 @@ const CLOCK_DOCUMENT = 'clock';
 const SCENARIOS_DOCUMENT = 'scenarios';
 
 const JSON_HEADERS = { 'content-type': 'application/json' } as const;
+const isControlPath = (path: string): boolean => path.startsWith(CONTROL_PREFIX) || path === '/__mock';
 const jsonResponse = (status: number, body: string): MockResponse => ({ status, headers: { ...JSON_HEADERS }, body });
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -130,6 +132,9 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
   let clockTarget = clock.offset;
   storage.onRollback(() => {
     scenarios.configure(savedScenarios() ?? {});
+    // A reset of the batch may have moved the clock back; forward is the one way a clock moves, so it is re-advanced.
+    const stored = storage.readDocument(CLOCK_DOCUMENT);
+    if (typeof stored === 'number' && stored > clock.offset) clock.advance(stored - clock.offset);
     clockTarget = clock.offset;
   });
 
@@ -137,10 +142,12 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
     request: MockRequest,
     context: { operationId: OperationId | null; bodyText: string | null },
   ): Promise<MockResponse> {
-    const cors = preflight(corsOrigins, request);
+    const repeated = refuseRepeatedHeaders(request);
+    if (repeated) return repeated;
+    const control = isControlPath(request.path);
+    const cors = preflight(corsOrigins, request, control);
     if (cors) return cors;
-    if (request.path.startsWith(CONTROL_PREFIX) || request.path === '/__mock')
-      return handleControlRequest(core, request);
+    if (control) return refuseCrossSite(corsOrigins, request) ?? handleControlRequest(core, request);
     const instance = request.path;
     const route = matchRoute(request.method, request.path);
     if (route.kind === 'none') {
@@ -347,6 +354,9 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
       scenarios.reset();
       if (storage.durable) storage.writeDocument(SCENARIOS_DOCUMENT, {});
       journal.clear();
+      clock.reset?.();
+      clockTarget = clock.offset;
+      if (storage.durable) storage.writeDocument(CLOCK_DOCUMENT, clock.offset);
     },
     persist,
     async advanceClock(ms) {
@@ -389,18 +399,19 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
           });
         }
       }
-      withCors(corsOrigins, request, response);
-      if (!request.path.startsWith(CONTROL_PREFIX)) {
+      const control = isControlPath(request.path);
+      withCors(corsOrigins, request, response, control);
+      if (!control) {
         const text = context.bodyText;
         journal.add({
           atMs: clock.now(),
           method: request.method,
-          path: request.path.length > 2048 ? request.path.slice(0, 2048) : request.path,
-          query: request.query.length > 2048 ? request.query.slice(0, 2048) : request.query,
+          path: journalText(request.path, 2048),
+          query: journalText(request.query, 2048),
           operationId: context.operationId,
           status: response.status,
           durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-          body: text === null ? null : text.length > JOURNAL_BODY_LIMIT ? text.slice(0, JOURNAL_BODY_LIMIT) : text,
+          body: text === null ? null : journalText(text),
           bodyTruncated: text !== null && text.length > JOURNAL_BODY_LIMIT,
         });
       }

@@ -265,7 +265,7 @@ const HOSTILE: [string, (db: DatabaseSync) => void, RegExp][] = [
   [
     'a clock offset that is negative',
     (db) => db.exec(`UPDATE meta SET value = '-5' WHERE key = 'clock'`),
-    /invalid clock document: must be a number of milliseconds/,
+    /invalid clock document: must be a finite number of milliseconds/,
   ],
   [
     'a scenario with a ratio of 7',

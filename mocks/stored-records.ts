@@ -1,6 +1,7 @@
 // Checks what a durable store hands back before the fake serves it: a file anyone may have edited is input like any other.
 import { validateRequestBody, validateSchema, type Agent, type ValidationError } from '../spec/index.ts';
 import { MAX_CATALOGUE_SIZE } from './catalogue.ts';
+import { clockOffsetProblem } from './clock.ts';
 import { parseScenarioConfig } from './scenarios.ts';
 import type { TaskRecord } from './task-lifecycle.ts';
 
@@ -11,8 +12,6 @@ import type { TaskRecord } from './task-lifecycle.ts';
 export const MAX_STORED_AGENT_CHARS = 64 * 1024;
 /** Longest JSON text of a stored task (a task record is a few numbers and ids). */
 export const MAX_STORED_TASK_CHARS = 4096;
-/** Furthest the mock's clock may have been advanced: 100 years, so every date it makes stays a valid ISO 8601 one. */
-export const MAX_CLOCK_OFFSET_MS = 100 * 365 * 86_400_000;
 
 /** The outcome of a check: the value, or the first reason it was refused. */
 export type Checked<T> = { ok: true; value: T } | { ok: false; reason: string };
@@ -123,10 +122,10 @@ export function checkDocument(name: string, value: unknown): Checked<unknown> {
       return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 0xffffffff
         ? { ok: true, value }
         : { ok: false, reason: 'must be a 32-bit unsigned integer' };
-    case 'clock':
-      return typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= MAX_CLOCK_OFFSET_MS
-        ? { ok: true, value }
-        : { ok: false, reason: `must be a number of milliseconds from 0 to ${MAX_CLOCK_OFFSET_MS}` };
+    case 'clock': {
+      const problem = clockOffsetProblem(value);
+      return problem === undefined ? { ok: true, value } : { ok: false, reason: problem };
+    }
     case 'scenarios': {
       const { errors } = parseScenarioConfig(value);
       return errors.length === 0 ? { ok: true, value } : { ok: false, reason: first(errors) };

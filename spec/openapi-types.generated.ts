@@ -341,7 +341,10 @@ export interface components {
         };
     };
     parameters: {
-        /** @description Identifier of the agent. */
+        /**
+         * @description Identifier of the agent. Never `deploy`: `/v1/agents/deploy` is the deploy operation's path, and a concrete
+         *     path matches before a templated one, so any method but POST there is answered 405 with `Allow: POST`.
+         */
         AgentId: components["schemas"]["AgentId"];
     };
     requestBodies: never;
@@ -391,7 +394,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the agent. */
+                /**
+                 * @description Identifier of the agent. Never `deploy`: `/v1/agents/deploy` is the deploy operation's path, and a concrete
+                 *     path matches before a templated one, so any method but POST there is answered 405 with `Allow: POST`.
+                 */
                 agentId: components["parameters"]["AgentId"];
             };
             cookie?: never;
@@ -419,7 +425,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the agent. */
+                /**
+                 * @description Identifier of the agent. Never `deploy`: `/v1/agents/deploy` is the deploy operation's path, and a concrete
+                 *     path matches before a templated one, so any method but POST there is answered 405 with `Allow: POST`.
+                 */
                 agentId: components["parameters"]["AgentId"];
             };
             cookie?: never;
