@@ -1,5 +1,5 @@
 // The repository runs on its own pinned Node, the `node` devDependency that npm scripts put first on PATH; the package's
-// `engines` states something else, the oldest Node an app may use it on (msw 3's floor).
+// `engines` states something else, the oldest Node an app may use it on.
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 

@@ -21,7 +21,7 @@ interface Manifest {
   peerDependencies: Record<string, string>;
 }
 const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as Manifest;
-/** The oldest Node the package says it supports (msw 3's floor), installed from the registry to prove it. */
+/** The oldest Node the package says it supports, installed from the registry to prove it. */
 const oldestNode = /^>=(\d+\.\d+\.\d+)$/.exec(manifest.engines.node)?.[1];
 
 /**
@@ -222,6 +222,32 @@ describe('the packed package, installed into a scratch app', { timeout: 180_000 
       expect(yaml).toBe(await readFile(join(root, 'spec', 'openapi.yaml'), 'utf8'));
     },
   );
+
+  it(`serves with --state (node:sqlite) on Node ${oldestNode}`, async () => {
+    const server = spawn(
+      oldNode,
+      [join(app, 'node_modules', '.bin', 'agent-registry-kit'), 'serve', '--port', '0', '--state', 'store.db'],
+      { cwd: app, env: appEnv, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let output = '';
+        const onData = (chunk: Buffer): void => {
+          output += chunk.toString();
+          const match = /fake backend listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+          if (match?.[1]) resolve(match[1]);
+        };
+        server.stdout.on('data', onData);
+        server.stderr.on('data', onData);
+        server.on('exit', (code) => reject(new Error(`serve exited ${String(code)}: ${output}`)));
+      });
+      const health = await fetch(`${url}/__mock/health`);
+      expect(health.status).toBe(200);
+      expect((await stat(join(app, 'store.db'))).isFile()).toBe(true);
+    } finally {
+      server.kill('SIGKILL');
+    }
+  });
 
   it('builds a Vite app with the browser entry and the worker script `npx msw init public/` puts in place', async () => {
     succeeded(await run('npx', ['msw', 'init', 'public/', '--save'], app), 'npx msw init public/ --save');
