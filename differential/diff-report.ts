@@ -1,0 +1,202 @@
+// The report of a differential run: the JSON written by --json, the verdict behind the exit status, and the terminal
+// text that shows each divergence with both exchanges side by side and the spec rule involved.
+import { operations, type OperationId } from '../spec/index.ts';
+import type { RecordedExchange } from '../contract-tests/check-record.ts';
+import type { DiffResult, Divergence, StepResult } from './diff-run.ts';
+import { valueRules, type ValueRule } from './response-shape.ts';
+
+export interface DiffReport {
+  tool: 'agent-registry-kit diff';
+  fake: string;
+  real: string;
+  seed: number;
+  readOnly: boolean;
+  maxWrites: number;
+  startedAt: string;
+  durationMs: number;
+  /** `agree` only when no step diverged and none was left out by --max-writes. */
+  verdict: 'agree' | 'diverged';
+  summary: {
+    steps: number;
+    compared: number;
+    diverged: number;
+    divergences: number;
+    skipped: number;
+    skippedByCap: number;
+    sharedFailures: number;
+    posts: { fake: number; real: number };
+  };
+  /** Per documented success answer: which values were compared across the servers and why the others were not. */
+  valueRules: Array<ValueRule & { operationId: string; status: number }>;
+  steps: StepResult[];
+  sharedFailures: DiffResult['sharedFailures'];
+}
+
+/**
+ * Builds the report of a run.
+ * @example buildDiffReport(result, { fake, real, seed, readOnly: false, maxWrites: 200, startedAt, durationMs }).verdict
+ */
+export function buildDiffReport(
+  result: DiffResult,
+  run: {
+    fake: string;
+    real: string;
+    seed: number;
+    readOnly: boolean;
+    maxWrites: number;
+    startedAt: Date;
+    durationMs: number;
+  },
+): DiffReport {
+  const count = (predicate: (step: StepResult) => boolean): number => result.steps.filter(predicate).length;
+  const skippedByCap = count((s) => s.skipReason === 'max-writes');
+  const rules: DiffReport['valueRules'] = [];
+  for (const [operationId, operation] of operations)
+    for (const status of operation.responses.keys())
+      if (status < 300)
+        for (const rule of valueRules(operationId as OperationId, status)) rules.push({ operationId, status, ...rule });
+  return {
+    tool: 'agent-registry-kit diff',
+    fake: run.fake,
+    real: run.real,
+    seed: run.seed,
+    readOnly: run.readOnly,
+    maxWrites: run.maxWrites,
+    startedAt: run.startedAt.toISOString(),
+    durationMs: run.durationMs,
+    verdict: result.divergences.length === 0 && skippedByCap === 0 ? 'agree' : 'diverged',
+    summary: {
+      steps: result.steps.length,
+      compared: count((s) => s.outcome === 'agree' || s.outcome === 'diverged'),
+      diverged: count((s) => s.outcome === 'diverged'),
+      divergences: result.divergences.length,
+      skipped: count((s) => s.outcome === 'skipped' || s.outcome === 'unresolved'),
+      skippedByCap,
+      sharedFailures: result.sharedFailures.length,
+      posts: result.posts,
+    },
+    valueRules: rules,
+    steps: result.steps,
+    sharedFailures: result.sharedFailures,
+  };
+}
+
+function exchangeLines(exchange: RecordedExchange | undefined): string[] {
+  if (!exchange) return ['(not sent)'];
+  const lines = [`${exchange.request.method} ${new URL(exchange.request.url).pathname.slice(0, 60)}`];
+  if (exchange.request.headers.authorization) lines.push(`authorization: ${exchange.request.headers.authorization}`);
+  if (!exchange.response) return [...lines, `→ no answer: ${exchange.error ?? ''}`];
+  lines.push(`→ ${exchange.response.status} ${exchange.response.headers['content-type'] ?? '(no Content-Type)'}`);
+  let body = exchange.response.body;
+  try {
+    body = JSON.stringify(JSON.parse(body), null, 1);
+  } catch {
+    // Not JSON: shown as received.
+  }
+  const bodyLines = body.split('\n');
+  lines.push(...bodyLines.slice(0, 14));
+  if (bodyLines.length > 14) lines.push(`… ${bodyLines.length - 14} more lines`);
+  return lines;
+}
+
+function cut(text: string, width: number): string {
+  const chars = [...text];
+  return chars.length > width ? `${chars.slice(0, width - 1).join('')}…` : text + ' '.repeat(width - chars.length);
+}
+
+/**
+ * Two exchanges as two columns, fake on the left and real on the right.
+ * @example sideBySide(step.fake, step.real, 120)
+ */
+export function sideBySide(
+  fake: RecordedExchange | undefined,
+  real: RecordedExchange | undefined,
+  width = 120,
+): string {
+  const column = Math.floor((width - 7) / 2);
+  const left = exchangeLines(fake);
+  const right = exchangeLines(real);
+  const lines = [`    ${cut('fake', column)} │ real`, `    ${'─'.repeat(column)}─┼─${'─'.repeat(column)}`];
+  for (let index = 0; index < Math.max(left.length, right.length); index += 1)
+    lines.push(`    ${cut(left[index] ?? '', column)} │ ${cut(right[index] ?? '', column).trimEnd()}`);
+  return lines.join('\n');
+}
+
+function describeDivergence(d: Divergence): string[] {
+  const spec =
+    d.followsSpec === 'both'
+      ? 'both follow the spec'
+      : d.followsSpec === 'neither'
+        ? 'neither follows the spec'
+        : d.followsSpec === 'unknown'
+          ? ''
+          : `the ${d.followsSpec === 'fake' ? 'fake' : 'real server'} follows the spec`;
+  return [
+    `  ✗ ${d.kind}${d.pointer ? ` ${d.pointer}` : ''}: ${d.message}${spec ? `; ${spec}` : ''}`,
+    `      spec rule: ${d.rule.specPointer || '(the whole API)'} (${d.rule.origin})${d.rule.text ? `: ${d.rule.text}` : ''}`,
+  ];
+}
+
+/**
+ * The terminal report: one line per step family, then every diverging step with its divergences and both exchanges.
+ * @example process.stdout.write(formatDiffReport(report));
+ */
+export function formatDiffReport(report: DiffReport, width = 120): string {
+  const lines: string[] = [];
+  const families = new Map<string, StepResult[]>();
+  for (const step of report.steps) {
+    const family = step.id.split('/')[0] ?? step.id;
+    families.set(family, [...(families.get(family) ?? []), step]);
+  }
+  for (const [family, steps] of families) {
+    const compared = steps.filter((s) => s.outcome === 'agree' || s.outcome === 'diverged');
+    const diverged = steps.filter((s) => s.outcome === 'diverged');
+    const mark = diverged.length > 0 ? '✗' : compared.length === steps.length ? '✓' : '~';
+    const skipped = steps.length - compared.length;
+    lines.push(
+      `${mark} ${family.padEnd(17)} ${compared.length - diverged.length}/${steps.length} agree${diverged.length > 0 ? `, ${diverged.length} diverge` : ''}${skipped > 0 ? `, ${skipped} not compared` : ''}`,
+    );
+  }
+  for (const step of report.steps) {
+    if (step.outcome !== 'diverged') continue;
+    lines.push('', `✗ ${step.id}: ${step.title} (the spec says ${step.expectedStatus})`);
+    for (const divergence of step.divergences) lines.push(...describeDivergence(divergence));
+    lines.push(sideBySide(step.fake, step.real, width));
+  }
+  const skipped = report.steps.filter((s) => s.skipReason !== undefined);
+  if (skipped.length > 0) {
+    lines.push('');
+    const why = {
+      'max-writes': 'left out by --max-writes (does not count as agreement)',
+      'read-only': '--read-only',
+      'no-agent': 'the deploy it needs failed on a server',
+    };
+    for (const reason of ['max-writes', 'read-only', 'no-agent'] as const) {
+      const of = skipped.filter((s) => s.skipReason === reason);
+      if (of.length > 0)
+        lines.push(
+          `↷ ${of.length} step(s) not compared, ${why[reason]}: ${of
+            .slice(0, 6)
+            .map((s) => s.id)
+            .join(', ')}${of.length > 6 ? ', …' : ''}`,
+        );
+    }
+  }
+  if (report.sharedFailures.length > 0) {
+    lines.push('', `! both servers break ${report.sharedFailures.length} rule(s) alike (not a divergence):`);
+    for (const failure of report.sharedFailures.slice(0, 5))
+      lines.push(
+        `    ${failure.step} ${failure.pointer}: ${failure.description} (${failure.origin}, ${failure.specPointer})`,
+      );
+  }
+  const ignored = report.valueRules.filter((r) => !r.compared).map((r) => `${r.operationId} ${r.pointer}`);
+  lines.push(
+    '',
+    `values compared across servers: those the spec pins (enum, const) and echoes of the request; each server's own (${ignored.length}): ${ignored.slice(0, 6).join(', ')}${ignored.length > 6 ? ', …' : ''} (see --json valueRules)`,
+  );
+  const s = report.summary;
+  lines.push(
+    `${report.verdict === 'agree' ? 'AGREE' : 'DIVERGED'}: ${s.compared} of ${s.steps} steps compared, ${s.diverged} diverged (${s.divergences} divergence(s)), ${s.skipped} not compared${s.skippedByCap > 0 ? ` (${s.skippedByCap} by --max-writes)` : ''}; POSTs: fake ${s.posts.fake}, real ${s.posts.real}; ${(report.durationMs / 1000).toFixed(1)} s`,
+  );
+  return `${lines.join('\n')}\n`;
+}
