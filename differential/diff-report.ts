@@ -3,7 +3,7 @@
 import { operations, type OperationId } from '../spec/index.ts';
 import type { RecordedExchange } from '../contract-tests/check-record.ts';
 import type { DiffResult, Divergence, StepResult } from './diff-run.ts';
-import { valueRules, type ValueRule } from './response-shape.ts';
+import { valueAt, valueRules, type ValueRule } from './response-shape.ts';
 
 export interface DiffReport {
   tool: 'agent-registry-kit diff';
@@ -81,21 +81,29 @@ export function buildDiffReport(
   };
 }
 
-function exchangeLines(exchange: RecordedExchange | undefined): string[] {
+function exchangeLines(exchange: RecordedExchange | undefined, pointers: string[]): string[] {
   if (!exchange) return ['(not sent)'];
   const lines = [`${exchange.request.method} ${new URL(exchange.request.url).pathname.slice(0, 60)}`];
   if (exchange.request.headers.authorization) lines.push(`authorization: ${exchange.request.headers.authorization}`);
   if (!exchange.response) return [...lines, `→ no answer: ${exchange.error ?? ''}`];
   lines.push(`→ ${exchange.response.status} ${exchange.response.headers['content-type'] ?? '(no Content-Type)'}`);
-  let body = exchange.response.body;
+  const header = pointers.find((pointer) => pointer.startsWith('/headers/'));
+  if (header)
+    lines.push(`${header.slice('/headers/'.length)}: ${exchange.response.headers[header.slice(9)] ?? '(absent)'}`);
+  let parsed: unknown;
   try {
-    body = JSON.stringify(JSON.parse(body), null, 1);
+    parsed = JSON.parse(exchange.response.body);
   } catch {
-    // Not JSON: shown as received.
+    return [...lines, ...exchange.response.body.split('\n').slice(0, 6)];
   }
-  const bodyLines = body.split('\n');
-  lines.push(...bodyLines.slice(0, 14));
-  if (bodyLines.length > 14) lines.push(`… ${bodyLines.length - 14} more lines`);
+  // The diverging fields first, so they sit side by side whatever the bodies' lengths; then the start of the body.
+  for (const pointer of pointers.filter((p) => p !== '' && !p.startsWith('/headers/'))) {
+    const value = valueAt(parsed, pointer);
+    lines.push(`${pointer} = ${value === undefined ? '(absent)' : JSON.stringify(value)}`);
+  }
+  const bodyLines = JSON.stringify(parsed, null, 1).split('\n');
+  lines.push(...bodyLines.slice(0, 10));
+  if (bodyLines.length > 10) lines.push(`… ${bodyLines.length - 10} more lines (--json has the whole body)`);
   return lines;
 }
 
@@ -112,10 +120,11 @@ export function sideBySide(
   fake: RecordedExchange | undefined,
   real: RecordedExchange | undefined,
   width = 120,
+  pointers: string[] = [],
 ): string {
   const column = Math.floor((width - 7) / 2);
-  const left = exchangeLines(fake);
-  const right = exchangeLines(real);
+  const left = exchangeLines(fake, pointers);
+  const right = exchangeLines(real, pointers);
   const lines = [`    ${cut('fake', column)} │ real`, `    ${'─'.repeat(column)}─┼─${'─'.repeat(column)}`];
   for (let index = 0; index < Math.max(left.length, right.length); index += 1)
     lines.push(`    ${cut(left[index] ?? '', column)} │ ${cut(right[index] ?? '', column).trimEnd()}`);
@@ -161,7 +170,7 @@ export function formatDiffReport(report: DiffReport, width = 120): string {
     if (step.outcome !== 'diverged') continue;
     lines.push('', `✗ ${step.id}: ${step.title} (the spec says ${step.expectedStatus})`);
     for (const divergence of step.divergences) lines.push(...describeDivergence(divergence));
-    lines.push(sideBySide(step.fake, step.real, width));
+    lines.push(sideBySide(step.fake, step.real, width, [...new Set(step.divergences.map((d) => d.pointer))]));
   }
   const skipped = report.steps.filter((s) => s.skipReason !== undefined);
   if (skipped.length > 0) {

@@ -144,6 +144,10 @@ function parse(text: string): unknown {
   }
 }
 
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
 function show(value: unknown): string {
   if (value === undefined) return 'nothing';
   const text = JSON.stringify(value);
@@ -279,7 +283,9 @@ function compareStep(step: DiffStep, fake: Answer, real: Answer): Divergence[] {
       for (const rule of valueRules(step.operationId, status)) {
         if (!rule.compared || rule.pointer.includes('/*') || reported.has(rule.pointer)) continue;
         const values = { fake: valueAt(bodies.fake, rule.pointer), real: valueAt(bodies.real, rule.pointer) };
-        if (JSON.stringify(values.fake) === JSON.stringify(values.real)) continue;
+        if (same(values.fake, values.real)) continue;
+        // An echo has a right answer: what was sent.
+        const echoed = rule.echoes && step.sent ? step.sent[rule.echoes] : undefined;
         reported.add(rule.pointer);
         const violation = [...checks.fake.violations, ...checks.real.violations].find(
           (v) => v.pointer === rule.pointer,
@@ -289,10 +295,14 @@ function compareStep(step: DiffStep, fake: Answer, real: Answer): Divergence[] {
           pointer: rule.pointer,
           fake: show(values.fake),
           real: show(values.real),
-          followsSpec: follows({
-            fake: !checks.fake.violations.some((v) => v.pointer === rule.pointer),
-            real: !checks.real.violations.some((v) => v.pointer === rule.pointer),
-          }),
+          followsSpec: follows(
+            echoed === undefined
+              ? {
+                  fake: !checks.fake.violations.some((v) => v.pointer === rule.pointer),
+                  real: !checks.real.violations.some((v) => v.pointer === rule.pointer),
+                }
+              : { fake: same(values.fake, echoed), real: same(values.real, echoed) },
+          ),
           rule: violation ? fromViolation(violation) : withText({ specPointer: rule.specPointer, origin: 'seed' }),
           message: `${rule.pointer} is ${show(values.fake)} from the fake, ${show(values.real)} from the real server (${rule.reason})`,
         });

@@ -79,6 +79,8 @@ export interface ValueRule {
   reason: string;
   /** The schema node the reason comes from. */
   specPointer: string;
+  /** For an echo, the request field it repeats. */
+  echoes?: string;
 }
 
 function responseSchemaAt(operationId: OperationId, status: number): SchemaAt | undefined {
@@ -129,6 +131,7 @@ function walk(at: SchemaAt, pointer: string, echoes: Set<string>, rules: ValueRu
           compared: true,
           reason: `echoes the request's ${name}`,
           specPointer: child.pointer,
+          echoes: name,
         });
         continue;
       }
