@@ -1,6 +1,6 @@
 // Tells whether a rule of the document comes from the service description (seed) or from a decision of the spec (assumption).
 import { openapiDocument } from './openapi-document.generated.ts';
-import { getAtPointer, isJsonObject, parsePointer, toPointer } from './json-pointer.ts';
+import { getAtPointer, isJsonObject, parsePointer, toPointer, type JsonObject } from './json-pointer.ts';
 
 export type RuleOrigin = 'seed' | 'assumption';
 
@@ -8,14 +8,15 @@ export type RuleOrigin = 'seed' | 'assumption';
  * The origin of the keyword at `keywordPointer` (e.g. `/components/schemas/Tokenomics/properties/price/minimum`).
  * A keyword is an assumption when its node has `x-assumption` and either lists it in `x-assumed-keywords` or lists
  * nothing, or when an ancestor has an `x-assumption` without a keyword list (the whole subtree is then a decision).
+ * `document` is spec/openapi.yaml unless another version is given.
  * `typeOnlyIfNumber`: an assumed `type: integer` only counts when the data was a number (a string breaks the seed too).
  * @example ruleOrigin('/components/schemas/AgentStatus/enum') // 'seed'
  */
-export function ruleOrigin(keywordPointer: string, data?: unknown): RuleOrigin {
+export function ruleOrigin(keywordPointer: string, data?: unknown, document: JsonObject = openapiDocument): RuleOrigin {
   const tokens = parsePointer(keywordPointer);
   const keyword = tokens.at(-1) ?? '';
   const nodePointer = toPointer(tokens.slice(0, -1));
-  const node = getAtPointer(openapiDocument, nodePointer);
+  const node = getAtPointer(document, nodePointer);
   if (isJsonObject(node) && typeof node['x-assumption'] === 'string') {
     const listed = node['x-assumed-keywords'];
     if (!Array.isArray(listed)) return 'assumption';
@@ -25,7 +26,7 @@ export function ruleOrigin(keywordPointer: string, data?: unknown): RuleOrigin {
     }
   }
   for (let length = tokens.length - 2; length > 0; length -= 1) {
-    const ancestor = getAtPointer(openapiDocument, toPointer(tokens.slice(0, length)));
+    const ancestor = getAtPointer(document, toPointer(tokens.slice(0, length)));
     if (
       isJsonObject(ancestor) &&
       typeof ancestor['x-assumption'] === 'string' &&
