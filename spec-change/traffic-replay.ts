@@ -156,7 +156,8 @@ function responseReasons(document: JsonObject, evidence: Evidence): string[] | u
     },
     document,
   );
-  return check.violations.map((v) => `${v.pointer || '(the answer)'} ${v.message} (${v.specPointer})`);
+  // The checker's message already starts with the pointer it is about.
+  return check.violations.map((v) => `${v.message} (${v.specPointer})`);
 }
 
 /**
