@@ -188,8 +188,8 @@ function compareSchemas(
       value === undefined ? undefined : keyword === 'const' ? [value] : Array.isArray(value) ? value : undefined;
     const beforeList = list(before);
     const afterList = list(after);
-    const removed = beforeList ? beforeList.filter((v) => !afterList || !afterList.some((w) => same(v, w))) : [];
-    const added = afterList ? afterList.filter((v) => !beforeList || !beforeList.some((w) => same(v, w))) : [];
+    const removed = beforeList ? beforeList.filter((v) => !afterList?.some((w) => same(v, w))) : [];
+    const added = afterList ? afterList.filter((v) => !beforeList?.some((w) => same(v, w))) : [];
     if (beforeList === undefined)
       add(`${keyword}-added`, keyword, narrowed(direction), `${part} values now limited to ${show(after)}`);
     else if (afterList === undefined)
