@@ -166,11 +166,28 @@ export function formatDiffReport(report: DiffReport, width = 120): string {
       `${mark} ${family.padEnd(17)} ${compared.length - diverged.length}/${steps.length} agree${diverged.length > 0 ? `, ${diverged.length} diverge` : ''}${skipped > 0 ? `, ${skipped} not compared` : ''}`,
     );
   }
+  // Steps that diverge the same way (same kinds, fields and values) are shown once, the others named after it.
+  const blocks = new Map<string, { lines: string[]; others: string[] }>();
+  const signature = (step: StepResult): string =>
+    step.divergences.map((d) => `${d.kind} ${d.pointer} ${d.message.replace(/agt_\w+|tsk_\w+/g, '')}`).join('\n');
   for (const step of report.steps) {
     if (step.outcome !== 'diverged') continue;
-    lines.push('', `✗ ${step.id}: ${step.title} (the spec says ${step.expectedStatus})`);
-    for (const divergence of step.divergences) lines.push(...describeDivergence(divergence));
-    lines.push(sideBySide(step.fake, step.real, width, [...new Set(step.divergences.map((d) => d.pointer))]));
+    const block = blocks.get(signature(step));
+    if (block) {
+      block.others.push(step.id);
+      continue;
+    }
+    const blockLines = ['', `✗ ${step.id}: ${step.title} (the spec says ${step.expectedStatus})`];
+    for (const divergence of step.divergences) blockLines.push(...describeDivergence(divergence));
+    blockLines.push(sideBySide(step.fake, step.real, width, [...new Set(step.divergences.map((d) => d.pointer))]));
+    blocks.set(signature(step), { lines: blockLines, others: [] });
+  }
+  for (const { lines: blockLines, others } of blocks.values()) {
+    lines.push(...blockLines);
+    if (others.length > 0)
+      lines.push(
+        `    ↳ the same divergence in ${others.length} more step(s): ${others.slice(0, 8).join(', ')}${others.length > 8 ? ', …' : ''}`,
+      );
   }
   const skipped = report.steps.filter((s) => s.skipReason !== undefined);
   if (skipped.length > 0) {

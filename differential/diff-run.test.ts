@@ -163,6 +163,8 @@ describe('the report', () => {
       // Side by side: the fake's number and the real server's string on one line, split by the column bar.
       expect(text).toMatch(/\/tokenomics\/price = 0\.05\s+│ \/tokenomics\/price = "0\.05"/);
       expect(text).toMatch(/^ {4}fake\s+│ real$/m);
+      // The same divergence in the other retrieves is named, not repeated.
+      expect(text).toContain('↳ the same divergence in 5 more step(s): retrieve/example-2, retrieve/generated-1,');
       expect(text).toContain('authorization: Bearer <API_TOKEN>');
       expect(text).not.toContain(token);
       expect(text).toMatch(/^DIVERGED: /m);

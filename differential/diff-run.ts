@@ -465,8 +465,17 @@ export async function runDiff(options: DiffOptions): Promise<DiffResult> {
       rule: withText({ specPointer: broken.specPointer, origin: broken.origin }),
       message: `${fakeResult.holds ? 'the real server' : 'the fake'} breaks "${broken.description}", which the ${fakeResult.holds ? 'fake' : 'real server'} keeps`,
     };
-    // A field already reported as a different shape or value at this step says the same thing once.
-    if (step?.divergences.some((d) => d.pointer === divergence.pointer)) continue;
+    // A field already reported as a different shape or value at this step says the same thing once; a value both
+    // servers may send is then judged by the invariant, which knows which of the two the spec expects here.
+    const same = step?.divergences.find((d) => d.pointer === divergence.pointer);
+    if (same) {
+      if (same.kind === 'value' && same.followsSpec === 'both') {
+        same.followsSpec = divergence.followsSpec;
+        same.rule = divergence.rule;
+        same.message = `${same.message}; ${divergence.message}`;
+      }
+      continue;
+    }
     if (step) {
       step.divergences.push(divergence);
       step.outcome = 'diverged';
