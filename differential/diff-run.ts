@@ -162,12 +162,19 @@ function mediaType(contentType: string | null): string {
  * The readable text of a rule: the description (or x-assumption) of the node at its pointer, or of its nearest ancestor.
  * @example ruleText('/components/responses/AgentNotFound') // 'No agent has this agentId.'
  */
-export function ruleText(specPointer: string): string {
+export function ruleText(specPointer: string, origin: SpecRule['origin'] = 'seed'): string {
   const tokens = specPointer.split('/');
   for (let length = tokens.length; length > 1; length -= 1) {
     const node = getAtPointer(openapiDocument, tokens.slice(0, length).join('/'));
     if (!isJsonObject(node)) continue;
-    const text = typeof node.description === 'string' ? node.description : node['x-assumption'];
+    // For a decision of the spec, the decision itself reads better than the node's description.
+    const assumption = origin === 'assumption' ? node['x-assumption'] : undefined;
+    const text =
+      typeof assumption === 'string'
+        ? assumption
+        : typeof node.description === 'string'
+          ? node.description
+          : node['x-assumption'];
     if (typeof text === 'string') return text.trim().split('\n')[0] ?? '';
   }
   if (specPointer === '/security') return 'Every operation requires a JWT bearer token.';
@@ -175,7 +182,7 @@ export function ruleText(specPointer: string): string {
 }
 
 function withText(rule: SpecRule): Divergence['rule'] {
-  return { ...rule, text: ruleText(rule.specPointer) };
+  return { ...rule, text: ruleText(rule.specPointer, rule.origin) };
 }
 
 function fromViolation(violation: Violation): Divergence['rule'] {
