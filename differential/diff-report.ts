@@ -14,8 +14,11 @@ export interface DiffReport {
   maxWrites: number;
   startedAt: string;
   durationMs: number;
-  /** `agree` only when no step diverged and none was left out by --max-writes. */
-  verdict: 'agree' | 'diverged';
+  /**
+   * `agree` only when no step diverged, none was left out by --max-writes and none was left unresolved;
+   * `inconclusive` when nothing diverged but steps could not be compared (a deploy both servers refused).
+   */
+  verdict: 'agree' | 'diverged' | 'inconclusive';
   summary: {
     steps: number;
     compared: number;
@@ -23,6 +26,8 @@ export interface DiffReport {
     divergences: number;
     skipped: number;
     skippedByCap: number;
+    /** Steps whose agent could not be deployed on one server or both. */
+    unresolved: number;
     sharedFailures: number;
     posts: { fake: number; real: number };
   };
@@ -30,6 +35,7 @@ export interface DiffReport {
   valueRules: Array<ValueRule & { operationId: string; status: number }>;
   steps: StepResult[];
   sharedFailures: DiffResult['sharedFailures'];
+  sameUnexpectedStatus: DiffResult['sameUnexpectedStatus'];
 }
 
 /**
@@ -50,6 +56,7 @@ export function buildDiffReport(
 ): DiffReport {
   const count = (predicate: (step: StepResult) => boolean): number => result.steps.filter(predicate).length;
   const skippedByCap = count((s) => s.skipReason === 'max-writes');
+  const unresolved = count((s) => s.outcome === 'unresolved');
   const rules: DiffReport['valueRules'] = [];
   for (const [operationId, operation] of operations)
     for (const status of operation.responses.keys())
@@ -64,7 +71,7 @@ export function buildDiffReport(
     maxWrites: run.maxWrites,
     startedAt: run.startedAt.toISOString(),
     durationMs: run.durationMs,
-    verdict: result.divergences.length === 0 && skippedByCap === 0 ? 'agree' : 'diverged',
+    verdict: result.divergences.length > 0 ? 'diverged' : skippedByCap > 0 || unresolved > 0 ? 'inconclusive' : 'agree',
     summary: {
       steps: result.steps.length,
       compared: count((s) => s.outcome === 'agree' || s.outcome === 'diverged'),
@@ -72,12 +79,14 @@ export function buildDiffReport(
       divergences: result.divergences.length,
       skipped: count((s) => s.outcome === 'skipped' || s.outcome === 'unresolved'),
       skippedByCap,
+      unresolved,
       sharedFailures: result.sharedFailures.length,
       posts: result.posts,
     },
     valueRules: rules,
     steps: result.steps,
     sharedFailures: result.sharedFailures,
+    sameUnexpectedStatus: result.sameUnexpectedStatus,
   };
 }
 
@@ -215,6 +224,16 @@ export function formatDiffReport(report: DiffReport, width = 120): string {
         `    ${failure.step} ${failure.pointer}: ${failure.description} (${failure.origin}, ${failure.specPointer})`,
       );
   }
+  if (report.sameUnexpectedStatus.length > 0) {
+    lines.push(
+      '',
+      `! both servers answer ${report.sameUnexpectedStatus.length} step(s) alike, but not as the spec says:`,
+    );
+    for (const same of report.sameUnexpectedStatus.slice(0, 5))
+      lines.push(`    ${same.step}: both ${same.status}, the spec says ${same.expected}`);
+    if (report.sameUnexpectedStatus.some((same) => same.status === 401 && same.expected !== 401))
+      lines.push('    (401 where the spec expects a success: are FAKE_TOKEN / REAL_TOKEN tokens each server accepts?)');
+  }
   const ignored = report.valueRules.filter((r) => !r.compared).map((r) => `${r.operationId} ${r.pointer}`);
   lines.push(
     '',
@@ -222,7 +241,7 @@ export function formatDiffReport(report: DiffReport, width = 120): string {
   );
   const s = report.summary;
   lines.push(
-    `${report.verdict === 'agree' ? 'AGREE' : 'DIVERGED'}: ${s.compared} of ${s.steps} steps compared, ${s.diverged} diverged (${s.divergences} divergence(s)), ${s.skipped} not compared${s.skippedByCap > 0 ? ` (${s.skippedByCap} by --max-writes)` : ''}; POSTs: fake ${s.posts.fake}, real ${s.posts.real}; ${(report.durationMs / 1000).toFixed(1)} s`,
+    `${report.verdict.toUpperCase()}: ${s.compared} of ${s.steps} steps compared, ${s.diverged} diverged (${s.divergences} divergence(s)), ${s.skipped} not compared${s.skippedByCap > 0 ? ` (${s.skippedByCap} by --max-writes)` : ''}; POSTs: fake ${s.posts.fake}, real ${s.posts.real}; ${(report.durationMs / 1000).toFixed(1)} s`,
   );
   return `${lines.join('\n')}\n`;
 }

@@ -44,6 +44,7 @@ describe('two fakes with different catalogues', () => {
     const result = await runDiff(options(url(fakeA), url(fakeB)));
     expect(result.divergences).toEqual([]);
     expect(result.sharedFailures).toEqual([]);
+    expect(result.sameUnexpectedStatus).toEqual([]);
     expect(result.steps.filter((s) => s.outcome !== 'agree').map((s) => s.id)).toEqual([]);
     for (const side of ['fake', 'real'] as const) {
       const rules = new Set(result.invariants[side].map((r) => r.rule));

@@ -81,6 +81,8 @@ export interface DiffResult {
   invariants: Record<Side, InvariantResult[]>;
   /** Rules both servers break alike: not a divergence, but the spec is not met. */
   sharedFailures: InvariantResult[];
+  /** Steps both servers answered with the same status, other than the one the spec says (a bad token, a shared bug). */
+  sameUnexpectedStatus: Array<{ step: string; status: number; expected: number }>;
   divergences: Divergence[];
   posts: Record<Side, number>;
 }
@@ -378,6 +380,7 @@ export async function runDiff(options: DiffOptions): Promise<DiffResult> {
   // Each side's report text goes through both redactors: a server may echo the other side's token only if it was given it.
   const redactBoth: Redact = (text) => states.fake.redact(states.real.redact(text));
   const results: StepResult[] = [];
+  const sameUnexpectedStatus: DiffResult['sameUnexpectedStatus'] = [];
   for (const step of script) {
     const result: StepResult = {
       id: step.id,
@@ -442,6 +445,8 @@ export async function runDiff(options: DiffOptions): Promise<DiffResult> {
       }
     } else {
       result.divergences.push(...compareStep(step, fakeSent.response, realSent.response));
+      if (fakeSent.response.status === realSent.response.status && fakeSent.response.status !== step.expected.status)
+        sameUnexpectedStatus.push({ step: step.id, status: fakeSent.response.status, expected: step.expected.status });
     }
     result.outcome = result.divergences.length > 0 ? 'diverged' : 'agree';
   }
@@ -492,6 +497,7 @@ export async function runDiff(options: DiffOptions): Promise<DiffResult> {
     steps: results,
     invariants,
     sharedFailures,
+    sameUnexpectedStatus,
     divergences: results.flatMap((r) => r.divergences),
     posts: { fake: states.fake.posts, real: states.real.posts },
   };

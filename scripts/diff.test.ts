@@ -140,6 +140,15 @@ describe('against servers', () => {
     }
   }, 60_000);
 
+  test('tokens neither server accepts: nothing diverges, but the run is inconclusive and says why, exit 1', async () => {
+    const { a, b } = urls();
+    const result = await diff(['--fake', a, '--real', b, '--seed', '11'], { API_TOKEN: 'a.token-no-server.accepts' });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^INCONCLUSIVE: .* 0 diverged/m);
+    expect(result.stdout).toContain('deploy/example-1: both 401, the spec says 201');
+    expect(result.stdout).toContain('are FAKE_TOKEN / REAL_TOKEN tokens each server accepts?');
+  }, 60_000);
+
   test('--max-writes caps the POSTs each server gets, and the steps it leaves out fail the run', async () => {
     const { a, b } = urls();
     const proxy = await startBreakingProxy(b, {});
