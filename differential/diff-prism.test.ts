@@ -1,9 +1,8 @@
 // The differential check of the fake against Prism serving the same document: Prism is stateless and example-only, so
 // it diverges exactly where the README says, and nowhere else. A change in either server shows up here first.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { mintToken } from '../mocks/auth.ts';
 import type { SpawnedServer } from '../scripts/spawned-server.ts';
-import { startPrism } from '../test/contract/contract-runner.ts';
+import { fakeToken, startPrism } from '../test/contract/contract-runner.ts';
 import { startFake } from '../test/robustness/fake-process.ts';
 import { runDiff } from './diff-run.ts';
 
@@ -20,7 +19,7 @@ afterAll(async () => {
 
 test('the documented divergences of Prism, step by step, and no others', async () => {
   if (!fake || !prism) throw new Error('a server did not start');
-  const token = await mintToken({ sub: 'diff-prism' });
+  const token = await fakeToken();
   const target = (baseUrl: string) => ({ baseUrl, token, tokenLabel: '<API_TOKEN>', agentId: undefined });
   // Prism never answers a malformed JSON body: 5 s bounds the two steps that wait for it.
   const result = await runDiff({

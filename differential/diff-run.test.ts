@@ -1,10 +1,10 @@
 // The differential check against real processes: two fakes agree; the fake against itself behind each broken-server
 // proxy diverges, with the divergence named for the rule that proxy breaks; the report shows both exchanges.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mintToken } from '../mocks/auth.ts';
 import type { SpawnedServer } from '../scripts/spawned-server.ts';
 import { startBreakingProxy } from '../test/contract/breaking-proxy.ts';
 import { brokenServers } from '../test/contract/broken-servers.ts';
+import { fakeToken } from '../test/contract/contract-runner.ts';
 import { startFake } from '../test/robustness/fake-process.ts';
 import { runDiff, type DiffOptions, type DivergenceKind } from './diff-run.ts';
 import { buildDiffReport, formatDiffReport } from './diff-report.ts';
@@ -15,7 +15,7 @@ let token = '';
 
 beforeAll(async () => {
   [fakeA, fakeB] = await Promise.all([startFake(['--seed', '1']), startFake(['--seed', '2'])]);
-  token = await mintToken({ sub: 'diff-test' });
+  token = await fakeToken();
 }, 60_000);
 
 afterAll(async () => {

@@ -2,10 +2,9 @@
 // and the report of a real contract run. What the base accepted and the new version rejects is listed with its reason;
 // what was rejected anyway is not a break.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mintToken } from '../mocks/auth.ts';
 import { isJsonObject, openapiDocument, type JsonObject, type JsonValue } from '../spec/index.ts';
 import type { SpawnedServer } from '../scripts/spawned-server.ts';
-import { runContract } from '../test/contract/contract-runner.ts';
+import { fakeToken, runContract } from '../test/contract/contract-runner.ts';
 import { startFake } from '../test/robustness/fake-process.ts';
 import { examplesOf, journalEvidence, replay, reportEvidence } from './traffic-replay.ts';
 
@@ -75,7 +74,7 @@ describe('a real fake process’s journal', () => {
 
   test('the calls a frontend made that the new version would refuse, and the answers it no longer documents', async () => {
     if (!fake) throw new Error('the fake did not start');
-    const authorization = `Bearer ${await mintToken({ sub: 'replay' })}`;
+    const authorization = `Bearer ${await fakeToken()}`;
     const send = (method: string, path: string, body?: JsonValue): Promise<Response> =>
       fetch(fake?.baseUrl + path, {
         method,
@@ -130,7 +129,7 @@ describe('a real contract run’s --json report', () => {
 
   test('its exchanges are replayed: accepted requests and every answer, with the check they come from', async () => {
     if (!fake) throw new Error('the fake did not start');
-    const run = await runContract({ API_BASE_URL: fake.baseUrl, API_TOKEN: await mintToken() }, [
+    const run = await runContract({ API_BASE_URL: fake.baseUrl, API_TOKEN: await fakeToken() }, [
       '--runs',
       '3',
       '--seed',
