@@ -109,6 +109,22 @@ export function alterSignature(token: string): string {
   return segments.join('.');
 }
 
+/**
+ * The token re-headed with `alg: none` and no signature, carrying the real payload (undefined when it is not a JWT).
+ * @example algNone('eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhIn0.sig') // 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJhIn0.'
+ */
+export function algNone(token: string): string | undefined {
+  const [header, payload, signature] = token.split('.');
+  if (header === undefined || payload === undefined || signature === undefined) return undefined;
+  try {
+    const decoded: unknown = JSON.parse(Buffer.from(header, 'base64url').toString('utf8'));
+    if (typeof decoded !== 'object' || decoded === null || Array.isArray(decoded)) return undefined;
+    return `${Buffer.from(JSON.stringify({ ...decoded, alg: 'none' })).toString('base64url')}.${payload}.`;
+  } catch {
+    return undefined;
+  }
+}
+
 function authorization(state: SideState, variant: DiffStep['auth']): OutgoingRequest['authorization'] {
   const { token, tokenLabel } = state.target;
   switch (variant) {
@@ -122,6 +138,12 @@ function authorization(state: SideState, variant: DiffStep['auth']): OutgoingReq
       return { value: 'Bearer not-a-jwt', label: 'Bearer not-a-jwt' };
     case 'bad-signature':
       return { value: `Bearer ${state.alteredToken}`, label: `Bearer ${tokenLabel} with its signature altered` };
+    case 'alg-none':
+      // A token that is not a JWT cannot be re-headed; the step then sends the altered one, still a token to refuse.
+      return {
+        value: `Bearer ${algNone(token) ?? state.alteredToken}`,
+        label: `Bearer ${tokenLabel} re-headed with alg none`,
+      };
   }
 }
 
@@ -370,7 +392,7 @@ export async function runDiff(options: DiffOptions): Promise<DiffResult> {
     return {
       target,
       alteredToken,
-      redact: createRedactor(target.token, [alteredToken]),
+      redact: createRedactor(target.token, [alteredToken, ...[algNone(target.token) ?? ''].filter(Boolean)]),
       posts: 0,
       agents: new Map(),
       answers: new Map(),

@@ -1,11 +1,18 @@
 // The scripted sequence the differential check sends to both servers, derived from the spec and a seed: deploys of varied
 // valid bodies, retrieves, task submissions and the documented error cases. Pure: no HTTP in here.
 import fc from 'fast-check';
-import { getOperation, ruleOrigin, type JsonObject, type OperationId, type RuleOrigin } from '../spec/index.ts';
-import type { AuthVariant } from '../contract-tests/check-plan.ts';
+import {
+  getOperation,
+  ruleOrigin,
+  validateRequestBody,
+  type JsonObject,
+  type JsonValue,
+  type OperationId,
+  type RuleOrigin,
+} from '../spec/index.ts';
 import { invalidRequests } from '../contract-tests/invalid-requests.ts';
 import { validBodies } from '../contract-tests/schema-arbitraries.ts';
-import { requestExamples, resolveSchema } from '../contract-tests/spec-schemas.ts';
+import { propertiesOf, requestExamples, requestSchema, resolveSchema } from '../contract-tests/spec-schemas.ts';
 
 /** Which agent a step's path names, resolved per server at run time. */
 export type AgentRef =
@@ -24,7 +31,7 @@ export interface DiffStep {
   operationId: OperationId;
   method: 'GET' | 'POST';
   agent: AgentRef;
-  auth: AuthVariant | 'token';
+  auth: DiffAuthVariant | 'token';
   contentType: string | undefined;
   body: string | undefined;
   /** The body as an object, for valid requests (the invariants compare the answers with it). */
@@ -56,7 +63,9 @@ export interface ScriptOptions {
 /** Defaults of the script: enough variety to catch a drifting fake in about a hundred requests per server. */
 export const defaultScriptOptions = { generatedDeploys: 4, generatedTasks: 3 } as const;
 
-const authVariants: AuthVariant[] = ['missing', 'not-bearer', 'malformed', 'bad-signature'];
+/** Credentials a correct server refuses: none, another scheme, not a JWT, the signature altered, `alg: none`. */
+export type DiffAuthVariant = 'missing' | 'not-bearer' | 'malformed' | 'bad-signature' | 'alg-none';
+const authVariants: DiffAuthVariant[] = ['missing', 'not-bearer', 'malformed', 'bad-signature', 'alg-none'];
 
 /** A rule of the spec: where it lives and whether the service description or the spec decided it. */
 export interface SpecRule {
@@ -96,6 +105,11 @@ export function buildScript(options: ScriptOptions): DiffStep[] {
       deployBodies.push({ name: `generated-${index + 1}`, body });
     },
   );
+  // The same body twice more: a server that hands out ids per name or per body shows it on the third deploy.
+  const minimal = examples.at(-1) ?? {};
+  deployBodies.push({ name: 'repeat-1', body: minimal }, { name: 'repeat-2', body: minimal });
+  // Every inclusive bound of the request schema, reached exactly: where servers most often read a range differently.
+  for (const edge of edgeBodies(examples[0] ?? {})) deployBodies.push(edge);
   for (const { name, body } of deployBodies) {
     steps.push({
       id: `deploy/${name}`,
@@ -170,6 +184,36 @@ export function buildScript(options: ScriptOptions): DiffStep[] {
       sent: body,
       expected: expect('executeAgentTask', 200),
       creates: true,
+      sameSubject: true,
+    });
+  }
+  steps.push({
+    id: 'execute/second-agent',
+    title: 'submit a task to another agent (the agent of deploy/example-2)',
+    operationId: 'executeAgentTask',
+    method: 'POST',
+    agent: { kind: 'deployed', step: 'deploy/example-2' },
+    auth: 'token',
+    contentType: 'application/json',
+    body: JSON.stringify(taskBase),
+    sent: taskBase,
+    expected: expect('executeAgentTask', 200),
+    creates: true,
+    sameSubject: true,
+  });
+  for (const { name } of deployBodies) {
+    steps.push({
+      id: `again/${name}`,
+      title: `retrieve the agent of deploy/${name} again, after the tasks`,
+      operationId: 'getAgent',
+      method: 'GET',
+      agent: { kind: 'deployed', step: `deploy/${name}` },
+      auth: 'token',
+      contentType: undefined,
+      body: undefined,
+      sent: undefined,
+      expected: expect('getAgent', 200),
+      creates: false,
       sameSubject: true,
     });
   }
@@ -266,6 +310,31 @@ export function buildScript(options: ScriptOptions): DiffStep[] {
     }
   }
   return steps;
+}
+
+/**
+ * Valid deploy bodies with one field at an inclusive bound of its schema (minimum, maximum, minLength, maxLength,
+ * maxItems), each from `base`; bodies the spec's validator refuses are left out.
+ * @example edgeBodies(example).map((e) => e.name) // ['edge-name-minLength', 'edge-name-maxLength', …]
+ */
+export function edgeBodies(base: JsonObject): Array<{ name: string; body: JsonObject }> {
+  const edges: Array<{ name: string; body: JsonObject }> = [];
+  for (const property of propertiesOf(requestSchema('deployAgent'))) {
+    const { schema } = property.at;
+    const values: Array<[string, JsonValue]> = [];
+    for (const keyword of ['minimum', 'maximum'] as const)
+      if (typeof schema[keyword] === 'number') values.push([keyword, schema[keyword]]);
+    if (typeof schema.minLength === 'number' && schema.minLength > 0)
+      values.push(['minLength', 'x'.repeat(schema.minLength)]);
+    if (typeof schema.maxLength === 'number') values.push(['maxLength', 'x'.repeat(schema.maxLength)]);
+    if (typeof schema.maxItems === 'number')
+      values.push(['maxItems', Array.from({ length: schema.maxItems }, (_, index) => `item-${index + 1}`)]);
+    for (const [keyword, value] of values) {
+      const body: JsonObject = { ...base, [property.name]: value };
+      if (validateRequestBody('deployAgent', body).ok) edges.push({ name: `edge-${property.name}-${keyword}`, body });
+    }
+  }
+  return edges;
 }
 
 function maxAgentIdLength(): number {
