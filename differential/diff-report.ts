@@ -29,6 +29,8 @@ export interface DiffReport {
     /** Steps whose agent could not be deployed on one server or both. */
     unresolved: number;
     sharedFailures: number;
+    /** Invariant checks made on each server's own answers (each rule at each step). */
+    invariantsChecked: { fake: number; real: number };
     posts: { fake: number; real: number };
   };
   /** Per documented success answer: which values were compared across the servers and why the others were not. */
@@ -81,6 +83,7 @@ export function buildDiffReport(
       skippedByCap,
       unresolved,
       sharedFailures: result.sharedFailures.length,
+      invariantsChecked: { fake: result.invariants.fake.length, real: result.invariants.real.length },
       posts: result.posts,
     },
     valueRules: rules,
@@ -241,7 +244,7 @@ export function formatDiffReport(report: DiffReport, width = 120): string {
   );
   const s = report.summary;
   lines.push(
-    `${report.verdict.toUpperCase()}: ${s.compared} of ${s.steps} steps compared, ${s.diverged} diverged (${s.divergences} divergence(s)), ${s.skipped} not compared${s.skippedByCap > 0 ? ` (${s.skippedByCap} by --max-writes)` : ''}; POSTs: fake ${s.posts.fake}, real ${s.posts.real}; ${(report.durationMs / 1000).toFixed(1)} s`,
+    `${report.verdict.toUpperCase()}: ${s.compared} of ${s.steps} steps compared, ${s.diverged} diverged (${s.divergences} divergence(s)), ${s.skipped} not compared; invariants checked: fake ${s.invariantsChecked.fake}, real ${s.invariantsChecked.real}${s.skippedByCap > 0 ? ` (${s.skippedByCap} by --max-writes)` : ''}; POSTs: fake ${s.posts.fake}, real ${s.posts.real}; ${(report.durationMs / 1000).toFixed(1)} s`,
   );
   return `${lines.join('\n')}\n`;
 }
