@@ -55,9 +55,9 @@ function expectedOfPrism(script: DiffStep[]): Record<string, string> {
       ['getAgent', 'deployAgent'].flatMap((operation) => [
         [`auth/${operation}/missing`, 'conformance'],
         [`auth/${operation}/not-bearer`, 'conformance'],
-        [`auth/${operation}/malformed`, 'status'],
-        [`auth/${operation}/bad-signature`, 'status'],
-        [`auth/${operation}/alg-none`, 'status'],
+        ...['malformed', 'bad-signature', 'signature-removed', 'alg-none', 'alg-switched', 'payload-altered'].map(
+          (variant) => [`auth/${operation}/${variant}`, 'status'],
+        ),
       ]),
     ),
   };

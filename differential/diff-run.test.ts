@@ -142,7 +142,7 @@ const expectedDivergence: Record<string, { kind: DivergenceKind; step: RegExp; p
   },
   'class 7: rejects revenueShare exactly 1 (reads the range as 0 ≤ x < 1)': {
     kind: 'status',
-    step: /^deploy\/edge-revenueShare-maximum$/,
+    step: /^deploy\/edge-revenueShare-maximum-1$/,
     pointer: '',
   },
   'a documented but wrong status: tasks for an active agent are answered 409': {
@@ -212,7 +212,7 @@ describe('the report', () => {
       expect(text).toMatch(/\/tokenomics\/price = 0\.05\s+│ \/tokenomics\/price = "0\.05"/);
       expect(text).toMatch(/^ {4}fake\s+│ real$/m);
       // The same divergence in the other retrieves is named, not repeated.
-      expect(text).toMatch(/↳ the same divergence in 33 more step\(s\): retrieve\/example-2, retrieve\/generated-1,/);
+      expect(text).toMatch(/↳ the same divergence in 43 more step\(s\): retrieve\/example-2, retrieve\/generated-1,/);
       expect(text).toContain('authorization: Bearer <API_TOKEN>');
       expect(text).not.toContain(token);
       expect(text).toMatch(/^DIVERGED: /m);

@@ -10,6 +10,7 @@ import {
 } from '../spec/index.ts';
 import type { RecordedExchange } from '../contract-tests/check-record.ts';
 import { sendRequest, type OutgoingRequest, type SentExchange } from '../contract-tests/http-exchange.ts';
+import { hostileTokens, type HostileTokens } from '../contract-tests/hostile-tokens.ts';
 import { createRedactor, type Redact } from '../contract-tests/redaction.ts';
 import { buildScript, defaultScriptOptions, type DiffStep, type SpecRule } from './diff-script.ts';
 import { checkInvariants, type InvariantResult } from './invariants.ts';
@@ -90,7 +91,7 @@ export interface DiffResult {
 interface SideState {
   target: DiffTarget;
   redact: Redact;
-  alteredToken: string;
+  hostile: HostileTokens;
   posts: number;
   /** agentId each deploy step created on this server. */
   agents: Map<string, string>;
@@ -99,31 +100,22 @@ interface SideState {
 }
 
 /**
- * The token with its signature changed in a way every decoder notices (its first character).
- * @example alterSignature('a.b.Ccc') // 'a.b.Acc'
+ * Every secret derived from a token that must never be printed: the hostile tokens and their segments.
+ * @example createRedactor(token, derivedSecrets(token))
  */
-export function alterSignature(token: string): string {
-  const segments = token.split('.');
-  const signature = segments.at(-1) ?? '';
-  segments[segments.length - 1] = (signature[0] === 'A' ? 'B' : 'A') + signature.slice(1);
-  return segments.join('.');
+export function derivedSecrets(token: string): string[] {
+  return Object.values(hostileTokens(token))
+    .filter((derived): derived is string => derived !== undefined)
+    .flatMap((derived) => [derived, ...derived.split('.').filter((segment) => segment.length >= 8)]);
 }
 
-/**
- * The token re-headed with `alg: none` and no signature, carrying the real payload (undefined when it is not a JWT).
- * @example algNone('eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhIn0.sig') // 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJhIn0.'
- */
-export function algNone(token: string): string | undefined {
-  const [header, payload, signature] = token.split('.');
-  if (header === undefined || payload === undefined || signature === undefined) return undefined;
-  try {
-    const decoded: unknown = JSON.parse(Buffer.from(header, 'base64url').toString('utf8'));
-    if (typeof decoded !== 'object' || decoded === null || Array.isArray(decoded)) return undefined;
-    return `${Buffer.from(JSON.stringify({ ...decoded, alg: 'none' })).toString('base64url')}.${payload}.`;
-  } catch {
-    return undefined;
-  }
-}
+const hostileLabels: Record<keyof HostileTokens, string> = {
+  'bad-signature': 'with its signature altered',
+  'signature-removed': 'with its signature removed',
+  'alg-none': 'with alg none and no signature',
+  'alg-switched': 'with its alg switched',
+  'payload-altered': 'with its payload altered',
+};
 
 function authorization(state: SideState, variant: DiffStep['auth']): OutgoingRequest['authorization'] {
   const { token, tokenLabel } = state.target;
@@ -136,13 +128,11 @@ function authorization(state: SideState, variant: DiffStep['auth']): OutgoingReq
       return { value: `Basic ${token}`, label: `Basic ${tokenLabel}` };
     case 'malformed':
       return { value: 'Bearer not-a-jwt', label: 'Bearer not-a-jwt' };
-    case 'bad-signature':
-      return { value: `Bearer ${state.alteredToken}`, label: `Bearer ${tokenLabel} with its signature altered` };
-    case 'alg-none':
-      // A token that is not a JWT cannot be re-headed; the step then sends the altered one, still a token to refuse.
+    default:
+      // A token that is not a JWT has no derived forms; an empty bearer token is refused all the same.
       return {
-        value: `Bearer ${algNone(token) ?? state.alteredToken}`,
-        label: `Bearer ${tokenLabel} re-headed with alg none`,
+        value: `Bearer ${state.hostile[variant] ?? ''}`,
+        label: `Bearer ${tokenLabel} ${hostileLabels[variant]}`,
       };
   }
 }
@@ -387,17 +377,14 @@ export async function runDiff(options: DiffOptions): Promise<DiffResult> {
     generatedTasks: options.generatedTasks ?? defaultScriptOptions.generatedTasks,
     existingAgent: options.fake.agentId !== undefined && options.real.agentId !== undefined,
   });
-  const stateOf = (target: DiffTarget): SideState => {
-    const alteredToken = alterSignature(target.token);
-    return {
-      target,
-      alteredToken,
-      redact: createRedactor(target.token, [alteredToken, ...[algNone(target.token) ?? ''].filter(Boolean)]),
-      posts: 0,
-      agents: new Map(),
-      answers: new Map(),
-    };
-  };
+  const stateOf = (target: DiffTarget): SideState => ({
+    target,
+    hostile: hostileTokens(target.token),
+    redact: createRedactor(target.token, derivedSecrets(target.token)),
+    posts: 0,
+    agents: new Map(),
+    answers: new Map(),
+  });
   const states: Record<Side, SideState> = { fake: stateOf(options.fake), real: stateOf(options.real) };
   // Each side's report text goes through both redactors: a server may echo the other side's token only if it was given it.
   const redactBoth: Redact = (text) => states.fake.redact(states.real.redact(text));

@@ -1,18 +1,12 @@
 // The scripted sequence the differential check sends to both servers, derived from the spec and a seed: deploys of varied
 // valid bodies, retrieves, task submissions and the documented error cases. Pure: no HTTP in here.
 import fc from 'fast-check';
-import {
-  getOperation,
-  ruleOrigin,
-  validateRequestBody,
-  type JsonObject,
-  type JsonValue,
-  type OperationId,
-  type RuleOrigin,
-} from '../spec/index.ts';
+import { getOperation, ruleOrigin, type JsonObject, type OperationId, type RuleOrigin } from '../spec/index.ts';
+import { boundaryBodies } from '../contract-tests/boundary-values.ts';
+import type { HostileTokens } from '../contract-tests/hostile-tokens.ts';
 import { invalidRequests } from '../contract-tests/invalid-requests.ts';
 import { validBodies } from '../contract-tests/schema-arbitraries.ts';
-import { propertiesOf, requestExamples, requestSchema, resolveSchema } from '../contract-tests/spec-schemas.ts';
+import { requestExamples, resolveSchema } from '../contract-tests/spec-schemas.ts';
 
 /** Which agent a step's path names, resolved per server at run time. */
 export type AgentRef =
@@ -63,9 +57,18 @@ export interface ScriptOptions {
 /** Defaults of the script: enough variety to catch a drifting fake in about a hundred requests per server. */
 export const defaultScriptOptions = { generatedDeploys: 4, generatedTasks: 3 } as const;
 
-/** Credentials a correct server refuses: none, another scheme, not a JWT, the signature altered, `alg: none`. */
-export type DiffAuthVariant = 'missing' | 'not-bearer' | 'malformed' | 'bad-signature' | 'alg-none';
-const authVariants: DiffAuthVariant[] = ['missing', 'not-bearer', 'malformed', 'bad-signature', 'alg-none'];
+/** Credentials a correct server refuses: none, another scheme, not a JWT, and each token derived from the real one. */
+export type DiffAuthVariant = 'missing' | 'not-bearer' | 'malformed' | keyof HostileTokens;
+const authVariants: DiffAuthVariant[] = [
+  'missing',
+  'not-bearer',
+  'malformed',
+  'bad-signature',
+  'signature-removed',
+  'alg-none',
+  'alg-switched',
+  'payload-altered',
+];
 
 /** A rule of the spec: where it lives and whether the service description or the spec decided it. */
 export interface SpecRule {
@@ -108,8 +111,9 @@ export function buildScript(options: ScriptOptions): DiffStep[] {
   // The same body twice more: a server that hands out ids per name or per body shows it on the third deploy.
   const minimal = examples.at(-1) ?? {};
   deployBodies.push({ name: 'repeat-1', body: minimal }, { name: 'repeat-2', body: minimal });
-  // Every inclusive bound of the request schema, reached exactly: where servers most often read a range differently.
-  for (const edge of edgeBodies(examples[0] ?? {})) deployBodies.push(edge);
+  // Every documented edge of the request schema, reached exactly (the contract suite's boundary bodies): where
+  // servers most often read a range differently.
+  for (const edge of boundaryBodies('deployAgent')) deployBodies.push({ name: edgeName(edge.label), body: edge.body });
   for (const { name, body } of deployBodies) {
     steps.push({
       id: `deploy/${name}`,
@@ -171,6 +175,8 @@ export function buildScript(options: ScriptOptions): DiffStep[] {
       taskBodies.push({ name: `generated-${index + 1}`, body });
     },
   );
+  for (const edge of boundaryBodies('executeAgentTask'))
+    taskBodies.push({ name: edgeName(edge.label), body: edge.body });
   for (const { name, body } of taskBodies) {
     steps.push({
       id: `execute/${name}`,
@@ -312,29 +318,9 @@ export function buildScript(options: ScriptOptions): DiffStep[] {
   return steps;
 }
 
-/**
- * Valid deploy bodies with one field at an inclusive bound of its schema (minimum, maximum, minLength, maxLength,
- * maxItems), each from `base`; bodies the spec's validator refuses are left out.
- * @example edgeBodies(example).map((e) => e.name) // ['edge-name-minLength', 'edge-name-maxLength', …]
- */
-export function edgeBodies(base: JsonObject): Array<{ name: string; body: JsonObject }> {
-  const edges: Array<{ name: string; body: JsonObject }> = [];
-  for (const property of propertiesOf(requestSchema('deployAgent'))) {
-    const { schema } = property.at;
-    const values: Array<[string, JsonValue]> = [];
-    for (const keyword of ['minimum', 'maximum'] as const)
-      if (typeof schema[keyword] === 'number') values.push([keyword, schema[keyword]]);
-    if (typeof schema.minLength === 'number' && schema.minLength > 0)
-      values.push(['minLength', 'x'.repeat(schema.minLength)]);
-    if (typeof schema.maxLength === 'number') values.push(['maxLength', 'x'.repeat(schema.maxLength)]);
-    if (typeof schema.maxItems === 'number')
-      values.push(['maxItems', Array.from({ length: schema.maxItems }, (_, index) => `item-${index + 1}`)]);
-    for (const [keyword, value] of values) {
-      const body: JsonObject = { ...base, [property.name]: value };
-      if (validateRequestBody('deployAgent', body).ok) edges.push({ name: `edge-${property.name}-${keyword}`, body });
-    }
-  }
-  return edges;
+/** A step id from a boundary body's label: `revenueShare maximum (1)` → `edge-revenueShare-maximum-1`. */
+function edgeName(label: string): string {
+  return `edge-${label.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
 }
 
 function maxAgentIdLength(): number {

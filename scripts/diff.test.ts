@@ -101,12 +101,12 @@ describe('against servers', () => {
     const { a, b } = urls();
     const result = await diff(['--fake', a, '--real', b, '--seed', '11'], { API_TOKEN: token });
     expect(result.code, result.stdout + result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/^AGREE: 112 of 112 steps compared, 0 diverged/m);
+    expect(result.stdout).toMatch(/^AGREE: 180 of 180 steps compared, 0 diverged/m);
     const report = JSON.parse(result.json) as { verdict: string; seed: number; steps: unknown[] };
     expect({ verdict: report.verdict, seed: report.seed, steps: report.steps.length }).toEqual({
       verdict: 'agree',
       seed: 11,
-      steps: 112,
+      steps: 180,
     });
   }, 60_000);
 

@@ -4,7 +4,7 @@ import { cliError } from './cli-error.ts';
 import { parseCommandLine } from './command-line.ts';
 import { createRedactor } from '../contract-tests/redaction.ts';
 import { buildScript, defaultScriptOptions } from '../differential/diff-script.ts';
-import { algNone, alterSignature, runDiff, type DiffTarget } from '../differential/diff-run.ts';
+import { derivedSecrets, runDiff, type DiffTarget } from '../differential/diff-run.ts';
 import { buildDiffReport, formatDiffReport } from '../differential/diff-report.ts';
 
 const defaultTimeoutMs = 10_000;
@@ -144,9 +144,8 @@ export async function main(args: string[]): Promise<void> {
     tokenLabel: sameToken ? '<API_TOKEN>' : '<REAL_TOKEN>',
     agentId: realAgent,
   };
-  const derived = (token: string): string[] => [alterSignature(token), algNone(token) ?? ''].filter(Boolean);
-  const redactFake = createRedactor(fakeToken, derived(fakeToken));
-  const redactReal = createRedactor(realToken, derived(realToken));
+  const redactFake = createRedactor(fakeToken, derivedSecrets(fakeToken));
+  const redactReal = createRedactor(realToken, derivedSecrets(realToken));
   const redact = (text: string): string => redactFake(redactReal(text));
 
   await probe('fake', fake, timeoutMs);

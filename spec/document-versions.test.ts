@@ -62,7 +62,7 @@ describe('another version of the document', () => {
       ['/agentId', '/components/schemas/AgentId/maxLength'],
       ['/status', '/components/schemas/AgentStatus/enum'],
     ]);
-    expect(ruleOrigin('/components/schemas/AgentId/maxLength', undefined, shorter)).toBe('assumption');
+    expect(ruleOrigin('/components/schemas/AgentId/maxLength', undefined, undefined, shorter)).toBe('assumption');
     expect(operationsOf(shorter).get('getAgent')?.responses.has(404)).toBe(true);
   });
 

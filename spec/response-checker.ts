@@ -76,6 +76,14 @@ function expectedFor(error: ErrorObject): string {
   }
 }
 
+/** For a `required` error, the one property it is about: origin is decided per member, not per keyword. */
+function requiredMember(error: ErrorObject): string | undefined {
+  const params = error.params as Record<string, unknown>;
+  return error.keyword === 'required' && typeof params.missingProperty === 'string'
+    ? params.missingProperty
+    : undefined;
+}
+
 function headerValue(headers: ResponseToCheck['headers'], name: string): string | undefined {
   if (!headers) return undefined;
   if (headers instanceof Headers) return headers.get(name) ?? undefined;
@@ -170,7 +178,7 @@ export function checkResponse(response: ResponseToCheck, document: JsonObject = 
         pointer,
         expected: expectedFor(error),
         found: error.keyword === 'required' ? 'nothing' : describe(error.data),
-        origin: ruleOrigin(keywordPointer, error.data, document),
+        origin: ruleOrigin(keywordPointer, error.data, requiredMember(error), document),
         specPointer: keywordPointer,
         message: `${pointer || 'the body'} ${errorMessage(error)}`,
       });
@@ -236,7 +244,7 @@ function checkHeaders(
         ...base,
         expected: `a ${header.name} header`,
         found: 'no such header',
-        origin: ruleOrigin(`${header.pointer}/required`, undefined, document),
+        origin: ruleOrigin(`${header.pointer}/required`, undefined, undefined, document),
         specPointer: header.pointer,
         message: `the ${header.name} header is missing`,
       });
@@ -251,7 +259,7 @@ function checkHeaders(
         ...base,
         expected: reasons,
         found: describe(value),
-        origin: ruleOrigin(`${header.pointer}/schema/type`, undefined, document),
+        origin: ruleOrigin(`${header.pointer}/schema/type`, undefined, undefined, document),
         specPointer: `${header.pointer}/schema`,
         message: `the ${header.name} header ${reasons}`,
       });
