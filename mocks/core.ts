@@ -12,6 +12,7 @@ import { createSystemClock, type Clock } from './clock.ts';
 import { handleControlRequest } from './control-plane.ts';
 import { preflight, withCors, type CorsOrigins } from './cors.ts';
 import { DEFAULT_JOURNAL_SIZE, Journal, JOURNAL_BODY_LIMIT } from './journal.ts';
+import { Coverage } from './coverage.ts';
 import { consoleLogger, type Logger } from './logger.ts';
 import type { MockRequest, MockResponse } from './mock-http.ts';
 import { documentedExamples, parsePrefer, type Preference } from './prefer.ts';
@@ -19,7 +20,7 @@ import { problemKindForStatus, problemResponse } from './problems.ts';
 import { seedFromText } from './random.ts';
 import { readJsonBody } from './request-body.ts';
 import { matchRoute } from './router.ts';
-import { Scenarios, type ScenarioConfig } from './scenarios.ts';
+import { Scenarios, type ScenarioConfig, type ScenarioDecision } from './scenarios.ts';
 import { AgentStore } from './store.ts';
 
 /** The seed used when none is given (MOCK_SEED). */
@@ -61,6 +62,8 @@ export interface MockCore {
   readonly clock: Clock;
   readonly journal: Journal;
   readonly scenarios: Scenarios;
+  /** What the API answered, counted (GET /__mock/coverage); reset only by DELETE /__mock/coverage. */
+  readonly coverage: Coverage;
   readonly seed: number;
   /** Back to the seed: store, scenarios and journal (the clock keeps its time). */
   reset(): void;
@@ -106,7 +109,7 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
 
   async function dispatch(
     request: MockRequest,
-    context: { operationId: OperationId | null; bodyText: string | null },
+    context: { operationId: OperationId | null; bodyText: string | null; scenario?: ScenarioDecision },
   ): Promise<MockResponse> {
     const cors = preflight(corsOrigins, request);
     if (cors) return cors;
@@ -133,6 +136,7 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
 
     if (scenarios.active) {
       const decision = scenarios.decide(operationId, clock.now());
+      context.scenario = decision;
       if (decision.latencyMs > 0) await sleep(decision.latencyMs);
       if (decision.retryAfterSeconds !== undefined) {
         const limit = scenarios.config.rateLimit;
@@ -306,11 +310,13 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
     return response;
   }
 
+  const coverage = new Coverage();
   const core: MockCore = {
     store,
     clock,
     journal,
     scenarios,
+    coverage,
     seed,
     reset() {
       store.reset();
@@ -321,7 +327,7 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
     persist,
     async handle(request) {
       const started = performance.now();
-      const context: { operationId: OperationId | null; bodyText: string | null } = {
+      const context: { operationId: OperationId | null; bodyText: string | null; scenario?: ScenarioDecision } = {
         operationId: null,
         bodyText: null,
       };
@@ -339,6 +345,7 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
       }
       withCors(corsOrigins, request, response);
       if (!request.path.startsWith(CONTROL_PREFIX)) {
+        coverage.record(context.operationId, request, response, context.scenario);
         const text = context.bodyText;
         journal.add({
           atMs: clock.now(),

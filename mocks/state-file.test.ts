@@ -64,6 +64,23 @@ describe('openStateFile', () => {
     expect(second.clock.offset).toBe(5000);
   });
 
+  it('keeps the coverage counts across a restart, and refuses a file whose coverage is damaged', async () => {
+    const file = join(directory, 'state.json');
+    const token = await mintToken();
+    const first = await coreWithState(file);
+    await deploy(first, token, 'counted');
+    // The deploy's own commit precedes its count; the next commit (or the shutdown's) carries it.
+    await first.persist();
+    const counted = first.coverage.report();
+    expect(counted.categories.status.covered).toBe(1);
+    const second = await coreWithState(file);
+    expect(second.coverage.report()).toEqual(counted);
+
+    const saved = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+    await writeFile(file, JSON.stringify({ ...saved, coverage: { version: 1, requests: 'many', entries: [] } }));
+    await expect(openStateFile(file, silentLogger)).rejects.toThrow(/coverage snapshot .*; move it away/);
+  });
+
   it('acknowledges concurrent deploys only once a write holding them is on disk (group commit)', async () => {
     const file = join(directory, 'state.json');
     const token = await mintToken();

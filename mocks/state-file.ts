@@ -2,6 +2,7 @@
 import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { MockCore } from './core.ts';
+import { parseSnapshot as parseCoverageSnapshot, type CoverageSnapshot } from './coverage.ts';
 import { consoleLogger, type Logger } from './logger.ts';
 import type { StoreSnapshot } from './store.ts';
 
@@ -72,6 +73,7 @@ export async function writeFileAtomic(path: string, text: string): Promise<void>
 export async function openStateFile(file: string, logger: Logger = consoleLogger): Promise<StateFile> {
   const path = resolve(file);
   let loaded: StoreSnapshot | undefined;
+  let loadedCoverage: CoverageSnapshot | undefined;
   let text: string | undefined;
   try {
     text = await readFile(path, 'utf8');
@@ -92,6 +94,17 @@ export async function openStateFile(file: string, logger: Logger = consoleLogger
         `the state file ${path} is not a state written by this kit; move it away (or delete it) to start from the seed`,
       );
     loaded = parsed;
+    // Coverage rides along in the same file (absent in files written before it was counted).
+    const coverage = (parsed as { coverage?: unknown }).coverage;
+    if (coverage !== undefined) {
+      try {
+        loadedCoverage = parseCoverageSnapshot(coverage);
+      } catch (error) {
+        throw new Error(
+          `the state file ${path}: ${error instanceof Error ? error.message : String(error)}; move it away (or delete it) to start from the seed`,
+        );
+      }
+    }
   }
   // Fail now, not at the first deploy, when the directory cannot be made or written.
   await mkdir(dirname(path), { recursive: true }).catch(() => {});
@@ -113,7 +126,7 @@ export async function openStateFile(file: string, logger: Logger = consoleLogger
     const batch = waiting;
     waiting = [];
     // The snapshot is taken now: it holds every mutation whose caller is in `batch`.
-    const snapshot = JSON.stringify(core.store.snapshot());
+    const snapshot = JSON.stringify({ ...core.store.snapshot(), coverage: core.coverage.toJSON() });
     writeFileAtomic(path, snapshot)
       .then(
         () => {
@@ -147,6 +160,7 @@ export async function openStateFile(file: string, logger: Logger = consoleLogger
           logger.warn(`the state file ${path} was made with seed ${loaded.seed}; reset returns to seed ${target.seed}`);
         target.store.restore(loaded);
         target.clock.advance(loaded.clockOffset - target.clock.offset);
+        if (loadedCoverage) target.coverage.restore(loadedCoverage);
       }
       await commit();
     },
