@@ -5,6 +5,7 @@ import type { CheckName, CheckRecord } from './check-record.ts';
 import { formatFailure } from './failure-text.ts';
 import type { RunOptions } from './run-options.ts';
 import type { RunPlan } from './check-plan.ts';
+import { statusCoverage, statusCoverageLines, type StatusCoverage } from './status-coverage.ts';
 
 export interface ContractReport {
   tool: 'agent-registry-kit contract';
@@ -26,6 +27,8 @@ export interface ContractReport {
     errors: number;
   };
   checks: CheckRecord[];
+  /** Documented (operation, status) pairs the server was seen to answer, never provoked into, and undocumented ones. */
+  statusCoverage: StatusCoverage;
   /** Errors of the suite itself (a crash, a setup failure), redacted. */
   errors: string[];
 }
@@ -75,6 +78,7 @@ export function buildReport(input: {
     verdict,
     summary,
     checks: records,
+    statusCoverage: statusCoverage(records),
     errors,
   };
 }
@@ -134,6 +138,7 @@ export function formatConsoleReport(report: ContractReport): string {
     }
   }
   for (const error of report.errors) lines.push(`suite error: ${error}`);
+  lines.push('', ...statusCoverageLines(report.statusCoverage));
   const s = report.summary;
   const seconds = (report.durationMs / 1000).toFixed(1);
   lines.push('');

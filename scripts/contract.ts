@@ -1,5 +1,6 @@
 // `npm run contract`: checks the server at API_BASE_URL against spec/openapi.yaml by running the contract suite
 // (contract-tests/) with vitest, then prints a verdict grouped by operation and writes the JUnit and JSON reports asked for.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { startVitest } from 'vitest/node';
@@ -8,6 +9,7 @@ import { parseCommandLine } from './command-line.ts';
 import { defaultMaxWrites, generatedProperties, planRun, shrinkAllowance } from '../contract-tests/check-plan.ts';
 import { ContractReporter } from '../contract-tests/contract-reporter.ts';
 import { createRedactor } from '../contract-tests/redaction.ts';
+import { addJUnitProperties, statusCoverageProperties } from '../contract-tests/status-coverage.ts';
 import { defaultRunOptions, type RunOptions } from '../contract-tests/run-options.ts';
 
 const help = `Usage: npm run contract -- [options]
@@ -185,5 +187,10 @@ const vitest = await startVitest('test', [], {
   ...(setupFiles.length > 0 ? { setupFiles } : {}),
 });
 await vitest.close();
+if (junit && reporter.report) {
+  const file = resolve(junit);
+  const properties = statusCoverageProperties(reporter.report.statusCoverage);
+  writeFileSync(file, addJUnitProperties(readFileSync(file, 'utf8'), 'status coverage', properties));
+}
 const verdict = reporter.report?.verdict ?? 'failed';
 process.exit(verdict === 'passed' ? 0 : 1);
