@@ -2,6 +2,7 @@
 // which it was never provoked into, and which undocumented statuses it answered; derived from spec/, never from mocks/.
 import { operations } from '../spec/index.ts';
 import type { CheckRecord } from './check-record.ts';
+import type { ReportSection } from './contract-report.ts';
 
 /** One (operation, status) pair and how many responses of the run had it. */
 export interface StatusCount {
@@ -107,35 +108,12 @@ export function statusCoverageProperties(coverage: StatusCoverage): Array<[name:
   ];
 }
 
-const xmlAttribute = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
-
 /**
- * Adds a suite of properties (no test cases) to a JUnit document written by another reporter.
- * @example writeFileSync(file, addJUnitProperties(readFileSync(file, 'utf8'), 'status coverage', properties));
+ * Status coverage as a section of the contract report: its console lines and its JUnit suite properties.
+ * @example new ContractReporter({ ...settings, sections: [statusCoverageSection] });
  */
-export function addJUnitProperties(xml: string, suite: string, properties: ReadonlyArray<[string, string]>): string {
-  const block = [
-    `  <testsuite name="${xmlAttribute(suite)}" tests="0" failures="0" errors="0" skipped="0" time="0">`,
-    '    <properties>',
-    ...properties.map(
-      ([name, value]) => `      <property name="${xmlAttribute(name)}" value="${xmlAttribute(value)}"/>`,
-    ),
-    '    </properties>',
-    '  </testsuite>',
-  ].join('\n');
-  const end = xml.lastIndexOf('</testsuites>');
-  return end === -1 ? xml : `${xml.slice(0, end)}${block}\n${xml.slice(end)}`;
-}
-
-/**
- * The same, as a part of the contract report another module prints (the shape of the report's section hook).
- * @example formatConsoleReport(report, [statusCoverageSection]);
- */
-export const statusCoverageSection = {
+export const statusCoverageSection: ReportSection = {
   name: 'status coverage',
-  consoleLines: (report: { checks: readonly CheckRecord[] }): string[] =>
-    statusCoverageLines(statusCoverage(report.checks)),
-  junitProperties: (report: { checks: readonly CheckRecord[] }): Array<[string, string]> =>
-    statusCoverageProperties(statusCoverage(report.checks)),
+  consoleLines: (report) => statusCoverageLines(report.statusCoverage),
+  junitProperties: (report) => statusCoverageProperties(report.statusCoverage),
 };

@@ -1,6 +1,5 @@
 // `npm run contract`: checks the server at API_BASE_URL against spec/openapi.yaml by running the contract suite
 // (contract-tests/) with vitest, then prints a verdict grouped by operation and writes the JUnit and JSON reports asked for.
-import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { startVitest } from 'vitest/node';
@@ -9,13 +8,14 @@ import { parseCommandLine } from './command-line.ts';
 import { defaultMaxWrites, generatedProperties, planRun, shrinkAllowance } from '../contract-tests/check-plan.ts';
 import { ContractReporter } from '../contract-tests/contract-reporter.ts';
 import { createRedactor } from '../contract-tests/redaction.ts';
-import { addJUnitProperties, statusCoverageProperties } from '../contract-tests/status-coverage.ts';
+import { statusCoverageSection } from '../contract-tests/status-coverage.ts';
 import { defaultRunOptions, type RunOptions } from '../contract-tests/run-options.ts';
 
 const help = `Usage: npm run contract -- [options]
 
 Checks a live Agent Registry server against spec/openapi.yaml: conformance of every response, auth, request
-validation, behaviour across calls and generated cases. Exit status 0 if and only if every check passed.
+validation, behaviour across calls, repeated requests and generated cases. Exit status 0 if and only if every
+check passed.
 
 Environment:
   API_BASE_URL        the server's {base_url}, without /v1 (required), e.g. https://api.example.com
@@ -172,6 +172,8 @@ const reporter = new ContractReporter({
   plan,
   redact,
   jsonFile: json,
+  junitFile: junit === undefined ? undefined : resolve(junit),
+  sections: [statusCoverageSection],
   write: (text) => process.stdout.write(text),
 });
 const configFile = fileURLToPath(new URL('../contract-tests/vitest.config.ts', import.meta.url));
@@ -179,18 +181,10 @@ const vitest = await startVitest('test', [], {
   config: configFile,
   watch: false,
   run: true,
-  reporters: [
-    reporter,
-    ...(junit ? [['junit', { outputFile: resolve(junit) }] as ['junit', { outputFile: string }]] : []),
-  ],
+  reporters: [reporter],
   provide: { contractOptions: options },
   ...(setupFiles.length > 0 ? { setupFiles } : {}),
 });
 await vitest.close();
-if (junit && reporter.report) {
-  const file = resolve(junit);
-  const properties = statusCoverageProperties(reporter.report.statusCoverage);
-  writeFileSync(file, addJUnitProperties(readFileSync(file, 'utf8'), 'status coverage', properties));
-}
 const verdict = reporter.report?.verdict ?? 'failed';
 process.exit(verdict === 'passed' ? 0 : 1);

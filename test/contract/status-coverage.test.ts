@@ -4,12 +4,8 @@ import { describe, expect, test } from 'vitest';
 import { planRun } from '../../contract-tests/check-plan.ts';
 import type { CheckRecord, RecordedExchange } from '../../contract-tests/check-record.ts';
 import { buildReport, formatConsoleReport } from '../../contract-tests/contract-report.ts';
-import {
-  addJUnitProperties,
-  statusCoverage,
-  statusCoverageLines,
-  statusCoverageProperties,
-} from '../../contract-tests/status-coverage.ts';
+import { formatJUnit } from '../../contract-tests/junit-report.ts';
+import { statusCoverage, statusCoverageLines, statusCoverageSection } from '../../contract-tests/status-coverage.ts';
 import { operations } from '../../spec/index.ts';
 
 function exchange(operationId: string, status: number | undefined): RecordedExchange {
@@ -104,22 +100,13 @@ describe('statusCoverage', () => {
       durationMs: 1,
     });
     expect(report.statusCoverage).toEqual(coverage);
-    expect(formatConsoleReport(report)).toContain(lines.join('\n'));
+    expect(formatConsoleReport(report, [statusCoverageSection])).toContain(lines.join('\n'));
+    expect(formatConsoleReport(report)).not.toContain('status coverage');
 
-    const xml = addJUnitProperties(
-      '<?xml version="1.0"?>\n<testsuites>\n  <testsuite name="x"></testsuite>\n</testsuites>\n',
-      'status coverage',
-      statusCoverageProperties(coverage),
-    );
+    const xml = formatJUnit(report, [statusCoverageSection]);
     expect(xml).toContain(`<property name="statusCoverage.percent" value="${coverage.percent.toFixed(1)}"/>`);
     expect(xml).toContain('<property name="statusCoverage.seen" value="getAgent 404 ×1"/>');
     expect(xml).toContain('<property name="statusCoverage.undocumented" value="getAgent 418 ×1"/>');
-    expect(xml).toMatch(/<\/testsuite>\n {2}<testsuite name="status coverage"[^]*<\/testsuite>\n<\/testsuites>\n$/);
-  });
-
-  test('JUnit property values are escaped', () => {
-    const xml = addJUnitProperties('<testsuites></testsuites>', 'a"b', [['n', `<&>"'`]]);
-    expect(xml).toContain('name="a&quot;b"');
-    expect(xml).toContain('value="&lt;&amp;&gt;&quot;&apos;"');
+    expect(xml).toMatch(/<property name="statusCoverage.neverSeen" value="deployAgent 201, 400, [^"]*"\/>/);
   });
 });
