@@ -85,6 +85,12 @@ export class Coverage {
   readonly #operations = new Map<OperationId, OperationCounters>();
   readonly #problems = new Map<ProblemKind, CoverageEntry>();
   #requests = 0;
+  #changes = 0;
+
+  /** Grows with every change of the counts: a persister writes the counts only when it moved since its last write. */
+  get changes(): number {
+    return this.#changes;
+  }
 
   constructor() {
     const add = (category: CoverageCategory, operationId: OperationId | null, key: string): CoverageEntry => {
@@ -134,6 +140,7 @@ export class Coverage {
     decision: ScenarioDecision | undefined,
   ): void {
     this.#requests += 1;
+    this.#changes += 1;
     const status = response.status;
     if (status >= 400) {
       const kind = problemKindOf(response);
@@ -193,6 +200,7 @@ export class Coverage {
   /** Back to nothing served (DELETE /__mock/coverage). */
   reset(): void {
     this.#requests = 0;
+    this.#changes += 1;
     for (const entry of this.#entries) entry.count = 0;
     for (let index = this.#entries.length - 1; index >= 0; index -= 1) {
       const entry = this.#entries[index] as CoverageEntry;
