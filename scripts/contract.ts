@@ -9,6 +9,7 @@ import { parseCommandLine } from './command-line.ts';
 import { defaultMaxWrites, generatedProperties, planRun, shrinkAllowance } from '../contract-tests/check-plan.ts';
 import { ContractReporter } from '../contract-tests/contract-reporter.ts';
 import { createRedactor } from '../contract-tests/redaction.ts';
+import { statusCoverageSection } from '../contract-tests/status-coverage.ts';
 import { defaultRunOptions, type RunOptions } from '../contract-tests/run-options.ts';
 
 const help = `Usage: agent-registry-kit contract [options]   (in a clone: npm run contract -- [options])
@@ -179,6 +180,7 @@ export async function main(args: string[]): Promise<void> {
     redact,
     jsonFile: json,
     junitFile: junit === undefined ? undefined : resolve(junit),
+    sections: [statusCoverageSection],
     write: (text) => process.stdout.write(text),
   });
   // Compiled into the package this module is .js, and so is the suite beside it.
