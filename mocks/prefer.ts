@@ -4,6 +4,7 @@ import {
   getOperation,
   isJsonObject,
   openapiDocument,
+  resolveValue,
   type JsonValue,
   type OperationId,
 } from '../spec/index.ts';
@@ -42,12 +43,6 @@ export interface DocumentedExample {
   value: JsonValue;
 }
 
-function resolve(node: JsonValue | undefined): JsonValue | undefined {
-  if (isJsonObject(node) && typeof node.$ref === 'string')
-    return resolve(getAtPointer(openapiDocument, node.$ref.replace(/^#/, '')));
-  return node;
-}
-
 const cache = new Map<string, DocumentedExample[]>();
 
 /**
@@ -68,7 +63,7 @@ export function documentedExamples(operationId: OperationId, status: number): Do
       );
       if (!isJsonObject(examples)) continue;
       for (const [name, raw] of Object.entries(examples)) {
-        const example = resolve(raw);
+        const example = resolveValue(raw);
         if (isJsonObject(example) && example.value !== undefined)
           result.push({ name, mediaType, value: example.value });
       }

@@ -1,6 +1,7 @@
 // What each operation of the document declares (method, path, statuses, media types, headers), read from the document once.
 import { openapiDocument } from './openapi-document.generated.ts';
-import { getAtPointer, isJsonObject, toPointer, type JsonObject } from './json-pointer.ts';
+import { resolveRef } from './document-refs.ts';
+import { escapePointerToken, isJsonObject, toPointer } from './json-pointer.ts';
 import type { OperationId } from './types.ts';
 
 export interface RequiredHeader {
@@ -33,17 +34,9 @@ export interface OperationSpec {
   pathParameters: string[];
   /** Media type of the request body, when there is one. */
   requestMediaType: string | undefined;
+  /** Pointer of the request body's schema, when there is one. */
+  requestSchemaPointer: string | undefined;
   responses: Map<number, DocumentedResponse>;
-}
-
-/** Follows a local `$ref` to the object and pointer it names. */
-export function resolveRef(node: JsonObject, pointer: string): { node: JsonObject; pointer: string } {
-  const ref = node.$ref;
-  if (typeof ref !== 'string') return { node, pointer };
-  const target = ref.replace(/^#/, '');
-  const resolved = getAtPointer(openapiDocument, target);
-  if (!isJsonObject(resolved)) throw new Error(`unresolvable $ref ${ref} at ${pointer}`);
-  return resolveRef(resolved, target);
 }
 
 function readOperations(): Map<OperationId, OperationSpec> {
@@ -75,13 +68,18 @@ function readOperations(): Map<OperationId, OperationSpec> {
       }
       const requestBody = isJsonObject(operation.requestBody) ? operation.requestBody : undefined;
       const content = requestBody && isJsonObject(requestBody.content) ? requestBody.content : undefined;
+      const requestMediaType = content ? Object.keys(content)[0] : undefined;
       result.set(operation.operationId as OperationId, {
         operationId: operation.operationId as OperationId,
         method: method === 'get' ? 'GET' : 'POST',
         path,
         pointer,
         pathParameters: [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? ''),
-        requestMediaType: content ? Object.keys(content)[0] : undefined,
+        requestMediaType,
+        requestSchemaPointer:
+          requestMediaType === undefined
+            ? undefined
+            : `${pointer}/requestBody/content/${escapePointerToken(requestMediaType)}/schema`,
         responses,
       });
     }

@@ -1,5 +1,6 @@
 // Validates what a client sends (request bodies and path parameters) against the document, filling in the spec's defaults.
-import { getOperation, resolveRef } from './operations.ts';
+import { resolveRef } from './document-refs.ts';
+import { getOperation } from './operations.ts';
 import { getAtPointer, isJsonObject, toPointer } from './json-pointer.ts';
 import { getSchemaValidator } from './schema-compiler.ts';
 import { toFieldErrors } from './field-errors.ts';
@@ -9,16 +10,9 @@ import { openapiDocument } from './openapi-document.generated.ts';
 /** The outcome of a validation: the value with defaults applied, or every reason it was rejected. */
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: ValidationError[] };
 
-const requestSchemaPointers = new Map<BodyOperationId, string>();
-
 function requestSchemaPointer(operationId: BodyOperationId): string {
-  const cached = requestSchemaPointers.get(operationId);
-  if (cached !== undefined) return cached;
-  const operation = getOperation(operationId);
-  const mediaType = operation.requestMediaType;
-  if (!mediaType) throw new Error(`${operationId} takes no request body`);
-  const pointer = `${operation.pointer}/requestBody/content/${mediaType.replace('/', '~1')}/schema`;
-  requestSchemaPointers.set(operationId, pointer);
+  const pointer = getOperation(operationId).requestSchemaPointer;
+  if (pointer === undefined) throw new Error(`${operationId} takes no request body`);
   return pointer;
 }
 

@@ -1,5 +1,6 @@
 // Checks one response against what the document says of its operation: status, media type, headers and body.
 import type { ErrorObject } from 'ajv';
+import { mediaTypeOf } from './media-type.ts';
 import { getOperation, type DocumentedResponse } from './operations.ts';
 import { getSchemaValidator, rootSchemaPointer, schemaPathToPointer } from './schema-compiler.ts';
 import { errorDataPointer, errorMessage } from './field-errors.ts';
@@ -79,10 +80,6 @@ function headerValue(headers: ResponseToCheck['headers'], name: string): string 
   if (headers instanceof Headers) return headers.get(name) ?? undefined;
   for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === name) return value;
   return undefined;
-}
-
-function mediaTypeOf(contentType: string | null | undefined): string {
-  return (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
 /**
