@@ -1,11 +1,12 @@
 // Sends one request to the server under test with a timeout and records it, token redacted, with what came back.
+import type { HttpMethod } from '../spec/index.ts';
 import type { RecordedExchange } from './check-record.ts';
 import type { Redact } from './redaction.ts';
 
 /** What a check asks to send. `authorization` is the header value, or undefined for none; `label` is what reports show instead. */
 export interface OutgoingRequest {
   operationId: string;
-  method: 'GET' | 'POST';
+  method: HttpMethod;
   /** Path and query, starting with `/v1/`. */
   path: string;
   authorization: { value: string; label: string } | undefined;

@@ -225,7 +225,7 @@ describe('determinism', () => {
 describe('Prefer answers every documented status and example of every operation within the spec', () => {
   it('passes the response checker for each (operation, status, example)', async () => {
     const { operations } = await import('../spec/index.ts');
-    const { documentedExamples } = await import('./prefer.ts');
+    const { documentedExamples } = await import('./documented-response.ts');
     const agentId = await anActiveAgent();
     const paths = {
       getAgent: ['GET', `/v1/agents/${agentId}`],

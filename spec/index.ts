@@ -7,7 +7,9 @@ export { agentCategories, agentModels, agentStatuses, taskPriorities, taskStatus
 export {
   operations,
   getOperation,
+  takesJsonBody,
   type OperationSpec,
+  type HttpMethod,
   type DocumentedResponse,
   type RequiredHeader,
 } from './operations.ts';

@@ -2,7 +2,7 @@
 import { openapiDocument } from './openapi-document.generated.ts';
 import { resolveRef } from './document-refs.ts';
 import { escapePointerToken, isJsonObject, toPointer } from './json-pointer.ts';
-import type { OperationId } from './types.ts';
+import type { BodyOperationId, OperationId } from './types.ts';
 
 export interface RequiredHeader {
   /** As the document spells it, e.g. `WWW-Authenticate`. */
@@ -23,9 +23,13 @@ export interface DocumentedResponse {
   assumption: string | undefined;
 }
 
+/** The methods an OpenAPI path item can hold, as HTTP spells them. */
+export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'DELETE' | 'OPTIONS' | 'HEAD' | 'PATCH' | 'TRACE';
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
 export interface OperationSpec {
   operationId: OperationId;
-  method: 'GET' | 'POST';
+  method: HttpMethod;
   /** The path template, e.g. `/v1/agents/{agentId}`. */
   path: string;
   /** Pointer of the operation object in the document. */
@@ -45,7 +49,7 @@ function readOperations(): Map<OperationId, OperationSpec> {
   if (!isJsonObject(paths)) throw new Error('the document has no paths');
   for (const [path, item] of Object.entries(paths)) {
     if (!isJsonObject(item)) continue;
-    for (const method of ['get', 'post'] as const) {
+    for (const method of METHODS) {
       const operation = item[method];
       if (!isJsonObject(operation)) continue;
       const pointer = toPointer(['paths', path, method]);
@@ -71,7 +75,7 @@ function readOperations(): Map<OperationId, OperationSpec> {
       const requestMediaType = content ? Object.keys(content)[0] : undefined;
       result.set(operation.operationId as OperationId, {
         operationId: operation.operationId as OperationId,
-        method: method === 'get' ? 'GET' : 'POST',
+        method: method.toUpperCase() as HttpMethod,
         path,
         pointer,
         pathParameters: [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? ''),
@@ -98,4 +102,12 @@ export function getOperation(operationId: OperationId): OperationSpec {
   const operation = operations.get(operationId);
   if (!operation) throw new Error(`unknown operationId ${operationId}`);
   return operation;
+}
+
+/**
+ * Whether the operation takes a JSON request body (then it is a `BodyOperationId` and `validateRequestBody` applies).
+ * @example takesJsonBody('deployAgent') // true
+ */
+export function takesJsonBody(operationId: OperationId): operationId is BodyOperationId {
+  return getOperation(operationId).requestMediaType === 'application/json';
 }
