@@ -287,59 +287,7 @@ export const controlPlaneDocument: JsonObject = {
             "content": {
               "application/json": {
                 "schema": {
-                  "type": "object",
-                  "required": [
-                    "taskId",
-                    "agentId",
-                    "status",
-                    "priority",
-                    "cost",
-                    "submittedAt",
-                    "startsAt",
-                    "finishesAt"
-                  ],
-                  "properties": {
-                    "taskId": {
-                      "type": "string"
-                    },
-                    "agentId": {
-                      "type": "string"
-                    },
-                    "status": {
-                      "type": "string",
-                      "enum": [
-                        "queued",
-                        "processing",
-                        "completed",
-                        "failed"
-                      ]
-                    },
-                    "priority": {
-                      "type": "string",
-                      "enum": [
-                        "low",
-                        "normal",
-                        "high"
-                      ]
-                    },
-                    "cost": {
-                      "type": "number"
-                    },
-                    "submittedAt": {
-                      "type": "string",
-                      "format": "date-time"
-                    },
-                    "startsAt": {
-                      "type": "string",
-                      "format": "date-time",
-                      "description": "When processing starts."
-                    },
-                    "finishesAt": {
-                      "type": "string",
-                      "format": "date-time",
-                      "description": "When the task completes or fails."
-                    }
-                  }
+                  "$ref": "#/components/schemas/Task"
                 }
               }
             }
@@ -607,6 +555,62 @@ export const controlPlaneDocument: JsonObject = {
           "paused",
           "deprecated"
         ]
+      },
+      "Task": {
+        "type": "object",
+        "description": "A task as the fake keeps it, its status read on the mock's clock.",
+        "required": [
+          "taskId",
+          "agentId",
+          "status",
+          "priority",
+          "cost",
+          "submittedAt",
+          "startsAt",
+          "finishesAt"
+        ],
+        "properties": {
+          "taskId": {
+            "type": "string"
+          },
+          "agentId": {
+            "type": "string"
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "queued",
+              "processing",
+              "completed",
+              "failed"
+            ]
+          },
+          "priority": {
+            "type": "string",
+            "enum": [
+              "low",
+              "normal",
+              "high"
+            ]
+          },
+          "cost": {
+            "type": "number"
+          },
+          "submittedAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "startsAt": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When processing starts."
+          },
+          "finishesAt": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When the task completes or fails."
+          }
+        }
       },
       "Scenarios": {
         "type": "object",

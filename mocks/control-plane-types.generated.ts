@@ -165,6 +165,28 @@ export interface components {
     schemas: {
         /** @enum {string} */
         AgentStatus: "active" | "paused" | "deprecated";
+        /** @description A task as the fake keeps it, its status read on the mock's clock. */
+        Task: {
+            taskId: string;
+            agentId: string;
+            /** @enum {string} */
+            status: "queued" | "processing" | "completed" | "failed";
+            /** @enum {string} */
+            priority: "low" | "normal" | "high";
+            cost: number;
+            /** Format: date-time */
+            submittedAt: string;
+            /**
+             * Format: date-time
+             * @description When processing starts.
+             */
+            startsAt: string;
+            /**
+             * Format: date-time
+             * @description When the task completes or fails.
+             */
+            finishesAt: string;
+        };
         Scenarios: {
             /** @description Milliseconds added before answering every /v1 request. */
             latencyMs?: number;
@@ -376,27 +398,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        taskId: string;
-                        agentId: string;
-                        /** @enum {string} */
-                        status: "queued" | "processing" | "completed" | "failed";
-                        /** @enum {string} */
-                        priority: "low" | "normal" | "high";
-                        cost: number;
-                        /** Format: date-time */
-                        submittedAt: string;
-                        /**
-                         * Format: date-time
-                         * @description When processing starts.
-                         */
-                        startsAt: string;
-                        /**
-                         * Format: date-time
-                         * @description When the task completes or fails.
-                         */
-                        finishesAt: string;
-                    };
+                    "application/json": components["schemas"]["Task"];
                 };
             };
             404: components["responses"]["Problem"];

@@ -120,7 +120,7 @@ describe('control plane', () => {
     expect((await send('GET', '/__mock/nothing')).status).toBe(404);
     const wrong = await send('POST', '/__mock/journal');
     expect(wrong.status).toBe(405);
-    expect(wrong.headers.allow).toBe('GET, DELETE');
+    expect(wrong.headers.allow).toBe('DELETE, GET');
   });
 
   it('reports its health', async () => {
@@ -196,7 +196,8 @@ describe('scenarios', () => {
       '/latencyMs',
       '/operations/getAgent/errorStatus',
       '/operations/nope',
-      '/rateLimit',
+      '/rateLimit/limit',
+      '/rateLimit/windowSeconds',
     ]);
   });
 });

@@ -1,12 +1,72 @@
-// Finds the operation of a request from the spec's own path templates; wrong methods and unknown paths are told apart.
+// Matches requests against OpenAPI path templates (`/v1/agents/{agentId}`), telling wrong methods and unknown paths apart;
+// the API's routes come from spec/openapi.yaml, the control plane's from mocks/control-plane.yaml.
 import { operations, type OperationId } from '../spec/index.ts';
 
-interface CompiledRoute {
-  operationId: OperationId;
+/** One route: a method, an OpenAPI path template, and what the caller wants back when it matches. */
+export interface RouteDefinition<T> {
+  method: string;
+  /** OpenAPI path template, e.g. `/v1/agents/{agentId}/execute`. */
+  path: string;
+  target: T;
+}
+
+export type TemplateMatch<T> =
+  | { kind: 'route'; target: T; params: Record<string, string> }
+  | { kind: 'wrong-method'; allow: string[] }
+  | { kind: 'none' };
+
+interface CompiledRoute<T> {
   method: string;
   /** Literal segments as text, parameter segments as null. */
   segments: (string | null)[];
   parameterNames: string[];
+  target: T;
+}
+
+/**
+ * Compiles path templates once into a matcher. Parameters come back still percent-encoded: the caller decodes and
+ * validates them.
+ * @example createRouter([{ method: 'GET', path: '/tasks/{taskId}', target: 'getTask' }]).match('GET', '/tasks/t1')
+ */
+export function createRouter<T>(routes: readonly RouteDefinition<T>[]): {
+  match(method: string, path: string): TemplateMatch<T>;
+} {
+  const compiled: CompiledRoute<T>[] = routes.map((route) => ({
+    method: route.method,
+    target: route.target,
+    segments: route.path.split('/').map((segment) => (segment.startsWith('{') ? null : segment)),
+    parameterNames: [...route.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? ''),
+  }));
+  return {
+    match(method, path) {
+      const parts = path.split('/');
+      let allow: string[] | undefined;
+      for (const route of compiled) {
+        if (route.segments.length !== parts.length) continue;
+        let matches = true;
+        for (let index = 0; index < parts.length; index += 1) {
+          const segment = route.segments[index];
+          const part = parts[index] ?? '';
+          if (segment === null ? part === '' : segment !== part) {
+            matches = false;
+            break;
+          }
+        }
+        if (!matches) continue;
+        if (route.method === method) {
+          const params: Record<string, string> = {};
+          let name = 0;
+          for (let index = 0; index < parts.length; index += 1) {
+            if (route.segments[index] === null) params[route.parameterNames[name++] ?? ''] = parts[index] ?? '';
+          }
+          return { kind: 'route', target: route.target, params };
+        }
+        allow ??= [];
+        allow.push(route.method);
+      }
+      return allow ? { kind: 'wrong-method', allow: [...new Set(allow)].sort() } : { kind: 'none' };
+    },
+  };
 }
 
 export type RouteMatch =
@@ -15,42 +75,19 @@ export type RouteMatch =
   | { kind: 'none' };
 
 // Compiled once from spec/: adding an operation to the document adds its route.
-const ROUTES: readonly CompiledRoute[] = [...operations.values()].map((operation) => ({
-  operationId: operation.operationId,
-  method: operation.method,
-  segments: operation.path.split('/').map((segment) => (segment.startsWith('{') ? null : segment)),
-  parameterNames: operation.pathParameters,
-}));
+const apiRouter = createRouter(
+  [...operations.values()].map((operation) => ({
+    method: operation.method,
+    path: operation.path,
+    target: operation.operationId,
+  })),
+);
 
 /**
- * Matches a percent-encoded pathname. Parameters are returned still encoded: the core decodes and validates them.
+ * Matches a percent-encoded pathname against the API's operations.
  * @example matchRoute('GET', '/v1/agents/agt_1') // { kind: 'operation', operationId: 'getAgent', params: { agentId: 'agt_1' } }
  */
 export function matchRoute(method: string, path: string): RouteMatch {
-  const parts = path.split('/');
-  let allow: string[] | undefined;
-  for (const route of ROUTES) {
-    if (route.segments.length !== parts.length) continue;
-    let matches = true;
-    for (let index = 0; index < parts.length; index += 1) {
-      const segment = route.segments[index];
-      const part = parts[index] ?? '';
-      if (segment === null ? part === '' : segment !== part) {
-        matches = false;
-        break;
-      }
-    }
-    if (!matches) continue;
-    if (route.method === method) {
-      const params: Record<string, string> = {};
-      let name = 0;
-      for (let index = 0; index < parts.length; index += 1) {
-        if (route.segments[index] === null) params[route.parameterNames[name++] ?? ''] = parts[index] ?? '';
-      }
-      return { kind: 'operation', operationId: route.operationId, params };
-    }
-    allow ??= [];
-    allow.push(route.method);
-  }
-  return allow ? { kind: 'wrong-method', allow: [...new Set(allow)].sort() } : { kind: 'none' };
+  const match = apiRouter.match(method, path);
+  return match.kind === 'route' ? { kind: 'operation', operationId: match.target, params: match.params } : match;
 }

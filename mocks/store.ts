@@ -1,10 +1,11 @@
 // The fake's state: agents and tasks in memory, the three operations over them, and the task lifecycle. No HTTP here.
-import type { Agent, AgentStatus, DeployResult, RequestBodies, TaskStatus, TaskSubmission } from '../spec/index.ts';
+import type { Agent, AgentStatus, DeployResult, RequestBodies, TaskSubmission } from '../spec/index.ts';
 import type { Clock } from './clock.ts';
 import { catalogueEntry, catalogueIds, catalogueShape, DEFAULT_CATALOGUE_SIZE } from './catalogue.ts';
 import { createRandom, type Random } from './random.ts';
 import { taskStatusAt, type TaskRecord } from './task-lifecycle.ts';
 import { TaskQueue } from './task-queue.ts';
+import { toTaskView, type TaskView } from './task-view.ts';
 import { planTask } from './task-rules.ts';
 
 /**
@@ -27,11 +28,6 @@ export interface StoreOptions {
   failureRatio?: number;
   /** Bound of the task history (default 10,000). */
   maxTasks?: number;
-}
-
-/** A task as the control plane shows it. */
-export interface TaskView extends TaskRecord {
-  status: TaskStatus;
 }
 
 /** One line of the agent list of the control plane. */
@@ -247,7 +243,7 @@ export class AgentStore {
   getTask(taskId: string): TaskView | undefined {
     this.settle();
     const task = this.#tasks.get(taskId);
-    return task ? { ...task, status: taskStatusAt(task, this.clock.now()) } : undefined;
+    return task ? toTaskView(task, this.clock.now()) : undefined;
   }
 
   /** Summaries of the agents in insertion order (the catalogue first), optionally of one status. */
