@@ -167,10 +167,46 @@ describe('scenarios', () => {
     expect((await send('GET', `/v1/agents/${agentId}`)).status).toBe(200);
   });
 
-  it('adds latency and still answers correctly', async () => {
+  it('waits the global plus the per-operation latency before answering', async () => {
+    // The sleeper is injected: the test sees what the core waits for, and whether the answer waits for it, without timing.
+    const waits: number[] = [];
+    let release = (): void => {};
+    core = createMockCore({
+      seed: 42,
+      clock: createFixedClock(START),
+      logger: silentLogger,
+      sleep: (ms) => {
+        waits.push(ms);
+        return new Promise((resolve) => {
+          release = resolve;
+        });
+      },
+    });
     const agentId = await anActiveAgent();
-    await send('PUT', '/__mock/scenarios', { latencyMs: 5, operations: { getAgent: { latencyMs: 5 } } });
+    // Verified tokens are cached: after this the answer takes only microtasks, so "not answered yet" means "waiting".
     expect((await send('GET', `/v1/agents/${agentId}`)).status).toBe(200);
+    await send('PUT', '/__mock/scenarios', { latencyMs: 300, operations: { getAgent: { latencyMs: 100 } } });
+    expect(waits).toEqual([]);
+    let answered = false;
+    const pending = send('GET', `/v1/agents/${agentId}`).then((answer) => {
+      answered = true;
+      return answer;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(waits).toEqual([400]);
+    expect(answered).toBe(false);
+    release();
+    expect((await pending).status).toBe(200);
+    let deployed = false;
+    const deploy = send('POST', '/v1/agents/deploy', { name: 'a', category: 'nft', model: 'gpt-4', initialSupply: 1 });
+    void deploy.then(() => {
+      deployed = true;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(waits).toEqual([400, 300]);
+    expect(deployed).toBe(false);
+    release();
+    expect((await deploy).status).toBe(201);
   });
 
   it('sets the task failure ratio', async () => {
