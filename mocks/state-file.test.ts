@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -42,11 +42,14 @@ async function deploy(core: MockCore, token: string, name: string): Promise<{ st
 }
 
 describe('writeFileAtomic', () => {
-  it('replaces the file and leaves no temporary file behind', async () => {
+  it('replaces the file by a new one (a rename, not a write in place) and leaves no temporary file behind', async () => {
     const file = join(directory, 'state.json');
     await writeFileAtomic(file, 'one');
+    const before = await stat(file);
     await writeFileAtomic(file, 'two');
     expect(await readFile(file, 'utf8')).toBe('two');
+    // A write in place keeps the inode, and a reader could see it half-written; a rename puts a new inode there.
+    expect((await stat(file)).ino).not.toBe(before.ino);
     expect(await readdir(directory)).toEqual(['state.json']);
   });
 });
