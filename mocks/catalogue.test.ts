@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkResponse, getAtPointer, openapiDocument } from '../spec/index.ts';
-import { CATALOGUE_EPOCH, CATEGORIES, createCatalogue, MODELS, STATUSES } from './catalogue.ts';
+import { CATALOGUE_EPOCH, CATEGORIES, createCatalogue, MODELS } from './catalogue.ts';
 
 describe('createCatalogue', () => {
   it('is byte-identical for the same seed (determinism)', () => {

@@ -5,6 +5,7 @@ import { createServer } from 'node:http';
 import { openapiDocument } from '../spec/openapi-document.generated.ts';
 import { getAtPointer } from '../spec/json-pointer.ts';
 import { cliError } from './cli-error.ts';
+import { LOG_PREFIX } from '../mocks/logger.ts';
 import { parseCommandLine } from './command-line.ts';
 
 function example(name: string): Buffer {
@@ -44,6 +45,6 @@ server.on('error', (error) => cliError(`bare baseline cannot listen on ${options
 server.listen(port, options.host, () => {
   const address = server.address();
   const bound = typeof address === 'object' && address ? address.port : port;
-  process.stdout.write(`agent-registry-kit: bare baseline listening on http://${options.host}:${bound}\n`);
+  process.stdout.write(`${LOG_PREFIX} bare baseline listening on http://${options.host}:${bound}\n`);
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(0));
