@@ -22,7 +22,7 @@ const cache = new Map<string, DocumentedExample[]>();
 
 /**
  * The examples the document gives for `status` of `operationId`, in document order.
- * @example documentedExamples('getAgent', 200).map((e) => e.name) // ['tradingAgent', 'pausedAgent']
+ * @example documentedExamples(route.operationId, 200).map((e) => e.name) // the names of its 200 examples
  */
 export function documentedExamples(operationId: OperationId, status: number): DocumentedExample[] {
   const key = `${operationId} ${status}`;
@@ -51,7 +51,7 @@ export function documentedExamples(operationId: OperationId, status: number): Do
 /**
  * The answer of `operationId` with `status`: the named (or first) documented example, else the catalogue's problem.
  * 401 gets `WWW-Authenticate` and 429 `Retry-After`, as the spec requires of those statuses.
- * @example documentedResponse('getAgent', 500, '/v1/agents/x', 'a scenario').status // 500
+ * @example documentedResponse(route.operationId, 500, request.path, 'a scenario').status // 500
  */
 export function documentedResponse(
   operationId: OperationId,

@@ -35,7 +35,7 @@ export function parsePrefer(header: string | undefined): Preference | undefined 
  * What a `Prefer` header makes the operation answer instead of running: a documented status and example, a 400 naming
  * what exists when it asks for something undocumented, or undefined to run the real operation (a 2xx without a named
  * example: the stateful answer is the better one).
- * @example preferredResponse('getAgent', { code: 404, example: undefined }, '/v1/agents/x')?.status // 404
+ * @example preferredResponse(route.operationId, { code: 404, example: undefined }, request.path)?.status // 404
  */
 export function preferredResponse(
   operationId: OperationId,

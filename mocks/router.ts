@@ -85,7 +85,7 @@ const apiRouter = createRouter(
 
 /**
  * Matches a percent-encoded pathname against the API's operations.
- * @example matchRoute('GET', '/v1/agents/agt_1') // { kind: 'operation', operationId: 'getAgent', params: { agentId: 'agt_1' } }
+ * @example matchRoute('GET', '/v1/agents/agt_1') // { kind: 'operation', operationId: <GET /v1/agents/{agentId}>, params: { agentId: 'agt_1' } }
  */
 export function matchRoute(method: string, path: string): RouteMatch {
   const match = apiRouter.match(method, path);

@@ -23,7 +23,7 @@ export type ScenarioDecision = {
 /**
  * What the control plane's schema cannot say of a scenario: each operation key must be an operationId
  * of spec/openapi.yaml and each errorStatus a status that operation documents.
- * @example scenarioErrors({ operations: { getAgent: { errorStatus: 500 } } }) // []
+ * @example scenarioErrors({ operations: { [operationId]: { errorStatus: 999 } } }) // [{ path: '/operations/…/errorStatus', … }]
  */
 export function scenarioErrors(config: unknown): { path: string; message: string }[] {
   const errors: { path: string; message: string }[] = [];

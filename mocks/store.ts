@@ -145,7 +145,7 @@ export class AgentStore {
   }
 
   /**
-   * Creates an agent as the spec's deployAgent description says; `creator` is the caller's JWT `sub`.
+   * Creates an agent as the spec's deploy operation describes it; `creator` is the caller's JWT `sub`.
    * The request is a validated one, so the spec's defaults (pricePerToken, revenueShare) are already in it.
    */
   deploy(request: RequestBodies['deployAgent'], creator: string): DeployResult {

@@ -93,7 +93,7 @@ function readOperations(): Map<OperationId, OperationSpec> {
 
 /**
  * Every operation of spec/openapi.yaml by operationId.
- * @example operations.get('deployAgent')?.responses.has(201) // true
+ * @example [...operations.values()].filter((operation) => operation.responses.has(201)) // the operations that create
  */
 export const operations: ReadonlyMap<OperationId, OperationSpec> = readOperations();
 
@@ -106,7 +106,7 @@ export function getOperation(operationId: OperationId): OperationSpec {
 
 /**
  * Whether the operation takes a JSON request body (then it is a `BodyOperationId` and `validateRequestBody` applies).
- * @example takesJsonBody('deployAgent') // true
+ * @example if (takesJsonBody(operationId)) validateRequestBody(operationId, body);
  */
 export function takesJsonBody(operationId: OperationId): operationId is BodyOperationId {
   return getOperation(operationId).requestMediaType === 'application/json';

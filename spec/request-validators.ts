@@ -29,7 +29,7 @@ export interface ValidateRequestBodyOptions {
  * Validates a parsed JSON request body. On success the value carries the spec's defaults
  * (priority `normal`, revenueShare 0, pricePerToken 0.01); by default it is a clone and the caller's value is unchanged.
  * @example
- * const result = validateRequestBody('deployAgent', JSON.parse(text), { clone: false });
+ * const result = validateRequestBody(operationId, JSON.parse(text), { clone: false });
  * if (!result.ok) return problem(400, result.errors);
  */
 export function validateRequestBody<K extends BodyOperationId>(
@@ -73,7 +73,7 @@ function findParameterSchemaPointer(operationId: OperationId, name: string): str
 
 /**
  * Validates one path parameter; error paths are `/path/<name>`.
- * @example validatePathParameter('getAgent', 'agentId', 'x'.repeat(200)).ok // false
+ * @example validatePathParameter(operationId, 'agentId', 'x'.repeat(200)).ok // false
  */
 export function validatePathParameter(operationId: OperationId, name: string, value: string): ValidationResult<string> {
   const validate = getSchemaValidator(parameterSchemaPointer(operationId, name), 'request');

@@ -85,7 +85,7 @@ function headerValue(headers: ResponseToCheck['headers'], name: string): string 
 /**
  * Checks a response against the document.
  * @example
- * const check = checkResponse({ operationId: 'getAgent', status: 200, contentType: 'application/json', body: text });
+ * const check = checkResponse({ operationId, status: 200, contentType: 'application/json', body: text });
  * for (const v of check.violations) console.log(v.pointer, v.message);
  */
 export function checkResponse(response: ResponseToCheck): ResponseCheck {
