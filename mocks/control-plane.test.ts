@@ -261,23 +261,19 @@ describe('determinism', () => {
 
 describe('Prefer answers every documented status and example of every operation within the spec', () => {
   it('passes the response checker for each (operation, status, example)', async () => {
-    const { operations } = await import('../spec/index.ts');
+    const { getAtPointer, isJsonObject, openapiDocument, operations, resolveValue } = await import('../spec/index.ts');
     const { documentedExamples } = await import('./documented-response.ts');
     const agentId = await anActiveAgent();
-    const paths = {
-      getAgent: ['GET', `/v1/agents/${agentId}`],
-      deployAgent: ['POST', '/v1/agents/deploy'],
-      executeAgentTask: ['POST', `/v1/agents/${agentId}/execute`],
-    } as const;
     let checked = 0;
+    // Every operation of the spec, on its own method and path, with its first documented request example as the body.
     for (const [operationId, operation] of operations) {
-      const [method, path] = paths[operationId];
-      const body =
-        method === 'POST'
-          ? operationId === 'deployAgent'
-            ? { name: 'p', category: 'nft', model: 'gpt-4', initialSupply: 1 }
-            : { task: 'x' }
-          : undefined;
+      const { method } = operation;
+      const path = operation.path.replaceAll(/\{[^}]+\}/g, agentId);
+      const examples = operation.requestSchemaPointer
+        ? getAtPointer(openapiDocument, operation.requestSchemaPointer.replace(/\/schema$/, '/examples'))
+        : undefined;
+      const example = resolveValue(isJsonObject(examples) ? Object.values(examples)[0] : undefined);
+      const body = isJsonObject(example) ? example.value : undefined;
       for (const status of operation.responses.keys()) {
         const names = documentedExamples(operationId, status).map((example) => example.name);
         for (const name of [undefined, ...names]) {
@@ -289,5 +285,40 @@ describe('Prefer answers every documented status and example of every operation 
       }
     }
     expect(checked).toBeGreaterThan(25);
+  });
+});
+
+describe('the control plane through its narrow host interface', () => {
+  it('needs no core: a stub host answers health, the clock and the journal', async () => {
+    const { handleControlRequest } = await import('./control-plane.ts');
+    let resets = 0;
+    const host = {
+      seed: 9,
+      store: {
+        agentCount: 3,
+        taskCount: 1,
+        maxTasks: 10,
+        failureRatio: 0.5,
+        list: () => ({ total: 0, agents: [] }),
+        setStatus: () => undefined,
+        getTask: () => undefined,
+        settle: () => {},
+      },
+      clock: { now: () => START, offset: 0, advance: () => {} },
+      journal: { capacity: 5, entries: () => [], clear: () => {} },
+      scenarios: { config: {}, configure: () => {} },
+      reset: () => {
+        resets += 1;
+      },
+      persist: () => Promise.resolve(),
+    };
+    const request = (method: string, path: string) => ({ method, path, query: '', headers: {}, body: null });
+    const health = await handleControlRequest(host, request('GET', '/__mock/health'));
+    expect(JSON.parse(health.body)).toEqual({ status: 'ok', seed: 9, agents: 3, tasks: 1 });
+    expect((await handleControlRequest(host, request('POST', '/__mock/reset'))).status).toBe(200);
+    expect(resets).toBe(1);
+    const task = await handleControlRequest(host, request('GET', '/__mock/tasks/tsk_x'));
+    expect(task.status).toBe(404);
+    expect(JSON.parse(task.body)).toMatchObject({ detail: expect.stringContaining('last 10') });
   });
 });
