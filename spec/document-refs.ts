@@ -1,18 +1,23 @@
-// Following local `$ref`s inside spec/openapi.yaml: the one resolver every reader of the document uses.
+// Following local `$ref`s inside spec/openapi.yaml (or another OpenAPI document): the one resolver every reader uses.
 import { getAtPointer, isJsonObject, type JsonObject, type JsonValue } from './json-pointer.ts';
 import { openapiDocument } from './openapi-document.generated.ts';
 
 /**
  * Follows a local `$ref` (and the refs it leads to) to the object and pointer it names; other nodes come back as they are.
+ * `document` is spec/openapi.yaml unless another document (the fake's control plane) is given.
  * @example resolveRef({ $ref: '#/components/schemas/AgentId' }, '/x').pointer // '/components/schemas/AgentId'
  */
-export function resolveRef(node: JsonObject, pointer: string): { node: JsonObject; pointer: string } {
+export function resolveRef(
+  node: JsonObject,
+  pointer: string,
+  document: JsonObject = openapiDocument,
+): { node: JsonObject; pointer: string } {
   const ref = node.$ref;
   if (typeof ref !== 'string') return { node, pointer };
   const target = ref.replace(/^#/, '');
-  const resolved = getAtPointer(openapiDocument, target);
+  const resolved = getAtPointer(document, target);
   if (!isJsonObject(resolved)) throw new Error(`unresolvable $ref ${ref} at ${pointer}`);
-  return resolveRef(resolved, target);
+  return resolveRef(resolved, target, document);
 }
 
 /**
