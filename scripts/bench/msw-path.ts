@@ -14,7 +14,7 @@ export async function mswPath(options: Options) {
   for (const op of ['getAgent', 'deployAgent'] as const) {
     for (const connections of options.connections) {
       const args = [
-        'scripts/bench-msw-interceptor.ts',
+        'scripts/bench/msw-interceptor.ts',
         '--duration',
         String(options.duration),
         '--concurrency',

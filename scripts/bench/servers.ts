@@ -78,7 +78,7 @@ export async function startTarget(
     case 'bare':
       return spawnServer({
         name: 'bare',
-        args: ['scripts/bench-baseline-server.ts', '--port', '0'],
+        args: ['scripts/bench/baseline-server.ts', '--port', '0'],
         ready: /listening on http:\/\/127\.0\.0\.1:(\d+)/,
         cpu: serverCpu,
       });
