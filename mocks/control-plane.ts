@@ -1,6 +1,6 @@
 // The control plane under /__mock/ (documented in mocks/control-plane.yaml): routes, query and body validation come from
 // that document; each operation is one entry of a table that must cover its operationIds.
-import type { AgentStatus, ValidationError } from '../spec/index.ts';
+import type { ValidationError } from '../spec/index.ts';
 import type { Clock } from './clock.ts';
 import {
   controlOperations,
@@ -89,7 +89,7 @@ const controlHandlers = {
   },
   setAgentStatus: async ({ params, body, instance }, host) => {
     const agentId = params.agentId ?? '';
-    const agent = host.store.setStatus(agentId, body.status as AgentStatus);
+    const agent = host.store.setStatus(agentId, body.status);
     if (!agent) return problemResponse('agent-not-found', { detail: `No agent has the id ${agentId}.`, instance });
     await host.persist();
     return jsonValueResponse(200, agent);
