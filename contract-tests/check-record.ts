@@ -30,7 +30,7 @@ export interface RecordedExchange {
 export type CheckOutcome = 'passed' | 'failed' | 'skipped';
 
 export interface CheckRecord {
-  /** Stable id, e.g. `request-validation/deployAgent/revenueShare-maximum`. */
+  /** Stable id, `<area>/<operationId>/<case>`, e.g. `request-validation/<operationId>/revenueShare-maximum`. */
   id: string;
   check: CheckName;
   operationId: string;

@@ -212,7 +212,7 @@ export function finishCheck(record: CheckRecord): void {
 
 /**
  * Registers a named check of the catalogue (check-plan.ts) as a test.
- * @example contractCheck('behaviour/getAgent/unknown', async (run) => { const { response } = await run.send(...); ... });
+ * @example contractCheck(`behaviour/${operationId}/unknown`, async (run) => { const { response } = await run.send(...); ... });
  */
 export function contractCheck(id: string, body: (run: CheckRun) => Promise<void>): void {
   const planned = namedChecks.find((check) => check.id === id);

@@ -40,7 +40,7 @@ export function requestSchema(operationId: BodyOperationId): SchemaAt {
 
 /**
  * The documented request examples of an operation, richest first (the one with the most fields).
- * @example requestExamples('deployAgent')[0]?.name // 'Solana Momentum Trader'
+ * @example requestExamples(operationId)[0] // the richest documented example
  */
 export function requestExamples(operationId: BodyOperationId): JsonObject[] {
   const examples = getAtPointer(openapiDocument, requestSchemaPointer(operationId).replace(/\/schema$/, '/examples'));

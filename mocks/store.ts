@@ -1,5 +1,5 @@
 // The fake's state: agents and tasks in memory, the three operations over them, and the task lifecycle. No HTTP here.
-import type { Agent, AgentStatus, DeployResult, RequestBodies, TaskSubmission } from '../spec/index.ts';
+import type { Agent, AgentStatus, DeployResult, TaskSubmission, WithDefaults } from '../spec/index.ts';
 import type { Clock } from './clock.ts';
 import { catalogueEntry, catalogueIds, catalogueShape, DEFAULT_CATALOGUE_SIZE } from './catalogue.ts';
 import { createRandom, type Random } from './random.ts';
@@ -148,7 +148,7 @@ export class AgentStore {
    * Creates an agent as the spec's deploy operation describes it; `creator` is the caller's JWT `sub`.
    * The request is a validated one, so the spec's defaults (pricePerToken, revenueShare) are already in it.
    */
-  deploy(request: RequestBodies['deployAgent'], creator: string): DeployResult {
+  deploy(request: WithDefaults<'DeployRequest'>, creator: string): DeployResult {
     const agentId = this.#newId('agt_', (id) => this.#agents.has(id) || this.#catalogueIndex.has(id));
     const price = request.pricePerToken;
     const supply = request.initialSupply;
@@ -186,7 +186,7 @@ export class AgentStore {
   }
 
   /** Queues a task on an active agent; cost and timing follow `planTask`, the outcome the failure ratio. */
-  submitTask(agentId: string, request: RequestBodies['executeAgentTask']): SubmitResult {
+  submitTask(agentId: string, request: WithDefaults<'ExecuteRequest'>): SubmitResult {
     this.settle();
     const index = this.#catalogueIndex.get(agentId);
     // An untouched catalogue agent's status is known from its index: no need to generate it to refuse the task.

@@ -22,33 +22,48 @@ function follow(document: Node, node: unknown): unknown {
   return follow(document, target);
 }
 
+/** The names of the top-level properties of `schema` that have a default (directly or on the schema they reference). */
+function defaultedProperties(document: Node, schema: unknown): string[] {
+  const resolved = follow(document, schema);
+  const properties = isNode(resolved) && isNode(resolved.properties) ? resolved.properties : {};
+  return Object.entries(properties)
+    .filter(([, property]) => {
+      const target = follow(document, property);
+      return (isNode(property) && property.default !== undefined) || (isNode(target) && target.default !== undefined);
+    })
+    .map(([name]) => name);
+}
+
+const union = (names: string[]): string =>
+  names.length > 0 ? names.map((name) => JSON.stringify(name)).join(' | ') : 'never';
+
 /**
- * Per operation with a JSON request body, the names of the top-level properties the spec gives a default (directly or
- * on the schema they reference): a validated body always holds them, which `RequestBodies` in spec/types.ts expresses.
+ * The properties a validated body always holds because the spec gives them a default, per operation with a JSON request
+ * body and per component schema: `RequestBodies` and `WithDefaults` in spec/types.ts are built on them.
  */
 function renderRequestDefaults(document: Node): string {
-  const lines: string[] = [];
+  const operations: string[] = [];
   for (const item of Object.values(isNode(document.paths) ? document.paths : {})) {
     for (const operation of Object.values(isNode(item) ? item : {})) {
       if (!isNode(operation) || typeof operation.operationId !== 'string') continue;
       const body = follow(document, operation.requestBody);
       const content = isNode(body) && isNode(body.content) ? body.content['application/json'] : undefined;
       if (!isNode(content)) continue;
-      const schema = follow(document, content.schema);
-      const properties = isNode(schema) && isNode(schema.properties) ? schema.properties : {};
-      const defaulted = Object.entries(properties)
-        .filter(([, property]) => {
-          const own = isNode(property) ? property : {};
-          const target = follow(document, property);
-          return own.default !== undefined || (isNode(target) && target.default !== undefined);
-        })
-        .map(([name]) => JSON.stringify(name));
-      lines.push(`  ${operation.operationId}: ${defaulted.length > 0 ? defaulted.join(' | ') : 'never'};`);
+      operations.push(`  ${operation.operationId}: ${union(defaultedProperties(document, content.schema))};`);
     }
+  }
+  const schemas: string[] = [];
+  const components =
+    isNode(document.components) && isNode(document.components.schemas) ? document.components.schemas : {};
+  for (const [name, schema] of Object.entries(components)) {
+    const defaulted = defaultedProperties(document, schema);
+    if (defaulted.length > 0) schemas.push(`  ${name}: ${union(defaulted)};`);
   }
   return (
     `${header}\n/** Per operation with a JSON request body: the properties the spec gives a default. */\n` +
-    `export interface RequestDefaults {\n${lines.join('\n')}\n}\n`
+    `export interface RequestDefaults {\n${operations.join('\n')}\n}\n\n` +
+    `/** Per component schema with such properties: the properties the spec gives a default. */\n` +
+    `export interface SchemaDefaults {\n${schemas.join('\n')}\n}\n`
   );
 }
 

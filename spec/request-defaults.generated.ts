@@ -5,3 +5,9 @@ export interface RequestDefaults {
   deployAgent: "pricePerToken" | "revenueShare";
   executeAgentTask: "priority";
 }
+
+/** Per component schema with such properties: the properties the spec gives a default. */
+export interface SchemaDefaults {
+  DeployRequest: "pricePerToken" | "revenueShare";
+  ExecuteRequest: "priority";
+}

@@ -9,6 +9,7 @@ import type {
   RequestBodies,
   TaskPriority,
   TaskSubmission,
+  WithDefaults,
 } from './types.ts';
 import { getAtPointer } from './json-pointer.ts';
 import { getSchemaValidator } from './schema-compiler.ts';
@@ -64,6 +65,8 @@ describe('generated types', () => {
     expectTypeOf<RequestBodies['deployAgent']['revenueShare']>().toEqualTypeOf<number>();
     expectTypeOf<RequestBodies['deployAgent']['description']>().toEqualTypeOf<string | undefined>();
     expectTypeOf<PathParameters<'getAgent'>>().toEqualTypeOf<{ agentId: string }>();
+    expectTypeOf<WithDefaults<'DeployRequest'>>().toEqualTypeOf<RequestBodies['deployAgent']>();
+    expectTypeOf<WithDefaults<'ExecuteRequest'>['priority']>().toEqualTypeOf<TaskPriority>();
     expectTypeOf<PathParameters<'deployAgent'>>().toEqualTypeOf<Record<string, never>>();
   });
 });

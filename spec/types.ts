@@ -1,6 +1,6 @@
 // Friendly names for the generated types, so no other module spells components["schemas"]["…"].
 import type { components, operations as generatedOperations, paths } from './openapi-types.generated.ts';
-import type { RequestDefaults } from './request-defaults.generated.ts';
+import type { RequestDefaults, SchemaDefaults } from './request-defaults.generated.ts';
 
 type Schemas = components['schemas'];
 
@@ -44,6 +44,14 @@ export type RequestBodies = {
       >
     >;
 };
+/**
+ * A component schema as a validated request body holds it: the properties with a `default` in the spec are set.
+ * @example function deploy(request: WithDefaults<'DeployRequest'>) { request.revenueShare; } // number, never undefined
+ */
+export type WithDefaults<Name extends keyof Schemas> = Schemas[Name] &
+  Required<
+    Pick<Schemas[Name], (Name extends keyof SchemaDefaults ? SchemaDefaults[Name] : never) & keyof Schemas[Name]>
+  >;
 /** The path parameters of an operation by name, as the router hands them over (decoded and validated). */
 export type PathParameters<K extends OperationId> = generatedOperations[K]['parameters'] extends {
   path: infer Params extends Record<string, string>;
