@@ -8,7 +8,7 @@ export const controlPlaneDocument: JsonObject = {
     "title": "Agent Registry fake backend, control plane",
     "version": "1.0.0",
     "summary": "Endpoints under /__mock/ that drive the fake backend from tests, demos and the browser.",
-    "description": "The fake backend of this kit (`npm start`, the msw handlers) answers the Agent Registry API under `/v1`\n(spec/openapi.yaml) and this control plane under `/__mock/`. The control plane needs no token; it exists only in the fake.\nErrors are problem+json, like the API's.\n",
+    "description": "The fake backend of this kit (`npm start`, the msw handlers) answers the Agent Registry API under `/v1`\n(spec/openapi.yaml) and this control plane under `/__mock/`. It exists only in the fake.\nErrors are problem+json, like the API's.\n\nWho may call it (the standalone server, `npm start`):\n- from a browser, only pages on this machine (http(s) origins on localhost, *.localhost, 127.0.0.0/8, [::1]) and\n  origins listed with `--cors-origin`; any other `Origin`, or `Sec-Fetch-Site: cross-site` without one, is a 403\n  `forbidden-origin` with no CORS headers, reads included (the default `--cors-origin` of any origin covers `/v1` only);\n- only with a `Host` that is a loopback name or address, the bound address, or one given with `--allowed-host`\n  (else 403 `forbidden-host`, on `/v1` too: the guard against DNS rebinding);\n- with `--control-token` (required when `--host` is not a loopback address, unless `--unsafe-open-control-plane`),\n  only with that token in `X-Mock-Control-Token` (else 403 `control-token`). Without it, no token is needed.\nThe msw handlers run inside the page or test process, where no other site and no network can reach them: they keep\nthe Origin rule but check neither Host nor token.\n",
     "license": {
       "name": "MIT",
       "identifier": "MIT"
@@ -20,7 +20,12 @@ export const controlPlaneDocument: JsonObject = {
       "description": "The fake backend (npm start)"
     }
   ],
-  "security": [],
+  "security": [
+    {},
+    {
+      "controlToken": []
+    }
+  ],
   "tags": [
     {
       "name": "Control",
@@ -67,6 +72,9 @@ export const controlPlaneDocument: JsonObject = {
               }
             }
           },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
           "405": {
             "$ref": "#/components/responses/Problem"
           }
@@ -77,7 +85,7 @@ export const controlPlaneDocument: JsonObject = {
       "post": {
         "operationId": "reset",
         "summary": "Back to the seeded catalogue",
-        "description": "Forgets deployed agents, tasks, scenarios and the journal. The clock keeps its time.",
+        "description": "Forgets deployed agents, tasks, scenarios and the journal, and moves the clock back by the offset `advance` added.",
         "tags": [
           "Control"
         ],
@@ -103,6 +111,9 @@ export const controlPlaneDocument: JsonObject = {
                 }
               }
             }
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
           },
           "405": {
             "$ref": "#/components/responses/Problem"
@@ -205,6 +216,9 @@ export const controlPlaneDocument: JsonObject = {
           },
           "400": {
             "$ref": "#/components/responses/Problem"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
           }
         }
       }
@@ -258,6 +272,9 @@ export const controlPlaneDocument: JsonObject = {
           "400": {
             "$ref": "#/components/responses/Problem"
           },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
           "404": {
             "$ref": "#/components/responses/Problem"
           }
@@ -292,6 +309,9 @@ export const controlPlaneDocument: JsonObject = {
               }
             }
           },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
           "404": {
             "$ref": "#/components/responses/Problem"
           }
@@ -308,6 +328,9 @@ export const controlPlaneDocument: JsonObject = {
         "responses": {
           "200": {
             "$ref": "#/components/responses/Clock"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
           },
           "405": {
             "$ref": "#/components/responses/Problem"
@@ -335,7 +358,8 @@ export const controlPlaneDocument: JsonObject = {
                   "seconds": {
                     "type": "number",
                     "minimum": 0,
-                    "maximum": 315360000
+                    "maximum": 315360000,
+                    "description": "At most ten years per call, and the clock's total offset stays within 100 years (400 beyond it); reset undoes it."
                   }
                 }
               }
@@ -348,6 +372,9 @@ export const controlPlaneDocument: JsonObject = {
           },
           "400": {
             "$ref": "#/components/responses/Problem"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
           }
         }
       }
@@ -446,6 +473,9 @@ export const controlPlaneDocument: JsonObject = {
           },
           "400": {
             "$ref": "#/components/responses/Problem"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
           }
         }
       },
@@ -458,6 +488,9 @@ export const controlPlaneDocument: JsonObject = {
         "responses": {
           "204": {
             "description": "Emptied."
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
           },
           "405": {
             "$ref": "#/components/responses/Problem"
@@ -475,6 +508,9 @@ export const controlPlaneDocument: JsonObject = {
         "responses": {
           "200": {
             "$ref": "#/components/responses/Scenarios"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
           },
           "405": {
             "$ref": "#/components/responses/Problem"
@@ -526,6 +562,9 @@ export const controlPlaneDocument: JsonObject = {
           },
           "400": {
             "$ref": "#/components/responses/Problem"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
           }
         }
       },
@@ -539,6 +578,9 @@ export const controlPlaneDocument: JsonObject = {
           "204": {
             "description": "Cleared."
           },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
           "405": {
             "$ref": "#/components/responses/Problem"
           }
@@ -547,6 +589,14 @@ export const controlPlaneDocument: JsonObject = {
     }
   },
   "components": {
+    "securitySchemes": {
+      "controlToken": {
+        "type": "apiKey",
+        "in": "header",
+        "name": "X-Mock-Control-Token",
+        "description": "Required only when the fake was started with --control-token (or MOCK_CONTROL_TOKEN)."
+      }
+    },
     "schemas": {
       "AgentStatus": {
         "type": "string",
@@ -721,6 +771,16 @@ export const controlPlaneDocument: JsonObject = {
       }
     },
     "responses": {
+      "Forbidden": {
+        "description": "Refused before it reached the control plane: a foreign `Origin` (or `Sec-Fetch-Site: cross-site`), a `Host` that\nis not allowed, or a missing or wrong `X-Mock-Control-Token`. The problem's `type` says which\n(`forbidden-origin`, `forbidden-host`, `control-token`); no CORS headers are sent.\n",
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
+          }
+        }
+      },
       "Problem": {
         "description": "The request was refused; `errors` says why.",
         "content": {

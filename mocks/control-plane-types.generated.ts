@@ -28,7 +28,7 @@ export interface paths {
         put?: never;
         /**
          * Back to the seeded catalogue
-         * @description Forgets deployed agents, tasks, scenarios and the journal. The clock keeps its time.
+         * @description Forgets deployed agents, tasks, scenarios and the journal, and moves the clock back by the offset `advance` added.
          */
         post: operations["reset"];
         delete?: never;
@@ -225,6 +225,19 @@ export interface components {
         };
     };
     responses: {
+        /**
+         * @description Refused before it reached the control plane: a foreign `Origin` (or `Sec-Fetch-Site: cross-site`), a `Host` that
+         *     is not allowed, or a missing or wrong `X-Mock-Control-Token`. The problem's `type` says which
+         *     (`forbidden-origin`, `forbidden-host`, `control-token`); no CORS headers are sent.
+         */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The request was refused; `errors` says why. */
         Problem: {
             headers: {
@@ -288,6 +301,7 @@ export interface operations {
                     };
                 };
             };
+            403: components["responses"]["Forbidden"];
             405: components["responses"]["Problem"];
         };
     };
@@ -312,6 +326,7 @@ export interface operations {
                     };
                 };
             };
+            403: components["responses"]["Forbidden"];
             405: components["responses"]["Problem"];
         };
     };
@@ -349,6 +364,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["Problem"];
+            403: components["responses"]["Forbidden"];
         };
     };
     setAgentStatus: {
@@ -378,6 +394,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["Problem"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["Problem"];
         };
     };
@@ -401,6 +418,7 @@ export interface operations {
                     "application/json": components["schemas"]["Task"];
                 };
             };
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["Problem"];
         };
     };
@@ -414,6 +432,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["Clock"];
+            403: components["responses"]["Forbidden"];
             405: components["responses"]["Problem"];
         };
     };
@@ -427,6 +446,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description At most ten years per call, and the clock's total offset stays within 100 years (400 beyond it); reset undoes it. */
                     seconds: number;
                 };
             };
@@ -434,6 +454,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Clock"];
             400: components["responses"]["Problem"];
+            403: components["responses"]["Forbidden"];
         };
     };
     getJournal: {
@@ -475,6 +496,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["Problem"];
+            403: components["responses"]["Forbidden"];
         };
     };
     clearJournal: {
@@ -493,6 +515,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            403: components["responses"]["Forbidden"];
             405: components["responses"]["Problem"];
         };
     };
@@ -506,6 +529,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["Scenarios"];
+            403: components["responses"]["Forbidden"];
             405: components["responses"]["Problem"];
         };
     };
@@ -524,6 +548,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Scenarios"];
             400: components["responses"]["Problem"];
+            403: components["responses"]["Forbidden"];
         };
     };
     clearScenarios: {
@@ -542,6 +567,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            403: components["responses"]["Forbidden"];
             405: components["responses"]["Problem"];
         };
     };

@@ -1,7 +1,7 @@
 // The control plane under /__mock/ (documented in mocks/control-plane.yaml): routes, query and body validation come from
 // that document; each operation is one entry of a table that must cover its operationIds.
 import type { ValidationError } from '../spec/index.ts';
-import type { Clock } from './clock.ts';
+import { MAX_CLOCK_OFFSET_MS, type Clock } from './clock.ts';
 import {
   controlOperations,
   parseQuery,
@@ -104,7 +104,16 @@ const controlHandlers = {
     return jsonValueResponse(200, task);
   },
   getClock: (_request, host) => jsonValueResponse(200, clockView(host)),
-  advanceClock: ({ body }, host) => {
+  advanceClock: ({ body, instance }, host) => {
+    const room = MAX_CLOCK_OFFSET_MS - host.clock.offset;
+    if (body.seconds * 1000 > room) {
+      const message = `would move the clock past its bound of ${MAX_CLOCK_OFFSET_MS / 1000} s (100 years) in total; at most ${Math.max(0, Math.floor(room / 1000))} s are left (POST /__mock/reset restores it)`;
+      return problemResponse('bad-request', {
+        detail: `/seconds ${message}.`,
+        instance,
+        errors: [{ path: '/seconds', message }],
+      });
+    }
     host.clock.advance(body.seconds * 1000);
     host.store.settle();
     return jsonValueResponse(200, clockView(host));

@@ -25,10 +25,14 @@ interface CompiledRoute<T> {
 
 /**
  * Compiles path templates once into a matcher. Parameters come back still percent-encoded: the caller decodes and
- * validates them.
+ * validates them. As OpenAPI says, a concrete path wins over a templated one (`/v1/agents/deploy` is never the agent
+ * `deploy`; another method there is 405). With `headFromGet`, HEAD is served wherever GET is (RFC 9110).
  * @example createRouter([{ method: 'GET', path: '/tasks/{taskId}', target: 'getTask' }]).match('GET', '/tasks/t1')
  */
-export function createRouter<T>(routes: readonly RouteDefinition<T>[]): {
+export function createRouter<T>(
+  routes: readonly RouteDefinition<T>[],
+  options: { headFromGet?: boolean } = {},
+): {
   match(method: string, path: string): TemplateMatch<T>;
 } {
   const compiled: CompiledRoute<T>[] = routes.map((route) => ({
@@ -37,12 +41,16 @@ export function createRouter<T>(routes: readonly RouteDefinition<T>[]): {
     segments: route.path.split('/').map((segment) => (segment.startsWith('{') ? null : segment)),
     parameterNames: [...route.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? ''),
   }));
+  const headFromGet = options.headFromGet === true;
   return {
     match(method, path) {
       const parts = path.split('/');
-      let allow: string[] | undefined;
+      const lookup = headFromGet && method === 'HEAD' ? 'GET' : method;
+      // The matching templates with the fewest parameters: the most concrete path owns the request.
+      let best: CompiledRoute<T>[] = [];
+      let fewest = Number.POSITIVE_INFINITY;
       for (const route of compiled) {
-        if (route.segments.length !== parts.length) continue;
+        if (route.segments.length !== parts.length || route.parameterNames.length > fewest) continue;
         let matches = true;
         for (let index = 0; index < parts.length; index += 1) {
           const segment = route.segments[index];
@@ -53,18 +61,25 @@ export function createRouter<T>(routes: readonly RouteDefinition<T>[]): {
           }
         }
         if (!matches) continue;
-        if (route.method === method) {
-          const params: Record<string, string> = {};
-          let name = 0;
-          for (let index = 0; index < parts.length; index += 1) {
-            if (route.segments[index] === null) params[route.parameterNames[name++] ?? ''] = parts[index] ?? '';
-          }
-          return { kind: 'route', target: route.target, params };
+        if (route.parameterNames.length < fewest) {
+          fewest = route.parameterNames.length;
+          best = [];
         }
-        allow ??= [];
-        allow.push(route.method);
+        best.push(route);
       }
-      return allow ? { kind: 'wrong-method', allow: [...new Set(allow)].sort() } : { kind: 'none' };
+      const route = best.find((candidate) => candidate.method === lookup);
+      if (route) {
+        const params: Record<string, string> = {};
+        let name = 0;
+        for (let index = 0; index < parts.length; index += 1) {
+          if (route.segments[index] === null) params[route.parameterNames[name++] ?? ''] = parts[index] ?? '';
+        }
+        return { kind: 'route', target: route.target, params };
+      }
+      if (best.length === 0) return { kind: 'none' };
+      const allow = new Set(best.map((candidate) => candidate.method));
+      if (headFromGet && allow.has('GET')) allow.add('HEAD');
+      return { kind: 'wrong-method', allow: [...allow].sort() };
     },
   };
 }
@@ -81,6 +96,7 @@ const apiRouter = createRouter(
     path: operation.path,
     target: operation.operationId,
   })),
+  { headFromGet: true },
 );
 
 /**

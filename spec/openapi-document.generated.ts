@@ -253,7 +253,7 @@ export const openapiDocument: JsonObject = {
         "type": "http",
         "scheme": "bearer",
         "bearerFormat": "JWT",
-        "description": "Every operation requires a JWT bearer token in the Authorization header: `Bearer <ACCESS_TOKEN>`.\nThe token's `sub` claim identifies the caller and becomes the `creator` of agents it deploys.\n",
+        "description": "Every operation requires a JWT bearer token in the Authorization header: `Bearer <ACCESS_TOKEN>`.\nThe token's `sub` claim identifies the caller and becomes the `creator` of agents it deploys.\nThe fake backend of this kit also requires an `exp` claim at most 7 days ahead, and an `iat` (when present)\nno more than 60 seconds in the future; two Authorization headers are a 400.\n",
         "x-assumption": "Token issuance, expiry and scopes are not shown; any validly signed, unexpired JWT is accepted, its sub is the caller, and no scopes are checked."
       }
     },
@@ -262,7 +262,8 @@ export const openapiDocument: JsonObject = {
         "name": "agentId",
         "in": "path",
         "required": true,
-        "description": "Identifier of the agent.",
+        "description": "Identifier of the agent. Never `deploy`: `/v1/agents/deploy` is the deploy operation's path, and a concrete\npath matches before a templated one, so any method but POST there is answered 405 with `Allow: POST`.\n",
+        "x-assumption": "The seed does not say whether an agent id can be `deploy`; it never is, since /v1/agents/deploy is the deploy path and matches first.",
         "schema": {
           "$ref": "#/components/schemas/AgentId"
         }
