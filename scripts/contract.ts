@@ -13,7 +13,8 @@ import { defaultRunOptions, type RunOptions } from '../contract-tests/run-option
 const help = `Usage: npm run contract -- [options]
 
 Checks a live Agent Registry server against spec/openapi.yaml: conformance of every response, auth, request
-validation, behaviour across calls and generated cases. Exit status 0 if and only if every check passed.
+validation, behaviour across calls, repeated requests and generated cases. Exit status 0 if and only if every
+check passed.
 
 Environment:
   API_BASE_URL        the server's {base_url}, without /v1 (required), e.g. https://api.example.com
@@ -170,6 +171,7 @@ const reporter = new ContractReporter({
   plan,
   redact,
   jsonFile: json,
+  junitFile: junit === undefined ? undefined : resolve(junit),
   write: (text) => process.stdout.write(text),
 });
 const configFile = fileURLToPath(new URL('../contract-tests/vitest.config.ts', import.meta.url));
@@ -177,10 +179,7 @@ const vitest = await startVitest('test', [], {
   config: configFile,
   watch: false,
   run: true,
-  reporters: [
-    reporter,
-    ...(junit ? [['junit', { outputFile: resolve(junit) }] as ['junit', { outputFile: string }]] : []),
-  ],
+  reporters: [reporter],
   provide: { contractOptions: options },
   ...(setupFiles.length > 0 ? { setupFiles } : {}),
 });
