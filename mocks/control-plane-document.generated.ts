@@ -117,6 +117,9 @@ export const controlPlaneDocument: JsonObject = {
           },
           "405": {
             "$ref": "#/components/responses/Problem"
+          },
+          "503": {
+            "$ref": "#/components/responses/NotSaved"
           }
         }
       }
@@ -277,6 +280,9 @@ export const controlPlaneDocument: JsonObject = {
           },
           "404": {
             "$ref": "#/components/responses/Problem"
+          },
+          "503": {
+            "$ref": "#/components/responses/NotSaved"
           }
         }
       }
@@ -375,6 +381,9 @@ export const controlPlaneDocument: JsonObject = {
           },
           "403": {
             "$ref": "#/components/responses/Forbidden"
+          },
+          "503": {
+            "$ref": "#/components/responses/NotSaved"
           }
         }
       }
@@ -565,6 +574,9 @@ export const controlPlaneDocument: JsonObject = {
           },
           "403": {
             "$ref": "#/components/responses/Forbidden"
+          },
+          "503": {
+            "$ref": "#/components/responses/NotSaved"
           }
         }
       },
@@ -583,6 +595,9 @@ export const controlPlaneDocument: JsonObject = {
           },
           "405": {
             "$ref": "#/components/responses/Problem"
+          },
+          "503": {
+            "$ref": "#/components/responses/NotSaved"
           }
         }
       }
@@ -771,6 +786,16 @@ export const controlPlaneDocument: JsonObject = {
       }
     },
     "responses": {
+      "NotSaved": {
+        "description": "With --state, the change could not be written to the database (full or failing disk); nothing of it was applied.",
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
+          }
+        }
+      },
       "Forbidden": {
         "description": "Refused before it reached the control plane: a foreign `Origin` (or `Sec-Fetch-Site: cross-site`), a `Host` that\nis not allowed, or a missing or wrong `X-Mock-Control-Token`. The problem's `type` says which\n(`forbidden-origin`, `forbidden-host`, `control-token`); no CORS headers are sent.\n",
         "content": {

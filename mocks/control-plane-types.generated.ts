@@ -225,6 +225,15 @@ export interface components {
         };
     };
     responses: {
+        /** @description With --state, the change could not be written to the database (full or failing disk); nothing of it was applied. */
+        NotSaved: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /**
          * @description Refused before it reached the control plane: a foreign `Origin` (or `Sec-Fetch-Site: cross-site`), a `Host` that
          *     is not allowed, or a missing or wrong `X-Mock-Control-Token`. The problem's `type` says which
@@ -328,6 +337,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["Problem"];
+            503: components["responses"]["NotSaved"];
         };
     };
     listAgents: {
@@ -396,6 +406,7 @@ export interface operations {
             400: components["responses"]["Problem"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["Problem"];
+            503: components["responses"]["NotSaved"];
         };
     };
     getTask: {
@@ -455,6 +466,7 @@ export interface operations {
             200: components["responses"]["Clock"];
             400: components["responses"]["Problem"];
             403: components["responses"]["Forbidden"];
+            503: components["responses"]["NotSaved"];
         };
     };
     getJournal: {
@@ -549,6 +561,7 @@ export interface operations {
             200: components["responses"]["Scenarios"];
             400: components["responses"]["Problem"];
             403: components["responses"]["Forbidden"];
+            503: components["responses"]["NotSaved"];
         };
     };
     clearScenarios: {
@@ -569,6 +582,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["Problem"];
+            503: components["responses"]["NotSaved"];
         };
     };
 }

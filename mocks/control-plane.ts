@@ -21,17 +21,18 @@ import type { AgentStore } from './store.ts';
 /** What the control plane may use of the core: a narrow view, so it depends on no module that imports it. */
 export interface ControlPlaneHost {
   readonly seed: number;
-  readonly store: Pick<
-    AgentStore,
-    'agentCount' | 'taskCount' | 'maxTasks' | 'failureRatio' | 'list' | 'setStatus' | 'getTask' | 'settle'
-  >;
-  readonly clock: Pick<Clock, 'now' | 'offset' | 'advance'>;
+  readonly store: Pick<AgentStore, 'agentCount' | 'taskCount' | 'maxTasks' | 'list' | 'setStatus' | 'getTask'>;
+  readonly clock: Pick<Clock, 'now' | 'offset'>;
   readonly journal: Pick<Journal, 'capacity' | 'entries' | 'clear'>;
-  readonly scenarios: Pick<Scenarios, 'config' | 'configure'>;
+  readonly scenarios: Pick<Scenarios, 'config' | 'taskFailureRatio'>;
   /** Back to the seed. */
   reset(): void;
   /** Resolves once a mutation is durable. */
   persist(): Promise<void>;
+  /** Moves the mock's clock forward once durable, and settles the tasks that finished meanwhile. */
+  advanceClock(ms: number): Promise<void>;
+  /** Replaces the scenarios once durable. */
+  configureScenarios(config: ScenarioConfig): Promise<void>;
 }
 
 type Query<K extends ControlOperationId> = operations[K]['parameters'] extends { query?: infer Q }
@@ -64,7 +65,7 @@ const clockView = (host: ControlPlaneHost): { now: string; offsetMs: number } =>
 });
 const scenariosView = (host: ControlPlaneHost): ScenarioConfig => ({
   ...host.scenarios.config,
-  taskFailureRatio: host.store.failureRatio,
+  taskFailureRatio: host.scenarios.taskFailureRatio,
 });
 
 /** Every operation of mocks/control-plane.yaml: one missing is a type error. */
@@ -104,7 +105,7 @@ const controlHandlers = {
     return jsonValueResponse(200, task);
   },
   getClock: (_request, host) => jsonValueResponse(200, clockView(host)),
-  advanceClock: ({ body, instance }, host) => {
+  advanceClock: async ({ body, instance }, host) => {
     const room = MAX_CLOCK_OFFSET_MS - host.clock.offset;
     if (body.seconds * 1000 > room) {
       const message = `would move the clock past its bound of ${MAX_CLOCK_OFFSET_MS / 1000} s (100 years) in total; at most ${Math.max(0, Math.floor(room / 1000))} s are left (POST /__mock/reset restores it)`;
@@ -114,8 +115,7 @@ const controlHandlers = {
         errors: [{ path: '/seconds', message }],
       });
     }
-    host.clock.advance(body.seconds * 1000);
-    host.store.settle();
+    await host.advanceClock(body.seconds * 1000);
     return jsonValueResponse(200, clockView(host));
   },
   getJournal: ({ query }, host) => {
@@ -127,14 +127,12 @@ const controlHandlers = {
     return noContent();
   },
   getScenarios: (_request, host) => jsonValueResponse(200, scenariosView(host)),
-  setScenarios: ({ body }, host) => {
-    const config = body as ScenarioConfig;
-    if (config.taskFailureRatio !== undefined) host.store.failureRatio = config.taskFailureRatio;
-    host.scenarios.configure(config);
+  setScenarios: async ({ body }, host) => {
+    await host.configureScenarios(body as ScenarioConfig);
     return jsonValueResponse(200, scenariosView(host));
   },
-  clearScenarios: (_request, host) => {
-    host.scenarios.configure({});
+  clearScenarios: async (_request, host) => {
+    await host.configureScenarios({});
     return noContent();
   },
 } satisfies { [K in ControlOperationId]: ControlHandler<K> };

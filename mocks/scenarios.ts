@@ -1,5 +1,6 @@
 // Scenarios a developer switches on to provoke failures: added latency, forced error statuses per operation, a rate limit.
-import { escapePointerToken, isJsonObject, operations, type OperationId } from '../spec/index.ts';
+import { escapePointerToken, isJsonObject, operations, type OperationId, type ValidationError } from '../spec/index.ts';
+import { controlOperations, validateBody } from './control-plane-schemas.ts';
 import type { components } from './control-plane-types.generated.ts';
 import { createRandom, type Random } from './random.ts';
 
@@ -50,20 +51,42 @@ export function scenarioErrors(config: unknown): { path: string; message: string
  * The active scenarios and the state they keep (the rate-limit window, the random source of error ratios).
  * @example const scenarios = new Scenarios(42); scenarios.configure({ rateLimit: { limit: 1, windowSeconds: 1 } });
  */
+/**
+ * Checks a scenario against mocks/control-plane.yaml's schema and the rules beside it, returning every problem found;
+ * the config is the input itself when there are none (a saved scenario is read back through here too).
+ * @example parseScenarioConfig({ latencyMs: -1 }).errors // [{ path: '/latencyMs', message: 'must be >= 0' }]
+ */
+export function parseScenarioConfig(input: unknown): { config: ScenarioConfig; errors: ValidationError[] } {
+  const scenarioOperation = controlOperations.find((operation) => operation.operationId === 'setScenarios');
+  if (!scenarioOperation) throw new Error('mocks/control-plane.yaml has no setScenarios');
+  const copy: unknown = structuredClone(input);
+  const validated = validateBody(scenarioOperation, copy);
+  const errors = [...(validated.ok ? [] : validated.errors), ...scenarioErrors(copy)];
+  return { config: errors.length === 0 ? (copy as ScenarioConfig) : {}, errors };
+}
+
 export class Scenarios {
   #config: ScenarioConfig = {};
   #random: Random;
   #seed: number;
+  #defaultFailureRatio: number;
   #windowStart = 0;
   #windowCount = 0;
 
-  constructor(seed: number) {
+  /** `taskFailureRatio` is the share of failing tasks while no scenario sets one (the `--failure-ratio` flag). */
+  constructor(seed: number, defaults: { taskFailureRatio?: number } = {}) {
     this.#seed = seed;
+    this.#defaultFailureRatio = defaults.taskFailureRatio ?? 0.1;
     this.#random = createRandom((seed ^ 0x5bd1e995) >>> 0);
   }
 
   get config(): ScenarioConfig {
     return this.#config;
+  }
+
+  /** The share of tasks that fail now: the scenario's, else the default; a reset or a cleared scenario returns to it. */
+  get taskFailureRatio(): number {
+    return this.#config.taskFailureRatio ?? this.#defaultFailureRatio;
   }
 
   /** Whether anything is switched on; the hot path skips the rest when not. */

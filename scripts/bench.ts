@@ -1,5 +1,6 @@
 // `npm run bench`: measures the standalone fake against Prism and a bare node:http ceiling, interleaved round by round,
-// then the fake's cold start, its memory with 1k/10k/100k agents, its memory under a steady load and the msw path.
+// then the fake's cold start, its memory with 1k/10k/100k agents, its memory under a steady load, the msw path and
+// the --state store beside in-memory.
 // Each section lives in scripts/bench/; this module runs them and prints the report.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -64,6 +65,18 @@ export async function main(args: string[]): Promise<void> {
   if (fake && options.sections.includes('scale')) report.scale = await scale(options);
   if (fake && options.sections.includes('steady')) report.steady = await steady(options);
   if (fake && options.sections.includes('msw')) report.msw = await mswPath(options);
+  if (fake && options.sections.includes('persistence')) {
+    // --state store.db beside in-memory at 0, 100k and 1M stored agents (scripts/bench/persistence.ts).
+    const { persistenceBench, persistenceTable } = await import('./bench/persistence.ts');
+    const sizes = options.quick ? [0, 10_000] : [0, 100_000, 1_000_000];
+    report.persistence = await persistenceBench({
+      sizes,
+      duration: options.quick ? 2 : 5,
+      connections: 50,
+      rounds: options.quick ? 1 : 3,
+    });
+    process.stdout.write(`\n${persistenceTable(report.persistence)}\n`);
+  }
   if (report.scale) {
     process.stdout.write(
       `\n| agents in store | how | cold start ms | RSS MB | GET req/s | GET p99 ms | execute req/s | execute p99 ms | deploys/s while filling |\n|---|---|---|---|---|---|---|---|---|\n`,

@@ -4,6 +4,7 @@ import type { coldStarts } from './cold-start.ts';
 import { fmt } from './load.ts';
 import type { mswPath } from './msw-path.ts';
 import { allOps, type Options, type Target } from './options.ts';
+import type { PersistenceRow } from './persistence.ts';
 import type { ScaleRow } from './scale.ts';
 import type { steady } from './steady.ts';
 import type { ThroughputResult } from './throughput.ts';
@@ -96,5 +97,6 @@ export interface Report {
   scale?: ScaleRow[];
   steady?: Awaited<ReturnType<typeof steady>>;
   msw?: Awaited<ReturnType<typeof mswPath>>;
+  persistence?: PersistenceRow[];
   verdicts?: Verdict[];
 }
