@@ -6,6 +6,7 @@ export { mediaTypeOf } from './media-type.ts';
 export { agentCategories, agentModels, agentStatuses, taskPriorities, taskStatuses, schemaEnum } from './enums.ts';
 export {
   operations,
+  operationsOf,
   getOperation,
   takesJsonBody,
   type OperationSpec,

@@ -1,7 +1,7 @@
 // What each operation of the document declares (method, path, statuses, media types, headers), read from the document once.
 import { openapiDocument } from './openapi-document.generated.ts';
 import { resolveRef } from './document-refs.ts';
-import { escapePointerToken, isJsonObject, toPointer } from './json-pointer.ts';
+import { escapePointerToken, isJsonObject, toPointer, type JsonObject } from './json-pointer.ts';
 import type { BodyOperationId, OperationId } from './types.ts';
 
 export interface RequiredHeader {
@@ -43,9 +43,9 @@ export interface OperationSpec {
   responses: Map<number, DocumentedResponse>;
 }
 
-function readOperations(): Map<OperationId, OperationSpec> {
+function readOperations(document: JsonObject): Map<OperationId, OperationSpec> {
   const result = new Map<OperationId, OperationSpec>();
-  const paths = openapiDocument.paths;
+  const paths = document.paths;
   if (!isJsonObject(paths)) throw new Error('the document has no paths');
   for (const [path, item] of Object.entries(paths)) {
     if (!isJsonObject(item)) continue;
@@ -56,7 +56,7 @@ function readOperations(): Map<OperationId, OperationSpec> {
       const responses = new Map<number, DocumentedResponse>();
       for (const [status, raw] of Object.entries(isJsonObject(operation.responses) ? operation.responses : {})) {
         if (!isJsonObject(raw)) continue;
-        const response = resolveRef(raw, toPointer(['paths', path, method, 'responses', status]));
+        const response = resolveRef(raw, toPointer(['paths', path, method, 'responses', status]), document);
         const headers = isJsonObject(response.node.headers) ? response.node.headers : {};
         responses.set(Number(status), {
           status: Number(status),
@@ -64,7 +64,7 @@ function readOperations(): Map<OperationId, OperationSpec> {
           mediaTypes: Object.keys(isJsonObject(response.node.content) ? response.node.content : {}),
           requiredHeaders: Object.entries(headers).flatMap(([name, header]) => {
             if (!isJsonObject(header)) return [];
-            const resolved = resolveRef(header, `${response.pointer}/headers/${name}`);
+            const resolved = resolveRef(header, `${response.pointer}/headers/${name}`, document);
             return resolved.node.required === true ? [{ name, pointer: resolved.pointer }] : [];
           }),
           assumption: typeof response.node['x-assumption'] === 'string' ? response.node['x-assumption'] : undefined,
@@ -91,15 +91,31 @@ function readOperations(): Map<OperationId, OperationSpec> {
   return result;
 }
 
+const byDocument = new WeakMap<JsonObject, ReadonlyMap<OperationId, OperationSpec>>();
+
+/**
+ * The operations of a version of the document (another than spec/openapi.yaml in a spec-change check), read once.
+ * Its operationIds need not be this version's: the type names this version's only.
+ * @example operationsOf(baseDocument).has('deployAgent')
+ */
+export function operationsOf(document: JsonObject): ReadonlyMap<OperationId, OperationSpec> {
+  let found = byDocument.get(document);
+  if (!found) {
+    found = readOperations(document);
+    byDocument.set(document, found);
+  }
+  return found;
+}
+
 /**
  * Every operation of spec/openapi.yaml by operationId.
  * @example [...operations.values()].filter((operation) => operation.responses.has(201)) // the operations that create
  */
-export const operations: ReadonlyMap<OperationId, OperationSpec> = readOperations();
+export const operations: ReadonlyMap<OperationId, OperationSpec> = operationsOf(openapiDocument);
 
 /** The operation's spec; throws for an operationId the document does not have. */
-export function getOperation(operationId: OperationId): OperationSpec {
-  const operation = operations.get(operationId);
+export function getOperation(operationId: OperationId, document: JsonObject = openapiDocument): OperationSpec {
+  const operation = (document === openapiDocument ? operations : operationsOf(document)).get(operationId);
   if (!operation) throw new Error(`unknown operationId ${operationId}`);
   return operation;
 }
