@@ -16,12 +16,14 @@ import { parsePrefer, preferredResponse } from './prefer.ts';
 import { problemResponse } from './problems.ts';
 import { readJsonBody } from './request-body.ts';
 import { matchRoute } from './router.ts';
-import type { Scenarios } from './scenarios.ts';
+import type { ScenarioDecision, Scenarios } from './scenarios.ts';
 
 /** What the dispatch learnt about a request, for the journal. */
 export interface DispatchTrace {
   operationId: OperationId | null;
   bodyText: string | null;
+  /** What the scenarios decided, when any is active (coverage counts forced answers apart). */
+  scenario?: ScenarioDecision;
 }
 
 /** What the dispatch needs of the core. */
@@ -66,7 +68,7 @@ export function createApiDispatch(
     trace.operationId = operationId;
 
     if (scenarios.active) {
-      const forced = await applyScenarios(operationId, instance);
+      const forced = await applyScenarios(operationId, instance, trace);
       if (forced) return forced;
     }
 
@@ -116,8 +118,13 @@ export function createApiDispatch(
     return handler(operationRequest, services);
   };
 
-  async function applyScenarios(operationId: OperationId, instance: string): Promise<MockResponse | undefined> {
+  async function applyScenarios(
+    operationId: OperationId,
+    instance: string,
+    trace: DispatchTrace,
+  ): Promise<MockResponse | undefined> {
     const decision = scenarios.decide(operationId, clock.now());
+    trace.scenario = decision;
     if (decision.latencyMs > 0) await sleep(decision.latencyMs);
     if (decision.retryAfterSeconds !== undefined) {
       const limit = scenarios.config.rateLimit;

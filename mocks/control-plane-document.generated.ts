@@ -507,6 +507,46 @@ export const controlPlaneDocument: JsonObject = {
         }
       }
     },
+    "/__mock/coverage": {
+      "get": {
+        "operationId": "getCoverage",
+        "summary": "What the API answered, against everything spec/openapi.yaml documents",
+        "description": "Counts every /v1 answer since the last DELETE (POST /__mock/reset does not clear it, so a test suite that\nresets between tests still adds up). The universe is derived, never listed: each operation's documented\nstatuses, its named examples, `Prefer: code=` per documented status, the scenario branches (latency,\nrate-limit, each documented error status) and the problem catalogue. Kept across restarts with `--state`.\n`percent` counts documented (operation, status) pairs answered at least once over all documented pairs.\n",
+        "tags": [
+          "Control"
+        ],
+        "responses": {
+          "200": {
+            "description": "Every entry of the universe (count 0 when never served), then undocumented statuses served.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Coverage"
+                }
+              }
+            }
+          },
+          "405": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      },
+      "delete": {
+        "operationId": "clearCoverage",
+        "summary": "Forget what was served",
+        "tags": [
+          "Control"
+        ],
+        "responses": {
+          "204": {
+            "description": "Cleared."
+          },
+          "405": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
+    },
     "/__mock/scenarios": {
       "get": {
         "operationId": "getScenarios",
@@ -736,6 +776,128 @@ export const controlPlaneDocument: JsonObject = {
             "minimum": 0,
             "maximum": 1,
             "description": "Share of new tasks that end failed (default 0.1, or --failure-ratio)."
+          }
+        }
+      },
+      "CoverageFigure": {
+        "type": "object",
+        "required": [
+          "covered",
+          "total",
+          "percent"
+        ],
+        "properties": {
+          "covered": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "total": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "percent": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 100,
+            "description": "covered / total × 100, one decimal; 100 when total is 0."
+          }
+        }
+      },
+      "Coverage": {
+        "type": "object",
+        "required": [
+          "definition",
+          "percent",
+          "requests",
+          "categories",
+          "entries"
+        ],
+        "properties": {
+          "definition": {
+            "type": "string",
+            "description": "What `percent` counts, in words."
+          },
+          "percent": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 100,
+            "description": "Documented (operation, status) pairs answered at least once ÷ all documented pairs × 100."
+          },
+          "requests": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "/v1 requests counted since the last DELETE."
+          },
+          "categories": {
+            "type": "object",
+            "required": [
+              "status",
+              "example",
+              "prefer",
+              "scenario",
+              "problem"
+            ],
+            "properties": {
+              "status": {
+                "$ref": "#/components/schemas/CoverageFigure"
+              },
+              "example": {
+                "$ref": "#/components/schemas/CoverageFigure"
+              },
+              "prefer": {
+                "$ref": "#/components/schemas/CoverageFigure"
+              },
+              "scenario": {
+                "$ref": "#/components/schemas/CoverageFigure"
+              },
+              "problem": {
+                "$ref": "#/components/schemas/CoverageFigure"
+              }
+            }
+          },
+          "entries": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": [
+                "category",
+                "operationId",
+                "key",
+                "count",
+                "documented"
+              ],
+              "properties": {
+                "category": {
+                  "type": "string",
+                  "enum": [
+                    "status",
+                    "example",
+                    "prefer",
+                    "scenario",
+                    "problem"
+                  ]
+                },
+                "operationId": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "description": "The operation of spec/openapi.yaml; null for problem kinds."
+                },
+                "key": {
+                  "type": "string",
+                  "description": "status: the status (`413`); example: `<status> <name>`; prefer: `code=<status>`;\nscenario: `latency`, `rate-limit` or `error <status>`; problem: the catalogue's kind.\n"
+                },
+                "count": {
+                  "type": "integer",
+                  "minimum": 0
+                },
+                "documented": {
+                  "type": "boolean",
+                  "description": "False only for a status the operation does not document (the fake should never answer one)."
+                }
+              }
+            }
           }
         }
       },

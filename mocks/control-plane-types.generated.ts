@@ -140,6 +140,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__mock/coverage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the API answered, against everything spec/openapi.yaml documents
+         * @description Counts every /v1 answer since the last DELETE (POST /__mock/reset does not clear it, so a test suite that
+         *     resets between tests still adds up). The universe is derived, never listed: each operation's documented
+         *     statuses, its named examples, `Prefer: code=` per documented status, the scenario branches (latency,
+         *     rate-limit, each documented error status) and the problem catalogue. Kept across restarts with `--state`.
+         *     `percent` counts documented (operation, status) pairs answered at least once over all documented pairs.
+         */
+        get: operations["getCoverage"];
+        put?: never;
+        post?: never;
+        /** Forget what was served */
+        delete: operations["clearCoverage"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__mock/scenarios": {
         parameters: {
             query?: never;
@@ -210,6 +235,41 @@ export interface components {
             };
             /** @description Share of new tasks that end failed (default 0.1, or --failure-ratio). */
             taskFailureRatio?: number;
+        };
+        CoverageFigure: {
+            covered: number;
+            total: number;
+            /** @description covered / total × 100, one decimal; 100 when total is 0. */
+            percent: number;
+        };
+        Coverage: {
+            /** @description What `percent` counts, in words. */
+            definition: string;
+            /** @description Documented (operation, status) pairs answered at least once ÷ all documented pairs × 100. */
+            percent: number;
+            /** @description /v1 requests counted since the last DELETE. */
+            requests: number;
+            categories: {
+                status: components["schemas"]["CoverageFigure"];
+                example: components["schemas"]["CoverageFigure"];
+                prefer: components["schemas"]["CoverageFigure"];
+                scenario: components["schemas"]["CoverageFigure"];
+                problem: components["schemas"]["CoverageFigure"];
+            };
+            entries: {
+                /** @enum {string} */
+                category: "status" | "example" | "prefer" | "scenario" | "problem";
+                /** @description The operation of spec/openapi.yaml; null for problem kinds. */
+                operationId: string | null;
+                /**
+                 * @description status: the status (`413`); example: `<status> <name>`; prefer: `code=<status>`;
+                 *     scenario: `latency`, `rate-limit` or `error <status>`; problem: the catalogue's kind.
+                 */
+                key: string;
+                count: number;
+                /** @description False only for a status the operation does not document (the fake should never answer one). */
+                documented: boolean;
+            }[];
         };
         Problem: {
             /** Format: uri-reference */
@@ -528,6 +588,46 @@ export interface operations {
                 content?: never;
             };
             403: components["responses"]["Forbidden"];
+            405: components["responses"]["Problem"];
+        };
+    };
+    getCoverage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every entry of the universe (count 0 when never served), then undocumented statuses served. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Coverage"];
+                };
+            };
+            405: components["responses"]["Problem"];
+        };
+    };
+    clearCoverage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cleared. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             405: components["responses"]["Problem"];
         };
     };

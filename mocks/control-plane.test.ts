@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { mintToken } from './auth.ts';
 import { clockOffsetProblem, createFixedClock, createSystemClock, MAX_CLOCK_OFFSET_MS } from './clock.ts';
 import { createMockCore, type MockCore } from './core.ts';
+import type { Coverage } from './coverage.ts';
 import { expectConforms } from './expect-conforms.ts';
 import { silentLogger } from './logger.ts';
 
@@ -346,6 +347,7 @@ describe('the control plane through its narrow host interface', () => {
       },
       clock: { now: () => START, offset: 0 },
       journal: { capacity: 5, entries: () => [], clear: () => {} },
+      coverage: { report: () => ({}) as ReturnType<Coverage['report']>, reset: () => {} },
       scenarios: { config: {}, taskFailureRatio: 0.5 },
       advanceClock: () => Promise.resolve(),
       configureScenarios: () => Promise.resolve(),

@@ -10,6 +10,7 @@ import {
   type ControlOperationSpec,
 } from './control-plane-schemas.ts';
 import type { operations } from './control-plane-types.generated.ts';
+import type { Coverage } from './coverage.ts';
 import type { Journal } from './journal.ts';
 import { jsonValueResponse, noContent, type MockRequest, type MockResponse } from './mock-http.ts';
 import { problemResponse } from './problems.ts';
@@ -24,6 +25,7 @@ export interface ControlPlaneHost {
   readonly store: Pick<AgentStore, 'agentCount' | 'taskCount' | 'maxTasks' | 'list' | 'setStatus' | 'getTask'>;
   readonly clock: Pick<Clock, 'now' | 'offset'>;
   readonly journal: Pick<Journal, 'capacity' | 'entries' | 'clear'>;
+  readonly coverage: Pick<Coverage, 'report' | 'reset'>;
   readonly scenarios: Pick<Scenarios, 'config' | 'taskFailureRatio'>;
   /** Back to the seed. */
   reset(): void;
@@ -124,6 +126,12 @@ const controlHandlers = {
   },
   clearJournal: (_request, host) => {
     host.journal.clear();
+    return noContent();
+  },
+  getCoverage: (_request, host) => jsonValueResponse(200, host.coverage.report()),
+  clearCoverage: async (_request, host) => {
+    host.coverage.reset();
+    await host.persist();
     return noContent();
   },
   getScenarios: (_request, host) => jsonValueResponse(200, scenariosView(host)),

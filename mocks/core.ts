@@ -3,6 +3,7 @@ import { createApiDispatch, type DispatchTrace } from './api-dispatch.ts';
 import { createAuthenticator, DEFAULT_JWT_SECRET, type Authenticator } from './auth.ts';
 import { createSystemClock, type Clock } from './clock.ts';
 import { handleControlRequest } from './control-plane.ts';
+import { Coverage } from './coverage.ts';
 import { preflight, refuseCrossSite, withCors, type CorsOrigins } from './cors.ts';
 import { DEFAULT_JOURNAL_SIZE, Journal, JOURNAL_BODY_LIMIT, journalText } from './journal.ts';
 import { consoleLogger, type Logger } from './logger.ts';
@@ -58,6 +59,8 @@ export interface MockCore {
   readonly clock: Clock;
   readonly journal: Journal;
   readonly scenarios: Scenarios;
+  /** What the API answered, counted (GET /__mock/coverage); reset only by DELETE /__mock/coverage. */
+  readonly coverage: Coverage;
   readonly seed: number;
   /** Where the state lives; also keeps small named documents for other parts of the fake (coverage…). */
   readonly storage: Storage;
@@ -74,6 +77,7 @@ export interface MockCore {
 /** Names of the core's documents in the storage. */
 const CLOCK_DOCUMENT = 'clock';
 const SCENARIOS_DOCUMENT = 'scenarios';
+const COVERAGE_DOCUMENT = 'coverage';
 
 const sleepFor = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const isControlPath = (path: string): boolean => path.startsWith(CONTROL_PREFIX) || path === '/__mock';
@@ -101,7 +105,19 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
   });
   const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
   const authenticator: Authenticator = createAuthenticator(options.jwtSecret ?? DEFAULT_JWT_SECRET, options.wallClock);
-  const persist = (): Promise<void> => storage.commit();
+  const coverage = new Coverage();
+  const savedCoverage = storage.readDocument(COVERAGE_DOCUMENT);
+  if (savedCoverage !== undefined) coverage.restore(savedCoverage);
+  let coverageWritten = coverage.changes;
+  // The counts ride along with a batch that is written anyway (a mutation, DELETE /__mock/coverage, the shutdown's):
+  // a write per GET would make every read a write.
+  const persist = (): Promise<void> => {
+    if (storage.durable && coverage.changes !== coverageWritten) {
+      storage.writeDocument(COVERAGE_DOCUMENT, coverage.toJSON());
+      coverageWritten = coverage.changes;
+    }
+    return storage.commit();
+  };
 
   // Durable storage was checked when it was opened; what it holds wins over the options (a restart resumes).
   const savedScenarios = (): ScenarioConfig | undefined => {
@@ -114,6 +130,7 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
   /** The clock offset including advances still being written. */
   let clockTarget = clock.offset;
   storage.onRollback(() => {
+    coverageWritten = -1;
     scenarios.configure(savedScenarios() ?? {});
     // A reset of the batch may have moved the clock back; forward is the one way a clock moves, so it is re-advanced.
     const stored = storage.readDocument(CLOCK_DOCUMENT);
@@ -144,6 +161,7 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
     clock,
     journal,
     scenarios,
+    coverage,
     seed,
     storage,
     reset() {
@@ -196,6 +214,7 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
       const control = isControlPath(request.path);
       withCors(corsOrigins, request, response, control);
       if (!control) {
+        coverage.record(context.operationId, request, response, context.scenario);
         const text = context.bodyText;
         journal.add({
           atMs: clock.now(),

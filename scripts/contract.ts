@@ -8,6 +8,7 @@ import { parseCommandLine } from './command-line.ts';
 import { defaultMaxWrites, generatedProperties, planRun, shrinkAllowance } from '../contract-tests/check-plan.ts';
 import { ContractReporter } from '../contract-tests/contract-reporter.ts';
 import { createRedactor } from '../contract-tests/redaction.ts';
+import { statusCoverageSection } from '../contract-tests/status-coverage.ts';
 import { defaultRunOptions, type RunOptions } from '../contract-tests/run-options.ts';
 
 const help = `Usage: npm run contract -- [options]
@@ -172,6 +173,7 @@ const reporter = new ContractReporter({
   redact,
   jsonFile: json,
   junitFile: junit === undefined ? undefined : resolve(junit),
+  sections: [statusCoverageSection],
   write: (text) => process.stdout.write(text),
 });
 const configFile = fileURLToPath(new URL('../contract-tests/vitest.config.ts', import.meta.url));
