@@ -77,7 +77,7 @@ interface OperationCounters {
  * The counter of what the fake served. One instance per core; `record` is called once per /v1 answer.
  * @example
  * const coverage = new Coverage();
- * coverage.record('getAgent', request, response, undefined);
+ * coverage.record(operationId, request, response, undefined);
  * coverage.report().percent; // e.g. 4.5
  */
 export class Coverage {

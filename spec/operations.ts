@@ -96,7 +96,7 @@ const byDocument = new WeakMap<JsonObject, ReadonlyMap<OperationId, OperationSpe
 /**
  * The operations of a version of the document (another than spec/openapi.yaml in a spec-change check), read once.
  * Its operationIds need not be this version's: the type names this version's only.
- * @example operationsOf(baseDocument).has('deployAgent')
+ * @example operationsOf(baseDocument).has(operationId)
  */
 export function operationsOf(document: JsonObject): ReadonlyMap<OperationId, OperationSpec> {
   let found = byDocument.get(document);
