@@ -33,7 +33,7 @@ export type CheckOutcome = 'passed' | 'failed' | 'skipped';
 export type SkipReason = 'max-writes' | 'read-only' | 'no-agent' | 'not-a-jwt';
 
 export interface CheckRecord {
-  /** Stable id, e.g. `request-validation/deployAgent/revenueShare-maximum`. */
+  /** Stable id, `<area>/<operationId>/<case>`, e.g. `request-validation/<operationId>/revenueShare-maximum`. */
   id: string;
   check: CheckName;
   operationId: string;

@@ -5,7 +5,7 @@ import type { CheckRun } from './check-definition.ts';
 
 /**
  * Records why an answer to a request that breaks `keywordPointer` is not the documented rejection.
- * @example expectRejection(run, 'deployAgent', 201, 400, '/components/schemas/DeployRequest/properties/revenueShare/maximum', 0);
+ * @example expectRejection(run, operationId, 201, 400, '/components/schemas/DeployRequest/properties/revenueShare/maximum', 0);
  */
 export function expectRejection(
   run: CheckRun,

@@ -1,11 +1,12 @@
 // Sends one request to the server under test with a timeout and records it, token redacted, with what came back.
+import type { HttpMethod } from '../spec/index.ts';
 import type { RecordedExchange } from './check-record.ts';
 import type { Redact } from './redaction.ts';
 
 /** What a check asks to send. `authorization` is the header value, or undefined for none; `label` is what reports show instead. */
 export interface OutgoingRequest {
   operationId: string;
-  method: 'GET' | 'POST';
+  method: HttpMethod;
   /** Path and query, starting with `/v1/`. */
   path: string;
   authorization: { value: string; label: string } | undefined;
@@ -33,7 +34,7 @@ function describeFetchError(error: unknown, timeoutMs: number): string {
  * Sends the request and records it; never throws. A request that gets no answer (refused, reset, timed out) is recorded
  * with its error, and the check reports it: a server that drops a connection on bad input is broken. scripts/contract.ts
  * probes the server before the run, so an unreachable server stops the run with one line instead.
- * @example const { response } = await sendRequest(base, 5000, redact, { operationId: 'getAgent', method: 'GET', path: '/v1/agents/x', ... });
+ * @example const { response } = await sendRequest(base, 5000, redact, { operationId, method: 'GET', path: '/v1/agents/x', ... });
  */
 export async function sendRequest(
   baseUrl: string,

@@ -78,7 +78,7 @@ function numberBounds(
 
 /**
  * Every named invalid request of an operation, derived from its schema and its richest example.
- * @example invalidRequests('deployAgent').some((c) => c.id === 'revenueShare-maximum') // true
+ * @example invalidRequests(operationId).some((c) => c.id === 'revenueShare-maximum') // true
  */
 export function invalidRequests(operationId: BodyOperationId): InvalidRequest[] {
   const at = requestSchema(operationId);

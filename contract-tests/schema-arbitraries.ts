@@ -91,7 +91,7 @@ export function arbitraryFor(at: SchemaAt): fc.Arbitrary<JsonValue> {
 
 /**
  * Valid request bodies of an operation, per its schema.
- * @example fc.sample(validBodies('deployAgent'), 1)[0] // { name: '…', category: 'defi', model: 'claude-3', initialSupply: 3.5 }
+ * @example fc.sample(validBodies(operationId), 1)[0] // { name: '…', category: 'defi', model: 'claude-3', initialSupply: 3.5 }
  */
 export function validBodies(operationId: BodyOperationId): fc.Arbitrary<JsonObject> {
   return (arbitraryFor(requestSchema(operationId)) as fc.Arbitrary<JsonObject>).filter(
@@ -112,7 +112,7 @@ const anyJson: fc.Arbitrary<JsonValue> = fc.oneof(
 /**
  * Invalid request bodies: a valid body with one field removed or replaced by any JSON value, or a body that is not an
  * object; only those the spec's validator rejects are kept, so the oracle is the document itself.
- * @example fc.sample(invalidBodies('deployAgent'), 1)[0] // { name: 'x', category: 7, model: 'gpt-4', initialSupply: 1 }
+ * @example fc.sample(invalidBodies(operationId), 1)[0] // { name: 'x', category: 7, model: 'gpt-4', initialSupply: 1 }
  */
 export function invalidBodies(operationId: BodyOperationId): fc.Arbitrary<JsonValue> {
   const at = requestSchema(operationId);

@@ -4,8 +4,9 @@ import {
   getOperation,
   isJsonObject,
   openapiDocument,
+  resolvedAt,
+  resolveValue,
   type JsonObject,
-  type JsonValue,
 } from '../spec/index.ts';
 import type { BodyOperationId, OperationId } from '../spec/index.ts';
 
@@ -20,17 +21,16 @@ export interface SchemaAt {
  * @example resolveSchema('/components/schemas/DeployRequest/properties/category').pointer // '/components/schemas/AgentCategory'
  */
 export function resolveSchema(pointer: string): SchemaAt {
-  const node = getAtPointer(openapiDocument, pointer);
-  if (!isJsonObject(node)) throw new Error(`no schema at ${pointer}`);
-  if (typeof node.$ref === 'string') return resolveSchema(node.$ref.replace(/^#/, ''));
-  return { schema: node, pointer };
+  const resolved = resolvedAt(pointer);
+  if (!resolved) throw new Error(`no schema at ${pointer}`);
+  return { schema: resolved.node, pointer: resolved.pointer };
 }
 
 /** The pointer of the JSON request body schema of an operation. */
 export function requestSchemaPointer(operationId: BodyOperationId): string {
-  const operation = getOperation(operationId);
-  const mediaType = operation.requestMediaType ?? 'application/json';
-  return `${operation.pointer}/requestBody/content/${mediaType.replace('/', '~1')}/schema`;
+  const pointer = getOperation(operationId).requestSchemaPointer;
+  if (pointer === undefined) throw new Error(`${operationId} takes no request body`);
+  return pointer;
 }
 
 /** The request body schema of an operation, resolved. */
@@ -40,16 +40,14 @@ export function requestSchema(operationId: BodyOperationId): SchemaAt {
 
 /**
  * The documented request examples of an operation, richest first (the one with the most fields).
- * @example requestExamples('deployAgent')[0]?.name // 'Solana Momentum Trader'
+ * @example requestExamples(operationId)[0] // the richest documented example
  */
 export function requestExamples(operationId: BodyOperationId): JsonObject[] {
   const examples = getAtPointer(openapiDocument, requestSchemaPointer(operationId).replace(/\/schema$/, '/examples'));
   if (!isJsonObject(examples)) return [];
   const values: JsonObject[] = [];
   for (const raw of Object.values(examples)) {
-    let example: JsonValue | undefined = raw;
-    if (isJsonObject(example) && typeof example.$ref === 'string')
-      example = getAtPointer(openapiDocument, example.$ref.replace(/^#/, ''));
+    const example = resolveValue(raw);
     if (isJsonObject(example) && isJsonObject(example.value)) values.push(example.value);
   }
   return values.sort((a, b) => Object.keys(b).length - Object.keys(a).length);

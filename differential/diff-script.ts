@@ -1,7 +1,14 @@
 // The scripted sequence the differential check sends to both servers, derived from the spec and a seed: deploys of varied
 // valid bodies, retrieves, task submissions and the documented error cases. Pure: no HTTP in here.
 import fc from 'fast-check';
-import { getOperation, ruleOrigin, type JsonObject, type OperationId, type RuleOrigin } from '../spec/index.ts';
+import {
+  getOperation,
+  ruleOrigin,
+  type HttpMethod,
+  type JsonObject,
+  type OperationId,
+  type RuleOrigin,
+} from '../spec/index.ts';
 import { boundaryBodies } from '../contract-tests/boundary-values.ts';
 import type { HostileTokens } from '../contract-tests/hostile-tokens.ts';
 import { invalidRequests } from '../contract-tests/invalid-requests.ts';
@@ -23,7 +30,7 @@ export interface DiffStep {
   id: string;
   title: string;
   operationId: OperationId;
-  method: 'GET' | 'POST';
+  method: HttpMethod;
   agent: AgentRef;
   auth: DiffAuthVariant | 'token';
   contentType: string | undefined;

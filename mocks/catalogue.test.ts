@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkResponse } from '../spec/index.ts';
-import { CATALOGUE_EPOCH, CATEGORIES, createCatalogue, MODELS, STATUSES } from './catalogue.ts';
+import { checkResponse, getAtPointer, openapiDocument } from '../spec/index.ts';
+import { CATALOGUE_EPOCH, CATEGORIES, createCatalogue, MODELS } from './catalogue.ts';
 
 describe('createCatalogue', () => {
   it('is byte-identical for the same seed (determinism)', () => {
@@ -12,13 +12,25 @@ describe('createCatalogue', () => {
     expect(createCatalogue(1)[0]?.agent.agentId).not.toBe(createCatalogue(2)[0]?.agent.agentId);
   });
 
-  it('covers every category, model and status with a few dozen agents', () => {
+  it('covers every category, model and status of the document with a few dozen agents', () => {
     const agents = createCatalogue(42).map((entry) => entry.agent);
+    const documented = (name: string): unknown =>
+      new Set(getAtPointer(openapiDocument, `/components/schemas/${name}/enum`) as string[]);
     expect(agents.length).toBeGreaterThanOrEqual(24);
-    expect(new Set(agents.map((a) => a.category))).toEqual(new Set(CATEGORIES));
-    expect(new Set(agents.map((a) => a.model))).toEqual(new Set(MODELS));
-    expect(new Set(agents.map((a) => a.status))).toEqual(new Set(STATUSES));
+    expect(new Set(agents.map((a) => a.category))).toEqual(documented('AgentCategory'));
+    expect(new Set(agents.map((a) => a.model))).toEqual(documented('AgentModel'));
+    expect(new Set(agents.map((a) => a.status))).toEqual(documented('AgentStatus'));
     expect(new Set(agents.map((a) => a.agentId)).size).toBe(agents.length);
+  });
+
+  it('lays agents out as the README says: category i mod 7, model i mod 4, 5/17/29 paused, 11/23/35 deprecated', () => {
+    const agents = createCatalogue(42).map((entry) => entry.agent);
+    expect(agents.map((a) => a.category).slice(0, 8)).toEqual([...CATEGORIES, CATEGORIES[0]]);
+    expect(agents.map((a) => a.model).slice(0, 5)).toEqual([...MODELS, MODELS[0]]);
+    const indexesWith = (status: string): number[] =>
+      agents.flatMap((a, index) => (a.status === status ? [index] : []));
+    expect(indexesWith('paused')).toEqual([5, 17, 29]);
+    expect(indexesWith('deprecated')).toEqual([11, 23, 35]);
   });
 
   it('has internally consistent figures that the spec accepts', () => {

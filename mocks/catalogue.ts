@@ -1,21 +1,21 @@
 // The seeded catalogue of agents the fake starts with: faker text that fits each category, figures that agree with each other.
 import { faker } from '@faker-js/faker/locale/en';
-import type { Agent, AgentCategory, AgentModel, AgentStatus } from '../spec/index.ts';
+import {
+  agentCategories,
+  agentModels,
+  agentStatuses,
+  type Agent,
+  type AgentCategory,
+  type AgentModel,
+  type AgentStatus,
+} from '../spec/index.ts';
 import { createRandom } from './random.ts';
 import { BASE_COST, BASE_PROCESSING_MS } from './task-rules.ts';
 
-/** Every category, model and status, in the order the catalogue cycles through them. */
-export const CATEGORIES: readonly AgentCategory[] = [
-  'trading',
-  'analytics',
-  'social',
-  'gaming',
-  'defi',
-  'nft',
-  'automation',
-];
-export const MODELS: readonly AgentModel[] = ['gpt-4', 'gpt-3.5-turbo', 'claude-3', 'llama-2'];
-export const STATUSES: readonly AgentStatus[] = ['active', 'paused', 'deprecated'];
+/** Every category, model and status, in the order the catalogue cycles through them: the spec's enum order. */
+export const CATEGORIES: readonly AgentCategory[] = agentCategories;
+export const MODELS: readonly AgentModel[] = agentModels;
+export const STATUSES: readonly AgentStatus[] = agentStatuses;
 
 /** Default number of seeded agents: enough to cover every category × model and every status several times. */
 export const DEFAULT_CATALOGUE_SIZE = 36;

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { agentStatuses, getAtPointer, taskPriorities, taskStatuses, type JsonObject } from '../spec/index.ts';
 import { createFixedClock } from './clock.ts';
 import { createMockCore } from './core.ts';
 import { silentLogger } from './logger.ts';
@@ -19,6 +20,17 @@ describe('mocks/control-plane.yaml', () => {
     });
     expect(result.stderr + result.stdout).toMatch(/valid/i);
     expect(result.status).toBe(0);
+  });
+
+  it("restates the API's enums exactly (statuses and priorities of agents and tasks)", () => {
+    const document = parse(readFileSync(documentUrl, 'utf8')) as { components: { schemas: Record<string, unknown> } };
+    const at = (root: unknown, pointer: string): unknown => getAtPointer(root as JsonObject, pointer);
+    const cases = [
+      ['/components/schemas/AgentStatus/enum', agentStatuses],
+      ['/components/schemas/Task/properties/status/enum', taskStatuses],
+      ['/components/schemas/Task/properties/priority/enum', taskPriorities],
+    ] as const;
+    for (const [pointer, fromSpec] of cases) expect(at(document, pointer), pointer).toEqual(fromSpec);
   });
 
   it('documents only routes the control plane serves', async () => {

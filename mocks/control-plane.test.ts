@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { mintToken } from './auth.ts';
 import { clockOffsetProblem, createFixedClock, createSystemClock, MAX_CLOCK_OFFSET_MS } from './clock.ts';
 import { createMockCore, type MockCore } from './core.ts';
+import type { Coverage } from './coverage.ts';
 import { expectConforms } from './expect-conforms.ts';
 import { silentLogger } from './logger.ts';
 
@@ -162,7 +163,7 @@ describe('control plane', () => {
     expect((await send('GET', '/__mock/nothing')).status).toBe(404);
     const wrong = await send('POST', '/__mock/journal');
     expect(wrong.status).toBe(405);
-    expect(wrong.headers.allow).toBe('GET, DELETE');
+    expect(wrong.headers.allow).toBe('DELETE, GET');
   });
 
   it('reports its health', async () => {
@@ -209,10 +210,46 @@ describe('scenarios', () => {
     expect((await send('GET', `/v1/agents/${agentId}`)).status).toBe(200);
   });
 
-  it('adds latency and still answers correctly', async () => {
+  it('waits the global plus the per-operation latency before answering', async () => {
+    // The sleeper is injected: the test sees what the core waits for, and whether the answer waits for it, without timing.
+    const waits: number[] = [];
+    let release = (): void => {};
+    core = createMockCore({
+      seed: 42,
+      clock: createFixedClock(START),
+      logger: silentLogger,
+      sleep: (ms) => {
+        waits.push(ms);
+        return new Promise((resolve) => {
+          release = resolve;
+        });
+      },
+    });
     const agentId = await anActiveAgent();
-    await send('PUT', '/__mock/scenarios', { latencyMs: 5, operations: { getAgent: { latencyMs: 5 } } });
+    // Verified tokens are cached: after this the answer takes only microtasks, so "not answered yet" means "waiting".
     expect((await send('GET', `/v1/agents/${agentId}`)).status).toBe(200);
+    await send('PUT', '/__mock/scenarios', { latencyMs: 300, operations: { getAgent: { latencyMs: 100 } } });
+    expect(waits).toEqual([]);
+    let answered = false;
+    const pending = send('GET', `/v1/agents/${agentId}`).then((answer) => {
+      answered = true;
+      return answer;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(waits).toEqual([400]);
+    expect(answered).toBe(false);
+    release();
+    expect((await pending).status).toBe(200);
+    let deployed = false;
+    const deploy = send('POST', '/v1/agents/deploy', { name: 'a', category: 'nft', model: 'gpt-4', initialSupply: 1 });
+    void deploy.then(() => {
+      deployed = true;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(waits).toEqual([400, 300]);
+    expect(deployed).toBe(false);
+    release();
+    expect((await deploy).status).toBe(201);
   });
 
   it('sets the task failure ratio', async () => {
@@ -238,7 +275,8 @@ describe('scenarios', () => {
       '/latencyMs',
       '/operations/getAgent/errorStatus',
       '/operations/nope',
-      '/rateLimit',
+      '/rateLimit/limit',
+      '/rateLimit/windowSeconds',
     ]);
   });
 });
@@ -266,23 +304,19 @@ describe('determinism', () => {
 
 describe('Prefer answers every documented status and example of every operation within the spec', () => {
   it('passes the response checker for each (operation, status, example)', async () => {
-    const { operations } = await import('../spec/index.ts');
-    const { documentedExamples } = await import('./prefer.ts');
+    const { getAtPointer, isJsonObject, openapiDocument, operations, resolveValue } = await import('../spec/index.ts');
+    const { documentedExamples } = await import('./documented-response.ts');
     const agentId = await anActiveAgent();
-    const paths = {
-      getAgent: ['GET', `/v1/agents/${agentId}`],
-      deployAgent: ['POST', '/v1/agents/deploy'],
-      executeAgentTask: ['POST', `/v1/agents/${agentId}/execute`],
-    } as const;
     let checked = 0;
+    // Every operation of the spec, on its own method and path, with its first documented request example as the body.
     for (const [operationId, operation] of operations) {
-      const [method, path] = paths[operationId];
-      const body =
-        method === 'POST'
-          ? operationId === 'deployAgent'
-            ? { name: 'p', category: 'nft', model: 'gpt-4', initialSupply: 1 }
-            : { task: 'x' }
-          : undefined;
+      const { method } = operation;
+      const path = operation.path.replaceAll(/\{[^}]+\}/g, agentId);
+      const examples = operation.requestSchemaPointer
+        ? getAtPointer(openapiDocument, operation.requestSchemaPointer.replace(/\/schema$/, '/examples'))
+        : undefined;
+      const example = resolveValue(isJsonObject(examples) ? Object.values(examples)[0] : undefined);
+      const body = isJsonObject(example) ? example.value : undefined;
       for (const status of operation.responses.keys()) {
         const names = documentedExamples(operationId, status).map((example) => example.name);
         for (const name of [undefined, ...names]) {
@@ -294,5 +328,41 @@ describe('Prefer answers every documented status and example of every operation 
       }
     }
     expect(checked).toBeGreaterThan(25);
+  });
+});
+
+describe('the control plane through its narrow host interface', () => {
+  it('needs no core: a stub host answers health, the clock and the journal', async () => {
+    const { handleControlRequest } = await import('./control-plane.ts');
+    let resets = 0;
+    const host = {
+      seed: 9,
+      store: {
+        agentCount: 3,
+        taskCount: 1,
+        maxTasks: 10,
+        list: () => ({ total: 0, agents: [] }),
+        setStatus: () => undefined,
+        getTask: () => undefined,
+      },
+      clock: { now: () => START, offset: 0 },
+      journal: { capacity: 5, entries: () => [], clear: () => {} },
+      coverage: { report: () => ({}) as ReturnType<Coverage['report']>, reset: () => {} },
+      scenarios: { config: {}, taskFailureRatio: 0.5 },
+      advanceClock: () => Promise.resolve(),
+      configureScenarios: () => Promise.resolve(),
+      reset: () => {
+        resets += 1;
+      },
+      persist: () => Promise.resolve(),
+    };
+    const request = (method: string, path: string) => ({ method, path, query: '', headers: {}, body: null });
+    const health = await handleControlRequest(host, request('GET', '/__mock/health'));
+    expect(JSON.parse(health.body)).toEqual({ status: 'ok', seed: 9, agents: 3, tasks: 1 });
+    expect((await handleControlRequest(host, request('POST', '/__mock/reset'))).status).toBe(200);
+    expect(resets).toBe(1);
+    const task = await handleControlRequest(host, request('GET', '/__mock/tasks/tsk_x'));
+    expect(task.status).toBe(404);
+    expect(JSON.parse(task.body)).toMatchObject({ detail: expect.stringContaining('last 10') });
   });
 });

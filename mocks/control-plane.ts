@@ -1,249 +1,219 @@
-// The control plane under /__mock/ (documented in mocks/control-plane.yaml): reset, agents, tasks, clock, journal, coverage, scenarios.
-import type { AgentStatus } from '../spec/index.ts';
-import type { MockCore } from './core.ts';
-import type { MockRequest, MockResponse } from './mock-http.ts';
+// The control plane under /__mock/ (documented in mocks/control-plane.yaml): routes, query and body validation come from
+// that document; each operation is one entry of a table that must cover its operationIds.
+import type { ValidationError } from '../spec/index.ts';
+import { MAX_CLOCK_OFFSET_MS, type Clock } from './clock.ts';
+import {
+  controlOperations,
+  parseQuery,
+  validateBody,
+  type ControlOperationId,
+  type ControlOperationSpec,
+} from './control-plane-schemas.ts';
+import type { operations } from './control-plane-types.generated.ts';
+import type { Coverage } from './coverage.ts';
+import type { Journal } from './journal.ts';
+import { jsonValueResponse, noContent, type MockRequest, type MockResponse } from './mock-http.ts';
 import { problemResponse } from './problems.ts';
 import { readJsonBody } from './request-body.ts';
-import { parseScenarioConfig } from './scenarios.ts';
-import { STATUSES } from './catalogue.ts';
-import { MAX_CLOCK_OFFSET_MS } from './clock.ts';
-import { taskStatusAt } from './task-lifecycle.ts';
+import { createRouter } from './router.ts';
+import { scenarioErrors, type ScenarioConfig, type Scenarios } from './scenarios.ts';
+import type { AgentStore } from './store.ts';
 
-const json = (status: number, value: unknown): MockResponse => ({
-  status,
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify(value),
+/** What the control plane may use of the core: a narrow view, so it depends on no module that imports it. */
+export interface ControlPlaneHost {
+  readonly seed: number;
+  readonly store: Pick<AgentStore, 'agentCount' | 'taskCount' | 'maxTasks' | 'list' | 'setStatus' | 'getTask'>;
+  readonly clock: Pick<Clock, 'now' | 'offset'>;
+  readonly journal: Pick<Journal, 'capacity' | 'entries' | 'clear'>;
+  readonly coverage: Pick<Coverage, 'report' | 'reset'>;
+  readonly scenarios: Pick<Scenarios, 'config' | 'taskFailureRatio'>;
+  /** Back to the seed. */
+  reset(): void;
+  /** Resolves once a mutation is durable. */
+  persist(): Promise<void>;
+  /** Moves the mock's clock forward once durable, and settles the tasks that finished meanwhile. */
+  advanceClock(ms: number): Promise<void>;
+  /** Replaces the scenarios once durable. */
+  configureScenarios(config: ScenarioConfig): Promise<void>;
+}
+
+type Query<K extends ControlOperationId> = operations[K]['parameters'] extends { query?: infer Q }
+  ? [Q] extends [undefined]
+    ? Record<string, never>
+    : NonNullable<Q>
+  : Record<string, never>;
+type Body<K extends ControlOperationId> = operations[K] extends {
+  requestBody: { content: { 'application/json': infer B } };
+}
+  ? B
+  : undefined;
+
+/** A control-plane request whose path, query and body passed mocks/control-plane.yaml's schemas. */
+interface ControlRequest<K extends ControlOperationId> {
+  params: Record<string, string>;
+  query: Query<K>;
+  body: Body<K>;
+  instance: string;
+}
+
+type ControlHandler<K extends ControlOperationId> = (
+  request: ControlRequest<K>,
+  host: ControlPlaneHost,
+) => MockResponse | Promise<MockResponse>;
+
+const clockView = (host: ControlPlaneHost): { now: string; offsetMs: number } => ({
+  now: new Date(host.clock.now()).toISOString(),
+  offsetMs: host.clock.offset,
 });
-const noContent = (): MockResponse => ({ status: 204, headers: {}, body: '' });
+const scenariosView = (host: ControlPlaneHost): ScenarioConfig => ({
+  ...host.scenarios.config,
+  taskFailureRatio: host.scenarios.taskFailureRatio,
+});
 
-interface Route {
-  method: string;
-  /** Path below /__mock, with `:name` parameters. */
-  pattern: string;
-  handle(core: MockCore, request: MockRequest, params: Record<string, string>): MockResponse | Promise<MockResponse>;
-}
-
-function parseCount(value: string | null, fallback: number, max: number): number | undefined {
-  if (value === null) return fallback;
-  if (!/^\d{1,9}$/.test(value)) return undefined;
-  return Math.min(Number(value), max);
-}
-
-function invalid(request: MockRequest, path: string, message: string): MockResponse {
-  return problemResponse('bad-request', {
-    detail: `${path || 'The body'} ${message}.`,
-    instance: request.path,
-    errors: [{ path, message }],
-  });
-}
-
-function clockView(core: MockCore): { now: string; offsetMs: number } {
-  return { now: new Date(core.clock.now()).toISOString(), offsetMs: core.clock.offset };
-}
-
-const ROUTES: readonly Route[] = [
-  {
-    method: 'GET',
-    pattern: '/health',
-    handle: (core) =>
-      json(200, { status: 'ok', seed: core.seed, agents: core.store.agentCount, tasks: core.store.taskCount }),
+/** Every operation of mocks/control-plane.yaml: one missing is a type error. */
+const controlHandlers = {
+  health: (_request, host) =>
+    jsonValueResponse(200, {
+      status: 'ok',
+      seed: host.seed,
+      agents: host.store.agentCount,
+      tasks: host.store.taskCount,
+    }),
+  reset: async (_request, host) => {
+    host.reset();
+    await host.persist();
+    return jsonValueResponse(200, { seed: host.seed, agents: host.store.agentCount });
   },
-  {
-    method: 'POST',
-    pattern: '/reset',
-    handle: async (core) => {
-      core.reset();
-      await core.persist();
-      return json(200, { seed: core.seed, agents: core.store.agentCount });
-    },
+  listAgents: ({ query }, host) => {
+    const offset = query.offset ?? 0;
+    const limit = query.limit ?? 100;
+    const page = host.store.list({ offset, limit, ...(query.status !== undefined && { status: query.status }) });
+    return jsonValueResponse(200, { total: page.total, offset, limit, agents: page.agents });
   },
-  {
-    method: 'GET',
-    pattern: '/agents',
-    handle: (core, request) => {
-      const query = new URLSearchParams(request.query);
-      const offset = parseCount(query.get('offset'), 0, Number.MAX_SAFE_INTEGER);
-      const limit = parseCount(query.get('limit'), 100, 1000);
-      if (offset === undefined) return invalid(request, '/query/offset', 'must be a non-negative integer');
-      if (limit === undefined) return invalid(request, '/query/limit', 'must be a non-negative integer');
-      const status = query.get('status');
-      if (status !== null && !STATUSES.includes(status as AgentStatus))
-        return invalid(request, '/query/status', `must be one of ${STATUSES.join(', ')}`);
-      const page = core.store.list({ offset, limit, ...(status !== null && { status: status as AgentStatus }) });
-      return json(200, { total: page.total, offset, limit, agents: page.agents });
-    },
+  setAgentStatus: async ({ params, body, instance }, host) => {
+    const agentId = params.agentId ?? '';
+    const agent = host.store.setStatus(agentId, body.status);
+    if (!agent) return problemResponse('agent-not-found', { detail: `No agent has the id ${agentId}.`, instance });
+    await host.persist();
+    return jsonValueResponse(200, agent);
   },
-  {
-    method: 'PUT',
-    pattern: '/agents/:agentId/status',
-    handle: async (core, request, params) => {
-      const parsed = readJsonBody(request);
-      if (!parsed.ok) return parsed.response;
-      const body = parsed.value as { status?: unknown } | null;
-      const status = typeof body === 'object' && body !== null ? body.status : undefined;
-      if (!STATUSES.includes(status as AgentStatus))
-        return invalid(request, '/status', `must be one of ${STATUSES.join(', ')}`);
-      const agent = core.store.setStatus(params.agentId ?? '', status as AgentStatus);
-      if (!agent)
-        return problemResponse('agent-not-found', {
-          detail: `No agent has the id ${params.agentId ?? ''}.`,
-          instance: request.path,
-        });
-      await core.persist();
-      return json(200, agent);
-    },
-  },
-  {
-    method: 'GET',
-    pattern: '/tasks/:taskId',
-    handle: (core, request, params) => {
-      const task = core.store.getTask(params.taskId ?? '');
-      if (!task)
-        return problemResponse('task-not-found', {
-          detail: `No task has the id ${params.taskId ?? ''} (the history keeps the last ${core.store.maxTasks}).`,
-          instance: request.path,
-        });
-      const now = core.clock.now();
-      return json(200, {
-        taskId: task.taskId,
-        agentId: task.agentId,
-        status: taskStatusAt(task, now),
-        priority: task.priority,
-        cost: task.cost,
-        submittedAt: new Date(task.submittedAt).toISOString(),
-        startsAt: new Date(task.startsAt).toISOString(),
-        finishesAt: new Date(task.finishesAt).toISOString(),
+  getTask: ({ params, instance }, host) => {
+    const task = host.store.getTask(params.taskId ?? '');
+    if (!task)
+      return problemResponse('task-not-found', {
+        detail: `No task has the id ${params.taskId ?? ''} (the history keeps the last ${host.store.maxTasks}).`,
+        instance,
       });
-    },
+    return jsonValueResponse(200, task);
   },
-  { method: 'GET', pattern: '/clock', handle: (core) => json(200, clockView(core)) },
-  {
-    method: 'POST',
-    pattern: '/clock/advance',
-    handle: async (core, request) => {
-      const parsed = readJsonBody(request);
-      if (!parsed.ok) return parsed.response;
-      const body = parsed.value as { seconds?: unknown } | null;
-      const seconds = typeof body === 'object' && body !== null ? body.seconds : undefined;
-      if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0 || seconds > 315_360_000) {
-        return invalid(request, '/seconds', 'must be a number of seconds from 0 to 315360000 (ten years)');
-      }
-      const room = MAX_CLOCK_OFFSET_MS - core.clock.offset;
-      if (seconds * 1000 > room) {
-        return invalid(
-          request,
-          '/seconds',
-          `would move the clock past its bound of ${MAX_CLOCK_OFFSET_MS / 1000} s (100 years) in total; at most ${Math.max(0, Math.floor(room / 1000))} s are left (POST /__mock/reset restores it)`,
-        );
-      }
-      await core.advanceClock(seconds * 1000);
-      return json(200, clockView(core));
-    },
+  getClock: (_request, host) => jsonValueResponse(200, clockView(host)),
+  advanceClock: async ({ body, instance }, host) => {
+    const room = MAX_CLOCK_OFFSET_MS - host.clock.offset;
+    if (body.seconds * 1000 > room) {
+      const message = `would move the clock past its bound of ${MAX_CLOCK_OFFSET_MS / 1000} s (100 years) in total; at most ${Math.max(0, Math.floor(room / 1000))} s are left (POST /__mock/reset restores it)`;
+      return problemResponse('bad-request', {
+        detail: `/seconds ${message}.`,
+        instance,
+        errors: [{ path: '/seconds', message }],
+      });
+    }
+    await host.advanceClock(body.seconds * 1000);
+    return jsonValueResponse(200, clockView(host));
   },
-  {
-    method: 'GET',
-    pattern: '/journal',
-    handle: (core, request) => {
-      const limit = parseCount(
-        new URLSearchParams(request.query).get('limit'),
-        core.journal.capacity,
-        core.journal.capacity,
-      );
-      if (limit === undefined) return invalid(request, '/query/limit', 'must be a non-negative integer');
-      return json(200, { capacity: core.journal.capacity, entries: core.journal.entries(limit) });
-    },
+  getJournal: ({ query }, host) => {
+    const limit = Math.min(query.limit ?? host.journal.capacity, host.journal.capacity);
+    return jsonValueResponse(200, { capacity: host.journal.capacity, entries: host.journal.entries(limit) });
   },
-  {
-    method: 'DELETE',
-    pattern: '/journal',
-    handle: (core) => {
-      core.journal.clear();
-      return noContent();
-    },
+  clearJournal: (_request, host) => {
+    host.journal.clear();
+    return noContent();
   },
-  { method: 'GET', pattern: '/coverage', handle: (core) => json(200, core.coverage.report()) },
-  {
-    method: 'DELETE',
-    pattern: '/coverage',
-    handle: async (core) => {
-      core.coverage.reset();
-      await core.persist();
-      return noContent();
-    },
+  getCoverage: (_request, host) => jsonValueResponse(200, host.coverage.report()),
+  clearCoverage: async (_request, host) => {
+    host.coverage.reset();
+    await host.persist();
+    return noContent();
   },
-  {
-    method: 'GET',
-    pattern: '/scenarios',
-    handle: (core) => json(200, { ...core.scenarios.config, taskFailureRatio: core.scenarios.taskFailureRatio }),
+  getScenarios: (_request, host) => jsonValueResponse(200, scenariosView(host)),
+  setScenarios: async ({ body }, host) => {
+    await host.configureScenarios(body as ScenarioConfig);
+    return jsonValueResponse(200, scenariosView(host));
   },
-  {
-    method: 'PUT',
-    pattern: '/scenarios',
-    handle: async (core, request) => {
-      const parsed = readJsonBody(request);
-      if (!parsed.ok) return parsed.response;
-      const { config, errors } = parseScenarioConfig(parsed.value);
-      if (errors.length > 0) {
-        return problemResponse('validation', {
-          detail: `The scenario breaks its schema in ${errors.length} place${errors.length === 1 ? '' : 's'}.`,
-          instance: request.path,
-          errors,
-        });
-      }
-      await core.configureScenarios(config);
-      return json(200, { ...config, taskFailureRatio: core.scenarios.taskFailureRatio });
-    },
+  clearScenarios: async (_request, host) => {
+    await host.configureScenarios({});
+    return noContent();
   },
-  {
-    method: 'DELETE',
-    pattern: '/scenarios',
-    handle: async (core) => {
-      await core.configureScenarios({});
-      return noContent();
-    },
-  },
-];
+} satisfies { [K in ControlOperationId]: ControlHandler<K> };
 
-const COMPILED = ROUTES.map((route) => ({ ...route, segments: route.pattern.split('/') }));
+/** Body rules the schema cannot state, checked beside it so a refusal lists every reason at once. */
+const bodyChecks: Partial<Record<ControlOperationId, (body: unknown) => ValidationError[]>> = {
+  setScenarios: scenarioErrors,
+};
+
+const router = createRouter<ControlOperationSpec>(
+  controlOperations.map((operation) => ({ method: operation.method, path: operation.path, target: operation })),
+);
 
 /**
  * Answers a request under /__mock/.
  * @example await handleControlRequest(core, { method: 'POST', path: '/__mock/reset', query: '', headers: {}, body: null })
  */
-export async function handleControlRequest(core: MockCore, request: MockRequest): Promise<MockResponse> {
-  const parts = request.path.slice('/__mock'.length).split('/');
-  const allow: string[] = [];
-  for (const route of COMPILED) {
-    if (route.segments.length !== parts.length) continue;
-    const params: Record<string, string> = {};
-    let matches = true;
-    for (let index = 0; index < parts.length && matches; index += 1) {
-      const segment = route.segments[index] ?? '';
-      const part = parts[index] ?? '';
-      if (segment.startsWith(':')) {
-        try {
-          params[segment.slice(1)] = decodeURIComponent(part);
-        } catch {
-          matches = false;
-        }
-        matches &&= part !== '';
-      } else {
-        matches = segment === part;
-      }
-    }
-    if (!matches) continue;
-    if (route.method === request.method) return route.handle(core, request, params);
-    allow.push(route.method);
-  }
-  if (allow.length > 0) {
-    return problemResponse('method-not-allowed', {
-      detail: `${request.method} is not allowed here; use ${allow.join(', ')}.`,
-      instance: request.path,
-      headers: { allow: allow.join(', ') },
+export async function handleControlRequest(host: ControlPlaneHost, request: MockRequest): Promise<MockResponse> {
+  const instance = request.path.slice(0, 2048);
+  const match = router.match(request.method, request.path);
+  if (match.kind === 'none') {
+    return problemResponse('not-found', {
+      detail: `The control plane has no ${request.path.slice(0, 200)}; see mocks/control-plane.yaml.`,
+      instance,
     });
   }
-  return problemResponse('not-found', {
-    detail: `The control plane has no ${request.path.slice(0, 200)}; see mocks/control-plane.yaml.`,
-    instance: request.path.slice(0, 2048),
-  });
+  if (match.kind === 'wrong-method') {
+    return problemResponse('method-not-allowed', {
+      detail: `${request.method} is not allowed here; use ${match.allow.join(', ')}.`,
+      instance,
+      headers: { allow: match.allow.join(', ') },
+    });
+  }
+  const operation = match.target;
+  const params: Record<string, string> = {};
+  for (const [name, raw] of Object.entries(match.params)) {
+    try {
+      params[name] = decodeURIComponent(raw);
+    } catch {
+      return problemResponse('invalid-parameter', {
+        detail: `The ${name} path parameter is not valid percent-encoding.`,
+        instance,
+        errors: [{ path: `/path/${name}`, message: 'is not valid percent-encoding' }],
+      });
+    }
+  }
+  const query = parseQuery(operation, request.query);
+  if (!query.ok) {
+    return problemResponse('bad-request', {
+      detail: `The query breaks the schema: ${query.errors.map((e) => `${e.path} ${e.message}`).join('; ')}.`,
+      instance,
+      errors: query.errors,
+    });
+  }
+  let body: unknown;
+  if (operation.validateBody) {
+    const parsed = readJsonBody(request);
+    if (!parsed.ok) return parsed.response;
+    const validated = validateBody(operation, parsed.value);
+    const errors = [
+      ...(validated.ok ? [] : validated.errors),
+      ...(bodyChecks[operation.operationId]?.(parsed.value) ?? []),
+    ];
+    if (errors.length > 0) {
+      return problemResponse('validation', {
+        detail: `The body breaks the schema in ${errors.length} place${errors.length === 1 ? '' : 's'}: ${errors.map((e) => `${e.path || '(the body)'} ${e.message}`).join('; ')}.`,
+        instance,
+        errors,
+      });
+    }
+    body = parsed.value;
+  }
+  // Each operationId keys its own handler; the request parts were validated against that operation's schemas above.
+  const handler = controlHandlers[operation.operationId] as ControlHandler<ControlOperationId>;
+  return handler({ params, query: query.value, body, instance } as ControlRequest<ControlOperationId>, host);
 }

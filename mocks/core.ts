@@ -1,13 +1,6 @@
-// The one implementation of the API: routing, auth, validation, scenarios, Prefer, CORS and the three operations over the store.
-import {
-  getOperation,
-  validatePathParameter,
-  validateRequestBody,
-  type OperationId,
-  type RequestBodies,
-  type ValidationError,
-} from '../spec/index.ts';
-import { bearerChallenge, createAuthenticator, DEFAULT_JWT_SECRET, type Authenticator } from './auth.ts';
+// The fake's core: assembles store, clock, journal, scenarios and auth, and answers every request (API, control plane, CORS).
+import { createApiDispatch, type DispatchTrace } from './api-dispatch.ts';
+import { createAuthenticator, DEFAULT_JWT_SECRET, type Authenticator } from './auth.ts';
 import { createSystemClock, type Clock } from './clock.ts';
 import { handleControlRequest } from './control-plane.ts';
 import { Coverage } from './coverage.ts';
@@ -15,13 +8,10 @@ import { preflight, refuseCrossSite, withCors, type CorsOrigins } from './cors.t
 import { DEFAULT_JOURNAL_SIZE, Journal, JOURNAL_BODY_LIMIT, journalText } from './journal.ts';
 import { consoleLogger, type Logger } from './logger.ts';
 import type { MockRequest, MockResponse } from './mock-http.ts';
-import { documentedExamples, parsePrefer, type Preference } from './prefer.ts';
-import { problemKindForStatus, problemResponse } from './problems.ts';
+import { problemResponse } from './problems.ts';
 import { seedFromText } from './random.ts';
 import { refuseRepeatedHeaders } from './repeated-headers.ts';
-import { readJsonBody } from './request-body.ts';
-import { matchRoute } from './router.ts';
-import { parseScenarioConfig, Scenarios, type ScenarioConfig, type ScenarioDecision } from './scenarios.ts';
+import { parseScenarioConfig, Scenarios, type ScenarioConfig } from './scenarios.ts';
 import { createMemoryStorage, StorageWriteError, type Storage } from './storage.ts';
 import { AgentStore, DEFAULT_FAILURE_RATIO } from './store.ts';
 
@@ -57,6 +47,8 @@ export interface MockCoreOptions {
    */
   storage?: Storage;
   logger?: Logger;
+  /** Waits a scenario's latency (default a timer); a test injects one that records instead of waiting. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 /** The core, as adapters and the control plane use it. */
@@ -87,17 +79,8 @@ const CLOCK_DOCUMENT = 'clock';
 const SCENARIOS_DOCUMENT = 'scenarios';
 const COVERAGE_DOCUMENT = 'coverage';
 
-const JSON_HEADERS = { 'content-type': 'application/json' } as const;
+const sleepFor = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const isControlPath = (path: string): boolean => path.startsWith(CONTROL_PREFIX) || path === '/__mock';
-const jsonResponse = (status: number, body: string): MockResponse => ({ status, headers: { ...JSON_HEADERS }, body });
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-interface Context {
-  request: MockRequest;
-  operationId: OperationId;
-  params: Record<string, string>;
-  sub: string;
-}
 
 /**
  * Creates the fake's core.
@@ -155,209 +138,22 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
     clockTarget = clock.offset;
   });
 
-  async function dispatch(
-    request: MockRequest,
-    context: { operationId: OperationId | null; bodyText: string | null; scenario?: ScenarioDecision },
-  ): Promise<MockResponse> {
+  const dispatchApi = createApiDispatch({
+    clock,
+    scenarios,
+    authenticator,
+    services: { store, persist },
+    sleep: options.sleep ?? sleepFor,
+  });
+
+  function dispatch(request: MockRequest, trace: DispatchTrace): Promise<MockResponse> | MockResponse {
     const repeated = refuseRepeatedHeaders(request);
     if (repeated) return repeated;
     const control = isControlPath(request.path);
     const cors = preflight(corsOrigins, request, control);
     if (cors) return cors;
     if (control) return refuseCrossSite(corsOrigins, request) ?? handleControlRequest(core, request);
-    const instance = request.path;
-    const route = matchRoute(request.method, request.path);
-    if (route.kind === 'none') {
-      return problemResponse('not-found', {
-        detail: `No operation has the path ${request.path.slice(0, 200)}; see spec/openapi.yaml.`,
-        instance: instance.slice(0, 2048),
-      });
-    }
-    if (route.kind === 'wrong-method') {
-      const allow = route.allow.join(', ');
-      return problemResponse('method-not-allowed', {
-        detail: `${request.method} is not allowed on this path; use ${allow}.`,
-        instance,
-        headers: { allow },
-      });
-    }
-    const operationId = route.operationId;
-    context.operationId = operationId;
-
-    if (scenarios.active) {
-      const decision = scenarios.decide(operationId, clock.now());
-      context.scenario = decision;
-      if (decision.latencyMs > 0) await sleep(decision.latencyMs);
-      if (decision.retryAfterSeconds !== undefined) {
-        const limit = scenarios.config.rateLimit;
-        return problemResponse('rate-limited', {
-          detail: `The rate limit of ${limit?.limit ?? 0} requests per ${limit?.windowSeconds ?? 0} s was exceeded; retry in ${decision.retryAfterSeconds} s.`,
-          instance,
-          headers: { 'retry-after': String(decision.retryAfterSeconds) },
-        });
-      }
-      if (decision.errorStatus !== undefined)
-        return forcedError(operationId, decision.errorStatus, instance, 'a scenario');
-    }
-
-    const auth = await authenticator.authenticate(request.headers.authorization);
-    if (!auth.ok)
-      return problemResponse('unauthorized', {
-        detail: auth.detail,
-        instance,
-        headers: { 'www-authenticate': bearerChallenge(auth) },
-      });
-
-    const preference = parsePrefer(request.headers.prefer);
-    if (preference) {
-      const preferred = preferredResponse(operationId, preference, instance);
-      if (preferred) return preferred;
-    }
-
-    const params: Record<string, string> = {};
-    for (const [name, raw] of Object.entries(route.params)) {
-      let value: string;
-      try {
-        value = decodeURIComponent(raw);
-      } catch {
-        return problemResponse('invalid-parameter', {
-          detail: `The ${name} path parameter is not valid percent-encoding.`,
-          instance,
-          errors: [{ path: `/path/${name}`, message: 'is not valid percent-encoding' }],
-        });
-      }
-      const checked = validatePathParameter(operationId, name, value);
-      if (!checked.ok) {
-        return problemResponse('invalid-parameter', {
-          detail: `The ${name} path parameter breaks the schema.`,
-          instance,
-          errors: checked.errors,
-        });
-      }
-      params[name] = value;
-    }
-
-    const ctx: Context = { request, operationId, params, sub: auth.sub };
-    switch (operationId) {
-      case 'getAgent':
-        return getAgent(ctx);
-      case 'deployAgent':
-      case 'executeAgentTask': {
-        const parsed = readJsonBody(request);
-        context.bodyText = parsed.text;
-        if (!parsed.ok) return parsed.response;
-        // The body was just parsed from this request and nothing else holds it: validate it in place, without a clone.
-        if (operationId === 'deployAgent') {
-          const validated = validateRequestBody('deployAgent', parsed.value, { clone: false });
-          return validated.ok ? deployAgent(ctx, validated.value) : invalidBody(validated.errors, instance);
-        }
-        const validated = validateRequestBody('executeAgentTask', parsed.value, { clone: false });
-        return validated.ok ? executeAgentTask(ctx, validated.value) : invalidBody(validated.errors, instance);
-      }
-    }
-  }
-
-  function invalidBody(errors: ValidationError[], instance: string): MockResponse {
-    const count = errors.length;
-    return problemResponse('validation', {
-      detail: `The request body breaks the schema in ${count} place${count === 1 ? '' : 's'}.`,
-      instance,
-      errors,
-    });
-  }
-
-  function getAgent(ctx: Context): MockResponse {
-    const agentId = ctx.params.agentId ?? '';
-    const json = store.getJson(agentId);
-    if (json === undefined) return agentNotFound(agentId, ctx.request.path);
-    return jsonResponse(200, json);
-  }
-
-  async function deployAgent(ctx: Context, body: RequestBodies['deployAgent']): Promise<MockResponse> {
-    const result = store.deploy(body, ctx.sub);
-    await persist();
-    const response = jsonResponse(201, JSON.stringify(result));
-    response.headers.location = `/v1/agents/${encodeURIComponent(result.agentId)}`;
-    return response;
-  }
-
-  async function executeAgentTask(ctx: Context, body: RequestBodies['executeAgentTask']): Promise<MockResponse> {
-    const agentId = ctx.params.agentId ?? '';
-    const result = store.submitTask(agentId, body);
-    if (!result.ok) {
-      if (result.reason === 'agent-not-found') return agentNotFound(agentId, ctx.request.path);
-      return problemResponse('agent-not-active', {
-        detail: `Agent ${agentId} is ${result.status}; only active agents accept tasks.`,
-        instance: ctx.request.path,
-      });
-    }
-    await persist();
-    return jsonResponse(200, JSON.stringify(result.submission));
-  }
-
-  function agentNotFound(agentId: string, instance: string): MockResponse {
-    return problemResponse('agent-not-found', { detail: `No agent has the id ${agentId}.`, instance });
-  }
-
-  /** A documented error status answered on purpose: the spec's example when it has one, else the catalogue's problem. */
-  function forcedError(
-    operationId: OperationId,
-    status: number,
-    instance: string,
-    why: string,
-    exampleName?: string,
-  ): MockResponse {
-    const examples = documentedExamples(operationId, status);
-    const example = exampleName ? examples.find((e) => e.name === exampleName) : examples[0];
-    let response: MockResponse;
-    if (example && typeof example.value === 'object' && example.value !== null && !Array.isArray(example.value)) {
-      const body = example.mediaType === 'application/problem+json' ? { ...example.value, instance } : example.value;
-      response = { status, headers: { 'content-type': example.mediaType }, body: JSON.stringify(body) };
-    } else {
-      response = problemResponse(problemKindForStatus(status), {
-        detail: `Status ${status} was forced by ${why}.`,
-        instance,
-      });
-    }
-    if (status === 401) response.headers['www-authenticate'] = 'Bearer realm="agent-registry"';
-    if (status === 429) response.headers['retry-after'] = '1';
-    return response;
-  }
-
-  function preferredResponse(
-    operationId: OperationId,
-    preference: Preference,
-    instance: string,
-  ): MockResponse | undefined {
-    const documented = [...getOperation(operationId).responses.keys()];
-    const success = documented.find((status) => status >= 200 && status < 300) ?? 200;
-    const status = preference.code ?? success;
-    if (!documented.includes(status)) {
-      return problemResponse('bad-request', {
-        detail: `Prefer: code=${status} is not a documented status of ${operationId}; use one of ${documented.join(', ')}.`,
-        instance,
-      });
-    }
-    if (
-      preference.example !== undefined &&
-      !documentedExamples(operationId, status).some((e) => e.name === preference.example)
-    ) {
-      const names = documentedExamples(operationId, status).map((e) => e.name);
-      return problemResponse('bad-request', {
-        detail: `Prefer: example=${preference.example} is not an example of ${operationId} ${status}; use one of ${names.join(', ') || '(none)'}.`,
-        instance,
-      });
-    }
-    // A success status without a named example runs the real operation: the stateful answer is the better one.
-    if (status < 300 && preference.example === undefined) return undefined;
-    const response = forcedError(operationId, status, instance, 'Prefer', preference.example);
-    response.headers['preference-applied'] = [
-      preference.code !== undefined && `code=${status}`,
-      preference.example !== undefined && `example=${preference.example}`,
-    ]
-      .filter(Boolean)
-      .join(', ');
-    return response;
+    return dispatchApi(request, trace);
   }
 
   const core: MockCore = {
@@ -395,10 +191,7 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
     },
     async handle(request) {
       const started = performance.now();
-      const context: { operationId: OperationId | null; bodyText: string | null; scenario?: ScenarioDecision } = {
-        operationId: null,
-        bodyText: null,
-      };
+      const context: DispatchTrace = { operationId: null, bodyText: null };
       let response: MockResponse;
       try {
         response = await dispatch(request, context);

@@ -9,7 +9,7 @@ import { createFixedClock } from './clock.ts';
 import { createMockCore, type MockCore } from './core.ts';
 import { Coverage, parseSnapshot, type CoverageReport } from './coverage.ts';
 import { silentLogger } from './logger.ts';
-import { documentedExamples } from './prefer.ts';
+import { documentedExamples } from './documented-response.ts';
 import { PROBLEMS } from './problems.ts';
 import type { ScenarioConfig } from './scenarios.ts';
 

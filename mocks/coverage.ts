@@ -2,7 +2,8 @@
 // named examples), the scenario catalogue and the problem catalogue, so a new status or example shows up unseen at once.
 import { operations, type OperationId } from '../spec/index.ts';
 import type { MockRequest, MockResponse } from './mock-http.ts';
-import { documentedExamples, parsePrefer } from './prefer.ts';
+import { documentedExamples } from './documented-response.ts';
+import { parsePrefer } from './prefer.ts';
 import { PROBLEMS, problemKindOf, type ProblemKind } from './problems.ts';
 import type { ScenarioDecision } from './scenarios.ts';
 
@@ -76,7 +77,7 @@ interface OperationCounters {
  * The counter of what the fake served. One instance per core; `record` is called once per /v1 answer.
  * @example
  * const coverage = new Coverage();
- * coverage.record('getAgent', request, response, undefined);
+ * coverage.record(operationId, request, response, undefined);
  * coverage.report().percent; // e.g. 4.5
  */
 export class Coverage {

@@ -5,6 +5,8 @@ import { mintToken } from './auth.ts';
 import { createFixedClock } from './clock.ts';
 import { expectConforms } from './expect-conforms.ts';
 import { silentLogger } from './logger.ts';
+import { operations } from '../spec/index.ts';
+import { createHandlers } from './handlers.ts';
 import { setupMockServer } from './node.ts';
 
 const API = 'http://api.test';
@@ -118,6 +120,17 @@ describe('msw handlers in node', () => {
   it('reach the control plane', async () => {
     const health = JSON.parse((await call('GET', '/__mock/health')).body) as { agents: number };
     expect(health.agents).toBe(36);
+  });
+
+  it('have one handler per operation of the spec, on its method and path template, before the catch-alls', () => {
+    const built = createHandlers({ seed: 1, logger: silentLogger, baseUrl: 'https://api.example.com' });
+    for (const operation of operations.values()) {
+      const handler = built[operation.operationId];
+      expect(handler.info.method).toBe(operation.method);
+      expect(handler.info.path).toBe(`https://api.example.com${operation.path.replace(/\{(\w+)\}/g, ':$1')}`);
+      expect(built.all.indexOf(handler)).toBeLessThan(built.all.indexOf(built.v1CatchAll));
+    }
+    expect(built.all).toHaveLength(operations.size + 3);
   });
 
   it('can be overridden for one test with server.use()', async () => {

@@ -1,8 +1,10 @@
 // msw handlers over the core: one per operation (to compose or override with `server.use(...)`), plus catch-alls that send
 // unknown /v1 paths, wrong methods and the /__mock/ control plane to the same core.
 import { http, HttpResponse, type HttpHandler } from 'msw';
+import { getOperation, type OperationId } from '../spec/index.ts';
 import { createMockCore, type MockCore, type MockCoreOptions } from './core.ts';
 import { MAX_BODY_BYTES, type MockRequest } from './mock-http.ts';
+import { operationHandlers } from './operations/operation-table.ts';
 
 export interface MockHandlerOptions extends MockCoreOptions {
   /** Origin (and optional path prefix) of the API, e.g. `https://api.example.com`; default: any origin (`*`). */
@@ -11,12 +13,12 @@ export interface MockHandlerOptions extends MockCoreOptions {
   core?: MockCore;
 }
 
-/** The handlers of one core, by name, and all of them in matching order. */
-export interface MockHandlers {
+/** The handlers of one core: one per operation of the spec (by operationId), the catch-alls, and all in matching order. */
+export type MockHandlers = Record<OperationId, HttpHandler> & MockCatchAllHandlers;
+
+/** The handlers beside the per-operation ones. */
+export interface MockCatchAllHandlers {
   core: MockCore;
-  getAgent: HttpHandler;
-  deployAgent: HttpHandler;
-  executeAgentTask: HttpHandler;
   /** Unknown /v1 paths (404) and wrong methods (405 with Allow). */
   v1CatchAll: HttpHandler;
   /** `/v1` itself (404). */
@@ -97,23 +99,46 @@ export function createHandlers(options: MockHandlerOptions = {}): MockHandlers {
   const prefix = options.baseUrl ? new URL(base).pathname.replace(/\/+$/, '') : '';
   const resolver = ({ request }: { request: Request }): Promise<HttpResponse<string>> =>
     answerWithCore(core, request, prefix);
-  const getAgent = http.get(`${base}/v1/agents/:agentId`, resolver);
-  const deployAgent = http.post(`${base}/v1/agents/deploy`, resolver);
-  const executeAgentTask = http.post(`${base}/v1/agents/:agentId/execute`, resolver);
+  const perOperation = operationRoutes().map(
+    ({ operationId, method, path }) => [operationId, http[method](`${base}${path}`, resolver)] as const,
+  );
   // `/v1/*` does not match `/v1` itself.
   const v1CatchAll = http.all(`${base}/v1/*`, resolver);
   const v1Root = http.all(`${base}/v1`, resolver);
   const controlPlane = http.all(`${base}/__mock/*`, resolver);
+  // Built from the table's keys, which `satisfies OperationTable` ties to the spec's operationIds.
+  const byOperation = Object.fromEntries(perOperation) as Record<OperationId, HttpHandler>;
   return {
+    ...byOperation,
     core,
-    getAgent,
-    deployAgent,
-    executeAgentTask,
     v1CatchAll,
     v1Root,
     controlPlane,
-    all: [deployAgent, getAgent, executeAgentTask, v1CatchAll, v1Root, controlPlane],
+    all: [...perOperation.map(([, handler]) => handler), v1CatchAll, v1Root, controlPlane],
   };
+}
+
+/** The msw route builders an operation's method maps to (msw has no TRACE). */
+type MswMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'all';
+
+/**
+ * The msw route of each operation of the table, from the spec's path template (`{agentId}` becomes `:agentId`); paths
+ * with more literal segments first, so an override of `/v1/agents/deploy` is not shadowed by `/v1/agents/:agentId`.
+ */
+function operationRoutes(): { operationId: OperationId; method: MswMethod; path: string }[] {
+  const literalSegments = (path: string): number => path.split('/').filter((s) => !s.startsWith('{')).length;
+  return (Object.keys(operationHandlers) as OperationId[])
+    .map((operationId) => {
+      const { method, path } = getOperation(operationId);
+      return {
+        operationId,
+        method: method === 'TRACE' ? ('all' as const) : (method.toLowerCase() as Lowercase<typeof method>),
+        path: path.replace(/\{([^}]+)\}/g, ':$1'),
+        literals: literalSegments(path),
+      };
+    })
+    .sort((a, b) => b.literals - a.literals)
+    .map(({ operationId, method, path }) => ({ operationId, method, path }));
 }
 
 /**

@@ -25,3 +25,27 @@ export interface MockResponse {
 
 /** Largest accepted request body: 1 MiB, as the spec's PayloadTooLarge response says. */
 export const MAX_BODY_BYTES = 1_048_576;
+
+/**
+ * A JSON answer from text already serialized (the store caches agents' JSON).
+ * @example jsonResponse(200, store.getJson(agentId) ?? '{}')
+ */
+export function jsonResponse(status: number, text: string): MockResponse {
+  return { status, headers: { 'content-type': 'application/json' }, body: text };
+}
+
+/**
+ * A JSON answer from a value.
+ * @example jsonValueResponse(200, { status: 'ok' })
+ */
+export function jsonValueResponse(status: number, value: unknown): MockResponse {
+  return jsonResponse(status, JSON.stringify(value));
+}
+
+/**
+ * An answer without a body.
+ * @example noContent() // { status: 204, headers: {}, body: '' }
+ */
+export function noContent(): MockResponse {
+  return { status: 204, headers: {}, body: '' };
+}

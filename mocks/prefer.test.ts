@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { documentedExamples, parsePrefer, type Preference } from './prefer.ts';
+import { documentedExamples } from './documented-response.ts';
+import { parsePrefer, type Preference } from './prefer.ts';
 
 describe('parsePrefer', () => {
   const cases: [string, { given: string | undefined; want: Preference | undefined }][] = [

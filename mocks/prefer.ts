@@ -1,12 +1,8 @@
 // Prism's `Prefer` header convention (code=<status>, example=<name>), answered from the spec's own examples.
-import {
-  getAtPointer,
-  getOperation,
-  isJsonObject,
-  openapiDocument,
-  type JsonValue,
-  type OperationId,
-} from '../spec/index.ts';
+import { getOperation, type OperationId } from '../spec/index.ts';
+import { documentedExamples, documentedResponse } from './documented-response.ts';
+import type { MockResponse } from './mock-http.ts';
+import { problemResponse } from './problems.ts';
 
 /** What a `Prefer` header asks for. */
 export interface Preference {
@@ -35,45 +31,40 @@ export function parsePrefer(header: string | undefined): Preference | undefined 
   return code === undefined && example === undefined ? undefined : { code, example };
 }
 
-/** One documented example of a response. */
-export interface DocumentedExample {
-  name: string;
-  mediaType: string;
-  value: JsonValue;
-}
-
-function resolve(node: JsonValue | undefined): JsonValue | undefined {
-  if (isJsonObject(node) && typeof node.$ref === 'string')
-    return resolve(getAtPointer(openapiDocument, node.$ref.replace(/^#/, '')));
-  return node;
-}
-
-const cache = new Map<string, DocumentedExample[]>();
-
 /**
- * The examples the document gives for `status` of `operationId`, in document order.
- * @example documentedExamples('getAgent', 200).map((e) => e.name) // ['tradingAgent', 'pausedAgent']
+ * What a `Prefer` header makes the operation answer instead of running: a documented status and example, a 400 naming
+ * what exists when it asks for something undocumented, or undefined to run the real operation (a 2xx without a named
+ * example: the stateful answer is the better one).
+ * @example preferredResponse(route.operationId, { code: 404, example: undefined }, request.path)?.status // 404
  */
-export function documentedExamples(operationId: OperationId, status: number): DocumentedExample[] {
-  const key = `${operationId} ${status}`;
-  const cached = cache.get(key);
-  if (cached) return cached;
-  const response = getOperation(operationId).responses.get(status);
-  const result: DocumentedExample[] = [];
-  if (response) {
-    for (const mediaType of response.mediaTypes) {
-      const examples = getAtPointer(
-        openapiDocument,
-        `${response.pointer}/content/${mediaType.replace('/', '~1')}/examples`,
-      );
-      if (!isJsonObject(examples)) continue;
-      for (const [name, raw] of Object.entries(examples)) {
-        const example = resolve(raw);
-        if (isJsonObject(example) && example.value !== undefined)
-          result.push({ name, mediaType, value: example.value });
-      }
-    }
+export function preferredResponse(
+  operationId: OperationId,
+  preference: Preference,
+  instance: string,
+): MockResponse | undefined {
+  const documented = [...getOperation(operationId).responses.keys()];
+  const success = documented.find((status) => status >= 200 && status < 300) ?? 200;
+  const status = preference.code ?? success;
+  if (!documented.includes(status)) {
+    return problemResponse('bad-request', {
+      detail: `Prefer: code=${status} is not a documented status of ${operationId}; use one of ${documented.join(', ')}.`,
+      instance,
+    });
   }
-  cache.set(key, result);
-  return result;
+  const names = documentedExamples(operationId, status).map((e) => e.name);
+  if (preference.example !== undefined && !names.includes(preference.example)) {
+    return problemResponse('bad-request', {
+      detail: `Prefer: example=${preference.example} is not an example of ${operationId} ${status}; use one of ${names.join(', ') || '(none)'}.`,
+      instance,
+    });
+  }
+  if (status < 300 && preference.example === undefined) return undefined;
+  const response = documentedResponse(operationId, status, instance, 'Prefer', preference.example);
+  response.headers['preference-applied'] = [
+    preference.code !== undefined && `code=${status}`,
+    preference.example !== undefined && `example=${preference.example}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  return response;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mediaTypeOf, nestsDeeperThan } from './request-body.ts';
+import { nestsDeeperThan } from './request-body.ts';
 
 describe('nestsDeeperThan', () => {
   const cases: [string, { given: [string, number]; want: boolean }][] = [
@@ -13,16 +13,5 @@ describe('nestsDeeperThan', () => {
   ];
   it.each(cases)('%s', (_name, { given, want }) => {
     expect(nestsDeeperThan(...given)).toBe(want);
-  });
-});
-
-describe('mediaTypeOf', () => {
-  it.each([
-    ['application/json', 'application/json'],
-    ['Application/JSON; charset=utf-8', 'application/json'],
-    [' text/plain ', 'text/plain'],
-    [undefined, ''],
-  ] as const)('%s → %s', (given, want) => {
-    expect(mediaTypeOf(given)).toBe(want);
   });
 });

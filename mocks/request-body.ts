@@ -2,6 +2,7 @@
 import type { MockRequest, MockResponse } from './mock-http.ts';
 import { findIJsonViolation } from './i-json.ts';
 import { MAX_BODY_BYTES } from './mock-http.ts';
+import { mediaTypeOf } from '../spec/index.ts';
 import { problemResponse } from './problems.ts';
 
 /** Deepest nesting of arrays and objects accepted in a body; deeper bodies are 400 before anything walks them. */
@@ -36,13 +37,6 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
     }
   }
   return false;
-}
-
-/** The media type of a Content-Type header, lower-cased, without parameters. */
-export function mediaTypeOf(contentType: string | undefined): string {
-  if (!contentType) return '';
-  const semicolon = contentType.indexOf(';');
-  return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
 }
 
 /**

@@ -1,12 +1,87 @@
-// Finds the operation of a request from the spec's own path templates; wrong methods and unknown paths are told apart.
+// Matches requests against OpenAPI path templates (`/v1/agents/{agentId}`), telling wrong methods and unknown paths apart;
+// the API's routes come from spec/openapi.yaml, the control plane's from mocks/control-plane.yaml.
 import { operations, type OperationId } from '../spec/index.ts';
 
-interface CompiledRoute {
-  operationId: OperationId;
+/** One route: a method, an OpenAPI path template, and what the caller wants back when it matches. */
+export interface RouteDefinition<T> {
+  method: string;
+  /** OpenAPI path template, e.g. `/v1/agents/{agentId}/execute`. */
+  path: string;
+  target: T;
+}
+
+export type TemplateMatch<T> =
+  | { kind: 'route'; target: T; params: Record<string, string> }
+  | { kind: 'wrong-method'; allow: string[] }
+  | { kind: 'none' };
+
+interface CompiledRoute<T> {
   method: string;
   /** Literal segments as text, parameter segments as null. */
   segments: (string | null)[];
   parameterNames: string[];
+  target: T;
+}
+
+/**
+ * Compiles path templates once into a matcher. Parameters come back still percent-encoded: the caller decodes and
+ * validates them. As OpenAPI says, a concrete path wins over a templated one (`/v1/agents/deploy` is never the agent
+ * `deploy`; another method there is 405). With `headFromGet`, HEAD is served wherever GET is (RFC 9110).
+ * @example createRouter([{ method: 'GET', path: '/tasks/{taskId}', target: 'getTask' }]).match('GET', '/tasks/t1')
+ */
+export function createRouter<T>(
+  routes: readonly RouteDefinition<T>[],
+  options: { headFromGet?: boolean } = {},
+): {
+  match(method: string, path: string): TemplateMatch<T>;
+} {
+  const compiled: CompiledRoute<T>[] = routes.map((route) => ({
+    method: route.method,
+    target: route.target,
+    segments: route.path.split('/').map((segment) => (segment.startsWith('{') ? null : segment)),
+    parameterNames: [...route.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? ''),
+  }));
+  const headFromGet = options.headFromGet === true;
+  return {
+    match(method, path) {
+      const parts = path.split('/');
+      const lookup = headFromGet && method === 'HEAD' ? 'GET' : method;
+      // The matching templates with the fewest parameters: the most concrete path owns the request.
+      let best: CompiledRoute<T>[] = [];
+      let fewest = Number.POSITIVE_INFINITY;
+      for (const route of compiled) {
+        if (route.segments.length !== parts.length || route.parameterNames.length > fewest) continue;
+        let matches = true;
+        for (let index = 0; index < parts.length; index += 1) {
+          const segment = route.segments[index];
+          const part = parts[index] ?? '';
+          if (segment === null ? part === '' : segment !== part) {
+            matches = false;
+            break;
+          }
+        }
+        if (!matches) continue;
+        if (route.parameterNames.length < fewest) {
+          fewest = route.parameterNames.length;
+          best = [];
+        }
+        best.push(route);
+      }
+      const route = best.find((candidate) => candidate.method === lookup);
+      if (route) {
+        const params: Record<string, string> = {};
+        let name = 0;
+        for (let index = 0; index < parts.length; index += 1) {
+          if (route.segments[index] === null) params[route.parameterNames[name++] ?? ''] = parts[index] ?? '';
+        }
+        return { kind: 'route', target: route.target, params };
+      }
+      if (best.length === 0) return { kind: 'none' };
+      const allow = new Set(best.map((candidate) => candidate.method));
+      if (headFromGet && allow.has('GET')) allow.add('HEAD');
+      return { kind: 'wrong-method', allow: [...allow].sort() };
+    },
+  };
 }
 
 export type RouteMatch =
@@ -15,53 +90,20 @@ export type RouteMatch =
   | { kind: 'none' };
 
 // Compiled once from spec/: adding an operation to the document adds its route.
-const ROUTES: readonly CompiledRoute[] = [...operations.values()].map((operation) => ({
-  operationId: operation.operationId,
-  method: operation.method,
-  segments: operation.path.split('/').map((segment) => (segment.startsWith('{') ? null : segment)),
-  parameterNames: operation.pathParameters,
-}));
+const apiRouter = createRouter(
+  [...operations.values()].map((operation) => ({
+    method: operation.method,
+    path: operation.path,
+    target: operation.operationId,
+  })),
+  { headFromGet: true },
+);
 
 /**
- * Matches a percent-encoded pathname. Parameters are returned still encoded: the core decodes and validates them.
- * As OpenAPI says, a concrete path wins over a templated one: `/v1/agents/deploy` is only ever deployAgent (any other
- * method there is 405 with `Allow: POST`), never getAgent with the id `deploy`. HEAD is served wherever GET is (RFC 9110).
- * @example matchRoute('GET', '/v1/agents/agt_1') // { kind: 'operation', operationId: 'getAgent', params: { agentId: 'agt_1' } }
+ * Matches a percent-encoded pathname against the API's operations.
+ * @example matchRoute('GET', '/v1/agents/agt_1') // { kind: 'operation', operationId: <GET /v1/agents/{agentId}>, params: { agentId: 'agt_1' } }
  */
 export function matchRoute(method: string, path: string): RouteMatch {
-  const parts = path.split('/');
-  const lookup = method === 'HEAD' ? 'GET' : method;
-  let best: CompiledRoute[] = [];
-  let fewest = Number.POSITIVE_INFINITY;
-  for (const route of ROUTES) {
-    if (route.segments.length !== parts.length || route.parameterNames.length > fewest) continue;
-    let matches = true;
-    for (let index = 0; index < parts.length; index += 1) {
-      const segment = route.segments[index];
-      const part = parts[index] ?? '';
-      if (segment === null ? part === '' : segment !== part) {
-        matches = false;
-        break;
-      }
-    }
-    if (!matches) continue;
-    if (route.parameterNames.length < fewest) {
-      fewest = route.parameterNames.length;
-      best = [];
-    }
-    best.push(route);
-  }
-  const route = best.find((candidate) => candidate.method === lookup);
-  if (route) {
-    const params: Record<string, string> = {};
-    let name = 0;
-    for (let index = 0; index < parts.length; index += 1) {
-      if (route.segments[index] === null) params[route.parameterNames[name++] ?? ''] = parts[index] ?? '';
-    }
-    return { kind: 'operation', operationId: route.operationId, params };
-  }
-  if (best.length === 0) return { kind: 'none' };
-  const allow = new Set(best.map((candidate) => candidate.method));
-  if (allow.has('GET')) allow.add('HEAD');
-  return { kind: 'wrong-method', allow: [...allow].sort() };
+  const match = apiRouter.match(method, path);
+  return match.kind === 'route' ? { kind: 'operation', operationId: match.target, params: match.params } : match;
 }

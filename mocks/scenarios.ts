@@ -1,27 +1,18 @@
 // Scenarios a developer switches on to provoke failures: added latency, forced error statuses per operation, a rate limit.
-import { operations, type OperationId } from '../spec/index.ts';
+import { escapePointerToken, isJsonObject, operations, type OperationId, type ValidationError } from '../spec/index.ts';
+import { controlOperations, validateBody } from './control-plane-schemas.ts';
+import type { components } from './control-plane-types.generated.ts';
 import { createRandom, type Random } from './random.ts';
 
-/** Per-operation scenario. */
-export interface OperationScenario {
-  /** Milliseconds added before answering this operation. */
-  latencyMs?: number;
-  /** A status the operation documents (e.g. 500); answered with its problem body instead of the real answer. */
-  errorStatus?: number;
-  /** Share of requests that get `errorStatus`, 0..1 (default 1), drawn from the seeded random source. */
-  errorRatio?: number;
-}
+type DocumentedScenarios = components['schemas']['Scenarios'];
 
-/** Everything the scenario endpoint accepts; every field optional. */
-export interface ScenarioConfig {
-  /** Milliseconds added before answering every /v1 request. */
-  latencyMs?: number;
+/** Per-operation scenario (`#/components/schemas/Scenarios/properties/operations` of mocks/control-plane.yaml). */
+export type OperationScenario = NonNullable<DocumentedScenarios['operations']>[string];
+
+/** Everything the scenario endpoint accepts, every field optional; `operations` is keyed by the spec's operationIds. */
+export type ScenarioConfig = Omit<DocumentedScenarios, 'operations'> & {
   operations?: Partial<Record<OperationId, OperationScenario>>;
-  /** At most `limit` /v1 requests per `windowSeconds` on the mock's clock; beyond it 429 with Retry-After. */
-  rateLimit?: { limit: number; windowSeconds: number };
-  /** Share of tasks that end `failed`, 0..1. */
-  taskFailureRatio?: number;
-}
+};
 
 /** What the scenarios decide for one request. */
 export type ScenarioDecision = {
@@ -30,103 +21,50 @@ export type ScenarioDecision = {
   retryAfterSeconds: number | undefined;
 };
 
-const LATENCY_LIMIT_MS = 60_000;
-const isRatio = (value: unknown): value is number => typeof value === 'number' && value >= 0 && value <= 1;
-const isLatency = (value: unknown): value is number =>
-  typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= LATENCY_LIMIT_MS;
-
 /**
- * Checks a scenario body by hand (it is the control plane's, documented in mocks/control-plane.yaml); returns each problem found.
- * @example parseScenarioConfig({ operations: { getAgent: { errorStatus: 500 } } }).errors // []
+ * What the control plane's schema cannot say of a scenario: each operation key must be an operationId
+ * of spec/openapi.yaml and each errorStatus a status that operation documents.
+ * @example scenarioErrors({ operations: { [operationId]: { errorStatus: 999 } } }) // [{ path: '/operations/…/errorStatus', … }]
  */
-export function parseScenarioConfig(input: unknown): {
-  config: ScenarioConfig;
-  errors: { path: string; message: string }[];
-} {
+export function scenarioErrors(config: unknown): { path: string; message: string }[] {
   const errors: { path: string; message: string }[] = [];
-  const config: ScenarioConfig = {};
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    return { config, errors: [{ path: '', message: 'must be an object' }] };
-  }
-  const body = input as Record<string, unknown>;
-  for (const key of Object.keys(body)) {
-    if (!['latencyMs', 'operations', 'rateLimit', 'taskFailureRatio'].includes(key))
-      errors.push({ path: `/${key}`, message: 'is not a scenario setting' });
-  }
-  if (body.latencyMs !== undefined) {
-    if (isLatency(body.latencyMs)) config.latencyMs = body.latencyMs;
-    else errors.push({ path: '/latencyMs', message: `must be a number from 0 to ${LATENCY_LIMIT_MS}` });
-  }
-  if (body.taskFailureRatio !== undefined) {
-    if (isRatio(body.taskFailureRatio)) config.taskFailureRatio = body.taskFailureRatio;
-    else errors.push({ path: '/taskFailureRatio', message: 'must be a number from 0 to 1' });
-  }
-  if (body.rateLimit !== undefined) {
-    const limit = body.rateLimit as Record<string, unknown> | null;
-    if (
-      typeof limit === 'object' &&
-      limit !== null &&
-      Number.isInteger(limit.limit) &&
-      (limit.limit as number) >= 1 &&
-      typeof limit.windowSeconds === 'number' &&
-      limit.windowSeconds > 0 &&
-      limit.windowSeconds <= 3600
-    ) {
-      config.rateLimit = { limit: limit.limit as number, windowSeconds: limit.windowSeconds };
-    } else {
+  const operationsGiven = isJsonObject(config) && isJsonObject(config.operations) ? config.operations : {};
+  for (const [operationId, scenario] of Object.entries(operationsGiven)) {
+    const path = `/operations/${escapePointerToken(operationId)}`;
+    const operation = operations.get(operationId as OperationId);
+    if (!operation) {
+      errors.push({ path, message: `is not an operation; use one of ${[...operations.keys()].join(', ')}` });
+      continue;
+    }
+    const documented = [...operation.responses.keys()].filter((status) => status >= 400);
+    const errorStatus = isJsonObject(scenario) ? scenario.errorStatus : undefined;
+    if (typeof errorStatus === 'number' && !documented.includes(errorStatus))
       errors.push({
-        path: '/rateLimit',
-        message: 'must be { limit: integer >= 1, windowSeconds: number in (0, 3600] }',
+        path: `${path}/errorStatus`,
+        message: `must be a status ${operationId} documents: ${documented.join(', ')}`,
       });
-    }
   }
-  if (body.operations !== undefined) {
-    if (typeof body.operations !== 'object' || body.operations === null || Array.isArray(body.operations)) {
-      errors.push({ path: '/operations', message: 'must be an object keyed by operationId' });
-    } else {
-      config.operations = {};
-      for (const [operationId, raw] of Object.entries(body.operations as Record<string, unknown>)) {
-        const path = `/operations/${operationId}`;
-        const operation = operations.get(operationId as OperationId);
-        if (!operation) {
-          errors.push({ path, message: `is not an operation; use one of ${[...operations.keys()].join(', ')}` });
-          continue;
-        }
-        if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-          errors.push({ path, message: 'must be an object' });
-          continue;
-        }
-        const scenario = raw as Record<string, unknown>;
-        const parsed: OperationScenario = {};
-        if (scenario.latencyMs !== undefined) {
-          if (isLatency(scenario.latencyMs)) parsed.latencyMs = scenario.latencyMs;
-          else errors.push({ path: `${path}/latencyMs`, message: `must be a number from 0 to ${LATENCY_LIMIT_MS}` });
-        }
-        if (scenario.errorStatus !== undefined) {
-          const documented = [...operation.responses.keys()].filter((status) => status >= 400);
-          if (typeof scenario.errorStatus === 'number' && documented.includes(scenario.errorStatus))
-            parsed.errorStatus = scenario.errorStatus;
-          else
-            errors.push({
-              path: `${path}/errorStatus`,
-              message: `must be a status ${operationId} documents: ${documented.join(', ')}`,
-            });
-        }
-        if (scenario.errorRatio !== undefined) {
-          if (isRatio(scenario.errorRatio)) parsed.errorRatio = scenario.errorRatio;
-          else errors.push({ path: `${path}/errorRatio`, message: 'must be a number from 0 to 1' });
-        }
-        config.operations[operationId as OperationId] = parsed;
-      }
-    }
-  }
-  return { config, errors };
+  return errors;
 }
 
 /**
  * The active scenarios and the state they keep (the rate-limit window, the random source of error ratios).
  * @example const scenarios = new Scenarios(42); scenarios.configure({ rateLimit: { limit: 1, windowSeconds: 1 } });
  */
+/**
+ * Checks a scenario against mocks/control-plane.yaml's schema and the rules beside it, returning every problem found;
+ * the config is the input itself when there are none (a saved scenario is read back through here too).
+ * @example parseScenarioConfig({ latencyMs: -1 }).errors // [{ path: '/latencyMs', message: 'must be >= 0' }]
+ */
+export function parseScenarioConfig(input: unknown): { config: ScenarioConfig; errors: ValidationError[] } {
+  const scenarioOperation = controlOperations.find((operation) => operation.operationId === 'setScenarios');
+  if (!scenarioOperation) throw new Error('mocks/control-plane.yaml has no setScenarios');
+  const copy: unknown = structuredClone(input);
+  const validated = validateBody(scenarioOperation, copy);
+  const errors = [...(validated.ok ? [] : validated.errors), ...scenarioErrors(copy)];
+  return { config: errors.length === 0 ? (copy as ScenarioConfig) : {}, errors };
+}
+
 export class Scenarios {
   #config: ScenarioConfig = {};
   #random: Random;

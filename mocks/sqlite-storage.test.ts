@@ -293,7 +293,7 @@ const HOSTILE: [string, (db: DatabaseSync) => void, RegExp][] = [
   [
     'a scenario with a ratio of 7',
     (db) => db.exec(`UPDATE meta SET value = '{"taskFailureRatio":7}' WHERE key = 'scenarios'`),
-    /invalid scenarios document: \/taskFailureRatio must be a number from 0 to 1/,
+    /invalid scenarios document: \/taskFailureRatio must be <= 1/,
   ],
   [
     'a document that is not JSON',

@@ -257,7 +257,7 @@ interface AgentRow {
 function prepareStatements(db: DatabaseSync) {
   const sql = (text: string): StatementSync => db.prepare(text);
   return {
-    getAgent: sql('SELECT agent, tasks_failed, catalogue_index FROM agents WHERE seq = ?'),
+    selectAgent: sql('SELECT agent, tasks_failed, catalogue_index FROM agents WHERE seq = ?'),
     agentSeqs: sql('SELECT seq, agent_id FROM agents'),
     addAgent: sql('INSERT INTO agents (agent_id, catalogue_index, status, tasks_failed, agent) VALUES (?, ?, ?, ?, ?)'),
     updateAgent: sql('UPDATE agents SET status = ?, tasks_failed = ?, agent = ? WHERE seq = ?'),
@@ -460,7 +460,7 @@ class SqliteStorageImpl implements SqliteStorage {
         const cached = storage.#cache.get(agentId);
         if (cached) return cached;
         const seq = storage.#where.get(agentId);
-        const row = seq === undefined ? undefined : (storage.#run('getAgent', seq) as AgentRow | undefined);
+        const row = seq === undefined ? undefined : (storage.#run('selectAgent', seq) as AgentRow | undefined);
         if (!row) return undefined;
         // Checked when the database was opened, or written by this process since.
         const record: AgentRecord = {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { checkResponse, validateRequestBody, type BodyOperationId, type RequestBodies } from '../spec/index.ts';
+import {
+  checkResponse,
+  validateRequestBody,
+  type Agent,
+  type BodyOperationId,
+  type RequestBodies,
+} from '../spec/index.ts';
 import { createFixedClock } from './clock.ts';
 import { AgentStore } from './store.ts';
 import { taskStatusAt } from './task-lifecycle.ts';
@@ -249,5 +255,30 @@ describe('AgentStore with a large catalogue (agents generated on demand)', () =>
     expect(store.agentCount).toBe(37);
     expect(store.list({ limit: 1000 }).agents.at(-1)?.agentId).toBe(deployedId);
     expect(store.list({ offset: 36, limit: 5 }).agents.map((agent) => agent.agentId)).toEqual([deployedId]);
+  });
+});
+
+describe('the cached JSON of an agent (the GET hot path)', () => {
+  // getJson answers from a cache; each change to the agent must drop it, or GET serves figures from before the change.
+  it.each([
+    ['a deployed agent', (store: AgentStore) => store.deploy(deployRequest, 'a').agentId],
+    ['a catalogue agent', firstActive],
+  ])('is rebuilt when a task of %s settles or its status changes', (_name, pick) => {
+    const store = newStore({ failureRatio: 0 });
+    const agentId = pick(store);
+    const before = store.getJson(agentId);
+    expect(before).toBe(JSON.stringify(store.get(agentId)));
+    const submitted = store.submitTask(agentId, { task: 'x', priority: 'high' });
+    if (!submitted.ok) throw new Error('submit failed');
+    expect(store.getJson(agentId)).toBe(before);
+    store.clock.advance(submitted.task.finishesAt - store.clock.now());
+    const settled = store.getJson(agentId);
+    expect(settled).not.toBe(before);
+    expect(settled).toBe(JSON.stringify(store.get(agentId)));
+    expect((JSON.parse(settled ?? '{}') as Agent).performance.tasksCompleted).toBe(
+      (JSON.parse(before ?? '{}') as Agent).performance.tasksCompleted + 1,
+    );
+    store.setStatus(agentId, 'paused');
+    expect((JSON.parse(store.getJson(agentId) ?? '{}') as Agent).status).toBe('paused');
   });
 });

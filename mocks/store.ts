@@ -1,6 +1,6 @@
 // The fake's state and the three operations over it: the seeded catalogue cache, the agent table, the task ledger.
 // Where agents and tasks are kept is the storage's business (mocks/storage.ts): in memory, or durable on disk.
-import type { Agent, AgentStatus, DeployResult, RequestBodies, TaskStatus, TaskSubmission } from '../spec/index.ts';
+import type { Agent, AgentStatus, DeployResult, TaskSubmission, WithDefaults } from '../spec/index.ts';
 import { DEFAULT_CATALOGUE_SIZE } from './catalogue.ts';
 import { CatalogueCache } from './catalogue-cache.ts';
 import type { Clock } from './clock.ts';
@@ -8,6 +8,7 @@ import { createRandom, type Random } from './random.ts';
 import { createMemoryStorage, type AgentRecord, type AgentTable, type Storage } from './storage.ts';
 import { TaskLedger } from './task-ledger.ts';
 import { taskStatusAt, type TaskRecord } from './task-lifecycle.ts';
+import { toTaskView, type TaskView } from './task-view.ts';
 import { planTask } from './task-rules.ts';
 
 /**
@@ -32,11 +33,6 @@ export interface StoreOptions {
   maxTasks?: number;
   /** Where agents, tasks and the random state live (default: in memory). A durable one is resumed from. */
   storage?: Storage;
-}
-
-/** A task as the control plane shows it. */
-export interface TaskView extends TaskRecord {
-  status: TaskStatus;
 }
 
 /** One line of the agent list of the control plane. */
@@ -134,10 +130,10 @@ export class AgentStore {
   }
 
   /**
-   * Creates an agent as the spec's deployAgent description says; `creator` is the caller's JWT `sub`.
+   * Creates an agent as the spec's deploy operation describes it; `creator` is the caller's JWT `sub`.
    * The request is a validated one, so the spec's defaults (pricePerToken, revenueShare) are already in it.
    */
-  deploy(request: RequestBodies['deployAgent'], creator: string): DeployResult {
+  deploy(request: WithDefaults<'DeployRequest'>, creator: string): DeployResult {
     const agentId = this.#newId('agt_', (id) => this.catalogue.has(id) || this.#agents.has(id));
     const price = request.pricePerToken;
     const supply = request.initialSupply;
@@ -176,7 +172,7 @@ export class AgentStore {
   }
 
   /** Queues a task on an active agent; cost and timing follow `planTask`, the outcome the failure ratio. */
-  submitTask(agentId: string, request: RequestBodies['executeAgentTask']): SubmitResult {
+  submitTask(agentId: string, request: WithDefaults<'ExecuteRequest'>): SubmitResult {
     this.settle();
     let record = this.#agents.get(agentId);
     if (!record) {
@@ -236,7 +232,7 @@ export class AgentStore {
   getTask(taskId: string): TaskView | undefined {
     this.settle();
     const task = this.#ledger.get(taskId);
-    return task ? { ...task, status: taskStatusAt(task, this.clock.now()) } : undefined;
+    return task ? toTaskView(task, this.clock.now()) : undefined;
   }
 
   /** Summaries of the agents in insertion order (the catalogue first), optionally of one status. */

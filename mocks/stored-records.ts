@@ -1,5 +1,5 @@
 // Checks what a durable store hands back before the fake serves it: a file anyone may have edited is input like any other.
-import { validateRequestBody, validateSchema, type Agent, type ValidationError } from '../spec/index.ts';
+import { validateSchema, type Agent, type ValidationError } from '../spec/index.ts';
 import { MAX_CATALOGUE_SIZE } from './catalogue.ts';
 import { clockOffsetProblem } from './clock.ts';
 import { parseSnapshot as parseCoverageSnapshot } from './coverage.ts';
@@ -43,20 +43,16 @@ export function checkStoredAgent(text: unknown): Checked<Agent> {
   const schema = validateSchema('Agent', parsed.value, { strict: true });
   if (!schema.ok) return { ok: false, reason: first(schema.errors) };
   const agent = parsed.value as Agent;
-  const asDeployed = validateRequestBody(
-    'deployAgent',
-    {
-      name: agent.name,
-      description: agent.description,
-      category: agent.category,
-      model: agent.model,
-      capabilities: agent.capabilities,
-      initialSupply: agent.tokenomics.totalSupply,
-      pricePerToken: agent.tokenomics.price,
-      revenueShare: agent.tokenomics.revenueShare,
-    },
-    { clone: false },
-  );
+  const asDeployed = validateSchema('DeployRequest', {
+    name: agent.name,
+    description: agent.description,
+    category: agent.category,
+    model: agent.model,
+    capabilities: agent.capabilities,
+    initialSupply: agent.tokenomics.totalSupply,
+    pricePerToken: agent.tokenomics.price,
+    revenueShare: agent.tokenomics.revenueShare,
+  });
   if (!asDeployed.ok) return { ok: false, reason: first(asDeployed.errors) };
   return { ok: true, value: agent };
 }

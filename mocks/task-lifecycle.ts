@@ -1,11 +1,11 @@
 // A task's status as a pure function of the mock's clock: queued → processing → completed or failed.
-import type { TaskStatus } from '../spec/index.ts';
+import type { TaskPriority, TaskStatus } from '../spec/index.ts';
 
 /** A task as the store keeps it. */
 export interface TaskRecord {
   taskId: string;
   agentId: string;
-  priority: 'low' | 'normal' | 'high';
+  priority: TaskPriority;
   cost: number;
   submittedAt: number;
   /** When processing starts (ms since the epoch, mock clock). */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { parseCommandLine } from './command-line.ts';
+import { describeNumberRule, parseCommandLine, readNumber } from './command-line.ts';
 
 const run = promisify(execFile);
 // A real entry point in its own process, since a mistake ends the process: argv arrives as it does for npm scripts.
@@ -69,5 +69,29 @@ describe('parseCommandLine', () => {
     expect(result.code).toBe(want.code);
     expect(result.stderr).toMatch(want.stderr);
     expect(result.stdout).toMatch(want.stdout);
+  });
+});
+
+describe('numeric flags', () => {
+  it.each([
+    ['a positive number', ['2.5', { above: 0 }], 2.5],
+    ['zero is not above 0', ['0', { above: 0 }], undefined],
+    ['a fraction is not a whole number', ['1.5', { integer: true, min: 1 }], undefined],
+    ['the upper bound is inclusive', ['3600', { above: 0, max: 3600 }], 3600],
+    ['over the upper bound', ['3601', { above: 0, max: 3600 }], undefined],
+    ['text', ['ten', { min: 0 }], undefined],
+    ['empty text is not zero', ['', { min: 0 }], undefined],
+    ['Infinity', ['Infinity', { min: 0 }], undefined],
+  ] as const)('%s', (_name, [raw, rule], want) => {
+    expect(readNumber(raw, rule)).toBe(want);
+  });
+
+  it.each([
+    [{ integer: true, min: 1 }, 'a whole number of at least 1'],
+    [{ above: 0, max: 3600 }, 'a number above 0 and at most 3600'],
+    [{ integer: true, min: 0, max: 65535 }, 'a whole number from 0 to 65535'],
+    [{ max: 10 }, 'a number of at most 10'],
+  ] as const)('describes %j as %s', (rule, want) => {
+    expect(describeNumberRule(rule)).toBe(want);
   });
 });

@@ -35,3 +35,63 @@ export function parseCommandLine<const T extends ParseArgsOptionsConfig>(
   }
   return values;
 }
+
+/** What a numeric flag accepts; every bound is inclusive except `above`. */
+export interface NumberRule {
+  integer?: boolean;
+  /** The value must be greater than this. */
+  above?: number;
+  min?: number;
+  max?: number;
+}
+
+/**
+ * The rule in words, for the one-line mistake.
+ * @example describeNumberRule({ integer: true, min: 1 }) // 'a whole number of at least 1'
+ */
+export function describeNumberRule(rule: NumberRule): string {
+  const kind = rule.integer ? 'a whole number' : 'a number';
+  const { above, min, max } = rule;
+  if (above !== undefined) return `${kind} above ${above}${max === undefined ? '' : ` and at most ${max}`}`;
+  if (min !== undefined) return max === undefined ? `${kind} of at least ${min}` : `${kind} from ${min} to ${max}`;
+  return max === undefined ? kind : `${kind} of at most ${max}`;
+}
+
+/**
+ * Reads a number from flag text, or undefined when the text breaks the rule (empty, not finite, out of bounds).
+ * @example readNumber('2.5', { above: 0 }) // 2.5
+ */
+export function readNumber(raw: string, rule: NumberRule): number | undefined {
+  if (raw.trim() === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || (rule.integer && !Number.isInteger(value))) return undefined;
+  if (rule.above !== undefined && value <= rule.above) return undefined;
+  if (rule.min !== undefined && value < rule.min) return undefined;
+  if (rule.max !== undefined && value > rule.max) return undefined;
+  return value;
+}
+
+/**
+ * A numeric flag's value; a mistake ends the process with one line naming the flag, the rule and the usage.
+ * @example const rounds = numberFlag('rounds', values.rounds ?? '3', { integer: true, min: 1 }, usage);
+ */
+export function numberFlag(flag: string, raw: string, rule: NumberRule, usage: string): number {
+  const value = readNumber(raw, rule);
+  if (value === undefined)
+    cliError(`--${flag} must be ${describeNumberRule(rule)}, got ${JSON.stringify(raw)}; ${usage}`);
+  return value;
+}
+
+/**
+ * A comma-separated flag whose items must each be one of `allowed`; a mistake ends the process with one line.
+ * @example listFlag('targets', 'fake,prism', ['fake', 'prism', 'bare'], usage) // ['fake', 'prism']
+ */
+export function listFlag<T extends string>(flag: string, raw: string, allowed: readonly T[], usage: string): T[] {
+  const values = raw
+    .split(',')
+    .map((value) => value.trim())
+    .filter(Boolean);
+  for (const value of values)
+    if (!allowed.includes(value as T)) cliError(`--${flag} takes ${allowed.join(', ')}; got ${value}; ${usage}`);
+  return values as T[];
+}

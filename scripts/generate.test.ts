@@ -28,4 +28,20 @@ describe('generated files', () => {
       expect(types).toMatch(new RegExp(`\\b${name}: \\{`));
     }
   });
+
+  it('cover both documents: the API and the control plane', async () => {
+    expect([...(await renderGeneratedFiles()).keys()].sort()).toEqual([
+      'mocks/control-plane-document.generated.ts',
+      'mocks/control-plane-types.generated.ts',
+      'spec/openapi-document.generated.ts',
+      'spec/openapi-types.generated.ts',
+      'spec/request-defaults.generated.ts',
+    ]);
+  });
+
+  it('list the defaulted request fields, following a $ref to the default (TaskPriority)', async () => {
+    const defaults = (await renderGeneratedFiles()).get('spec/request-defaults.generated.ts') ?? '';
+    expect(defaults).toContain('deployAgent: "pricePerToken" | "revenueShare";');
+    expect(defaults).toContain('executeAgentTask: "priority";');
+  });
 });

@@ -3,9 +3,10 @@
 import autocannon from 'autocannon';
 import { writeFileSync } from 'node:fs';
 import { mintToken } from '../mocks/auth.ts';
+import { LOG_PREFIX } from '../mocks/logger.ts';
 import { getAtPointer, openapiDocument } from '../spec/index.ts';
 import { cliError } from './cli-error.ts';
-import { parseCommandLine } from './command-line.ts';
+import { numberFlag, parseCommandLine } from './command-line.ts';
 import { memoryOf, spawnServer, type SpawnedServer } from './spawned-server.ts';
 
 const usage = 'usage: npm run soak -- [--duration S] [--connections N] [--interval S] [--json FILE]';
@@ -20,12 +21,7 @@ function readOptions() {
     },
     { usage },
   );
-  const number = (flag: string, raw: string, max: number): number => {
-    const value = Number(raw);
-    if (!Number.isFinite(value) || value <= 0 || value > max)
-      cliError(`--${flag} must be a number above 0 and at most ${max}, got ${raw}; ${usage}`);
-    return value;
-  };
+  const number = (flag: string, raw: string, max: number): number => numberFlag(flag, raw, { above: 0, max }, usage);
   return {
     // Bounded on purpose: a soak that forgets to stop would hold a core of a shared machine.
     duration: number('duration', values.duration, 3600),
@@ -153,7 +149,7 @@ async function main(): Promise<void> {
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
-      process.stderr.write(`agent-registry-kit: soak stopped by ${signal}\n`);
+      process.stderr.write(`${LOG_PREFIX} soak stopped by ${signal}\n`);
       void stop().finally(() => process.exit(130));
     });
   }

@@ -98,9 +98,15 @@ export function spawnServer(options: SpawnOptions): Promise<SpawnedServer> {
   closeSync(writeFd);
   running.add(child);
   const readFd = openSync(logFile, 'r');
+  let logOpen = true;
   let offset = 0;
   let output = '';
-  function readMore(): string {
+  /** Text read from the log that the ready-line matcher has not looked at yet. */
+  let unread = '';
+  function readMore(): void {
+    // Once the child has exited the log is closed: reading its descriptor again would fail (or read another file that
+    // reused the number), and everything up to the exit is already in `output` and `unread`.
+    if (!logOpen) return;
     const chunk = Buffer.alloc(65_536);
     let text = '';
     for (;;) {
@@ -110,12 +116,13 @@ export function spawnServer(options: SpawnOptions): Promise<SpawnedServer> {
       text += chunk.subarray(0, size).toString('utf8');
     }
     output = (output + text).slice(-65_536);
-    return text;
+    unread += text;
   }
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => {
       running.delete(child);
       readMore();
+      logOpen = false;
       closeSync(readFd);
       rmSync(logFile, { force: true });
       resolve({ code, signal });
@@ -137,7 +144,9 @@ export function spawnServer(options: SpawnOptions): Promise<SpawnedServer> {
     }
     function check(): void {
       if (settled) return;
-      lineBuffer += readMore();
+      readMore();
+      lineBuffer += unread;
+      unread = '';
       const lines = lineBuffer.split('\n');
       lineBuffer = lines.pop() ?? '';
       for (const line of lines) {
@@ -166,7 +175,7 @@ export function spawnServer(options: SpawnOptions): Promise<SpawnedServer> {
           readyMs: performance.now() - started,
           child,
           output: () => {
-            if (child.exitCode === null && child.signalCode === null) readMore();
+            readMore();
             return output;
           },
           exited,

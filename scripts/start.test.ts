@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mintToken } from '../mocks/auth.ts';
+import { DEFAULT_SEED } from '../mocks/core.ts';
+import { seedFromText } from '../mocks/random.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const LISTENING = /^agent-registry-kit: fake backend listening on (http:\/\/127\.0\.0\.1:(\d+))$/m;
@@ -72,12 +74,19 @@ describe('npm start', () => {
     expect(stdout().trim().split('\n')).toHaveLength(1);
   });
 
-  it('takes the seed from --seed: the same seed lists the same agents', async () => {
-    const a = await start(['--port', '0', '--seed', 'demo']);
-    const b = await start(['--port', '0'], { MOCK_SEED: 'demo' });
-    const listA = await (await fetch(`${a.url}/__mock/agents`)).text();
-    const listB = await (await fetch(`${b.url}/__mock/agents`)).text();
-    expect(listA).toBe(listB);
+  it('takes the seed from --seed or MOCK_SEED: the catalogue of that seed, not the default one', async () => {
+    const fromFlag = await start(['--port', '0', '--seed', 'demo']);
+    const fromEnv = await start(['--port', '0'], { MOCK_SEED: 'demo' });
+    const byDefault = await start(['--port', '0']);
+    const seedOf = async (url: string): Promise<unknown> =>
+      ((await (await fetch(`${url}/__mock/health`)).json()) as { seed: unknown }).seed;
+    const list = async (url: string): Promise<string> => (await fetch(`${url}/__mock/agents`)).text();
+    expect(await seedOf(fromFlag.url)).toBe(seedFromText('demo'));
+    expect(await seedOf(fromEnv.url)).toBe(seedFromText('demo'));
+    expect(await seedOf(byDefault.url)).toBe(DEFAULT_SEED);
+    expect(seedFromText('demo')).not.toBe(DEFAULT_SEED);
+    expect(await list(fromFlag.url)).toBe(await list(fromEnv.url));
+    expect(await list(fromFlag.url)).not.toBe(await list(byDefault.url));
   });
 
   it('prints its options with --help', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { openapiDocument } from './openapi-document.generated.ts';
 import { getAtPointer, isJsonObject, toPointer, type JsonObject } from './json-pointer.ts';
-import { resolveRef, operations } from './operations.ts';
+import { resolveRef } from './document-refs.ts';
+import { operations } from './operations.ts';
 import { getSchemaValidator } from './schema-compiler.ts';
 import { checkResponse } from './response-checker.ts';
 

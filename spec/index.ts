@@ -1,11 +1,16 @@
 // The contract, as the rest of the kit imports it: types, the document, validators, the response checker and the assumptions.
 export type * from './types.ts';
 export { openapiDocument } from './openapi-document.generated.ts';
+export { resolveRef, resolvedAt, resolveValue } from './document-refs.ts';
+export { mediaTypeOf } from './media-type.ts';
+export { agentCategories, agentModels, agentStatuses, taskPriorities, taskStatuses, schemaEnum } from './enums.ts';
 export {
   operations,
   operationsOf,
   getOperation,
+  takesJsonBody,
   type OperationSpec,
+  type HttpMethod,
   type DocumentedResponse,
   type RequiredHeader,
 } from './operations.ts';

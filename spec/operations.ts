@@ -1,7 +1,8 @@
 // What each operation of the document declares (method, path, statuses, media types, headers), read from the document once.
 import { openapiDocument } from './openapi-document.generated.ts';
-import { getAtPointer, isJsonObject, toPointer, type JsonObject } from './json-pointer.ts';
-import type { OperationId } from './types.ts';
+import { resolveRef } from './document-refs.ts';
+import { escapePointerToken, isJsonObject, toPointer, type JsonObject } from './json-pointer.ts';
+import type { BodyOperationId, OperationId } from './types.ts';
 
 export interface RequiredHeader {
   /** As the document spells it, e.g. `WWW-Authenticate`. */
@@ -22,9 +23,13 @@ export interface DocumentedResponse {
   assumption: string | undefined;
 }
 
+/** The methods an OpenAPI path item can hold, as HTTP spells them. */
+export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'DELETE' | 'OPTIONS' | 'HEAD' | 'PATCH' | 'TRACE';
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
 export interface OperationSpec {
   operationId: OperationId;
-  method: 'GET' | 'POST';
+  method: HttpMethod;
   /** The path template, e.g. `/v1/agents/{agentId}`. */
   path: string;
   /** Pointer of the operation object in the document. */
@@ -33,21 +38,9 @@ export interface OperationSpec {
   pathParameters: string[];
   /** Media type of the request body, when there is one. */
   requestMediaType: string | undefined;
+  /** Pointer of the request body's schema, when there is one. */
+  requestSchemaPointer: string | undefined;
   responses: Map<number, DocumentedResponse>;
-}
-
-/** Follows a local `$ref` to the object and pointer it names. */
-export function resolveRef(
-  node: JsonObject,
-  pointer: string,
-  document: JsonObject = openapiDocument,
-): { node: JsonObject; pointer: string } {
-  const ref = node.$ref;
-  if (typeof ref !== 'string') return { node, pointer };
-  const target = ref.replace(/^#/, '');
-  const resolved = getAtPointer(document, target);
-  if (!isJsonObject(resolved)) throw new Error(`unresolvable $ref ${ref} at ${pointer}`);
-  return resolveRef(resolved, target, document);
 }
 
 function readOperations(document: JsonObject): Map<OperationId, OperationSpec> {
@@ -56,7 +49,7 @@ function readOperations(document: JsonObject): Map<OperationId, OperationSpec> {
   if (!isJsonObject(paths)) throw new Error('the document has no paths');
   for (const [path, item] of Object.entries(paths)) {
     if (!isJsonObject(item)) continue;
-    for (const method of ['get', 'post'] as const) {
+    for (const method of METHODS) {
       const operation = item[method];
       if (!isJsonObject(operation)) continue;
       const pointer = toPointer(['paths', path, method]);
@@ -79,13 +72,18 @@ function readOperations(document: JsonObject): Map<OperationId, OperationSpec> {
       }
       const requestBody = isJsonObject(operation.requestBody) ? operation.requestBody : undefined;
       const content = requestBody && isJsonObject(requestBody.content) ? requestBody.content : undefined;
+      const requestMediaType = content ? Object.keys(content)[0] : undefined;
       result.set(operation.operationId as OperationId, {
         operationId: operation.operationId as OperationId,
-        method: method === 'get' ? 'GET' : 'POST',
+        method: method.toUpperCase() as HttpMethod,
         path,
         pointer,
         pathParameters: [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? ''),
-        requestMediaType: content ? Object.keys(content)[0] : undefined,
+        requestMediaType,
+        requestSchemaPointer:
+          requestMediaType === undefined
+            ? undefined
+            : `${pointer}/requestBody/content/${escapePointerToken(requestMediaType)}/schema`,
         responses,
       });
     }
@@ -98,7 +96,7 @@ const byDocument = new WeakMap<JsonObject, ReadonlyMap<OperationId, OperationSpe
 /**
  * The operations of a version of the document (another than spec/openapi.yaml in a spec-change check), read once.
  * Its operationIds need not be this version's: the type names this version's only.
- * @example operationsOf(baseDocument).has('deployAgent')
+ * @example operationsOf(baseDocument).has(operationId)
  */
 export function operationsOf(document: JsonObject): ReadonlyMap<OperationId, OperationSpec> {
   let found = byDocument.get(document);
@@ -111,7 +109,7 @@ export function operationsOf(document: JsonObject): ReadonlyMap<OperationId, Ope
 
 /**
  * Every operation of spec/openapi.yaml by operationId.
- * @example operations.get('deployAgent')?.responses.has(201) // true
+ * @example [...operations.values()].filter((operation) => operation.responses.has(201)) // the operations that create
  */
 export const operations: ReadonlyMap<OperationId, OperationSpec> = operationsOf(openapiDocument);
 
@@ -120,4 +118,12 @@ export function getOperation(operationId: OperationId, document: JsonObject = op
   const operation = (document === openapiDocument ? operations : operationsOf(document)).get(operationId);
   if (!operation) throw new Error(`unknown operationId ${operationId}`);
   return operation;
+}
+
+/**
+ * Whether the operation takes a JSON request body (then it is a `BodyOperationId` and `validateRequestBody` applies).
+ * @example if (takesJsonBody(operationId)) validateRequestBody(operationId, body);
+ */
+export function takesJsonBody(operationId: OperationId): operationId is BodyOperationId {
+  return getOperation(operationId).requestMediaType === 'application/json';
 }

@@ -1,5 +1,6 @@
 // Validates what a client sends (request bodies and path parameters) against the document, filling in the spec's defaults.
-import { getOperation, resolveRef } from './operations.ts';
+import { resolveRef } from './document-refs.ts';
+import { getOperation } from './operations.ts';
 import { getAtPointer, isJsonObject, toPointer, type JsonObject } from './json-pointer.ts';
 import { getSchemaValidator } from './schema-compiler.ts';
 import { toFieldErrors } from './field-errors.ts';
@@ -9,16 +10,9 @@ import { openapiDocument } from './openapi-document.generated.ts';
 /** The outcome of a validation: the value with defaults applied, or every reason it was rejected. */
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: ValidationError[] };
 
-const requestSchemaPointers = new Map<BodyOperationId, string>();
-
 function requestSchemaPointer(operationId: BodyOperationId, document: JsonObject): string {
-  const cached = document === openapiDocument ? requestSchemaPointers.get(operationId) : undefined;
-  if (cached !== undefined) return cached;
-  const operation = getOperation(operationId, document);
-  const mediaType = operation.requestMediaType;
-  if (!mediaType) throw new Error(`${operationId} takes no request body`);
-  const pointer = `${operation.pointer}/requestBody/content/${mediaType.replace('/', '~1')}/schema`;
-  if (document === openapiDocument) requestSchemaPointers.set(operationId, pointer);
+  const pointer = getOperation(operationId, document).requestSchemaPointer;
+  if (pointer === undefined) throw new Error(`${operationId} takes no request body`);
   return pointer;
 }
 
@@ -37,7 +31,7 @@ export interface ValidateRequestBodyOptions {
  * Validates a parsed JSON request body. On success the value carries the spec's defaults
  * (priority `normal`, revenueShare 0, pricePerToken 0.01); by default it is a clone and the caller's value is unchanged.
  * @example
- * const result = validateRequestBody('deployAgent', JSON.parse(text), { clone: false });
+ * const result = validateRequestBody(operationId, JSON.parse(text), { clone: false });
  * if (!result.ok) return problem(400, result.errors);
  */
 export function validateRequestBody<K extends BodyOperationId>(
@@ -84,7 +78,7 @@ function findParameterSchemaPointer(operationId: OperationId, name: string, docu
 
 /**
  * Validates one path parameter; error paths are `/path/<name>`. `document`: as for validateRequestBody.
- * @example validatePathParameter('getAgent', 'agentId', 'x'.repeat(200)).ok // false
+ * @example validatePathParameter(operationId, 'agentId', 'x'.repeat(200)).ok // false
  */
 export function validatePathParameter(
   operationId: OperationId,

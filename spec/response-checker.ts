@@ -1,5 +1,6 @@
 // Checks one response against what the document says of its operation: status, media type, headers and body.
 import type { ErrorObject } from 'ajv';
+import { mediaTypeOf } from './media-type.ts';
 import { getOperation, type DocumentedResponse } from './operations.ts';
 import { openapiDocument } from './openapi-document.generated.ts';
 import type { JsonObject } from './json-pointer.ts';
@@ -91,14 +92,10 @@ function headerValue(headers: ResponseToCheck['headers'], name: string): string 
   return undefined;
 }
 
-function mediaTypeOf(contentType: string | null | undefined): string {
-  return (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-}
-
 /**
  * Checks a response against the document: spec/openapi.yaml, unless another version of it is given.
  * @example
- * const check = checkResponse({ operationId: 'getAgent', status: 200, contentType: 'application/json', body: text });
+ * const check = checkResponse({ operationId, status: 200, contentType: 'application/json', body: text });
  * for (const v of check.violations) console.log(v.pointer, v.message);
  */
 export function checkResponse(response: ResponseToCheck, document: JsonObject = openapiDocument): ResponseCheck {

@@ -1,6 +1,7 @@
 // Compiles the document's schemas with ajv once per process, each under an $id that is its JSON Pointer in the document.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { resolveRef } from './document-refs.ts';
 import { openapiDocument } from './openapi-document.generated.ts';
 import { getAtPointer, isJsonObject, type JsonObject, type JsonValue } from './json-pointer.ts';
 
@@ -23,8 +24,8 @@ function rewrite(value: JsonValue, base: string, closeObjects: boolean, document
   }
   // ajv's useDefaults does not look through $ref, so a default declared on a referenced schema (TaskPriority) is carried beside the ref.
   if (typeof value.$ref === 'string' && copy.default === undefined) {
-    const target = getAtPointer(document, value.$ref.replace(/^#/, ''));
-    if (isJsonObject(target) && target.default !== undefined) copy.default = target.default;
+    const target = resolveRef(value, '', document).node;
+    if (target.default !== undefined) copy.default = target.default;
   }
   if (closeObjects && isJsonObject(copy.properties) && copy.additionalProperties === undefined) {
     copy.additionalProperties = false;

@@ -1,6 +1,18 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type { Agent, DeployRequest, ExecuteRequest, OperationId, TaskSubmission } from './types.ts';
+import type {
+  Agent,
+  BodyOperationId,
+  DeployRequest,
+  ExecuteRequest,
+  OperationId,
+  PathParameters,
+  RequestBodies,
+  TaskPriority,
+  TaskSubmission,
+  WithDefaults,
+} from './types.ts';
 import { getAtPointer } from './json-pointer.ts';
+import { getSchemaValidator } from './schema-compiler.ts';
 import { openapiDocument } from './openapi-document.generated.ts';
 
 // Type-level checks: `npm run typecheck` fails if a @ts-expect-error below stops being an error.
@@ -21,21 +33,23 @@ const agent: Agent = {
 };
 
 // @ts-expect-error a category outside the enum is not an Agent
-const wrongCategory: Agent = { ...agent, category: 'lending' };
+const _wrongCategory: Agent = { ...agent, category: 'lending' };
 // @ts-expect-error every field is required
-const missingField: Agent = { ...agent, statistics: undefined };
+const _missingField: Agent = { ...agent, statistics: undefined };
 // @ts-expect-error a price is a number
-const wrongPrice: Agent['tokenomics'] = { ...agent.tokenomics, price: '1' };
+const _wrongPrice: Agent['tokenomics'] = { ...agent.tokenomics, price: '1' };
 // @ts-expect-error deploy needs initialSupply
-const incompleteDeploy: DeployRequest = { name: 'n', category: 'nft', model: 'gpt-4' };
+const _incompleteDeploy: DeployRequest = { name: 'n', category: 'nft', model: 'gpt-4' };
 // @ts-expect-error priority is low, normal or high
-const wrongPriority: ExecuteRequest = { task: 't', priority: 'urgent' };
+const _wrongPriority: ExecuteRequest = { task: 't', priority: 'urgent' };
 
 describe('generated types', () => {
-  it('accept a valid Agent that the spec example also satisfies', () => {
-    const example = getAtPointer(openapiDocument, '/components/examples/AgentTrading/value') as Agent;
-    expect(Object.keys(example).sort()).toEqual(Object.keys(agent).sort());
-    expectTypeOf(agent).toEqualTypeOf<Agent>();
+  it('accept an Agent that the schema of the spec accepts too, with the fields it requires', () => {
+    // The literal above type-checks as Agent; the document must agree that it is one, field for field.
+    expect(getSchemaValidator('/components/schemas/Agent', 'strict')(agent)).toBe(true);
+    expect(Object.keys(agent).sort()).toEqual(
+      [...((getAtPointer(openapiDocument, '/components/schemas/Agent/required') as string[] | undefined) ?? [])].sort(),
+    );
   });
 
   it('type the enums and optional fields as the spec does', () => {
@@ -43,6 +57,16 @@ describe('generated types', () => {
     expectTypeOf<TaskSubmission['status']>().toEqualTypeOf<'queued' | 'processing' | 'completed' | 'failed'>();
     expectTypeOf<DeployRequest['revenueShare']>().toEqualTypeOf<number | undefined>();
     expectTypeOf<OperationId>().toEqualTypeOf<'getAgent' | 'deployAgent' | 'executeAgentTask'>();
-    expect([wrongCategory, missingField, wrongPrice, incompleteDeploy, wrongPriority]).toHaveLength(5);
+  });
+
+  it('derive the body operations, their defaulted fields and path parameters from the generated types', () => {
+    expectTypeOf<BodyOperationId>().toEqualTypeOf<'deployAgent' | 'executeAgentTask'>();
+    expectTypeOf<RequestBodies['executeAgentTask']['priority']>().toEqualTypeOf<TaskPriority>();
+    expectTypeOf<RequestBodies['deployAgent']['revenueShare']>().toEqualTypeOf<number>();
+    expectTypeOf<RequestBodies['deployAgent']['description']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<PathParameters<'getAgent'>>().toEqualTypeOf<{ agentId: string }>();
+    expectTypeOf<WithDefaults<'DeployRequest'>>().toEqualTypeOf<RequestBodies['deployAgent']>();
+    expectTypeOf<WithDefaults<'ExecuteRequest'>['priority']>().toEqualTypeOf<TaskPriority>();
+    expectTypeOf<PathParameters<'deployAgent'>>().toEqualTypeOf<Record<string, never>>();
   });
 });

@@ -1,5 +1,6 @@
 // Friendly names for the generated types, so no other module spells components["schemas"]["…"].
 import type { components, operations as generatedOperations, paths } from './openapi-types.generated.ts';
+import type { RequestDefaults, SchemaDefaults } from './request-defaults.generated.ts';
 
 type Schemas = components['schemas'];
 
@@ -23,13 +24,40 @@ export type ValidationError = Schemas['ValidationError'];
 
 /** The operationIds of the API. */
 export type OperationId = keyof generatedOperations;
-/** Operations that take a JSON request body. */
-export type BodyOperationId = 'deployAgent' | 'executeAgentTask';
-/** What each body operation holds once validated: the fields with a `default` in the spec are then always set. */
-export interface RequestBodies {
-  deployAgent: DeployRequest & Required<Pick<DeployRequest, 'pricePerToken' | 'revenueShare'>>;
-  executeAgentTask: ExecuteRequest & Required<Pick<ExecuteRequest, 'priority'>>;
+/** The JSON request body an operation declares (never when it takes none). */
+export type JsonRequestBody<K extends OperationId> = generatedOperations[K] extends {
+  requestBody: { content: { 'application/json': infer Body } };
 }
+  ? Body
+  : never;
+/** Operations that take a JSON request body. */
+export type BodyOperationId = {
+  [K in OperationId]: [JsonRequestBody<K>] extends [never] ? never : K;
+}[OperationId];
+/** What each body operation holds once validated: the fields with a `default` in the spec are then always set. */
+export type RequestBodies = {
+  [K in BodyOperationId]: JsonRequestBody<K> &
+    Required<
+      Pick<
+        JsonRequestBody<K>,
+        (K extends keyof RequestDefaults ? RequestDefaults[K] : never) & keyof JsonRequestBody<K>
+      >
+    >;
+};
+/**
+ * A component schema as a validated request body holds it: the properties with a `default` in the spec are set.
+ * @example function deploy(request: WithDefaults<'DeployRequest'>) { request.revenueShare; } // number, never undefined
+ */
+export type WithDefaults<Name extends keyof Schemas> = Schemas[Name] &
+  Required<
+    Pick<Schemas[Name], (Name extends keyof SchemaDefaults ? SchemaDefaults[Name] : never) & keyof Schemas[Name]>
+  >;
+/** The path parameters of an operation by name, as the router hands them over (decoded and validated). */
+export type PathParameters<K extends OperationId> = generatedOperations[K]['parameters'] extends {
+  path: infer Params extends Record<string, string>;
+}
+  ? Params
+  : Record<string, never>;
 
 export type { components, paths };
 export type { generatedOperations as OperationTypes };

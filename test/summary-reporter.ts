@@ -1,4 +1,5 @@
-// Ends `npm test` with one plain `tests: N passed, N failed, N skipped` line, the closing line CI reads in any language.
+// Ends `npm test` with one plain `tests: N passed, N failed, N skipped` line, the closing line CI reads in any language;
+// errors outside any test are counted apart, so one broken helper throwing in a timer is not thousands of failed tests.
 import type { Reporter, TestModule } from 'vitest/node';
 
 /**
@@ -8,7 +9,7 @@ import type { Reporter, TestModule } from 'vitest/node';
 export class SummaryLineReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
     let passed = 0;
-    let failed = unhandledErrors.length;
+    let failed = 0;
     let skipped = 0;
     for (const testModule of testModules) {
       // A module that failed to load has no test cases; count it, or a broken import would pass as "0 failed".
@@ -20,6 +21,16 @@ export class SummaryLineReporter implements Reporter {
         else skipped += 1;
       }
     }
-    process.stdout.write(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+    process.stdout.write(`\n${summaryLine(passed, failed, skipped, unhandledErrors.length)}\n`);
   }
+}
+
+/**
+ * The closing line: test counts, then errors outside tests when there were any (the run fails on them all the same).
+ * @example summaryLine(3, 0, 1, 2) // 'tests: 3 passed, 0 failed, 1 skipped; 2 errors outside tests'
+ */
+export function summaryLine(passed: number, failed: number, skipped: number, unhandledErrors: number): string {
+  const errors =
+    unhandledErrors === 0 ? '' : `; ${unhandledErrors} error${unhandledErrors === 1 ? '' : 's'} outside tests`;
+  return `tests: ${passed} passed, ${failed} failed, ${skipped} skipped${errors}`;
 }

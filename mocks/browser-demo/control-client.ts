@@ -1,6 +1,7 @@
 // The demo's calls to the fake's control plane (/__mock/, documented in mocks/control-plane.yaml): things the API itself
 // cannot do, such as listing the seeded agents, reading a task's status, advancing the mock's clock and switching scenarios.
-import type { AgentCategory, AgentModel, AgentStatus, TaskPriority, TaskStatus } from '../../spec/index.ts';
+import type { AgentCategory, AgentModel, AgentStatus } from '../../spec/index.ts';
+import type { TaskView as ControlTaskView } from '../task-view.ts';
 import type { ErrorAnswer } from './problem-message.ts';
 
 /** One row of `GET /__mock/agents`. */
@@ -12,15 +13,8 @@ export interface AgentSummary {
   status: AgentStatus;
 }
 
-/** `GET /__mock/tasks/{taskId}`. */
-export interface TaskView {
-  taskId: string;
-  agentId: string;
-  status: TaskStatus;
-  priority: TaskPriority;
-  cost: number;
-  finishesAt: string;
-}
+/** What the demo shows of `GET /__mock/tasks/{taskId}` (the control plane's one task view). */
+export type TaskView = Pick<ControlTaskView, 'taskId' | 'agentId' | 'status' | 'priority' | 'cost' | 'finishesAt'>;
 
 /** A control-plane answer: the value, or the error answer to show. */
 export type ControlResult<T> = { ok: true; value: T } | { ok: false; error: ErrorAnswer };

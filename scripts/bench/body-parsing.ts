@@ -1,20 +1,18 @@
 // Micro-benchmark of the request-body hot path: what readJsonBody costs per body, and what of it the I-JSON scan
 // (RFC 7493: repeated names, lone surrogates) adds next to JSON.parse. Prints one line per body; figures are µs per body.
-import { findIJsonViolation } from '../mocks/i-json.ts';
-import { readJsonBody } from '../mocks/request-body.ts';
-import { getAtPointer, openapiDocument } from '../spec/index.ts';
-import { cliError } from './cli-error.ts';
-import { parseCommandLine } from './command-line.ts';
+import { findIJsonViolation } from '../../mocks/i-json.ts';
+import { readJsonBody } from '../../mocks/request-body.ts';
+import { getAtPointer, openapiDocument } from '../../spec/index.ts';
+import { numberFlag, parseCommandLine } from '../command-line.ts';
 
 /**
  * Runs the micro-benchmark and prints its figures.
  * @example await main(['--rounds', '5']);
  */
 export async function main(args: string[]): Promise<void> {
-  const usage = 'usage: node scripts/bench-body-parsing.ts [--rounds N]';
+  const usage = 'usage: node scripts/bench/body-parsing.ts [--rounds N]';
   const values = parseCommandLine({ rounds: { type: 'string', default: '5' } }, { usage }, args);
-  const rounds = Number(values.rounds);
-  if (!Number.isInteger(rounds) || rounds < 1) cliError(`--rounds must be a positive whole number; ${usage}`);
+  const rounds = numberFlag('rounds', values.rounds, { integer: true, min: 1 }, usage);
   const bodies: [string, string, number][] = [
     [
       'deploy example',

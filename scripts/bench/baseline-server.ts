@@ -2,10 +2,11 @@
 // (an Agent is ~0.7 KB), with no validation, auth or store, so `npm run bench` can say what share of it the fake reaches.
 import { createServer } from 'node:http';
 // Only the document itself: importing spec/index.ts would compile validators and slow the ceiling's cold start.
-import { openapiDocument } from '../spec/openapi-document.generated.ts';
-import { getAtPointer } from '../spec/json-pointer.ts';
-import { cliError } from './cli-error.ts';
-import { parseCommandLine } from './command-line.ts';
+import { openapiDocument } from '../../spec/openapi-document.generated.ts';
+import { getAtPointer } from '../../spec/json-pointer.ts';
+import { cliError } from '../cli-error.ts';
+import { LOG_PREFIX } from '../../mocks/logger.ts';
+import { parseCommandLine } from '../command-line.ts';
 
 function example(name: string): Buffer {
   const value = getAtPointer(openapiDocument, `/components/examples/${name}/value`);
@@ -26,7 +27,7 @@ function reply(method: string | undefined, url: string | undefined): { status: n
 
 const options = parseCommandLine(
   { port: { type: 'string', default: '0' }, host: { type: 'string', default: '127.0.0.1' } },
-  { usage: 'usage: node scripts/bench-baseline-server.ts [--port N] [--host 127.0.0.1]' },
+  { usage: 'usage: node scripts/bench/baseline-server.ts [--port N] [--host 127.0.0.1]' },
 );
 const port = Number(options.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -44,6 +45,6 @@ server.on('error', (error) => cliError(`bare baseline cannot listen on ${options
 server.listen(port, options.host, () => {
   const address = server.address();
   const bound = typeof address === 'object' && address ? address.port : port;
-  process.stdout.write(`agent-registry-kit: bare baseline listening on http://${options.host}:${bound}\n`);
+  process.stdout.write(`${LOG_PREFIX} bare baseline listening on http://${options.host}:${bound}\n`);
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(0));

@@ -1,14 +1,13 @@
 // The benchmark's msw path: the fake's handlers behind msw's node interceptor, driven by in-process fetch calls (no socket),
 // so `npm run bench` can report what a test suite using setupMockServer gets. Prints one JSON line of figures.
-import { mintToken } from '../mocks/auth.ts';
-import { silentLogger } from '../mocks/logger.ts';
-import { setupMockServer } from '../mocks/node.ts';
-import { getAtPointer, openapiDocument } from '../spec/index.ts';
-import { cliError } from './cli-error.ts';
-import { parseCommandLine } from './command-line.ts';
+import { mintToken } from '../../mocks/auth.ts';
+import { silentLogger } from '../../mocks/logger.ts';
+import { setupMockServer } from '../../mocks/node.ts';
+import { getAtPointer, openapiDocument } from '../../spec/index.ts';
+import { listFlag, numberFlag, parseCommandLine } from '../command-line.ts';
 
 const usage =
-  'usage: node scripts/bench-msw-interceptor.ts [--duration S] [--concurrency N] [--op getAgent|deployAgent]';
+  'usage: node scripts/bench/msw-interceptor.ts [--duration S] [--concurrency N] [--op getAgent|deployAgent]';
 const values = parseCommandLine(
   {
     duration: { type: 'string', default: '3' },
@@ -17,12 +16,9 @@ const values = parseCommandLine(
   },
   { usage },
 );
-const duration = Number(values.duration);
-const concurrency = Number(values.concurrency);
-if (!(duration > 0) || !Number.isInteger(concurrency) || concurrency < 1)
-  cliError(`--duration and --concurrency must be positive; ${usage}`);
-if (values.op !== 'getAgent' && values.op !== 'deployAgent')
-  cliError(`--op takes getAgent or deployAgent, got ${values.op}`);
+const duration = numberFlag('duration', values.duration, { above: 0 }, usage);
+const concurrency = numberFlag('concurrency', values.concurrency, { integer: true, min: 1 }, usage);
+const [op] = listFlag('op', values.op, ['getAgent', 'deployAgent'] as const, usage);
 
 const base = 'http://agent-registry.bench';
 const server = setupMockServer({ baseUrl: base, logger: silentLogger });
@@ -34,10 +30,10 @@ const first = await fetch(`${base}/v1/agents/deploy`, { method: 'POST', headers:
 const agentId = ((await first.json()) as { agentId: string }).agentId;
 
 const call =
-  values.op === 'getAgent'
+  op === 'getAgent'
     ? () => fetch(`${base}/v1/agents/${agentId}`, { headers: { authorization } })
     : () => fetch(`${base}/v1/agents/deploy`, { method: 'POST', headers: json, body: deployBody });
-const expected = values.op === 'getAgent' ? 200 : 201;
+const expected = op === 'getAgent' ? 200 : 201;
 
 async function run(
   seconds: number,

@@ -1,0 +1,24 @@
+// POST /v1/agents/{agentId}/execute: queues a task on an active agent; paused or deprecated agents refuse with 409.
+import { jsonValueResponse } from '../mock-http.ts';
+import { problemResponse } from '../problems.ts';
+import { agentNotFound, type OperationHandler } from './operation-handler.ts';
+
+/**
+ * Answers executeAgentTask.
+ * @example await executeAgentTask({ params: { agentId }, body: { task: 'x', priority: 'normal' }, caller, instance }, services)
+ */
+export const executeAgentTask: OperationHandler<'executeAgentTask'> = async (
+  { params, body, instance },
+  { store, persist },
+) => {
+  const result = store.submitTask(params.agentId, body);
+  if (!result.ok) {
+    if (result.reason === 'agent-not-found') return agentNotFound(params.agentId, instance);
+    return problemResponse('agent-not-active', {
+      detail: `Agent ${params.agentId} is ${result.status}; only active agents accept tasks.`,
+      instance,
+    });
+  }
+  await persist();
+  return jsonValueResponse(200, result.submission);
+};

@@ -1,0 +1,44 @@
+// What one operation of the API is given and answers: the contract between the core's generic dispatch and mocks/operations/*.
+import type { BodyOperationId, OperationId, PathParameters, RequestBodies } from '../../spec/index.ts';
+import type { MockResponse } from '../mock-http.ts';
+import { problemResponse } from '../problems.ts';
+import type { AgentStore } from '../store.ts';
+
+/**
+ * A request the core has already routed, authenticated, checked against `Prefer` and scenarios, and whose path
+ * parameters and body passed the spec's validators.
+ */
+export interface OperationRequest<K extends OperationId> {
+  /** Path parameters, percent-decoded and valid. */
+  params: PathParameters<K>;
+  /** The validated JSON body with the spec's defaults filled in; undefined for operations without a body. */
+  body: K extends BodyOperationId ? RequestBodies[K] : undefined;
+  /** The token's `sub`. */
+  caller: string;
+  /** The request path, for problem `instance`s. */
+  instance: string;
+}
+
+/** What an operation may use of the core. */
+export interface OperationServices {
+  store: AgentStore;
+  /** Resolves once a mutation is durable (the state file); call it before acknowledging one. */
+  persist(): Promise<void>;
+}
+
+/** One operation's implementation. */
+export type OperationHandler<K extends OperationId> = (
+  request: OperationRequest<K>,
+  services: OperationServices,
+) => MockResponse | Promise<MockResponse>;
+
+/** Every operation of spec/openapi.yaml to its handler: an operation without one is a type error. */
+export type OperationTable = { [K in OperationId]: OperationHandler<K> };
+
+/**
+ * The 404 of an unknown agent, shared by the operations that take an agentId.
+ * @example agentNotFound('agt_x', '/v1/agents/agt_x').status // 404
+ */
+export function agentNotFound(agentId: string, instance: string): MockResponse {
+  return problemResponse('agent-not-found', { detail: `No agent has the id ${agentId}.`, instance });
+}

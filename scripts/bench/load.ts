@@ -1,0 +1,101 @@
+// Drives load with autocannon and condenses runs: req/s, latency percentiles, the server's CPU share; the bench's log line.
+import autocannon from 'autocannon';
+import { getOperation, type OperationId } from '../../spec/index.ts';
+import { LOG_PREFIX } from '../../mocks/logger.ts';
+import { cpuSecondsOf } from '../spawned-server.ts';
+import { headers, requestBody, type Started } from './servers.ts';
+
+let current: autocannon.Instance | undefined;
+
+/** Stops the load run in progress, if any (on a signal or a failure). */
+export function stopLoad(): void {
+  current?.stop();
+}
+
+/** One load run against one server. */
+export interface Run {
+  rps: number;
+  p50: number;
+  p99: number;
+  total: number;
+  /** Share of one core the server used during the run; well under 100 % means the load generator was the limit. */
+  serverCpu: number;
+  non2xx: number;
+  errors: number;
+}
+
+/**
+ * The request of an operation on an agent: method and path from the spec (`{agentId}` filled in), body its example.
+ * @example requestFor('getAgent', 'agt_1') // { method: 'GET', path: '/v1/agents/agt_1', body: undefined }
+ */
+export function requestFor(
+  op: OperationId,
+  agentId: string,
+): { method: string; path: string; body: string | undefined } {
+  const operation = getOperation(op);
+  return {
+    method: operation.method,
+    path: operation.path.replace('{agentId}', encodeURIComponent(agentId)),
+    body: requestBody(op),
+  };
+}
+
+/**
+ * One autocannon run; only one runs at a time, so a signal can stop it.
+ * @example const result = await load(`${url}/v1/agents/deploy`, { method: 'POST', amount: 1000 });
+ */
+export function load(url: string, options: Partial<autocannon.Options>): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    current = autocannon({ url, timeout: 10, ...options }, (error, result) => {
+      current = undefined;
+      if (error) reject(error instanceof Error ? error : new Error(String(error)));
+      else resolve(result);
+    });
+  });
+}
+
+/**
+ * Runs one operation against a started server for `duration` seconds.
+ * @example const run = await measure(probe, 'getAgent', 50, 4); run.rps
+ */
+export async function measure(started: Started, op: OperationId, connections: number, duration: number): Promise<Run> {
+  const request = requestFor(op, started.agentId);
+  const cpuBefore = cpuSecondsOf(started.server.pid);
+  const result = await load(`${started.server.baseUrl}${request.path}`, {
+    method: request.method as autocannon.Request['method'],
+    headers: headers(),
+    body: request.body,
+    connections,
+    duration,
+  });
+  return {
+    rps: result.requests.total / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    total: result.requests.total,
+    serverCpu: Math.round((100 * (cpuSecondsOf(started.server.pid) - cpuBefore)) / result.duration),
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+/**
+ * The median; NaN for no values.
+ * @example median([3, 1, 2]) // 2
+ */
+export function median(values: number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[middle] ?? Number.NaN) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+/** Bytes to MB, one decimal. */
+export const mb = (bytes: number): number => Math.round((bytes / 1024 / 1024) * 10) / 10;
+/** A figure for the tables: thousands separated, `n/a` when not measured. */
+export const fmt = (value: number, digits = 0): string =>
+  Number.isFinite(value)
+    ? value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
+    : 'n/a';
+/** Progress on stderr, so stdout holds only the report. */
+export const log = (line: string): void => void process.stderr.write(`${LOG_PREFIX} ${line}\n`);
