@@ -39,6 +39,18 @@ export const subcommands: Readonly<Record<string, Subcommand>> = {
     summary: 'build the API reference page (needs @redocly/cli; a clone of the repository has it)',
     load: () => import('./docs.ts'),
   },
+  coverage: {
+    summary: 'what a running fake served of the contract (GET /__mock/coverage): table, --min, --json, --html',
+    load: () => import('./coverage.ts'),
+  },
+  diff: {
+    summary: 'run one seeded script against the fake and a real server and show where they diverge',
+    load: () => import('./diff.ts'),
+  },
+  'spec-change': {
+    summary: 'classify the changes to openapi.yaml since a base version and replay recorded traffic through them',
+    load: () => import('./spec-change.ts'),
+  },
 };
 
 const usage = `usage: agent-registry-kit <${Object.keys(subcommands).join('|')}> [options]`;

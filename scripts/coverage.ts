@@ -6,7 +6,7 @@ import { parseCommandLine } from './command-line.ts';
 import { formatCoverageTable, parseCoverageReport, renderCoverageHtml } from './coverage-report.ts';
 
 const usage =
-  'usage: npm run coverage -- --base-url <url> [--min <percent>] [--json <file>] [--html <file>] [--timeout <ms>]';
+  'usage: agent-registry-kit coverage --base-url <url> [--min <percent>] [--json <file>] [--html <file>] [--timeout <ms>]';
 const help = `${usage}
 
 Reads GET <url>/__mock/coverage from a running fake (npm start) and prints what the frontend's tests or a browser

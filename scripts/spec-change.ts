@@ -16,7 +16,9 @@ import {
   type Evidence,
 } from '../spec-change/traffic-replay.ts';
 
-const currentSpec = fileURLToPath(new URL('../spec/openapi.yaml', import.meta.url));
+// The package's own export, so the same line finds spec/openapi.yaml in a clone and in an installed package (whose
+// compiled code sits in dist/, beside no copy of the spec).
+const currentSpec = fileURLToPath(import.meta.resolve('agent-registry-kit/openapi.yaml'));
 
 const help = `Usage: agent-registry-kit spec-change --base <file or git ref> [options]   (npm run spec-change -- …)
 
