@@ -1,6 +1,13 @@
 // What two answers to the same request must share (the set and JSON types of their fields) and which of their values
 // must agree, read from the response schemas: a value is compared only where the spec pins it.
-import { getOperation, isJsonObject, type JsonObject, type JsonValue, type OperationId } from '../spec/index.ts';
+import {
+  getOperation,
+  isJsonObject,
+  type JsonObject,
+  type JsonValue,
+  type OperationId,
+  takesJsonBody,
+} from '../spec/index.ts';
 import { requestSchema, resolveSchema, type SchemaAt } from '../contract-tests/spec-schemas.ts';
 
 /** A JSON type as `typeof` would name it, with arrays and null told apart. */
@@ -95,7 +102,7 @@ function responseSchemaAt(operationId: OperationId, status: number): SchemaAt | 
 }
 
 function requestPropertyNames(operationId: OperationId): Set<string> {
-  if (operationId !== 'deployAgent' && operationId !== 'executeAgentTask') return new Set();
+  if (!takesJsonBody(operationId)) return new Set();
   const { schema } = requestSchema(operationId);
   return new Set(Object.keys(isJsonObject(schema.properties) ? schema.properties : {}));
 }
