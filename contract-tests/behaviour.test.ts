@@ -2,7 +2,8 @@
 // unique, tasks are accepted at every priority, and unknown agents are 404 on retrieve and on execute.
 import { describe } from 'vitest';
 import { isJsonObject, type JsonObject, type JsonValue, type RuleOrigin } from '../spec/index.ts';
-import { contractCheck, runOptions, type CheckRun } from './contract-check.ts';
+import { contractCheck, redact, runOptions, type CheckRun } from './contract-check.ts';
+import { describeServerText } from './redaction.ts';
 import { requestExamples, resolveSchema } from './spec-schemas.ts';
 
 const deploySpec = '/paths/~1v1~1agents~1deploy/post';
@@ -36,7 +37,7 @@ async function deploy(run: CheckRun, body: JsonObject): Promise<{ answer: JsonOb
       rule: 'deploy-creates-agent',
       pointer: '/agentId',
       expected: 'a 2xx answer with an agentId',
-      found: `${response.status} ${response.body.slice(0, 120)}`,
+      found: `${response.status} ${describeServerText(redact, response.body, 120)}`,
       origin: 'seed',
       specPointer: `${deploySpec}/responses/201`,
       message: 'a valid deploy did not create an agent',

@@ -6,7 +6,7 @@ import type { CheckName, CheckRecord, CheckViolation } from './check-record.ts';
 import { fileOf, namedChecks, planRun, type AuthVariant, type FixtureFile, type RunPlan } from './check-plan.ts';
 import { formatFailure } from './failure-text.ts';
 import { sendRequest, type OutgoingRequest, type SentExchange } from './http-exchange.ts';
-import { createRedactor, type Redact } from './redaction.ts';
+import { alterSignature, createRedactor, describeServerText, type Redact } from './redaction.ts';
 import type { RunOptions } from './run-options.ts';
 import { requestExamples } from './spec-schemas.ts';
 
@@ -37,17 +37,8 @@ export const runPlan: RunPlan = planRun({
 });
 
 const alteredToken = alterSignature(runOptions.token);
-/** The run's redactor: the token, its segments and the altered token never leave the suite. */
-export const redact: Redact = createRedactor(runOptions.token, [alteredToken]);
-
-/** The token with its signature changed in a way every decoder notices (the first character of the last segment). */
-function alterSignature(token: string): string {
-  const segments = token.split('.');
-  const signature = segments.at(-1) ?? '';
-  const first = signature[0] === 'A' ? 'B' : 'A';
-  segments[segments.length - 1] = first + signature.slice(1);
-  return segments.join('.');
-}
+/** The run's redactor, the same one scripts/contract.ts builds: the token and all it derives never leave the suite. */
+export const redact: Redact = createRedactor(runOptions.token);
 
 function authorization(variant: AuthVariant | 'token'): OutgoingRequest['authorization'] {
   switch (variant) {
@@ -93,7 +84,7 @@ async function deployFixture(file: FixtureFile): Promise<string> {
     agentId = undefined;
   }
   if (typeof agentId !== 'string') {
-    const answer = record.response ? `${record.response.status} ${record.response.body.slice(0, 200)}` : record.error;
+    const answer = response ? `${response.status} ${describeServerText(redact, response.body, 200)}` : record.error;
     throw new FixtureError(`could not deploy the agent this check needs (POST /v1/agents/deploy answered ${answer})`);
   }
   return agentId;

@@ -1,20 +1,128 @@
-// Keeps the bearer token (and anything derived from it) out of every dump, report and message the suite produces.
+// Keeps the bearer token (and what is derived from it, in the encodings servers echo it in) out of every output of a run.
 
 /** A function that replaces every secret in a text with a placeholder. */
 export type Redact = (text: string) => string;
 
+/** What a secret is replaced with. */
+export const redactedMark = '<redacted>';
+
+/** Shorter pieces (a JWT segment, a base64 core) are not secret enough to hide, and would hide ordinary text. */
+const minSecretLength = 8;
+
 /**
- * Builds the redactor for a token: the token itself, each of its JWT segments and any derived secrets are replaced.
- * @example createRedactor('aaa.bbb.ccc')('got aaa.bbb.ccc') // 'got <redacted>'
+ * The token with its signature changed in a way every decoder notices (the first character of the last segment); the
+ * auth checks send it, so the redactor hides it as well.
+ * @example alterSignature('aaa.bbb.ccc') // 'aaa.bbb.Acc'
  */
-export function createRedactor(token: string, derived: readonly string[] = []): Redact {
-  const secrets = [token, ...derived, ...token.split('.').filter((segment) => segment.length >= 8)]
-    .filter((secret) => secret.length > 0)
-    // Longest first, so a segment never leaves part of the whole token behind.
-    .sort((a, b) => b.length - a.length);
+export function alterSignature(token: string): string {
+  const segments = token.split('.');
+  const signature = segments.at(-1) ?? '';
+  const first = signature[0] === 'A' ? 'B' : 'A';
+  segments[segments.length - 1] = first + signature.slice(1);
+  return segments.join('.');
+}
+
+/**
+ * The base64 characters that only the bytes of `text` determine when it sits at each of the three byte alignments
+ * inside a longer encoded text (so `base64("Bearer " + token)` or of a JSON document holding the token is caught).
+ */
+function base64Cores(text: string): string[] {
+  const bytes = Buffer.from(text, 'utf8');
+  const cores: string[] = [];
+  for (const offset of [0, 1, 2]) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
+    // Character i carries bits [6i, 6i + 6); keep those that lie wholly inside the text's bits.
+    const start = Math.ceil((8 * offset) / 6);
+    const end = Math.floor((8 * (offset + bytes.length)) / 6);
+    cores.push(encoded.slice(start, end));
+  }
+  return cores;
+}
+
+/** base64url is base64 with `-` and `_`; no padding, which the cores never hold anyway. */
+function toBase64Url(base64: string): string {
+  return base64.replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+}
+
+function secretsOf(token: string): string[] {
+  const secrets = new Set<string>();
+  for (const whole of [token, alterSignature(token)]) {
+    secrets.add(whole);
+    const segments = whole.split('.');
+    for (const segment of segments) secrets.add(segment);
+    if (segments.length === 3) {
+      // A JWT's signature is its secret part; a server that decodes it may print it back as standard base64.
+      const signature = segments[2] ?? '';
+      secrets.add(signature.replaceAll('-', '+').replaceAll('_', '/'));
+    }
+    for (const core of base64Cores(whole)) {
+      secrets.add(core);
+      secrets.add(toBase64Url(core));
+    }
+    const exact = Buffer.from(whole, 'utf8').toString('base64');
+    secrets.add(exact);
+    secrets.add(Buffer.from(`Bearer ${whole}`, 'utf8').toString('base64'));
+    const hex = Buffer.from(whole, 'utf8').toString('hex');
+    secrets.add(hex);
+    secrets.add(hex.toUpperCase());
+  }
+  return [...secrets].filter((secret) => secret.length >= minSecretLength);
+}
+
+const htmlNames: Record<string, string[]> = {
+  '&': ['amp'],
+  '"': ['quot'],
+  "'": ['apos'],
+  '<': ['lt'],
+  '>': ['gt'],
+  '/': ['sol'],
+  '+': ['plus'],
+  '=': ['equals'],
+  '.': ['period'],
+};
+
+function anyCaseHex(hex: string): string {
+  return [...hex].map((digit) => (/[a-f]/.test(digit) ? `[${digit}${digit.toUpperCase()}]` : digit)).join('');
+}
+
+/**
+ * Every way one character is commonly written in an echo: itself; backslash-escaped however deeply nested (JSON's
+ * `\/`, `\u002F`, JavaScript's `\x2f`); percent-encoded, once or twice (`%2F`, `%252F`); an HTML/XML entity.
+ */
+function characterPattern(character: string): string {
+  const code = character.charCodeAt(0);
+  const literal = character.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+  const hex = anyCaseHex(code.toString(16).padStart(2, '0'));
+  const names = (htmlNames[character] ?? []).map((name) => `|${name}`).join('');
+  return `(?:${literal}|\\\\{1,8}(?:${literal}|u00${hex}|x${hex})|%(?:25){0,2}${hex}|&(?:#[xX]0*${hex}|#0*${code}${names});)`;
+}
+
+/**
+ * Builds the one redactor of a run from the normalized token (run-options.ts `normalizeToken`): it hides the token, the
+ * token with its signature altered, each JWT segment (a signature alone is the secret part, also as standard base64),
+ * base64 and base64url of the token at every byte alignment (so of `Bearer <token>` or of any longer text holding it),
+ * hex, and each of these written with JSON/JavaScript escapes, percent-encoding or HTML entities, character by character.
+ * Longest secrets are replaced first, so a segment never leaves part of the whole token behind.
+ * @example createRedactor('aaaaaaaa.bbbbbbbb.cccccccc')('got aaaaaaaa.bbbbbbbb.cccccccc') // 'got <redacted>'
+ */
+export function createRedactor(token: string): Redact {
+  if (token.length === 0) return (text) => text;
+  const patterns = secretsOf(token)
+    .sort((a, b) => b.length - a.length)
+    .map((secret) => new RegExp([...secret].map(characterPattern).join(''), 'g'));
   return (text) => {
     let result = text;
-    for (const secret of secrets) result = result.replaceAll(secret, '<redacted>');
+    for (const pattern of patterns) result = result.replace(pattern, redactedMark);
     return result;
   };
+}
+
+/**
+ * Server (or request) text as reports show it: redacted first, then cut to `limit` characters, so a cut can never
+ * leave the first part of a secret behind. The only way text from the wire is shortened in a contract run.
+ * @example describeServerText(redact, response.body, 120) // '{"detail":"you sent <redacted>"}'
+ */
+export function describeServerText(redact: Redact, text: string, limit: number): string {
+  const redacted = redact(text);
+  return redacted.length > limit ? `${redacted.slice(0, limit)}… (${text.length} characters)` : redacted;
 }

@@ -1,14 +1,22 @@
 // `npm run contract`: checks the server at API_BASE_URL against spec/openapi.yaml by running the contract suite
 // (contract-tests/) with vitest, then prints a verdict grouped by operation and writes the JUnit and JSON reports asked for.
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { resolve } from 'node:path';
 import { startVitest } from 'vitest/node';
 import { cliError } from './cli-error.ts';
 import { parseCommandLine } from './command-line.ts';
 import { defaultMaxWrites, generatedProperties, planRun, shrinkAllowance } from '../contract-tests/check-plan.ts';
 import { ContractReporter } from '../contract-tests/contract-reporter.ts';
-import { createRedactor } from '../contract-tests/redaction.ts';
-import { defaultRunOptions, type RunOptions } from '../contract-tests/run-options.ts';
+import { createRedactor, type Redact } from '../contract-tests/redaction.ts';
+import {
+  defaultRunOptions,
+  normalizeToken,
+  parseBaseUrl,
+  RunOptionError,
+  type RunOptions,
+} from '../contract-tests/run-options.ts';
 
 const help = `Usage: npm run contract -- [options]
 
@@ -61,27 +69,17 @@ function readArgs(): {
     },
     { usage: 'usage: npm run contract -- [options]; see npm run contract -- --help', help },
   );
-  const rawBase = process.env.API_BASE_URL;
-  if (!rawBase)
-    cliError(
-      'API_BASE_URL is not set; export API_BASE_URL=<the server base URL, without /v1> (e.g. http://127.0.0.1:4010)',
-    );
-  let base: URL;
+  let baseUrl: string;
+  let token: string;
   try {
-    base = new URL(rawBase);
-  } catch {
-    cliError(`API_BASE_URL is not a URL ("${rawBase}"); set it to e.g. http://127.0.0.1:4010`);
+    const base = parseBaseUrl(process.env.API_BASE_URL);
+    token = normalizeToken(process.env.API_TOKEN);
+    baseUrl = base.baseUrl;
+    for (const warning of base.warnings) process.stderr.write(`agent-registry-kit: ${warning}\n`);
+  } catch (error) {
+    if (error instanceof RunOptionError) cliError(error.message);
+    throw error;
   }
-  if (base.protocol !== 'http:' && base.protocol !== 'https:')
-    cliError(`API_BASE_URL must be http or https, got ${base.protocol}`);
-  const baseUrl = base.href.replace(/\/+$/, '');
-  if (/\/v1$/.test(baseUrl))
-    cliError(`API_BASE_URL must not end with /v1 (the suite adds it); set it to ${baseUrl.replace(/\/v1$/, '')}`);
-  const token = process.env.API_TOKEN;
-  if (!token)
-    cliError(
-      'API_TOKEN is not set; export API_TOKEN=<a bearer token the server accepts> (for the fake backend: npm run token)',
-    );
   const readOnly = values['read-only'] === true;
   const agentId = process.env.API_AGENT_ID || undefined;
   if (readOnly && agentId === undefined)
@@ -116,8 +114,22 @@ function readArgs(): {
   return { options, junit: values.junit, json: values.json, maxWritesGiven: values['max-writes'] !== undefined };
 }
 
+/** Passes every write to `stream` (stdout, stderr) through the redactor, whoever writes: the report, vitest, a crash. */
+function redactWrites(stream: NodeJS.WriteStream, redact: Redact): void {
+  const write = stream.write.bind(stream);
+  const redacted = (
+    chunk: string | Uint8Array,
+    encoding?: BufferEncoding | ((error?: Error | null) => void),
+    callback?: (error?: Error | null) => void,
+  ): boolean => {
+    const text = redact(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+    return typeof encoding === 'function' ? write(text, encoding) : write(text, encoding ?? 'utf8', callback);
+  };
+  stream.write = redacted as typeof stream.write;
+}
+
 /** Fails fast, with one line, when nothing answers at API_BASE_URL. */
-async function probe(options: RunOptions): Promise<void> {
+async function probe(options: RunOptions, redact: Redact): Promise<void> {
   const url = `${options.baseUrl}/v1/agents/contract-probe`;
   try {
     await (
@@ -134,21 +146,24 @@ async function probe(options: RunOptions): Promise<void> {
           ? error.cause.message
           : String(error);
     cliError(
-      `cannot reach the server at ${options.baseUrl} (${createRedactor(options.token)(reason)}); is it running, and is API_BASE_URL right?`,
+      `cannot reach the server at ${options.baseUrl} (${redact(reason)}); is it running, and is API_BASE_URL right?`,
       2,
     );
   }
 }
 
 const { options, junit, json } = readArgs();
+// The one redactor of the run, from the one normalized token: everything this process prints goes through it.
 const redact = createRedactor(options.token);
+redactWrites(process.stdout, redact);
+redactWrites(process.stderr, redact);
 const plan = planRun({ maxWrites: options.maxWrites, readOnly: options.readOnly, runs: options.runs });
 // Hidden, for the project's self-check: setup files that put an in-process server (the msw interceptor) behind fetch.
 const setupFiles = (process.env.AGENT_REGISTRY_KIT_CONTRACT_SETUP ?? '')
   .split(',')
   .filter(Boolean)
   .map((file) => resolve(file));
-if (setupFiles.length === 0) await probe(options);
+if (setupFiles.length === 0) await probe(options, redact);
 
 const generatedDeploys = [...plan.generated]
   .filter(([id]) => id === 'generated/deployAgent/valid')
@@ -172,6 +187,9 @@ const reporter = new ContractReporter({
   jsonFile: json,
   write: (text) => process.stdout.write(text),
 });
+// vitest's JUnit reporter writes into a private directory; the file CI uploads is only ever the redacted copy.
+const junitDraftDir = junit ? mkdtempSync(join(tmpdir(), 'agent-registry-junit-')) : undefined;
+const junitDraft = junitDraftDir ? join(junitDraftDir, 'junit.xml') : undefined;
 const configFile = fileURLToPath(new URL('../contract-tests/vitest.config.ts', import.meta.url));
 const vitest = await startVitest('test', [], {
   config: configFile,
@@ -179,11 +197,15 @@ const vitest = await startVitest('test', [], {
   run: true,
   reporters: [
     reporter,
-    ...(junit ? [['junit', { outputFile: resolve(junit) }] as ['junit', { outputFile: string }]] : []),
+    ...(junitDraft ? [['junit', { outputFile: junitDraft }] as ['junit', { outputFile: string }]] : []),
   ],
   provide: { contractOptions: options },
   ...(setupFiles.length > 0 ? { setupFiles } : {}),
 });
 await vitest.close();
+if (junit && junitDraft && junitDraftDir) {
+  if (existsSync(junitDraft)) writeFileSync(resolve(junit), redact(readFileSync(junitDraft, 'utf8')));
+  rmSync(junitDraftDir, { recursive: true, force: true });
+}
 const verdict = reporter.report?.verdict ?? 'failed';
 process.exit(verdict === 'passed' ? 0 : 1);
