@@ -8,16 +8,31 @@ import { requestExamples } from './spec-schemas.ts';
 
 const variants: AuthVariant[] = ['missing', 'not-bearer', 'malformed', 'bad-signature'];
 
+/**
+ * What an auth check sends. Normally the spec's valid example to the file's agent, so only the credentials are wrong.
+ * Under --read-only the credentials must not be the only guard: the body is invalid (`{}` lacks every required field)
+ * and a task goes to an agent that cannot exist, so a server whose auth is broken still creates nothing.
+ */
+async function requestFor(
+  run: CheckRun,
+  operationId: OperationId,
+): Promise<{ path: string; body: string | undefined }> {
+  const operation = getOperation(operationId);
+  const readOnly = run.options.readOnly && operation.method === 'POST';
+  const agentId =
+    operationId === 'deployAgent'
+      ? ''
+      : readOnly
+        ? `agt_contract_read_only_unknown_${run.options.seed}`
+        : await run.fixtureAgent();
+  const path = operation.path.replace('{agentId}', encodeURIComponent(agentId));
+  if (operationId === 'getAgent') return { path, body: undefined };
+  return { path, body: readOnly ? '{}' : JSON.stringify(requestExamples(operationId)[0]) };
+}
+
 async function rejectedWith401(run: CheckRun, operationId: OperationId, variant: AuthVariant): Promise<void> {
   const operation = getOperation(operationId);
-  const agentId = operationId === 'deployAgent' ? '' : await run.fixtureAgent();
-  const path = operation.path.replace('{agentId}', encodeURIComponent(agentId));
-  const body =
-    operationId === 'deployAgent'
-      ? JSON.stringify(requestExamples('deployAgent')[0])
-      : operationId === 'executeAgentTask'
-        ? JSON.stringify(requestExamples('executeAgentTask')[0])
-        : undefined;
+  const { path, body } = await requestFor(run, operationId);
   const { response, index } = await run.send({
     operationId,
     method: operation.method,

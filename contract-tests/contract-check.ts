@@ -6,6 +6,7 @@ import type { CheckName, CheckRecord, CheckViolation } from './check-record.ts';
 import { fileOf, namedChecks, planRun, type AuthVariant, type FixtureFile, type RunPlan } from './check-plan.ts';
 import { formatFailure } from './failure-text.ts';
 import { sendRequest, type OutgoingRequest, type SentExchange } from './http-exchange.ts';
+import { assertReadOnlySafe } from './read-only-guard.ts';
 import { alterSignature, createRedactor, describeServerText, type Redact } from './redaction.ts';
 import type { RunOptions } from './run-options.ts';
 import { requestExamples } from './spec-schemas.ts';
@@ -126,6 +127,11 @@ export function createCheckRun(record: CheckRecord, allowedPosts: number | (() =
         const allowed = typeof allowedPosts === 'number' ? posts < allowedPosts : allowedPosts();
         if (!allowed) throw new Error(`suite bug: ${record.id} sent more POSTs than the plan allows`);
         posts += 1;
+        if (runOptions.readOnly)
+          assertReadOnlySafe(
+            { ...request, validCredentials: (request.auth ?? 'token') === 'token' },
+            runOptions.agentId,
+          );
       }
       const sent = await sendRequest(runOptions.baseUrl, runOptions.timeoutMs, redact, {
         ...request,
