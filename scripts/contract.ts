@@ -24,8 +24,10 @@ Checks a live Agent Registry server against spec/openapi.yaml: conformance of ev
 validation, behaviour across calls and generated cases. Exit status 0 if and only if every check passed.
 
 Environment:
-  API_BASE_URL        the server's {base_url}, without /v1 (required), e.g. https://api.example.com
-  API_TOKEN           a bearer token (JWT) the server accepts (required); it never appears in any output
+  API_BASE_URL        the server's {base_url}, without /v1 (required), e.g. https://api.example.com; no
+                      user:password@, query or fragment; plain http:// beyond loopback warns (clear-text token)
+  API_TOKEN           a bearer token (JWT) the server accepts (required), surrounding whitespace trimmed; it never
+                      appears in any output, not even base64-, percent- or JSON-escaped
   API_AGENT_ID        an existing agent, required with --read-only
 
 Options:
@@ -33,7 +35,8 @@ Options:
   --json <file>       write every check, its outcome, violations and exchanges as JSON
   --max-writes <n>    cap on POST requests; checks the cap leaves out are reported as skipped and fail the run
                       (default: every named check once + every generated case + ${shrinkAllowance} for shrinking)
-  --read-only         send only GETs and requests a correct server rejects (needs API_AGENT_ID)
+  --read-only         send only GETs and POSTs that two independent guards reject: bad credentials with an
+                      invalid body or an unknown agent (needs API_AGENT_ID); checks one guard stops are skipped
   --seed-only         report failures of rules that are assumptions of the spec as warnings
   --runs <n>          generated cases per property (default ${defaultRunOptions.runs})
   --seed <n>          fast-check seed (default: random, printed)
@@ -157,6 +160,15 @@ const { options, junit, json } = readArgs();
 const redact = createRedactor(options.token);
 redactWrites(process.stdout, redact);
 redactWrites(process.stderr, redact);
+// Node prints an uncaught error past process.stderr.write; print it here instead, so it goes through the redactor too.
+const crash = (error: unknown): never => {
+  process.stderr.write(
+    `agent-registry-kit: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(1);
+};
+process.on('uncaughtException', crash);
+process.on('unhandledRejection', crash);
 const plan = planRun({ maxWrites: options.maxWrites, readOnly: options.readOnly, runs: options.runs });
 // Hidden, for the project's self-check: setup files that put an in-process server (the msw interceptor) behind fetch.
 const setupFiles = (process.env.AGENT_REGISTRY_KIT_CONTRACT_SETUP ?? '')
