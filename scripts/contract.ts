@@ -161,6 +161,7 @@ const redact = createRedactor(options.token);
 redactWrites(process.stdout, redact);
 redactWrites(process.stderr, redact);
 // Node prints an uncaught error past process.stderr.write; print it here instead, so it goes through the redactor too.
+// Only until vitest starts: from then on vitest catches errors and hands them to the (redacting) reporter.
 const crash = (error: unknown): never => {
   process.stderr.write(
     `agent-registry-kit: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
@@ -203,6 +204,8 @@ const reporter = new ContractReporter({
 const junitDraftDir = junit ? mkdtempSync(join(tmpdir(), 'agent-registry-junit-')) : undefined;
 const junitDraft = junitDraftDir ? join(junitDraftDir, 'junit.xml') : undefined;
 const configFile = fileURLToPath(new URL('../contract-tests/vitest.config.ts', import.meta.url));
+process.off('uncaughtException', crash);
+process.off('unhandledRejection', crash);
 const vitest = await startVitest('test', [], {
   config: configFile,
   watch: false,
