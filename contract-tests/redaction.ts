@@ -66,7 +66,8 @@ function secretsOf(token: string): string[] {
     secrets.add(hex);
     secrets.add(hex.toUpperCase());
   }
-  return [...secrets].filter((secret) => secret.length >= minSecretLength);
+  // The token itself is hidden however short; only the pieces derived from it need the minimum length.
+  return [...secrets].filter((secret) => secret.length >= minSecretLength || secret === token);
 }
 
 const htmlNames: Record<string, string[]> = {

@@ -91,6 +91,10 @@ test.each([
   expect(createRedactor(jwt)(given)).toBe(want);
 });
 
+test('a token shorter than any derived piece is still hidden, and nothing else is', () => {
+  expect(createRedactor('x.y.z')('got x.y.z and y and x%2Ey%2Ez')).toBe('got <redacted> and y and <redacted>');
+});
+
 describe('describeServerText', () => {
   const redact = createRedactor(jwt);
   test.each([
