@@ -61,7 +61,10 @@ function straddle(cut: number, from: number, token: string): number {
   return Math.max(from, cut - (token.length - 20));
 }
 
-/** The body: the token straddling character 120, every form, then the token straddling character 4000. */
+/**
+ * The body: the token straddling character 120, every form, then the token straddling character 4000.
+ * @example JSON.parse(echoBody('tok/en+value')).raw // 'tok/en+value'
+ */
 export function echoBody(token: string): string {
   const opening = '{"detail":"';
   let body = `${opening}${'x'.repeat(straddle(120, opening.length, token) - opening.length)}${token}"`;
