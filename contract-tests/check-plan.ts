@@ -262,7 +262,8 @@ export function defaultMaxWrites(readOnly: boolean, runs: number): number {
   let posts = readOnly ? 0 : fixtureFiles.length;
   for (const check of namedChecks) if (!readOnly || readOnlySafe(check)) posts += check.posts;
   if (!readOnly) posts += generatedProperties.length * runs;
-  return posts + shrinkAllowance;
+  // Read-only sends no generated case, so there is nothing to shrink.
+  return posts + (readOnly ? 0 : shrinkAllowance);
 }
 
 /**

@@ -68,6 +68,8 @@ describe('planRun', () => {
     for (const generated of plan.generated.values())
       expect(generated).toEqual({ runs: 0, requested: 5, skip: 'read-only' });
     expect(plan.totals.deploys + plan.totals.executes).toBe(0);
+    // The cap is exactly the doubly guarded POSTs: no room for shrinking what read-only never generates.
+    expect(plan.shrinkBudget).toBe(0);
   });
 
   test('checks on a fixture agent are capped with their fixture', () => {
