@@ -1,223 +1,88 @@
-// The catalogue of named checks with the POSTs each may send, and the plan of a run: what runs, what the caps skip,
-// how many generated cases fit, and the totals printed before anything is sent. Pure: no HTTP in here.
-import type { BodyOperationId, OperationId } from '../spec/index.ts';
+// The plan of a run, derived from the checks' own definitions (each family's *-checks.ts, built from the spec's
+// operations) and the generated properties: what runs, what the caps skip, how many generated cases fit, and the totals
+// printed before anything is sent. Pure: no HTTP and no vitest in here.
+import { operations, type BodyOperationId } from '../spec/index.ts';
+import { authChecks } from './auth-checks.ts';
+import { behaviourChecks } from './behaviour-checks.ts';
+import type { CheckDefinition } from './check-definition.ts';
 import type { CheckName } from './check-record.ts';
-import { invalidRequests } from './invalid-requests.ts';
+import { acceptedWrites, conformanceChecks } from './conformance-checks.ts';
+import { takesBody } from './operation-requests.ts';
+import { reliabilityChecks } from './reliability-checks.ts';
+import { requestValidationChecks } from './request-validation-checks.ts';
 
-/** One named check: its id, family, operation, and what it may send. */
-export interface PlannedCheck {
+/** One named check as the plan sees it: its definition without the body. */
+export type PlannedCheck = Omit<CheckDefinition, 'body'>;
+
+/** One generated-case property: valid or invalid bodies of an operation that takes one. */
+export interface GeneratedProperty {
   id: string;
-  check: CheckName;
-  operationId: OperationId;
+  operationId: BodyOperationId;
+  valid: boolean;
   title: string;
-  /** POST requests it sends (each counts against --max-writes). */
-  posts: number;
-  /** Of those, deploys and task submissions a correct server accepts (they create something). */
-  deploys: number;
-  executes: number;
-  /** Needs the file's fixture agent (deployed once per file, or API_AGENT_ID under --read-only). */
+  /** Needs the generated family's fixture agent (the operation's path names an agent). */
   fixture: boolean;
 }
 
-/** The generated-case properties, in run order. */
-export const generatedProperties = [
-  {
-    id: 'generated/deployAgent/valid',
-    operationId: 'deployAgent',
-    valid: true,
-    title: 'generated valid deploy bodies are accepted with a conforming answer',
-  },
-  {
-    id: 'generated/deployAgent/invalid',
-    operationId: 'deployAgent',
-    valid: false,
-    title: 'generated invalid deploy bodies are rejected with a documented 4xx',
-  },
-  {
-    id: 'generated/executeAgentTask/valid',
-    operationId: 'executeAgentTask',
-    valid: true,
-    title: 'generated valid task bodies are accepted with a conforming answer',
-  },
-  {
-    id: 'generated/executeAgentTask/invalid',
-    operationId: 'executeAgentTask',
-    valid: false,
-    title: 'generated invalid task bodies are rejected with a documented 4xx',
-  },
-] as const satisfies ReadonlyArray<{ id: string; operationId: BodyOperationId; valid: boolean; title: string }>;
+/**
+ * The generated-case properties, in run order: valid and invalid bodies of every operation of the spec that takes one.
+ * @example generatedProperties.map((p) => p.id) // ['generated/deployAgent/valid', 'generated/deployAgent/invalid', …]
+ */
+export const generatedProperties: readonly GeneratedProperty[] = [...operations.values()].flatMap((operation) => {
+  const operationId = operation.operationId;
+  if (!takesBody(operationId)) return [];
+  const fixture = operation.pathParameters.includes('agentId');
+  return [
+    {
+      id: `generated/${operationId}/valid`,
+      operationId,
+      valid: true,
+      title: `generated valid ${operationId} bodies are accepted with a conforming answer`,
+      fixture,
+    },
+    {
+      id: `generated/${operationId}/invalid`,
+      operationId,
+      valid: false,
+      title: `generated invalid ${operationId} bodies are rejected with a documented 4xx`,
+      fixture,
+    },
+  ];
+});
 
-export type GeneratedPropertyId = (typeof generatedProperties)[number]['id'];
+export type GeneratedPropertyId = string;
 
 /** POSTs kept for shrinking generated failures when --max-writes is left at its default. */
 export const shrinkAllowance = 40;
 
-/** Test files that deploy one fixture agent each (unless --read-only). */
-export const fixtureFiles = ['conformance', 'auth', 'request-validation', 'behaviour', 'generated'] as const;
-export type FixtureFile = (typeof fixtureFiles)[number];
-
-const authVariants = [
-  { id: 'missing', title: 'no Authorization header is rejected with 401' },
-  { id: 'not-bearer', title: 'a non-Bearer scheme is rejected with 401' },
-  { id: 'malformed', title: 'a malformed bearer token is rejected with 401' },
-  { id: 'bad-signature', title: 'a token whose signature was altered is rejected with 401' },
-] as const;
-export type AuthVariant = (typeof authVariants)[number]['id'];
-
-function named(): PlannedCheck[] {
-  const checks: PlannedCheck[] = [
-    {
-      id: 'conformance/deployAgent/201',
-      check: 'conformance',
-      operationId: 'deployAgent',
-      title: 'a valid deploy is answered 201 with a conforming DeployResult',
-      posts: 1,
-      deploys: 1,
-      executes: 0,
-      fixture: false,
-    },
-    {
-      id: 'conformance/getAgent/200',
-      check: 'conformance',
-      operationId: 'getAgent',
-      title: 'retrieving an existing agent is answered 200 with a conforming Agent',
-      posts: 0,
-      deploys: 0,
-      executes: 0,
-      fixture: true,
-    },
-    {
-      id: 'conformance/executeAgentTask/200',
-      check: 'conformance',
-      operationId: 'executeAgentTask',
-      title: 'a valid task is answered 200 with a conforming TaskSubmission',
-      posts: 1,
-      deploys: 0,
-      executes: 1,
-      fixture: true,
-    },
-  ];
-  for (const operationId of ['deployAgent', 'getAgent', 'executeAgentTask'] as const) {
-    for (const variant of authVariants) {
-      const posts = operationId === 'getAgent' ? 0 : 1;
-      checks.push({
-        id: `auth/${operationId}/${variant.id}`,
-        check: 'auth',
-        operationId,
-        title: variant.title,
-        posts,
-        deploys: 0,
-        executes: 0,
-        fixture: operationId !== 'deployAgent',
-      });
-    }
-  }
-  for (const operationId of ['deployAgent', 'executeAgentTask'] as const) {
-    for (const invalid of invalidRequests(operationId)) {
-      checks.push({
-        id: `request-validation/${operationId}/${invalid.id}`,
-        check: 'request-validation',
-        operationId,
-        title: `${invalid.title} is rejected with ${invalid.expectedStatus}`,
-        posts: 1,
-        deploys: 0,
-        executes: 0,
-        fixture: operationId === 'executeAgentTask',
-      });
-    }
-  }
-  checks.push(
-    {
-      id: 'request-validation/getAgent/agentId-max-length',
-      check: 'request-validation',
-      operationId: 'getAgent',
-      title: 'an agentId longer than its maxLength is rejected with 400',
-      posts: 0,
-      deploys: 0,
-      executes: 0,
-      fixture: false,
-    },
-    {
-      id: 'request-validation/executeAgentTask/agentId-max-length',
-      check: 'request-validation',
-      operationId: 'executeAgentTask',
-      title: 'an agentId longer than its maxLength is rejected with 400',
-      posts: 1,
-      deploys: 0,
-      executes: 0,
-      fixture: false,
-    },
-    {
-      id: 'behaviour/deployAgent/retrievable',
-      check: 'behaviour',
-      operationId: 'deployAgent',
-      title: 'a deployed agent is retrievable and agrees with what was sent and answered',
-      posts: 1,
-      deploys: 1,
-      executes: 0,
-      fixture: false,
-    },
-    {
-      id: 'behaviour/deployAgent/defaults',
-      check: 'behaviour',
-      operationId: 'deployAgent',
-      title: 'a minimal deploy is retrievable with the documented defaults',
-      posts: 1,
-      deploys: 1,
-      executes: 0,
-      fixture: false,
-    },
-    {
-      id: 'behaviour/deployAgent/distinct-ids',
-      check: 'behaviour',
-      operationId: 'deployAgent',
-      title: 'two deploys give two different agentIds',
-      posts: 2,
-      deploys: 2,
-      executes: 0,
-      fixture: false,
-    },
-    {
-      id: 'behaviour/executeAgentTask/priorities',
-      check: 'behaviour',
-      operationId: 'executeAgentTask',
-      title: 'each priority (and none) is accepted with a queued task submission',
-      posts: 4,
-      deploys: 0,
-      executes: 4,
-      fixture: true,
-    },
-    {
-      id: 'behaviour/getAgent/unknown',
-      check: 'behaviour',
-      operationId: 'getAgent',
-      title: 'an unknown agentId is answered 404',
-      posts: 0,
-      deploys: 0,
-      executes: 0,
-      fixture: false,
-    },
-    {
-      id: 'behaviour/executeAgentTask/unknown',
-      check: 'behaviour',
-      operationId: 'executeAgentTask',
-      title: 'a task for an unknown agentId is answered 404',
-      posts: 1,
-      deploys: 0,
-      executes: 0,
-      fixture: false,
-    },
-  );
-  return checks;
-}
+/**
+ * Every named check, in run order, with its body: the one list the plan, the runner and the reports share.
+ * @example checkDefinitions.filter((c) => c.check === 'auth').length // 8 variants × every operation
+ */
+export const checkDefinitions: readonly CheckDefinition[] = [
+  ...conformanceChecks,
+  ...authChecks,
+  ...requestValidationChecks,
+  ...behaviourChecks,
+  ...reliabilityChecks,
+];
 
 /**
- * Every named check, in run order.
- * @example namedChecks.filter((c) => c.check === 'auth').length // 12
+ * Every named check, in run order, without its body.
+ * @example namedChecks.find((c) => c.id === 'behaviour/getAgent/unknown')?.posts // 0
  */
-export const namedChecks: readonly PlannedCheck[] = named();
+export const namedChecks: readonly PlannedCheck[] = checkDefinitions.map(({ body: _body, ...planned }) => planned);
 
-/** The file a check id belongs to (its family). */
+/** Families that deploy one fixture agent each (unless --read-only): every family with a check that needs one. */
+export const fixtureFiles: readonly CheckName[] = [
+  ...new Set<CheckName>([
+    ...namedChecks.filter((check) => check.fixture).map((check) => check.check),
+    ...(generatedProperties.some((property) => property.fixture) ? (['generated'] as const) : []),
+  ]),
+];
+export type FixtureFile = CheckName;
+
+/** The family a check id belongs to (each family has its own fixture agent). */
 export function fileOf(id: string): FixtureFile {
   return id.split('/')[0] as FixtureFile;
 }
@@ -315,16 +180,13 @@ export function planRun(input: PlanInput): RunPlan {
       generated.set(property.id, { runs: 0, requested: input.runs, skip: 'read-only' });
       continue;
     }
-    const needsFixture = property.operationId === 'executeAgentTask';
+    const needsFixture = property.fixture;
     const runs =
       needsFixture && fixtureRuns && !fixtureRuns.run && fixtureRuns.reason === 'max-writes'
         ? 0
         : Math.min(input.runs, left);
-    claim(
-      runs,
-      property.valid && property.operationId === 'deployAgent' ? runs : 0,
-      property.valid && property.operationId === 'executeAgentTask' ? runs : 0,
-    );
+    const writes = property.valid ? acceptedWrites(property.operationId) : { deploys: 0, executes: 0 };
+    claim(runs, writes.deploys * runs, writes.executes * runs);
     generated.set(property.id, { runs, requested: input.runs, skip: runs < input.runs ? 'max-writes' : undefined });
   }
   return { maxWrites, decisions, generated, shrinkBudget: left, totals: { ...totals, posts: totals.posts + left } };

@@ -2,7 +2,7 @@
 import type { Violation } from '../spec/index.ts';
 
 /** The families of checks; each is named after the rule it enforces. */
-export type CheckName = 'conformance' | 'auth' | 'request-validation' | 'behaviour' | 'generated';
+export type CheckName = 'conformance' | 'auth' | 'request-validation' | 'behaviour' | 'reliability' | 'generated';
 
 /**
  * One way the server departed from the contract: a spec Violation (pointer, expected, found, origin, specPointer,
@@ -29,6 +29,9 @@ export interface RecordedExchange {
 
 export type CheckOutcome = 'passed' | 'failed' | 'skipped';
 
+/** `not-a-jwt`: the check derives its token from API_TOKEN, which is not a three-segment JWT. */
+export type SkipReason = 'max-writes' | 'read-only' | 'no-agent' | 'not-a-jwt';
+
 export interface CheckRecord {
   /** Stable id, e.g. `request-validation/deployAgent/revenueShare-maximum`. */
   id: string;
@@ -36,8 +39,8 @@ export interface CheckRecord {
   operationId: string;
   title: string;
   outcome: CheckOutcome;
-  /** Why a check did not run; `max-writes` skips make the run fail, `read-only` skips do not. */
-  skipReason: 'max-writes' | 'read-only' | 'no-agent' | undefined;
+  /** Why a check did not run; `max-writes` skips make the run fail, the others do not. */
+  skipReason: SkipReason | undefined;
   violations: CheckViolation[];
   /** Undocumented fields, and assumption-rule failures under --seed-only. */
   warnings: CheckViolation[];

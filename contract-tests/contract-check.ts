@@ -1,32 +1,21 @@
-// Registers one named check as a vitest test: applies the run plan (caps, read-only), sends requests through one recorder,
-// checks every response for conformance, applies --seed-only, stores the record in the task meta and fails with an explanation.
-import { inject, test } from 'vitest';
-import { checkResponse, type OperationId, type Violation } from '../spec/index.ts';
+// Registers the named checks as vitest tests: applies the run plan (caps, read-only), sends requests through one
+// recorder, checks every response for conformance (and any 5xx), applies --seed-only, stores the record in the task
+// meta and fails with an explanation.
+import { describe, inject, test } from 'vitest';
+import { checkResponse, operations, type OperationId, type Violation } from '../spec/index.ts';
+import type { AuthVariant, CheckDefinition, CheckRun } from './check-definition.ts';
 import type { CheckName, CheckRecord, CheckViolation } from './check-record.ts';
-import { fileOf, namedChecks, planRun, type AuthVariant, type FixtureFile, type RunPlan } from './check-plan.ts';
+import { fileOf, planRun, type FixtureFile, type RunPlan } from './check-plan.ts';
 import { formatFailure } from './failure-text.ts';
-import { sendRequest, type OutgoingRequest, type SentExchange } from './http-exchange.ts';
+import { hostileTokens } from './hostile-tokens.ts';
+import { sendRequest, type OutgoingRequest } from './http-exchange.ts';
 import { assertReadOnlySafe } from './read-only-guard.ts';
-import { alterSignature, createRedactor, describeServerText, type Redact } from './redaction.ts';
+import { createRedactor, describeServerText, type Redact } from './redaction.ts';
 import type { RunOptions } from './run-options.ts';
+import { successStatus } from './operation-requests.ts';
 import { requestExamples } from './spec-schemas.ts';
 
-/** What a check body can do. */
-export interface CheckRun {
-  options: RunOptions;
-  /** Sends with the run's token unless `auth` says otherwise; every answer is checked for conformance. */
-  send(
-    request: Omit<OutgoingRequest, 'authorization'> & { auth?: AuthVariant | 'token' },
-  ): Promise<SentExchange & { index: number }>;
-  /** Records a violation of the check's own rule (conformance violations are recorded by send). */
-  violate(
-    violation: Omit<CheckViolation, 'check' | 'exchange'> & { exchange?: number | undefined; check?: CheckName },
-  ): void;
-  /** The agent this file works on: deployed once per file, or API_AGENT_ID under --read-only. */
-  fixtureAgent(): Promise<string>;
-  /** Records generated-case details for the report. */
-  record: CheckRecord;
-}
+export type { CheckRun };
 
 /** The run's options, read once per test file. */
 export const runOptions: RunOptions = inject('contractOptions');
@@ -37,9 +26,20 @@ export const runPlan: RunPlan = planRun({
   runs: runOptions.runs,
 });
 
-const alteredToken = alterSignature(runOptions.token);
-/** The run's redactor, the same one scripts/contract.ts builds: the token and all it derives never leave the suite. */
+const hostile = hostileTokens(runOptions.token);
+/**
+ * The run's redactor, the same one scripts/contract.ts builds from the same normalized token: the token, every token
+ * derived from it (hostile-tokens.ts) and their encodings never leave the suite.
+ */
 export const redact: Redact = createRedactor(runOptions.token);
+
+const hostileLabels: Record<keyof typeof hostile, string> = {
+  'bad-signature': 'Bearer <API_TOKEN with its signature altered>',
+  'signature-removed': 'Bearer <API_TOKEN with its signature removed>',
+  'alg-none': 'Bearer <API_TOKEN with alg none and no signature>',
+  'alg-switched': 'Bearer <API_TOKEN with its alg switched>',
+  'payload-altered': 'Bearer <API_TOKEN with its payload altered>',
+};
 
 function authorization(variant: AuthVariant | 'token'): OutgoingRequest['authorization'] {
   switch (variant) {
@@ -51,8 +51,11 @@ function authorization(variant: AuthVariant | 'token'): OutgoingRequest['authori
       return { value: `Basic ${runOptions.token}`, label: 'Basic <API_TOKEN>' };
     case 'malformed':
       return { value: 'Bearer not-a-jwt', label: 'Bearer not-a-jwt' };
-    case 'bad-signature':
-      return { value: `Bearer ${alteredToken}`, label: 'Bearer <API_TOKEN with its signature altered>' };
+    default: {
+      const token = hostile[variant];
+      // Planned away (the check is skipped when API_TOKEN is not a JWT); the empty token is rejected either way.
+      return { value: `Bearer ${token ?? ''}`, label: hostileLabels[variant] };
+    }
   }
 }
 
@@ -85,7 +88,7 @@ async function deployFixture(file: FixtureFile): Promise<string> {
     agentId = undefined;
   }
   if (typeof agentId !== 'string') {
-    const answer = response ? `${response.status} ${describeServerText(redact, response.body, 200)}` : record.error;
+    const answer = response ? `${response.status} ${describeServerText(redact, response.body, 80)}` : record.error;
     throw new FixtureError(`could not deploy the agent this check needs (POST /v1/agents/deploy answered ${answer})`);
   }
   return agentId;
@@ -160,6 +163,23 @@ export function createCheckRun(record: CheckRecord, allowedPosts: number | (() =
       });
       for (const violation of checked.violations) record.violations.push(fromSpec(violation, index, 'conformance'));
       for (const warning of checked.warnings) record.warnings.push(fromSpec(warning, index, 'conformance'));
+      if (sent.response.status >= 500) {
+        // Schemathesis' not_a_server_error: documented or not, a 5xx means the server failed, whatever was sent.
+        // A rule of every answer, like the spec's: reported under conformance, with the path template, so that the
+        // same failure seen by many checks collapses into one line of the report.
+        const operation = operations.get(request.operationId as OperationId);
+        run.violate({
+          check: 'conformance',
+          rule: 'not-a-server-error',
+          pointer: '',
+          expected: 'an answer that is not a 5xx',
+          found: String(sent.response.status),
+          origin: 'seed',
+          specPointer: `${operation?.pointer ?? ''}/responses`,
+          message: `${request.method} ${operation?.path ?? request.path} made the server fail (${sent.response.status})`,
+          exchange: index,
+        });
+      }
       return { ...sent, index };
     },
     violate(violation) {
@@ -207,47 +227,79 @@ export function finishCheck(record: CheckRecord): void {
   }
 }
 
-/**
- * Registers a named check of the catalogue (check-plan.ts) as a test.
- * @example contractCheck('behaviour/getAgent/unknown', async (run) => { const { response } = await run.send(...); ... });
- */
-export function contractCheck(id: string, body: (run: CheckRun) => Promise<void>): void {
-  const planned = namedChecks.find((check) => check.id === id);
-  if (!planned) throw new Error(`suite bug: ${id} is not in the check catalogue`);
-  test(`${planned.check}: ${planned.title}`, async (context) => {
-    const record = emptyRecord(id, planned.check, planned.operationId, planned.title);
-    context.task.meta.contract = record;
-    const decision = runPlan.decisions.get(id);
-    if (decision && !decision.run) {
-      record.outcome = 'skipped';
-      record.skipReason = decision.reason;
-      context.skip(
-        decision.reason === 'max-writes' ? 'skipped: --max-writes leaves no room for it' : 'skipped: --read-only',
-      );
-      return;
-    }
-    if (planned.fixture && runOptions.readOnly && runOptions.agentId === undefined) {
-      record.outcome = 'skipped';
-      record.skipReason = 'no-agent';
-      context.skip('skipped: needs API_AGENT_ID under --read-only');
-      return;
-    }
-    const run = createCheckRun(record, planned.posts);
-    try {
-      await body(run);
-    } catch (error) {
-      if (!(error instanceof FixtureError)) throw error;
-      run.violate({
-        check: 'behaviour',
-        rule: 'deploy-creates-agent',
-        pointer: '/agentId',
-        expected: 'a 2xx answer with an agentId',
-        found: error.message,
-        origin: 'seed',
-        specPointer: '/paths/~1v1~1agents~1deploy/post/responses/201',
-        message: error.message,
-      });
-    }
-    finishCheck(record);
+async function runCheck(definition: CheckDefinition, skip: (note: string) => void, record: CheckRecord): Promise<void> {
+  const decision = runPlan.decisions.get(definition.id);
+  if (decision && !decision.run) {
+    record.outcome = 'skipped';
+    record.skipReason = decision.reason;
+    skip(decision.reason === 'max-writes' ? 'skipped: --max-writes leaves no room for it' : 'skipped: --read-only');
+    return;
+  }
+  if (definition.fixture && runOptions.readOnly && runOptions.agentId === undefined) {
+    record.outcome = 'skipped';
+    record.skipReason = 'no-agent';
+    skip('skipped: needs API_AGENT_ID under --read-only');
+    return;
+  }
+  if (definition.needsJwt && hostile['alg-none'] === undefined) {
+    record.outcome = 'skipped';
+    record.skipReason = 'not-a-jwt';
+    skip('skipped: API_TOKEN is not a JWT, so no token can be derived from it');
+    return;
+  }
+  const run = createCheckRun(record, definition.posts);
+  try {
+    await definition.body(run);
+  } catch (error) {
+    if (!(error instanceof FixtureError)) throw error;
+    fixtureViolation(run, error);
+  }
+  finishCheck(record);
+}
+
+function fixtureViolation(run: CheckRun, error: FixtureError): void {
+  run.violate({
+    check: 'behaviour',
+    rule: 'deploy-creates-agent',
+    pointer: '/agentId',
+    expected: 'a 2xx answer with an agentId',
+    found: error.message,
+    origin: 'seed',
+    specPointer: successStatus('deployAgent').pointer,
+    message: error.message,
   });
+}
+
+/**
+ * The family's fixture agent, or undefined after recording why it could not be deployed (for checks outside
+ * registerChecks, such as the generated properties).
+ * @example const agentId = await fixtureOrViolation(createCheckRun(record, 0)); if (agentId === undefined) return;
+ */
+export async function fixtureOrViolation(run: CheckRun): Promise<string | undefined> {
+  try {
+    return await run.fixtureAgent();
+  } catch (error) {
+    if (!(error instanceof FixtureError)) throw error;
+    fixtureViolation(run, error);
+    return undefined;
+  }
+}
+
+/**
+ * Registers named checks as tests, grouped by operation.
+ * @example registerChecks(authChecks); // in auth.test.ts
+ */
+export function registerChecks(definitions: readonly CheckDefinition[]): void {
+  const byOperation = Map.groupBy(definitions, (definition) => definition.operationId);
+  for (const [operationId, mine] of byOperation) {
+    describe(operationId, () => {
+      for (const definition of mine) {
+        test(`${definition.check}: ${definition.title}`, async (context) => {
+          const record = emptyRecord(definition.id, definition.check, definition.operationId, definition.title);
+          context.task.meta.contract = record;
+          await runCheck(definition, (note) => context.skip(note), record);
+        });
+      }
+    });
+  }
 }

@@ -1,10 +1,23 @@
 // The report of a run, built from the check records: the JSON written by --json, the verdict that sets the exit status,
-// and the console summary grouped by operation that explains every failure.
+// and the console text that fits one screen: a diagnosis when all answers share a cause, each distinct violation once
+// with a count, then the per-operation summary and the verdict.
 import { openapiDocument, isJsonObject, operations } from '../spec/index.ts';
+import { diagnose } from './answer-diagnosis.ts';
 import type { CheckName, CheckRecord } from './check-record.ts';
-import { formatFailure } from './failure-text.ts';
+import { formatExchange, formatViolation } from './failure-text.ts';
 import type { RunOptions } from './run-options.ts';
 import type { RunPlan } from './check-plan.ts';
+import { groupViolations, type ViolationGroup } from './violation-groups.ts';
+
+/**
+ * A part of the report another module adds (e.g. status coverage): lines printed after the failures, before the
+ * per-operation summary, and properties of the JUnit suite.
+ */
+export interface ReportSection {
+  name: string;
+  consoleLines(report: ContractReport): string[];
+  junitProperties?(report: ContractReport): Array<[name: string, value: string]>;
+}
 
 export interface ContractReport {
   tool: 'agent-registry-kit contract';
@@ -25,6 +38,8 @@ export interface ContractReport {
     warnings: number;
     errors: number;
   };
+  /** What all answers have in common, when that is the likely cause of every failure (wrong base URL, token, …). */
+  diagnosis: string[];
   checks: CheckRecord[];
   /** Errors of the suite itself (a crash, a setup failure), redacted. */
   errors: string[];
@@ -74,69 +89,162 @@ export function buildReport(input: {
     },
     verdict,
     summary,
+    diagnosis: diagnose(records),
     checks: records,
     errors,
   };
 }
 
-const families: CheckName[] = ['conformance', 'auth', 'request-validation', 'behaviour', 'generated'];
+const families: CheckName[] = ['conformance', 'auth', 'request-validation', 'behaviour', 'reliability', 'generated'];
 
-function indent(text: string): string {
+/** Lines the failures may take; past it, each distinct violation gets one line, and then a count of the rest. */
+const failureBudget = 28;
+/** Bodies in the console are cut here, so an example stays on one line of a terminal. */
+const consoleBodyLength = 96;
+
+function indent(text: string, by = '    '): string {
   return text
     .split('\n')
-    .map((line) => `      ${line}`)
+    .map((line) => `${by}${line}`)
     .join('\n');
 }
 
-/**
- * The console summary: per operation, each check family's passed/total, then every failure explained, skips and warnings.
- * @example process.stdout.write(formatConsoleReport(report));
- */
-export function formatConsoleReport(report: ContractReport): string {
+function listIds(ids: readonly string[], shown = 2): string {
+  const head = ids.slice(0, shown).join(', ');
+  return ids.length > shown ? `${head} and ${ids.length - shown} more` : head;
+}
+
+function answerOf(group: ViolationGroup): string {
+  const response = group.example?.response;
+  return response ? `${response.status} ${response.headers['content-type'] ?? ''} ${response.body}` : '';
+}
+
+/** Breaks a paragraph into lines of at most `width` characters, at spaces. */
+function wrap(text: string, width = 118): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  return line === '' ? lines : [...lines, line];
+}
+
+function groupHeadline(group: ViolationGroup): string {
+  const { check, rule, message, expected, found } = group.violation;
+  const times = group.count > 1 ? `  × ${group.count} in ${group.checkIds.length} check(s)` : '';
+  // Occurrences that differ in wording (each names its own request) are summed up by what they share.
+  const text = group.sameMessage ? message : `${rule}: expected ${expected}, found ${found}`;
+  return `✗ [${check}] ${text}${times}`;
+}
+
+function groupDetail(
+  group: ViolationGroup,
+  records: ReadonlyMap<string, CheckRecord>,
+  shownAnswers: ReadonlySet<string>,
+): string[] {
+  // formatViolation's first line is the message, which the headline repeats with the count.
+  const [, ...rest] = formatViolation(group.violation).split('\n');
+  const lines = [groupHeadline(group), ...rest, `    seen in ${listIds(group.checkIds)}`];
+  // An answer already shown (every answer identical, say) is not shown again.
+  if (group.example && !shownAnswers.has(answerOf(group)))
+    lines.push(indent(formatExchange(group.example, consoleBodyLength)));
+  for (const id of group.checkIds) {
+    const generated = records.get(id)?.generated;
+    if (generated?.counterexample !== undefined) lines.push(`    shrunk counterexample: ${generated.counterexample}`);
+    if (generated?.replay !== undefined) lines.push(`    replay: ${generated.replay}`);
+  }
+  return lines;
+}
+
+/** Every distinct violation, most frequent first, in as much detail as the budget allows. */
+function failureLines(report: ContractReport): string[] {
+  const groups = groupViolations(report.checks);
+  const records = new Map(report.checks.map((record) => [record.id, record]));
+  const lines: string[] = [];
+  const shownAnswers = new Set<string>();
+  for (const [position, group] of groups.entries()) {
+    const left = failureBudget - lines.length;
+    const detail = groupDetail(group, records, shownAnswers);
+    if (detail.length + 1 <= left) {
+      lines.push(...detail);
+      shownAnswers.add(answerOf(group));
+    } else if (left > 1) lines.push(groupHeadline(group));
+    else {
+      lines.push(`… and ${groups.length - position} more distinct violation(s): every one is in --json and --junit`);
+      break;
+    }
+  }
+  return lines;
+}
+
+function skipLines(report: ContractReport): string[] {
+  const why: Record<string, string> = {
+    'max-writes': 'the --max-writes cap left no room (this does not count as a pass)',
+    'read-only': '--read-only',
+    'no-agent': 'API_AGENT_ID is not set',
+    'not-a-jwt': 'API_TOKEN is not a JWT, so no token can be derived from it',
+  };
+  const lines: string[] = [];
+  for (const [reason, text] of Object.entries(why)) {
+    const skipped = report.checks.filter(
+      (r) => r.skipReason === reason && (r.outcome === 'skipped' || reason === 'max-writes'),
+    );
+    if (skipped.length === 0) continue;
+    const partial = skipped.filter((r) => r.outcome !== 'skipped' && r.generated);
+    const cut =
+      partial.length > 0
+        ? ` (${partial.map((r) => `${r.id}: only ${r.generated?.runs} of ${r.generated?.requestedRuns} generated cases ran`).join('; ')})`
+        : '';
+    lines.push(`↷ ${skipped.length} skipped: ${text}: ${listIds(skipped.map((r) => r.id))}${cut}`);
+  }
+  return lines;
+}
+
+function warningLines(report: ContractReport): string[] {
+  const warnings = report.checks.flatMap((r) => r.warnings);
+  if (warnings.length === 0) return [];
+  const distinct = [...new Set(warnings.map((w) => `[${w.check}] ${w.message} (${w.origin}, ${w.specPointer})`))];
+  return [
+    `! ${warnings.length} warning(s): ${distinct.slice(0, 4).join('; ')}${distinct.length > 4 ? `; and ${distinct.length - 4} more` : ''}`,
+  ];
+}
+
+function operationSummary(report: ContractReport): string[] {
   const lines: string[] = [];
   for (const operationId of operations.keys()) {
     const mine = report.checks.filter((r) => r.operationId === operationId);
     if (mine.length === 0) continue;
-    const tallies = families
-      .map((family) => {
-        const of = mine.filter((r) => r.check === family);
-        if (of.length === 0) return undefined;
-        const ran = of.filter((r) => r.outcome !== 'skipped');
-        const mark = of.some((r) => r.outcome === 'failed') ? '✗' : ran.length === of.length ? '✓' : '~';
-        return `${mark} ${family} ${ran.filter((r) => r.outcome === 'passed').length}/${of.length}`;
-      })
-      .filter((tally): tally is string => tally !== undefined);
-    lines.push(`${operationId.padEnd(17)} ${tallies.join('   ')}`);
-    for (const record of mine) {
-      if (record.outcome === 'failed') {
-        lines.push(`  ✗ ${record.check}: ${record.title}  [${record.id}]`);
-        lines.push(indent(formatFailure(record)));
-      } else if (record.outcome === 'skipped' || record.skipReason === 'max-writes') {
-        const why =
-          record.skipReason === 'max-writes'
-            ? 'the --max-writes cap left no room (this does not count as a pass)'
-            : record.skipReason === 'read-only'
-              ? '--read-only'
-              : 'API_AGENT_ID is not set';
-        const ran =
-          record.generated && record.outcome !== 'skipped'
-            ? ` (only ${record.generated.runs} of ${record.generated.requestedRuns} generated cases ran)`
-            : '';
-        lines.push(`  ↷ ${record.check}: ${record.title}: skipped, ${why}${ran}`);
-      }
-    }
-    const warnings = mine.flatMap((r) => r.warnings);
-    if (warnings.length > 0) {
-      const distinct = [...new Set(warnings.map((w) => `[${w.check}] ${w.message} (${w.origin}, ${w.specPointer})`))];
-      lines.push(
-        `  ! ${warnings.length} warning(s): ${distinct.slice(0, 5).join('; ')}${distinct.length > 5 ? `; and ${distinct.length - 5} more` : ''}`,
-      );
-    }
+    const tallies = families.flatMap((family) => {
+      const of = mine.filter((r) => r.check === family);
+      if (of.length === 0) return [];
+      const ran = of.filter((r) => r.outcome !== 'skipped');
+      const mark = of.some((r) => r.outcome === 'failed') ? '✗' : ran.length === of.length ? '✓' : '~';
+      return [`${mark} ${family} ${ran.filter((r) => r.outcome === 'passed').length}/${of.length}`];
+    });
+    lines.push(`${operationId.padEnd(17)} ${tallies.join('  ')}`);
   }
+  return lines;
+}
+
+/**
+ * The console text of a run, one screen even for a server that gets everything wrong: a diagnosis when all answers share
+ * a cause, each distinct violation once (with a count, an example exchange and the checks that saw it), skips and
+ * warnings collapsed, then `sections`, then the per-operation summary and the verdict.
+ * @example process.stdout.write(formatConsoleReport(report));
+ */
+export function formatConsoleReport(report: ContractReport, sections: readonly ReportSection[] = []): string {
+  const lines: string[] = [];
+  for (const line of report.diagnosis) lines.push(...wrap(`Diagnosis: ${line}`), '');
+  lines.push(...failureLines(report), ...skipLines(report), ...warningLines(report));
+  for (const section of sections) lines.push(...section.consoleLines(report));
   for (const error of report.errors) lines.push(`suite error: ${error}`);
+  if (lines.length > 0) lines.push('');
+  lines.push(...operationSummary(report));
   const s = report.summary;
   const seconds = (report.durationMs / 1000).toFixed(1);
-  lines.push('');
   lines.push(
     `${report.verdict === 'passed' ? 'PASSED' : 'FAILED'}: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped${s.skippedByCap > 0 ? ` (${s.skippedByCap} by --max-writes)` : ''}, ${s.warnings} warning(s) in ${seconds} s against ${report.baseUrl}`,
   );

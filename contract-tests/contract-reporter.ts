@@ -1,8 +1,10 @@
-// The vitest reporter of a contract run: gathers each test's check record, then prints the console report and writes --json.
+// The vitest reporter of a contract run: gathers each test's check record, then prints the console report and writes
+// --json and --junit.
 import { writeFileSync } from 'node:fs';
 import type { Reporter, SerializedError, TestModule } from 'vitest/node';
 import type { CheckRecord } from './check-record.ts';
-import { buildReport, formatConsoleReport, type ContractReport } from './contract-report.ts';
+import { buildReport, formatConsoleReport, type ContractReport, type ReportSection } from './contract-report.ts';
+import { formatJUnit } from './junit-report.ts';
 import type { RunPlan } from './check-plan.ts';
 import type { Redact } from './redaction.ts';
 import type { RunOptions } from './run-options.ts';
@@ -12,6 +14,9 @@ export interface ContractReporterOptions {
   plan: RunPlan;
   redact: Redact;
   jsonFile: string | undefined;
+  junitFile?: string | undefined;
+  /** Parts other modules add to the console report and the JUnit properties (e.g. status coverage). */
+  sections?: readonly ReportSection[];
   write: (text: string) => void;
 }
 
@@ -58,7 +63,9 @@ export class ContractReporter implements Reporter {
       durationMs: Date.now() - this.#startedAt.getTime(),
     });
     this.report = report;
-    this.#settings.write(redact(formatConsoleReport(report)));
+    const sections = this.#settings.sections ?? [];
+    this.#settings.write(redact(formatConsoleReport(report, sections)));
     if (this.#settings.jsonFile) writeFileSync(this.#settings.jsonFile, `${redact(JSON.stringify(report, null, 2))}\n`);
+    if (this.#settings.junitFile) writeFileSync(this.#settings.junitFile, redact(formatJUnit(report, sections)));
   }
 }

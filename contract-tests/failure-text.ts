@@ -9,8 +9,13 @@ function indent(text: string, by: string): string {
     .join('\n');
 }
 
-/** The request and the answer of one exchange, as a short dump. */
-export function formatExchange(exchange: RecordedExchange): string {
+/**
+ * The request and the answer of one exchange, as a short dump; bodies are cut at `bodyLength` characters (the console
+ * passes a terminal's width, reports keep more).
+ * @example formatExchange(record.exchanges[0], 100)
+ */
+export function formatExchange(exchange: RecordedExchange, bodyLength = 600): string {
+  const clip = (text: string): string => clipTo(text, bodyLength);
   const lines = [`→ ${exchange.request.method} ${exchange.request.url}`];
   for (const [name, value] of Object.entries(exchange.request.headers)) lines.push(`    ${name}: ${value}`);
   if (exchange.request.body !== undefined) lines.push(indent(clip(exchange.request.body), '    '));
@@ -19,7 +24,7 @@ export function formatExchange(exchange: RecordedExchange): string {
       `← ${exchange.response.status} ${exchange.response.headers['content-type'] ?? '(no Content-Type)'} in ${exchange.durationMs} ms`,
     );
     const challenge = exchange.response.headers['www-authenticate'];
-    if (challenge !== undefined) lines.push(`    www-authenticate: ${challenge}`);
+    if (challenge !== undefined) lines.push(`    www-authenticate: ${clip(challenge)}`);
     if (exchange.response.body !== '') lines.push(indent(clip(exchange.response.body), '    '));
   } else {
     lines.push(`← no answer: ${exchange.error ?? 'unknown error'}`);
@@ -54,6 +59,6 @@ export function formatFailure(record: CheckRecord): string {
   return parts.join('\n');
 }
 
-function clip(text: string): string {
-  return text.length > 600 ? `${text.slice(0, 600)}… (${text.length} characters)` : text;
+function clipTo(text: string, length: number): string {
+  return text.length > length ? `${text.slice(0, length)}… (${text.length} characters)` : text;
 }

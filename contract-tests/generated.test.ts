@@ -1,16 +1,59 @@
-// Generated cases: fast-check bodies built from the schemas, valid ones must be accepted with a conforming answer and
-// invalid ones rejected with a documented 4xx. Seeded, shrunk on failure, and printed with the command that replays it.
+// Generated cases: fast-check bodies built from the schemas; valid ones must be accepted with a conforming answer (every
+// accepted deploy is read back and compared with what was sent, every minted id is new) and invalid ones rejected with
+// a documented 4xx. Seeded, shrunk on failure, and printed with the command that replays it.
 import fc from 'fast-check';
 import { describe, test } from 'vitest';
-import { getOperation, type JsonValue } from '../spec/index.ts';
+import { getOperation, isJsonObject, type JsonObject, type JsonValue } from '../spec/index.ts';
 import { generatedProperties, type GeneratedPropertyId } from './check-plan.ts';
 import type { CheckRecord } from './check-record.ts';
-import { createCheckRun, emptyRecord, finishCheck, runOptions, runPlan } from './contract-check.ts';
+import {
+  createCheckRun,
+  emptyRecord,
+  finishCheck,
+  fixtureOrViolation,
+  runOptions,
+  runPlan,
+  type CheckRun,
+} from './contract-check.ts';
+import { agree, deployAgreements, retrieve } from './deploy-read-back.ts';
+import { expectSuccess } from './operation-requests.ts';
 import { expectRejection } from './expect-rejection.ts';
 import { invalidBodies, validBodies } from './schema-arbitraries.ts';
 import { requestSchemaPointer } from './spec-schemas.ts';
 
 let shrinkLeft = runPlan.shrinkBudget;
+
+function parseObject(text: string): JsonObject | undefined {
+  try {
+    const value = JSON.parse(text) as JsonValue;
+    return isJsonObject(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function answerField(text: string, field: string): string | undefined {
+  const value = parseObject(text)?.[field];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** Records an id the server already returned in this property (ids are compared across its cases). */
+function repeated(run: CheckRun, minted: Set<string>, id: string, field: string, exchange: number): void {
+  if (minted.has(id)) {
+    run.violate({
+      check: 'behaviour',
+      rule: field === 'agentId' ? 'distinct-agent-ids' : 'distinct-task-ids',
+      pointer: `/${field}`,
+      expected: `a ${field} not returned before`,
+      found: JSON.stringify(id),
+      origin: 'seed',
+      specPointer: field === 'agentId' ? '/components/schemas/AgentId' : '/components/schemas/TaskId',
+      message: `the server returned the ${field} ${JSON.stringify(id)} for two different requests`,
+      exchange,
+    });
+  }
+  minted.add(id);
+}
 
 function replayPathFor(id: GeneratedPropertyId): string | undefined {
   const replay = runOptions.replay;
@@ -33,10 +76,16 @@ for (const property of generatedProperties) {
         return;
       }
       // The fixture agent is deployed through a run of its own, so its POST is not taken from the cases' budget.
-      const agentId = property.operationId === 'executeAgentTask' ? await createCheckRun(record, 0).fixtureAgent() : '';
+      const agentId = property.fixture ? await fixtureOrViolation(createCheckRun(record, 0)) : '';
+      if (agentId === undefined) {
+        finishCheck(record);
+        return;
+      }
       const path = getOperation(property.operationId).path.replace('{agentId}', encodeURIComponent(agentId));
       let sent = 0;
       let lastFailure: CheckRecord | undefined;
+      // Ids the server minted in this property: every accepted deploy or task must get a new one.
+      const minted = new Set<string>();
       const predicate = async (body: JsonValue): Promise<boolean> => {
         // Shrinking past the budget stops at the last real failure: a case that was not sent counts as passing.
         if (sent >= planned.runs) {
@@ -53,30 +102,34 @@ for (const property of generatedProperties) {
           contentType: 'application/json',
           body: JSON.stringify(body),
         });
-        if (response) {
-          const success = property.operationId === 'deployAgent' ? 201 : 200;
-          if (property.valid && response.status !== success) {
-            run.violate({
-              rule: 'accepts-valid-body',
-              pointer: '',
-              expected: `status ${success}`,
-              found: String(response.status),
-              origin: 'seed',
-              specPointer: requestSchemaPointer(property.operationId),
-              message: `a body the schema accepts was answered ${response.status}`,
-              exchange: index,
-            });
+        if (response && property.valid) {
+          const what = 'a body the schema accepts';
+          if (property.operationId === 'deployAgent' && isJsonObject(body)) {
+            // Every accepted deploy is read back and compared field by field, not only the named examples.
+            const agentId = expectSuccess(run, 'deployAgent', response.status, index, what)
+              ? answerField(response.body, 'agentId')
+              : undefined;
+            if (typeof agentId === 'string') {
+              const retrieved = await retrieve(run, agentId);
+              const answer = parseObject(response.body);
+              if (retrieved && answer)
+                agree(run, retrieved.agent, retrieved.index, deployAgreements(body, answer, index));
+              repeated(run, minted, agentId, 'agentId', index);
+            }
+          } else if (expectSuccess(run, property.operationId, response.status, index, what)) {
+            const taskId = answerField(response.body, 'taskId');
+            if (taskId !== undefined) repeated(run, minted, taskId, 'taskId', index);
           }
-          if (!property.valid)
-            expectRejection(
-              run,
-              property.operationId,
-              response.status,
-              400,
-              requestSchemaPointer(property.operationId),
-              index,
-            );
         }
+        if (response && !property.valid)
+          expectRejection(
+            run,
+            property.operationId,
+            response.status,
+            400,
+            requestSchemaPointer(property.operationId),
+            index,
+          );
         if (runOptions.seedOnly) scratch.violations = scratch.violations.filter((v) => v.origin !== 'assumption');
         const failed = scratch.violations.length > 0;
         if (failed) lastFailure = scratch;

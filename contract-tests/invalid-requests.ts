@@ -1,5 +1,6 @@
 // Derives, from the request schemas, every named invalid request of the request-validation check: each required field
-// missing, each enum broken, each bound crossed, each field given the wrong JSON type, plus malformed JSON and wrong media types.
+// missing, each enum broken, each bound crossed, each field sent as every other JSON type, plus malformed JSON and wrong
+// media types.
 import { isJsonObject, type BodyOperationId, type JsonObject, type JsonValue } from '../spec/index.ts';
 import { propertiesOf, requestExamples, requestSchema, requestSchemaPointer, type SchemaAt } from './spec-schemas.ts';
 
@@ -20,21 +21,22 @@ export interface InvalidRequest {
 
 const notInAnyEnum = 'not-a-documented-value';
 
-/** A value of another JSON type than the schema's, so the type rule is what breaks. */
-function wrongTypeValue(schema: JsonObject): JsonValue {
-  switch (schema.type) {
-    case 'string':
-      return 42;
-    case 'number':
-    case 'integer':
-      return '42';
-    case 'array':
-      return 'not-an-array';
-    case 'object':
-      return 'not-an-object';
-    default:
-      return null;
-  }
+/** One value of each JSON type; a numeric string and a number probe servers that coerce. */
+const valuesByType = {
+  object: { value: {} },
+  array: { value: [] },
+  string: { value: '42' },
+  number: { value: 42 },
+  boolean: { value: true },
+  null: { value: null },
+} as const satisfies Record<string, { value: JsonValue }>;
+
+type JsonType = keyof typeof valuesByType;
+
+/** Every JSON type other than the schema's (an integer is a number), so only the type rule breaks. */
+function otherTypes(schema: JsonObject): JsonType[] {
+  const own = schema.type === 'integer' ? 'number' : schema.type;
+  return (Object.keys(valuesByType) as JsonType[]).filter((type) => type !== own);
 }
 
 function numberBounds(
@@ -113,14 +115,16 @@ export function invalidRequests(operationId: BodyOperationId): InvalidRequest[] 
         expectedStatus: 400,
       });
     }
-    cases.push({
-      id: `${name}-type`,
-      title: `${name} of the wrong JSON type (${String(schema.type)} expected)`,
-      body: withField(name, wrongTypeValue(schema)),
-      contentType: json,
-      keywordPointer: `${where}/type`,
-      expectedStatus: 400,
-    });
+    for (const type of otherTypes(schema)) {
+      cases.push({
+        id: `${name}-type-${type}`,
+        title: `${name} sent as ${type === 'null' ? 'null' : `a JSON ${type}`} (${String(schema.type)} expected)`,
+        body: withField(name, valuesByType[type].value),
+        contentType: json,
+        keywordPointer: `${where}/type`,
+        expectedStatus: 400,
+      });
+    }
     for (const bound of numberBounds(name, property.at)) {
       cases.push({
         id: `${name}-${bound.suffix}`,

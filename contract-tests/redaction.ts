@@ -1,4 +1,5 @@
 // Keeps the bearer token (and what is derived from it, in the encodings servers echo it in) out of every output of a run.
+import { hostileTokens } from './hostile-tokens.ts';
 
 /** A function that replaces every secret in a text with a placeholder. */
 export type Redact = (text: string) => string;
@@ -8,19 +9,6 @@ export const redactedMark = '<redacted>';
 
 /** Shorter pieces (a JWT segment, a base64 core) are not secret enough to hide, and would hide ordinary text. */
 const minSecretLength = 8;
-
-/**
- * The token with its signature changed in a way every decoder notices (the first character of the last segment); the
- * auth checks send it, so the redactor hides it as well.
- * @example alterSignature('aaa.bbb.ccc') // 'aaa.bbb.Acc'
- */
-export function alterSignature(token: string): string {
-  const segments = token.split('.');
-  const signature = segments.at(-1) ?? '';
-  const first = signature[0] === 'A' ? 'B' : 'A';
-  segments[segments.length - 1] = first + signature.slice(1);
-  return segments.join('.');
-}
 
 /**
  * The base64 characters that only the bytes of `text` determine when it sits at each of the three byte alignments
@@ -46,7 +34,8 @@ function toBase64Url(base64: string): string {
 
 function secretsOf(token: string): string[] {
   const secrets = new Set<string>();
-  for (const whole of [token, alterSignature(token)]) {
+  const derived = Object.values(hostileTokens(token)).filter((whole): whole is string => whole !== undefined);
+  for (const whole of [token, ...derived]) {
     secrets.add(whole);
     const segments = whole.split('.');
     for (const segment of segments) secrets.add(segment);
@@ -100,7 +89,7 @@ function characterPattern(character: string): string {
 
 /**
  * Builds the one redactor of a run from the normalized token (run-options.ts `normalizeToken`): it hides the token, the
- * token with its signature altered, each JWT segment (a signature alone is the secret part, also as standard base64),
+ * tokens the auth checks derive from it (hostile-tokens.ts), each JWT segment (a signature alone is the secret part, also as standard base64),
  * base64 and base64url of the token at every byte alignment (so of `Bearer <token>` or of any longer text holding it),
  * hex, and each of these written with JSON/JavaScript escapes, percent-encoding or HTML entities, character by character.
  * Longest secrets are replaced first, so a segment never leaves part of the whole token behind.

@@ -7,7 +7,7 @@ import {
   type JsonObject,
   type JsonValue,
 } from '../spec/index.ts';
-import type { BodyOperationId } from '../spec/index.ts';
+import type { BodyOperationId, OperationId } from '../spec/index.ts';
 
 /** A schema node and the pointer it lives at (after following `$ref`s). */
 export interface SchemaAt {
@@ -53,6 +53,17 @@ export function requestExamples(operationId: BodyOperationId): JsonObject[] {
     if (isJsonObject(example) && isJsonObject(example.value)) values.push(example.value);
   }
   return values.sort((a, b) => Object.keys(b).length - Object.keys(a).length);
+}
+
+/**
+ * The JSON body schema of one documented response of an operation, resolved.
+ * @example responseSchema('getAgent', 200).pointer // '/components/schemas/Agent'
+ */
+export function responseSchema(operationId: OperationId, status: number): SchemaAt {
+  const response = getOperation(operationId).responses.get(status);
+  const mediaType = response?.mediaTypes[0];
+  if (!response || mediaType === undefined) throw new Error(`${operationId} documents no ${status} body`);
+  return resolveSchema(`${response.pointer}/content/${mediaType.replace('/', '~1')}/schema`);
 }
 
 /** The properties of an object schema, each resolved, in document order. */

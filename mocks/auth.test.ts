@@ -1,6 +1,7 @@
+import { createHmac } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { bearerChallenge, createAuthenticator, mintToken } from './auth.ts';
+import { bearerChallenge, createAuthenticator, MAX_TOKEN_LIFETIME_SECONDS, mintToken } from './auth.ts';
 
 const NOW = Date.parse('2026-11-20T12:00:00.000Z');
 const sign = (
@@ -8,6 +9,60 @@ const sign = (
   secret = 'agent-registry-kit-dev-secret',
   alg = 'HS256',
 ): Promise<string> => new SignJWT(claims).setProtectedHeader({ alg }).sign(new TextEncoder().encode(secret));
+
+/** A correctly signed HS256 token over a payload given as raw JSON text (claims JSON.stringify cannot write, e.g. 1e309). */
+function signRaw(payloadJson: string, secret = 'agent-registry-kit-dev-secret'): string {
+  const encode = (text: string): string => Buffer.from(text).toString('base64url');
+  const input = `${encode('{"alg":"HS256","typ":"JWT"}')}.${encode(payloadJson)}`;
+  return `${input}.${createHmac('sha256', secret).update(input).digest('base64url')}`;
+}
+
+const nowSeconds = NOW / 1000;
+
+describe('claim rules: exp required, lifetime bounded, iat not in the future, no claim value crashes the answer', () => {
+  const cases: [string, { payload: string; want: RegExp | 'accepted' }][] = [
+    ['no exp', { payload: `{"sub":"a","iat":${nowSeconds}}`, want: /exp.*missing/ }],
+    [
+      'an exp beyond the lifetime bound',
+      { payload: `{"sub":"a","exp":${nowSeconds + MAX_TOKEN_LIFETIME_SECONDS + 60}}`, want: /more than 7 days ahead/ },
+    ],
+    [
+      'an exp just within the bound',
+      { payload: `{"sub":"a","exp":${nowSeconds + MAX_TOKEN_LIFETIME_SECONDS - 60}}`, want: 'accepted' },
+    ],
+    [
+      'an iat an hour in the future',
+      { payload: `{"sub":"a","iat":${nowSeconds + 3600},"exp":${nowSeconds + 7200}}`, want: /iat.*in the future/ },
+    ],
+    [
+      'an iat 30 s ahead (clock skew)',
+      { payload: `{"sub":"a","iat":${nowSeconds + 30},"exp":${nowSeconds + 3600}}`, want: 'accepted' },
+    ],
+    ['exp -1e17', { payload: '{"sub":"a","exp":-1e17}', want: /expired at -100000000000000000/ }],
+    ['exp 1e309 (Infinity once parsed)', { payload: '{"sub":"a","exp":1e309}', want: /exp claim is Infinity/ }],
+    ['exp 1e300', { payload: '{"sub":"a","exp":1e300}', want: /exp claim is 1e\+300/ }],
+    ['exp as a string', { payload: '{"sub":"a","exp":"tomorrow"}', want: /exp claim/ }],
+    ['exp as an object', { payload: '{"sub":"a","exp":{"valueOf":1}}', want: /exp claim/ }],
+    ['exp as an array', { payload: '{"sub":"a","exp":[1]}', want: /exp claim/ }],
+    ['exp null', { payload: '{"sub":"a","exp":null}', want: /exp claim/ }],
+    ['iat -1e17', { payload: `{"sub":"a","iat":-1e17,"exp":${nowSeconds + 60}}`, want: 'accepted' }],
+    ['iat 1e309', { payload: `{"sub":"a","iat":1e309,"exp":${nowSeconds + 60}}`, want: /iat claim is Infinity/ }],
+    ['iat as a string', { payload: `{"sub":"a","iat":"now","exp":${nowSeconds + 60}}`, want: /iat claim/ }],
+    ['nbf 1e309', { payload: `{"sub":"a","nbf":1e309,"exp":${nowSeconds + 60}}`, want: /nbf claim/ }],
+  ];
+  it.each(cases)('%s', async (_name, { payload, want }) => {
+    const result = await createAuthenticator(undefined, () => NOW).authenticate(`Bearer ${signRaw(payload)}`);
+    if (want === 'accepted') {
+      expect(result).toEqual({ ok: true, sub: 'a' });
+      return;
+    }
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.detail).toMatch(want);
+      expect(result.error).toBe('invalid_token');
+    }
+  });
+});
 
 describe('createAuthenticator', () => {
   const cases: [string, { given: () => Promise<string | undefined>; want: RegExp }][] = [

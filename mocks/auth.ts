@@ -8,6 +8,13 @@ const CACHE_LIMIT = 10_000;
 /** Longest Authorization header looked at; longer ones are rejected before jose sees them. */
 const MAX_TOKEN_LENGTH = 8192;
 const BEARER = /^Bearer +(\S+) *$/i;
+/**
+ * Longest lifetime accepted: a token must expire within 7 days of now (a decision of this kit: a development token
+ * that leaks stops working within a week, and the verified-token cache never holds one longer).
+ */
+export const MAX_TOKEN_LIFETIME_SECONDS = 7 * 24 * 3600;
+/** How far in the future a token's `iat` may lie: clocks of two machines disagree by a little, never by more. */
+export const TOKEN_CLOCK_SKEW_SECONDS = 60;
 
 export type AuthResult =
   | { ok: true; sub: string }
@@ -55,7 +62,13 @@ export function createAuthenticator(secret: string = DEFAULT_JWT_SECRET, now: ()
         };
       }
       try {
-        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], currentDate: new Date(now()) });
+        const { payload } = await jwtVerify(token, key, {
+          algorithms: ['HS256'],
+          currentDate: new Date(now()),
+          requiredClaims: ['exp'],
+        });
+        const claimProblem = claimRuleBroken(payload.exp, payload.iat, now());
+        if (claimProblem) return { ok: false, error: 'invalid_token', detail: claimProblem };
         if (typeof payload.sub !== 'string' || payload.sub === '') {
           return {
             ok: false,
@@ -66,7 +79,7 @@ export function createAuthenticator(secret: string = DEFAULT_JWT_SECRET, now: ()
         if (verified.size >= CACHE_LIMIT) verified.clear();
         verified.set(token, {
           sub: payload.sub,
-          expiresAt: typeof payload.exp === 'number' ? payload.exp * 1000 : Number.POSITIVE_INFINITY,
+          expiresAt: Number(payload.exp) * 1000,
         });
         return { ok: true, sub: payload.sub };
       } catch (error) {
@@ -76,11 +89,27 @@ export function createAuthenticator(secret: string = DEFAULT_JWT_SECRET, now: ()
   };
 }
 
+/** Why verified `exp` and `iat` claims break this kit's rules (lifetime bound, `iat` not in the future), if they do. */
+function claimRuleBroken(exp: unknown, iat: unknown, nowMs: number): string | undefined {
+  const nowSeconds = nowMs / 1000;
+  if (typeof exp === 'number' && exp > nowSeconds + MAX_TOKEN_LIFETIME_SECONDS)
+    return `The bearer token's exp claim is ${secondsAsTime(exp)}, more than ${MAX_TOKEN_LIFETIME_SECONDS / 86_400} days ahead; mint one with a shorter lifetime.`;
+  if (typeof iat === 'number' && iat > nowSeconds + TOKEN_CLOCK_SKEW_SECONDS)
+    return `The bearer token's iat claim is ${secondsAsTime(iat)}, in the future; it cannot have been issued yet.`;
+  return undefined;
+}
+
+/** A claim's seconds as an ISO time when a Date can hold them, else as the number itself: never throws. */
+function secondsAsTime(seconds: number): string {
+  const date = new Date(seconds * 1000);
+  return Number.isNaN(date.getTime()) ? String(seconds).slice(0, 40) : date.toISOString();
+}
+
 function describeJoseError(error: unknown): string {
   if (error instanceof errors.JWTExpired) {
     const exp = error.payload.exp;
     return typeof exp === 'number'
-      ? `The bearer token expired at ${new Date(exp * 1000).toISOString()}.`
+      ? `The bearer token expired at ${secondsAsTime(exp)}.`
       : 'The bearer token has expired.';
   }
   if (error instanceof errors.JWSSignatureVerificationFailed)
@@ -102,7 +131,7 @@ export function bearerChallenge(result: Extract<AuthResult, { ok: false }>): str
 export interface MintOptions {
   /** The caller; becomes `creator` of the agents it deploys. Default `dev-user`. */
   sub?: string;
-  /** Lifetime in seconds (default 3600). */
+  /** Lifetime in seconds (default 3600; the fake refuses more than MAX_TOKEN_LIFETIME_SECONDS). */
   ttlSeconds?: number;
   /** Mint a token that expired a minute ago, to test 401s. */
   expired?: boolean;

@@ -1,13 +1,37 @@
 // The mock's notion of time: wall time plus an offset the control plane can advance, or a frozen time for tests.
 
+/**
+ * Largest total offset the mock's clock may be advanced by: 100 years (in ms). Far beyond any test's need, and far from
+ * the edge of what a Date can hold (±8.64e15 ms), so every timestamp the fake prints stays valid.
+ */
+export const MAX_CLOCK_OFFSET_MS = 100 * 365.25 * 24 * 3600 * 1000;
+
 /** Where the fake reads the time; every time-dependent rule goes through one of these so tests can control it. */
 export interface Clock {
   /** Milliseconds since the epoch, on the mock's clock. */
   now(): number;
-  /** Moves the clock forward by `ms` (never backwards). */
+  /** Moves the clock forward by `ms` (never backwards, and never past MAX_CLOCK_OFFSET_MS in total). */
   advance(ms: number): void;
   /** How far the clock has been advanced, in milliseconds (persisted with the state). */
   readonly offset: number;
+  /** Back to the offset the clock started with (the control plane's reset). */
+  reset?(): void;
+}
+
+/**
+ * Why `offset` cannot be a clock offset (not a finite number from 0 to MAX_CLOCK_OFFSET_MS), or undefined when it can:
+ * the check for whatever loads a persisted offset.
+ * @example clockOffsetProblem(1e309) // 'must be a finite number of milliseconds from 0 to 3155760000000'
+ */
+export function clockOffsetProblem(offset: unknown): string | undefined {
+  return typeof offset === 'number' && Number.isFinite(offset) && offset >= 0 && offset <= MAX_CLOCK_OFFSET_MS
+    ? undefined
+    : `must be a finite number of milliseconds from 0 to ${MAX_CLOCK_OFFSET_MS}`;
+}
+
+/** `by` added to `offset`, kept within 0..MAX_CLOCK_OFFSET_MS (NaN and negative steps add nothing). */
+function advanced(offset: number, by: number): number {
+  return by > 0 ? Math.min(offset + by, MAX_CLOCK_OFFSET_MS) : offset;
 }
 
 /**
@@ -15,14 +39,18 @@ export interface Clock {
  * @example const clock = createSystemClock(); clock.advance(60_000); // one minute in the future
  */
 export function createSystemClock(offset = 0, wall: () => number = Date.now): Clock {
-  let shift = offset;
+  const initial = clockOffsetProblem(offset) === undefined ? offset : 0;
+  let shift = initial;
   return {
     now: () => wall() + shift,
     advance(ms) {
-      if (ms > 0) shift += ms;
+      shift = advanced(shift, ms);
     },
     get offset() {
       return shift;
+    },
+    reset() {
+      shift = initial;
     },
   };
 }
@@ -32,14 +60,17 @@ export function createSystemClock(offset = 0, wall: () => number = Date.now): Cl
  * @example const clock = createFixedClock(Date.parse('2026-11-20T12:00:00Z')); clock.advance(1500);
  */
 export function createFixedClock(start: number): Clock {
-  let current = start;
+  let shift = 0;
   return {
-    now: () => current,
+    now: () => start + shift,
     advance(ms) {
-      if (ms > 0) current += ms;
+      shift = advanced(shift, ms);
     },
     get offset() {
-      return current - start;
+      return shift;
+    },
+    reset() {
+      shift = 0;
     },
   };
 }

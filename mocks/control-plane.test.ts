@@ -1,7 +1,7 @@
 // The control plane and scenarios, through the core in-process (no HTTP needed: the adapters are tested elsewhere).
 import { beforeEach, describe, expect, it } from 'vitest';
 import { mintToken } from './auth.ts';
-import { createFixedClock } from './clock.ts';
+import { clockOffsetProblem, createFixedClock, createSystemClock, MAX_CLOCK_OFFSET_MS } from './clock.ts';
 import { createMockCore, type MockCore } from './core.ts';
 import { expectConforms } from './expect-conforms.ts';
 import { silentLogger } from './logger.ts';
@@ -79,6 +79,48 @@ describe('control plane', () => {
     });
     expect((await send('POST', '/__mock/clock/advance', { seconds: -1 })).status).toBe(400);
     expect((await send('POST', '/__mock/clock/advance', 'soon')).status).toBe(400);
+  });
+
+  it('bounds the total offset at 100 years, keeps answering, and reset restores the offset', async () => {
+    const tenYears = 315_360_000;
+    for (let step = 0; step < 10; step += 1)
+      expect((await send('POST', '/__mock/clock/advance', { seconds: tenYears })).status).toBe(200);
+    const beyond = await send('POST', '/__mock/clock/advance', { seconds: tenYears });
+    expect(beyond.status).toBe(400);
+    expect(beyond.json().detail).toMatch(/100 years.*at most \d+ s are left/);
+    expect((await send('GET', '/__mock/clock')).json().offsetMs).toBeLessThanOrEqual(MAX_CLOCK_OFFSET_MS);
+    const agentId = await anActiveAgent();
+    expect((await send('POST', `/v1/agents/${agentId}/execute`, { task: 'x' })).status).toBe(200);
+    expect((await send('GET', `/v1/agents/${agentId}`)).status).toBe(200);
+    expect((await send('POST', '/__mock/reset')).status).toBe(200);
+    expect((await send('GET', '/__mock/clock')).json()).toEqual({ now: '2026-11-20T12:00:00.000Z', offsetMs: 0 });
+  });
+
+  it('never lets a clock pass the bound, whatever it is told', () => {
+    for (const clock of [createSystemClock(), createFixedClock(START)]) {
+      clock.advance(1e308);
+      clock.advance(1e308);
+      clock.advance(Number.POSITIVE_INFINITY);
+      clock.advance(Number.NaN);
+      expect(clock.offset).toBe(MAX_CLOCK_OFFSET_MS);
+      expect(() => new Date(clock.now()).toISOString()).not.toThrow();
+      clock.reset?.();
+      expect(clock.offset).toBe(0);
+    }
+    expect(createSystemClock(Number.POSITIVE_INFINITY).offset).toBe(0);
+  });
+
+  it.each([
+    [0, true],
+    [MAX_CLOCK_OFFSET_MS, true],
+    [MAX_CLOCK_OFFSET_MS + 1, false],
+    [-1, false],
+    [Number.POSITIVE_INFINITY, false],
+    [Number.NaN, false],
+    ['5', false],
+    [null, false],
+  ])('a persisted clock offset of %s is valid: %s', (offset, valid) => {
+    expect(clockOffsetProblem(offset) === undefined).toBe(valid);
   });
 
   it('reads a task, and 404s an unknown one', async () => {

@@ -6,6 +6,7 @@ import { problemResponse } from './problems.ts';
 import { readJsonBody } from './request-body.ts';
 import { parseScenarioConfig } from './scenarios.ts';
 import { STATUSES } from './catalogue.ts';
+import { MAX_CLOCK_OFFSET_MS } from './clock.ts';
 import { taskStatusAt } from './task-lifecycle.ts';
 
 const json = (status: number, value: unknown): MockResponse => ({
@@ -126,6 +127,14 @@ const ROUTES: readonly Route[] = [
       const seconds = typeof body === 'object' && body !== null ? body.seconds : undefined;
       if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0 || seconds > 315_360_000) {
         return invalid(request, '/seconds', 'must be a number of seconds from 0 to 315360000 (ten years)');
+      }
+      const room = MAX_CLOCK_OFFSET_MS - core.clock.offset;
+      if (seconds * 1000 > room) {
+        return invalid(
+          request,
+          '/seconds',
+          `would move the clock past its bound of ${MAX_CLOCK_OFFSET_MS / 1000} s (100 years) in total; at most ${Math.max(0, Math.floor(room / 1000))} s are left (POST /__mock/reset restores it)`,
+        );
       }
       core.clock.advance(seconds * 1000);
       core.store.settle();

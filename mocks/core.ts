@@ -10,13 +10,14 @@ import {
 import { bearerChallenge, createAuthenticator, DEFAULT_JWT_SECRET, type Authenticator } from './auth.ts';
 import { createSystemClock, type Clock } from './clock.ts';
 import { handleControlRequest } from './control-plane.ts';
-import { preflight, withCors, type CorsOrigins } from './cors.ts';
-import { DEFAULT_JOURNAL_SIZE, Journal, JOURNAL_BODY_LIMIT } from './journal.ts';
+import { preflight, refuseCrossSite, withCors, type CorsOrigins } from './cors.ts';
+import { DEFAULT_JOURNAL_SIZE, Journal, JOURNAL_BODY_LIMIT, journalText } from './journal.ts';
 import { consoleLogger, type Logger } from './logger.ts';
 import type { MockRequest, MockResponse } from './mock-http.ts';
 import { documentedExamples, parsePrefer, type Preference } from './prefer.ts';
 import { problemKindForStatus, problemResponse } from './problems.ts';
 import { seedFromText } from './random.ts';
+import { refuseRepeatedHeaders } from './repeated-headers.ts';
 import { readJsonBody } from './request-body.ts';
 import { matchRoute } from './router.ts';
 import { Scenarios, type ScenarioConfig } from './scenarios.ts';
@@ -62,13 +63,14 @@ export interface MockCore {
   readonly journal: Journal;
   readonly scenarios: Scenarios;
   readonly seed: number;
-  /** Back to the seed: store, scenarios and journal (the clock keeps its time). */
+  /** Back to the seed: store, scenarios, journal and the clock's offset. */
   reset(): void;
   /** Waits for the persistence hook (control-plane mutations use it too). */
   persist(): Promise<void>;
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json' } as const;
+const isControlPath = (path: string): boolean => path.startsWith(CONTROL_PREFIX) || path === '/__mock';
 const jsonResponse = (status: number, body: string): MockResponse => ({ status, headers: { ...JSON_HEADERS }, body });
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -108,10 +110,12 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
     request: MockRequest,
     context: { operationId: OperationId | null; bodyText: string | null },
   ): Promise<MockResponse> {
-    const cors = preflight(corsOrigins, request);
+    const repeated = refuseRepeatedHeaders(request);
+    if (repeated) return repeated;
+    const control = isControlPath(request.path);
+    const cors = preflight(corsOrigins, request, control);
     if (cors) return cors;
-    if (request.path.startsWith(CONTROL_PREFIX) || request.path === '/__mock')
-      return handleControlRequest(core, request);
+    if (control) return refuseCrossSite(corsOrigins, request) ?? handleControlRequest(core, request);
     const instance = request.path;
     const route = matchRoute(request.method, request.path);
     if (route.kind === 'none') {
@@ -317,6 +321,7 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
       store.failureRatio = initialFailureRatio;
       scenarios.reset();
       journal.clear();
+      clock.reset?.();
     },
     persist,
     async handle(request) {
@@ -337,18 +342,19 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
           instance: request.path.slice(0, 2048),
         });
       }
-      withCors(corsOrigins, request, response);
-      if (!request.path.startsWith(CONTROL_PREFIX)) {
+      const control = isControlPath(request.path);
+      withCors(corsOrigins, request, response, control);
+      if (!control) {
         const text = context.bodyText;
         journal.add({
           atMs: clock.now(),
           method: request.method,
-          path: request.path.length > 2048 ? request.path.slice(0, 2048) : request.path,
-          query: request.query.length > 2048 ? request.query.slice(0, 2048) : request.query,
+          path: journalText(request.path, 2048),
+          query: journalText(request.query, 2048),
           operationId: context.operationId,
           status: response.status,
           durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-          body: text === null ? null : text.length > JOURNAL_BODY_LIMIT ? text.slice(0, JOURNAL_BODY_LIMIT) : text,
+          body: text === null ? null : journalText(text),
           bodyTruncated: text !== null && text.length > JOURNAL_BODY_LIMIT,
         });
       }

@@ -1,30 +1,82 @@
-// CORS for browser frontends: configurable allowed origins, preflights answered, Authorization and Prefer allowed.
+// CORS for browser frontends: configurable origins for /v1, a loopback-only control plane, preflights answered.
+import { isLoopbackHost } from './host-check.ts';
 import type { MockRequest, MockResponse } from './mock-http.ts';
 import { problemResponse } from './problems.ts';
 
 /** `'*'` allows every origin (the default: a development fake); a list allows exactly those origins. */
 export type CorsOrigins = '*' | readonly string[];
 
-const ALLOW_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
-const ALLOW_HEADERS = 'Authorization, Content-Type, Prefer';
+const ALLOW_METHODS = 'GET, HEAD, POST, PUT, DELETE, OPTIONS';
+const ALLOW_HEADERS = 'Authorization, Content-Type, Prefer, X-Mock-Control-Token';
 const EXPOSE_HEADERS = 'WWW-Authenticate, Retry-After, Allow, Preference-Applied';
 
-/** Whether `origin` may call the fake from a browser. */
+/** Whether `origin` may call the API (`/v1`) from a browser. */
 export function isOriginAllowed(origins: CorsOrigins, origin: string): boolean {
   return origins === '*' || origins.includes(origin);
 }
 
 /**
+ * Whether an Origin header names a page served from this machine: http(s) on localhost, *.localhost, 127.0.0.0/8 or [::1].
+ * @example isLoopbackOrigin('http://localhost:5173') // true; isLoopbackOrigin('https://evil.example') // false
+ */
+export function isLoopbackOrigin(origin: string): boolean {
+  if (!origin.startsWith('http://') && !origin.startsWith('https://')) return false;
+  try {
+    return isLoopbackHost(new URL(origin).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether `origin` may use the control plane from a browser: pages on this machine, and origins listed explicitly with
+ * --cors-origin. `'*'` does not extend to it: the control plane has no auth, and any page the developer visits could
+ * otherwise read the journal or reset the store.
+ * @example isControlOriginAllowed('*', 'http://127.0.0.1:5173') // true; isControlOriginAllowed('*', 'https://evil.example') // false
+ */
+export function isControlOriginAllowed(origins: CorsOrigins, origin: string): boolean {
+  return isLoopbackOrigin(origin) || (origins !== '*' && origins.includes(origin));
+}
+
+/**
+ * The 403 for a control-plane request from another site, or undefined when it may go on. A request with an Origin
+ * header is judged by it; one without (a no-cors GET from an `<img>` or `<script>`) by `Sec-Fetch-Site: cross-site`.
+ * Reads are refused too: the missing CORS header already hides the answer from the page, and refusing keeps it that way
+ * even for a browser that got CORS wrong.
+ * @example refuseCrossSite('*', { method: 'POST', path: '/__mock/reset', headers: { origin: 'https://evil.example' }, ... }) // 403
+ */
+export function refuseCrossSite(origins: CorsOrigins, request: MockRequest): MockResponse | undefined {
+  const origin = request.headers.origin;
+  if (origin !== undefined) {
+    if (isControlOriginAllowed(origins, origin)) return undefined;
+    return problemResponse('forbidden-origin', {
+      detail: `The control plane answers only pages on this machine and origins given with --cors-origin; ${origin.slice(0, 200)} is neither.`,
+      instance: request.path.slice(0, 2048),
+    });
+  }
+  if (request.headers['sec-fetch-site']?.toLowerCase() === 'cross-site') {
+    return problemResponse('forbidden-origin', {
+      detail: 'The control plane refuses requests another site makes (Sec-Fetch-Site: cross-site).',
+      instance: request.path.slice(0, 2048),
+    });
+  }
+  return undefined;
+}
+
+/**
  * The answer to a CORS preflight (an OPTIONS request with Origin and Access-Control-Request-Method), or undefined if it is not one.
+ * `control` says the path is the control plane, whose origins are the loopback ones and the listed ones only.
  * @example preflight('*', { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' }, ... })
  */
-export function preflight(origins: CorsOrigins, request: MockRequest): MockResponse | undefined {
+export function preflight(origins: CorsOrigins, request: MockRequest, control = false): MockResponse | undefined {
   const origin = request.headers.origin;
   if (request.method !== 'OPTIONS' || !origin || !request.headers['access-control-request-method']) return undefined;
-  if (!isOriginAllowed(origins, origin)) {
+  if (control ? !isControlOriginAllowed(origins, origin) : !isOriginAllowed(origins, origin)) {
     return problemResponse('forbidden-origin', {
-      detail: `Origin ${origin} is not allowed; start the fake with --cors-origin ${origin}.`,
-      instance: request.path,
+      detail: control
+        ? `Origin ${origin.slice(0, 200)} may not use the control plane; it answers pages on this machine and origins given with --cors-origin.`
+        : `Origin ${origin.slice(0, 200)} is not allowed; start the fake with --cors-origin ${origin.slice(0, 200)}.`,
+      instance: request.path.slice(0, 2048),
     });
   }
   return {
@@ -40,10 +92,16 @@ export function preflight(origins: CorsOrigins, request: MockRequest): MockRespo
   };
 }
 
-/** Adds the CORS headers of an allowed origin to an ordinary response. */
-export function withCors(origins: CorsOrigins, request: MockRequest, response: MockResponse): MockResponse {
+/** Adds the CORS headers of an allowed origin to an ordinary response (`control`: judged as the control plane). */
+export function withCors(
+  origins: CorsOrigins,
+  request: MockRequest,
+  response: MockResponse,
+  control = false,
+): MockResponse {
   const origin = request.headers.origin;
-  if (!origin || !isOriginAllowed(origins, origin)) return response;
+  if (!origin || !(control ? isControlOriginAllowed(origins, origin) : isOriginAllowed(origins, origin)))
+    return response;
   response.headers['access-control-allow-origin'] = origin;
   response.headers['access-control-expose-headers'] = EXPOSE_HEADERS;
   response.headers.vary = 'Origin';

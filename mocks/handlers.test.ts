@@ -55,6 +55,31 @@ afterEach(() => {
 afterAll(() => server.close());
 
 describe('msw handlers in node', () => {
+  it('answer the same HTTP edges as the server: HEAD like GET, 405 on /v1/agents/deploy, one Authorization, I-JSON', async () => {
+    const agentId = await firstAgent('active');
+    const get = await fetch(`${API}/v1/agents/${agentId}`, { headers: { authorization: `Bearer ${token}` } });
+    const head = await fetch(`${API}/v1/agents/${agentId}`, {
+      method: 'HEAD',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+    expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+    const deployGet = await fetch(`${API}/v1/agents/deploy`, { headers: { authorization: `Bearer ${token}` } });
+    expect([deployGet.status, deployGet.headers.get('allow')]).toEqual([405, 'POST']);
+    const twice = new Headers();
+    twice.append('authorization', `Bearer ${token}`);
+    twice.append('authorization', `Bearer ${token}`);
+    expect((await fetch(`${API}/v1/agents/${agentId}`, { headers: twice })).status).toBe(400);
+    const duplicate = await call('POST', `/v1/agents/${agentId}/execute`, '{"task":"a","task":"b"}');
+    expect(duplicate.status).toBe(400);
+  });
+
+  it('leave the Host check to the standalone server: an app on any hostname is served', async () => {
+    const answer = await fetch('https://staging.my-app.example/__mock/health');
+    expect(answer.status).toBe(200);
+  });
+
   it('serve the same catalogue as the core', async () => {
     const agentId = await firstAgent('active');
     const answer = await call('GET', `/v1/agents/${agentId}`);
@@ -84,7 +109,7 @@ describe('msw handlers in node', () => {
     expect((await call('GET', '/v1')).status).toBe(404);
     const wrong = await call('PATCH', `/v1/agents/${paused}`);
     expect(wrong.status).toBe(405);
-    expect(wrong.headers.get('allow')).toBe('GET');
+    expect(wrong.headers.get('allow')).toBe('GET, HEAD');
     expect((await call('POST', `/v1/agents/${paused}/execute`, '{"task":"x"}')).status).toBe(409);
     expect((await call('POST', '/v1/agents/deploy', `"${'a'.repeat(1_100_000)}"`)).status).toBe(413);
     expect((await call('POST', '/v1/agents/deploy', '{}', { 'content-type': 'text/plain' })).status).toBe(415);

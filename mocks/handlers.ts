@@ -78,7 +78,8 @@ export async function answerWithCore(core: MockCore, request: Request, prefix: s
     ...(tooLarge && { bodyTooLarge: true }),
   };
   const response = await core.handle(mockRequest);
-  return new HttpResponse(response.body === '' ? null : response.body, {
+  // HEAD is answered as GET is (RFC 9110), headers and all, without the body.
+  return new HttpResponse(response.body === '' || mockRequest.method === 'HEAD' ? null : response.body, {
     status: response.status,
     headers: response.headers,
   });

@@ -292,7 +292,7 @@ describe('bad input gets the documented problem, never a 2xx, a 500 or a hang', 
   it('wrong method → 405 with Allow', async () => {
     const answer = await call('DELETE', `/v1/agents/${active}`);
     expect(answer.status).toBe(405);
-    expect(answer.headers.get('allow')).toBe('GET');
+    expect(answer.headers.get('allow')).toBe('GET, HEAD');
     expect((await call('GET', `/v1/agents/${active}/execute`)).headers.get('allow')).toBe('POST');
   });
 
@@ -332,9 +332,9 @@ describe('bad input gets the documented problem, never a 2xx, a 500 or a hang', 
   });
 
   it('a URL over 8 KiB → 414; request headers over 16 KiB → 431; both close the connection', async () => {
-    const long = await raw(`GET /v1/agents/${'a'.repeat(9000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    const long = await raw(`GET /v1/agents/${'a'.repeat(9000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
     expect(long).toMatch(/^HTTP\/1.1 414/);
-    const huge = await raw(`GET /v1/agents/${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    const huge = await raw(`GET /v1/agents/${'a'.repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
     expect(huge).toMatch(/^HTTP\/1.1 431/);
     expect(huge).toContain('application/problem+json');
   });
@@ -348,7 +348,7 @@ describe('bad input gets the documented problem, never a 2xx, a 500 or a hang', 
     await new Promise<void>((resolve) => {
       const socket = connect(server.port, '127.0.0.1', () => {
         socket.write(
-          `POST /v1/agents/deploy HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":`,
+          `POST /v1/agents/deploy HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":`,
         );
         setTimeout(() => {
           socket.destroy();
@@ -472,7 +472,7 @@ describe('concurrency and slow clients', () => {
     try {
       const stalled = new Promise<string>((resolve, reject) => {
         const socket = connect(strict.port, '127.0.0.1', () =>
-          socket.write('GET /__mock/health HTTP/1.1\r\nHost: x\r\n'),
+          socket.write('GET /__mock/health HTTP/1.1\r\nHost: localhost\r\n'),
         );
         let received = '';
         socket.on('data', (chunk) => (received += chunk.toString()));

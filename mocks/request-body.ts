@@ -1,5 +1,6 @@
 // Turns request bytes into a JSON value or the problem that explains why not: media type, emptiness, UTF-8, nesting, syntax.
 import type { MockRequest, MockResponse } from './mock-http.ts';
+import { findIJsonViolation } from './i-json.ts';
 import { MAX_BODY_BYTES } from './mock-http.ts';
 import { problemResponse } from './problems.ts';
 
@@ -60,6 +61,18 @@ export function readJsonBody(request: MockRequest): ParsedBody {
       }),
     };
   }
+  const encoding = request.headers['content-encoding']?.trim().toLowerCase();
+  if (encoding !== undefined && encoding !== '' && encoding !== 'identity') {
+    return {
+      ok: false,
+      text: null,
+      response: problemResponse('unsupported-encoding', {
+        detail: `The fake reads bodies without a content coding; send it uncompressed, without Content-Encoding (got ${encoding.slice(0, 100)}).`,
+        instance,
+        headers: { 'accept-encoding': 'identity' },
+      }),
+    };
+  }
   const contentType = request.headers['content-type'];
   const mediaType = mediaTypeOf(contentType);
   const charset = CHARSET.exec(contentType ?? '')?.[1]?.toLowerCase();
@@ -109,8 +122,9 @@ export function readJsonBody(request: MockRequest): ParsedBody {
       }),
     };
   }
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text), text };
+    value = JSON.parse(text);
   } catch (error) {
     const detail =
       error instanceof Error ? `${error.message.slice(0, 200)}.`.replace(/\.\.$/, '.') : 'The body is not valid JSON.';
@@ -124,4 +138,18 @@ export function readJsonBody(request: MockRequest): ParsedBody {
       }),
     };
   }
+  // JSON.parse keeps the last of repeated names while the journal shows them all, and passes lone surrogates on.
+  const violation = findIJsonViolation(text);
+  if (violation) {
+    return {
+      ok: false,
+      text,
+      response: problemResponse('not-i-json', {
+        detail: `The request body ${violation.message} at ${violation.path || 'the top level'}; I-JSON (RFC 7493) forbids it.`,
+        instance,
+        errors: [violation],
+      }),
+    };
+  }
+  return { ok: true, value, text };
 }

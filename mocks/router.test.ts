@@ -22,10 +22,22 @@ describe('matchRoute', () => {
       },
     ],
     [
-      'GET of the deploy path is a retrieve of the agent "deploy"',
+      'the concrete deploy path wins over the template: GET there is 405, not a retrieve of the agent "deploy"',
+      { given: ['GET', '/v1/agents/deploy'], want: { kind: 'wrong-method', allow: ['POST'] } },
+    ],
+    [
+      'HEAD of the deploy path is 405 too',
+      { given: ['HEAD', '/v1/agents/deploy'], want: { kind: 'wrong-method', allow: ['POST'] } },
+    ],
+    [
+      'OPTIONS of the deploy path advertises POST only',
+      { given: ['OPTIONS', '/v1/agents/deploy'], want: { kind: 'wrong-method', allow: ['POST'] } },
+    ],
+    [
+      'HEAD is served wherever GET is',
       {
-        given: ['GET', '/v1/agents/deploy'],
-        want: { kind: 'operation', operationId: 'getAgent', params: { agentId: 'deploy' } },
+        given: ['HEAD', '/v1/agents/agt_1'],
+        want: { kind: 'operation', operationId: 'getAgent', params: { agentId: 'agt_1' } },
       },
     ],
     [
@@ -37,11 +49,11 @@ describe('matchRoute', () => {
     ],
     [
       'wrong method on an agent',
-      { given: ['POST', '/v1/agents/agt_1'], want: { kind: 'wrong-method', allow: ['GET'] } },
+      { given: ['POST', '/v1/agents/agt_1'], want: { kind: 'wrong-method', allow: ['GET', 'HEAD'] } },
     ],
     [
-      'wrong method on deploy: both templates match',
-      { given: ['PUT', '/v1/agents/deploy'], want: { kind: 'wrong-method', allow: ['GET', 'POST'] } },
+      'wrong method on deploy: only the concrete path counts',
+      { given: ['PUT', '/v1/agents/deploy'], want: { kind: 'wrong-method', allow: ['POST'] } },
     ],
     [
       'wrong method on execute',

@@ -83,6 +83,18 @@ describe('openStateFile', () => {
     await expect(openStateFile(file, silentLogger)).rejects.toThrow(/not a state written by this kit/);
   });
 
+  it('refuses a state whose clock offset is out of bounds (1e309 would make every answer a 500)', async () => {
+    const file = join(directory, 'state.json');
+    const core = await coreWithState(file);
+    await deploy(core, await mintToken(), 'kept');
+    const valid = await readFile(file, 'utf8');
+    expect(valid).toContain('"clockOffset":0');
+    await writeFile(file, valid.replace('"clockOffset":0', '"clockOffset":1e309'));
+    await expect(openStateFile(file, silentLogger)).rejects.toThrow(/clockOffset that must be a finite number/);
+    await writeFile(file, valid.replace('"clockOffset":0', '"clockOffset":-5'));
+    await expect(openStateFile(file, silentLogger)).rejects.toThrow(/clockOffset/);
+  });
+
   it('creates a missing directory, and refuses a path it cannot write', async () => {
     const state = await openStateFile(join(directory, 'new-dir', 'state.json'), silentLogger);
     expect(state.path).toBe(join(directory, 'new-dir', 'state.json'));

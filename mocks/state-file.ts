@@ -1,6 +1,7 @@
 // `--state file.json`: the store kept in a file, written atomically (temp file, fsync, rename) with coalesced group commits.
 import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { clockOffsetProblem } from './clock.ts';
 import type { MockCore } from './core.ts';
 import { consoleLogger, type Logger } from './logger.ts';
 import type { StoreSnapshot } from './store.ts';
@@ -90,6 +91,11 @@ export async function openStateFile(file: string, logger: Logger = consoleLogger
     if (!isSnapshot(parsed))
       throw new Error(
         `the state file ${path} is not a state written by this kit; move it away (or delete it) to start from the seed`,
+      );
+    const offsetProblem = clockOffsetProblem(parsed.clockOffset);
+    if (offsetProblem)
+      throw new Error(
+        `the state file ${path} has a clockOffset that ${offsetProblem}; fix it, or move the file away to start from the seed`,
       );
     loaded = parsed;
   }

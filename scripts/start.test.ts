@@ -93,12 +93,58 @@ describe('npm start', () => {
     ['a bad failure ratio', ['--failure-ratio', '2'], {}, /--failure-ratio must be a number from 0 to 1/],
     ['a zero journal size', ['--journal-size', '0'], {}, /--journal-size must be a whole number from 1/],
     ['a corrupt state file', ['--state', 'package.json'], {}, /not a state written by this kit/],
+    [
+      'a network address without a control token',
+      ['--host', '0.0.0.0', '--port', '0'],
+      {},
+      /--host 0\.0\.0\.0 makes the fake reachable from the network.*--control-token/,
+    ],
+    [
+      'a network address from HOST without a control token',
+      ['--port', '0'],
+      { HOST: '::' },
+      /--host :: makes the fake reachable.*--unsafe-open-control-plane/,
+    ],
+    [
+      'an allowed host with a scheme',
+      ['--allowed-host', 'http://fake.internal'],
+      {},
+      /--allowed-host takes a host name/,
+    ],
+    ['an allowed host with a port', ['--allowed-host', 'fake.internal:4010'], {}, /without scheme, port or path/],
+    ['MOCK_ALLOWED_HOSTS with a path', [], { MOCK_ALLOWED_HOSTS: 'a.test,b.test/x' }, /got "b\.test\/x"/],
+    ['a control token with spaces', ['--control-token', 'two words'], {}, /--control-token .* without spaces/],
   ] as const)('refuses %s with one line on stderr', (_name, args, env, message) => {
     const result = run([...args], env);
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(/^agent-registry-kit: /);
+  });
+
+  it('accepts the Host names given with --allowed-host or MOCK_ALLOWED_HOSTS, and refuses others with 403', async () => {
+    const { request } = await import('node:http');
+    const status = (url: string, host: string): Promise<number> =>
+      new Promise((resolve, reject) => {
+        const target = new URL(url);
+        request(
+          { host: target.hostname, port: target.port, path: '/__mock/health', headers: { host }, agent: false },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        )
+          .on('error', reject)
+          .end();
+      });
+    const flag = await start(['--port', '0', '--allowed-host', 'fake.internal', '--allowed-host', '.corp.test']);
+    const env = await start(['--port', '0'], { MOCK_ALLOWED_HOSTS: 'fake.internal, .corp.test' });
+    for (const { url } of [flag, env]) {
+      expect(await status(url, 'fake.internal:4010')).toBe(200);
+      expect(await status(url, 'api.corp.test')).toBe(200);
+      expect(await status(url, 'localhost:4010')).toBe(200);
+      expect(await status(url, 'evil.example')).toBe(403);
+    }
   });
 
   it('says clearly when the port is in use', async () => {

@@ -17,7 +17,7 @@ const [{ createMockCore, DEFAULT_SEED }, { startMockServer }, { consoleLogger },
 );
 
 const usage =
-  'usage: npm start -- [--port <n>] [--host <addr>] [--seed <seed>] [--state <file.json>] [--agents <n>] [--failure-ratio <r>] [--journal-size <n>] [--max-tasks <n>] [--cors-origin <origin>]... [--help]';
+  'usage: npm start -- [--port <n>] [--host <addr>] [--seed <seed>] [--state <file.json>] [--agents <n>] [--failure-ratio <r>] [--journal-size <n>] [--max-tasks <n>] [--cors-origin <origin>]... [--allowed-host <name>]... [--control-token <secret>] [--unsafe-open-control-plane] [--help]';
 const help = `${usage}
 
   --port <n>             port to listen on; 0 picks a free one (env PORT, default 4010)
@@ -29,6 +29,11 @@ const help = `${usage}
   --journal-size <n>     requests the journal keeps (default 1000)
   --max-tasks <n>        tasks the history keeps, and unfinished tasks at most (default 10000)
   --cors-origin <origin> allow only this browser origin (repeatable; env MOCK_CORS_ORIGINS, comma-separated; default any)
+  --allowed-host <name>  also accept requests whose Host is this name (repeatable; .example.test = a domain and its
+                         subdomains; * = any; env MOCK_ALLOWED_HOSTS, comma-separated; default loopback names only)
+  --control-token <secret>  the control plane (/__mock/) requires this value in X-Mock-Control-Token
+                         (env MOCK_CONTROL_TOKEN, preferred: a flag shows in ps); required when --host is not loopback
+  --unsafe-open-control-plane  leave the control plane without a token on a non-loopback --host
   env MOCK_JWT_SECRET    HS256 secret of accepted tokens (default agent-registry-kit-dev-secret)
 
 When listening, prints: agent-registry-kit: fake backend listening on http://<host>:<port>`;
@@ -44,6 +49,9 @@ const values = parseCommandLine(
     'journal-size': { type: 'string' },
     'max-tasks': { type: 'string' },
     'cors-origin': { type: 'string', multiple: true },
+    'allowed-host': { type: 'string', multiple: true },
+    'control-token': { type: 'string' },
+    'unsafe-open-control-plane': { type: 'boolean' },
   },
   { usage, help },
 );
@@ -85,6 +93,22 @@ const origins =
         .filter(Boolean)
     : undefined);
 
+const allowedHosts =
+  values['allowed-host'] ??
+  (env.MOCK_ALLOWED_HOSTS
+    ? env.MOCK_ALLOWED_HOSTS.split(',')
+        .map((name) => name.trim())
+        .filter(Boolean)
+    : []);
+const badHost = allowedHosts.find((name) => name === '' || /[\s,/@]|^[^:]*:\d*$/.test(name));
+if (badHost !== undefined)
+  cliError(
+    `--allowed-host takes a host name without scheme, port or path (e.g. fake.internal; any port is accepted), got "${badHost}"`,
+  );
+const controlToken = values['control-token'] ?? (env.MOCK_CONTROL_TOKEN || undefined);
+if (controlToken !== undefined && !/^\S+$/.test(controlToken))
+  cliError('--control-token (or MOCK_CONTROL_TOKEN) must be a non-empty value without spaces');
+
 const state =
   values.state === undefined
     ? undefined
@@ -110,9 +134,14 @@ if (state)
       cliError(`could not write the state file: ${error instanceof Error ? error.message : String(error)}`),
     );
 
-const running = await startMockServer({ core, port: Number(portText), host }).catch((error: unknown) =>
-  cliError(error instanceof Error ? error.message : String(error)),
-);
+const running = await startMockServer({
+  core,
+  port: Number(portText),
+  host,
+  allowedHosts,
+  ...(controlToken !== undefined && { controlToken }),
+  unsafeOpenControlPlane: values['unsafe-open-control-plane'] ?? false,
+}).catch((error: unknown) => cliError(error instanceof Error ? error.message : String(error)));
 consoleLogger.info(`fake backend listening on ${running.url}`);
 
 let stopping = false;

@@ -45,6 +45,7 @@ describe('npm run token', () => {
 
   it.each([
     ['a bad ttl', ['--ttl', '-5']],
+    ['a ttl longer than the fake accepts (7 days)', ['--ttl', '604801']],
     ['an unknown flag', ['--user', 'x']],
     ['an empty sub', ['--sub', '']],
   ])('refuses %s with one line on stderr and nothing on stdout', (_name, args) => {

@@ -1,5 +1,5 @@
 // `npm run token`: prints a bearer token the fake backend accepts (HS256, development secret), and nothing else, on stdout.
-import { DEFAULT_JWT_SECRET, mintToken } from '../mocks/auth.ts';
+import { DEFAULT_JWT_SECRET, MAX_TOKEN_LIFETIME_SECONDS, mintToken } from '../mocks/auth.ts';
 import { cliError } from './cli-error.ts';
 import { parseCommandLine } from './command-line.ts';
 
@@ -10,13 +10,15 @@ const values = parseCommandLine(
     usage,
     help: `${usage}
   --sub <name>     the caller, becomes creator of deployed agents (default dev-user)
-  --ttl <seconds>  lifetime (default 3600)
+  --ttl <seconds>  lifetime (default 3600, at most ${MAX_TOKEN_LIFETIME_SECONDS}: the fake refuses longer-lived tokens)
   --expired        a token that expired a minute ago, to see a 401
   --secret <text>  signing secret (default MOCK_JWT_SECRET, else ${DEFAULT_JWT_SECRET})`,
   },
 );
-if (values.ttl !== undefined && !/^[1-9]\d{0,9}$/.test(values.ttl))
-  cliError(`--ttl must be a positive whole number of seconds, got ${values.ttl}`);
+if (values.ttl !== undefined && (!/^[1-9]\d{0,9}$/.test(values.ttl) || Number(values.ttl) > MAX_TOKEN_LIFETIME_SECONDS))
+  cliError(
+    `--ttl must be a whole number of seconds from 1 to ${MAX_TOKEN_LIFETIME_SECONDS} (7 days, the longest lifetime the fake accepts), got ${values.ttl}`,
+  );
 if (values.sub === '') cliError('--sub must not be empty');
 const token = await mintToken({
   ...(values.sub !== undefined && { sub: values.sub }),

@@ -79,6 +79,28 @@ describe('assumptions', () => {
     }
   });
 
+  it('names as seed members only members of the keyword they qualify, and only where that keyword is assumed', () => {
+    const nodes: Array<[string, unknown]> = [];
+    const walk = (value: unknown, pointer: string): void => {
+      if (typeof value !== 'object' || value === null) return;
+      for (const [key, child] of Object.entries(value)) {
+        if (key.startsWith('x-seed-')) nodes.push([`${pointer}/${key}`, child]);
+        walk(child, `${pointer}/${key}`);
+      }
+    };
+    walk(openapiDocument, '');
+    expect(nodes.map(([pointer]) => pointer)).toContain('/components/schemas/Agent/x-seed-required');
+    for (const [pointer, members] of nodes) {
+      const node = pointer.replace(/\/x-seed-[^/]+$/, '');
+      const keyword = pointer.replace(/^.*\/x-seed-/, '');
+      const listed = getAtPointer(openapiDocument, `${node}/x-assumed-keywords`);
+      expect(Array.isArray(listed) && listed.includes(keyword), pointer).toBe(true);
+      const values = getAtPointer(openapiDocument, `${node}/${keyword}`);
+      expect(Array.isArray(members), pointer).toBe(true);
+      for (const member of Array.isArray(members) ? members : []) expect(values, pointer).toContain(member);
+    }
+  });
+
   it('names only keywords that exist at their node', () => {
     for (const { pointer } of assumptions) {
       const listed = getAtPointer(openapiDocument, `${pointer}/x-assumed-keywords`);

@@ -24,7 +24,11 @@ function decisionOf(node: JsonObject): string {
       .map((keyword) => {
         const value =
           isJsonObject(node.items) && !(String(keyword) in node) ? node.items[String(keyword)] : node[String(keyword)];
-        return keyword === 'description' ? oneLine(String(value)) : `${String(keyword)}: ${JSON.stringify(value)}`;
+        if (keyword === 'description') return oneLine(String(value));
+        // Members the service description states are not part of the decision; say which they are.
+        const seed = node[`x-seed-${String(keyword)}`];
+        const fromSeed = Array.isArray(seed) ? ` (from the seed: ${seed.join(', ')})` : '';
+        return `${String(keyword)}: ${JSON.stringify(value)}${fromSeed}`;
       })
       .join('; ');
   }

@@ -8,7 +8,7 @@ export const openapiDocument: JsonObject = {
     "title": "Agent Registry API",
     "version": "1.0.0",
     "summary": "Deploy a tokenized AI agent, retrieve it, and submit a task to it.",
-    "description": "The Agent Registry service manages AI agents that each have an associated token.\nA client can deploy a new agent with a token supply, an initial price and a revenue\nshare for token holders; retrieve the detail record of one agent (tokenomics,\nperformance and statistics); and submit a task to an agent for execution.\n\nThis document is derived from the service description `000_46b506684fbb389b.txt`.\nWherever that description says \"not shown\", this document makes a decision and marks\nit with `x-assumption` (a one-line reason). When `x-assumed-keywords` is present, only\nthe keywords it names are assumed at that node; the rest come from the description.\nWhen it is absent, every constraint at that node is an assumption.\nRun `npm run assumptions` to list every decision.\n\nErrors are RFC 9457 problem details (`application/problem+json`). Requests to paths\nor methods this document does not define are answered with 404 or 405 problems by\nthe fake backend.\n",
+    "description": "The Agent Registry service manages AI agents that each have an associated token.\nA client can deploy a new agent with a token supply, an initial price and a revenue\nshare for token holders; retrieve the detail record of one agent (tokenomics,\nperformance and statistics); and submit a task to an agent for execution.\n\nThis document is derived from the service description `000_46b506684fbb389b.txt`.\nWherever that description says \"not shown\", this document makes a decision and marks\nit with `x-assumption` (a one-line reason). When `x-assumed-keywords` is present, only\nthe keywords it names are assumed at that node; the rest come from the description.\nWhen it is absent, every constraint at that node is an assumption. A keyword can be partly\nfrom the description: `x-seed-required` lists the members of an assumed `required` that the\ndescription states itself (the Agent record \"includes tokenomics, performance and statistics\").\nRun `npm run assumptions` to list every decision.\n\nErrors are RFC 9457 problem details (`application/problem+json`). Requests to paths\nor methods this document does not define are answered with 404 or 405 problems by\nthe fake backend.\n",
     "license": {
       "name": "MIT",
       "identifier": "MIT"
@@ -47,6 +47,9 @@ export const openapiDocument: JsonObject = {
         "summary": "Deploy an agent",
         "description": "Deploys a new agent with a token supply, an initial price and a revenue share for token holders.\nThe new agent is `active`; its totalSupply and circulatingSupply equal initialSupply; its price is\npricePerToken (0.01 SOL when omitted); its revenueShare is the one sent (0 when omitted); its marketCap\nis price × circulatingSupply; it has 1 holder (the creator); its creator is the deploying JWT's `sub`.\n",
         "x-assumption": "The seed does not say how a deploy sets the agent's record; the record follows the request as described here.",
+        "x-assumed-keywords": [
+          "description"
+        ],
         "tags": [
           "Agents"
         ],
@@ -172,6 +175,9 @@ export const openapiDocument: JsonObject = {
         "summary": "Execute an agent task",
         "description": "Submits a task to an agent for execution. The answer carries the task identifier, its status, a time estimate and a cost.\nOnly an `active` agent accepts tasks; a new task is `queued` and later moves to `processing`, then `completed` or `failed`.\n",
         "x-assumption": "The seed does not say which status a new task has; it is queued, and only active agents accept tasks.",
+        "x-assumed-keywords": [
+          "description"
+        ],
         "tags": [
           "Tasks"
         ],
@@ -253,7 +259,7 @@ export const openapiDocument: JsonObject = {
         "type": "http",
         "scheme": "bearer",
         "bearerFormat": "JWT",
-        "description": "Every operation requires a JWT bearer token in the Authorization header: `Bearer <ACCESS_TOKEN>`.\nThe token's `sub` claim identifies the caller and becomes the `creator` of agents it deploys.\n",
+        "description": "Every operation requires a JWT bearer token in the Authorization header: `Bearer <ACCESS_TOKEN>`.\nThe token's `sub` claim identifies the caller and becomes the `creator` of agents it deploys.\nThe fake backend of this kit also requires an `exp` claim at most 7 days ahead, and an `iat` (when present)\nno more than 60 seconds in the future; two Authorization headers are a 400.\n",
         "x-assumption": "Token issuance, expiry and scopes are not shown; any validly signed, unexpired JWT is accepted, its sub is the caller, and no scopes are checked."
       }
     },
@@ -262,7 +268,11 @@ export const openapiDocument: JsonObject = {
         "name": "agentId",
         "in": "path",
         "required": true,
-        "description": "Identifier of the agent.",
+        "description": "Identifier of the agent. Never `deploy`: `/v1/agents/deploy` is the deploy operation's path, and a concrete\npath matches before a templated one, so any method but POST there is answered 405 with `Allow: POST`.\n",
+        "x-assumption": "The seed does not say whether an agent id can be `deploy`; it never is, since /v1/agents/deploy is the deploy path and matches first.",
+        "x-assumed-keywords": [
+          "description"
+        ],
         "schema": {
           "$ref": "#/components/schemas/AgentId"
         }
@@ -539,9 +549,14 @@ export const openapiDocument: JsonObject = {
           "status",
           "deployedAt"
         ],
-        "x-assumption": "Which response fields are always present is not shown; every field is always present and never null.",
+        "x-assumption": "The seed says the record includes tokenomics, performance and statistics; which other fields are always present is not shown, so every field is always present and never null.",
         "x-assumed-keywords": [
           "required"
+        ],
+        "x-seed-required": [
+          "tokenomics",
+          "performance",
+          "statistics"
         ],
         "properties": {
           "agentId": {
@@ -800,10 +815,6 @@ export const openapiDocument: JsonObject = {
           "status",
           "estimatedCompletion",
           "cost"
-        ],
-        "x-assumption": "Which response fields are always present is not shown; every field is always present and never null.",
-        "x-assumed-keywords": [
-          "required"
         ],
         "properties": {
           "taskId": {

@@ -329,7 +329,10 @@ export interface components {
         };
     };
     parameters: {
-        /** @description Identifier of the agent. */
+        /**
+         * @description Identifier of the agent. Never `deploy`: `/v1/agents/deploy` is the deploy operation's path, and a concrete
+         *     path matches before a templated one, so any method but POST there is answered 405 with `Allow: POST`.
+         */
         AgentId: components["schemas"]["AgentId"];
     };
     requestBodies: never;
@@ -378,7 +381,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the agent. */
+                /**
+                 * @description Identifier of the agent. Never `deploy`: `/v1/agents/deploy` is the deploy operation's path, and a concrete
+                 *     path matches before a templated one, so any method but POST there is answered 405 with `Allow: POST`.
+                 */
                 agentId: components["parameters"]["AgentId"];
             };
             cookie?: never;
@@ -406,7 +412,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the agent. */
+                /**
+                 * @description Identifier of the agent. Never `deploy`: `/v1/agents/deploy` is the deploy operation's path, and a concrete
+                 *     path matches before a templated one, so any method but POST there is answered 405 with `Allow: POST`.
+                 */
                 agentId: components["parameters"]["AgentId"];
             };
             cookie?: never;

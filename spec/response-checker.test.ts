@@ -123,7 +123,28 @@ describe('checkResponse', () => {
       'a missing statistics object',
       {
         given: { ...ok('getAgent', 200, agent), body: withChange(agent, ['statistics'], undefined) },
-        want: { rule: 'body-schema', pointer: '/statistics', origin: 'assumption' },
+        want: { rule: 'body-schema', pointer: '/statistics', origin: 'seed' },
+      },
+    ],
+    [
+      'a missing creator (always present is a decision for it, unlike for statistics)',
+      {
+        given: { ...ok('getAgent', 200, agent), body: withChange(agent, ['creator'], undefined) },
+        want: { rule: 'body-schema', pointer: '/creator', origin: 'assumption' },
+      },
+    ],
+    [
+      'a task submission without its cost (the seed says the service returns one)',
+      {
+        given: { ...ok('executeAgentTask', 200, task), body: withChange(task, ['cost'], undefined) },
+        want: { rule: 'body-schema', pointer: '/cost', origin: 'seed' },
+      },
+    ],
+    [
+      'a deploy result without holders (always present is a decision)',
+      {
+        given: { ...ok('deployAgent', 201, deployed), body: withChange(deployed, ['holders'], undefined) },
+        want: { rule: 'body-schema', pointer: '/holders', origin: 'assumption' },
       },
     ],
     [

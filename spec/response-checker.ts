@@ -74,6 +74,14 @@ function expectedFor(error: ErrorObject): string {
   }
 }
 
+/** For a `required` error, the one property it is about: origin is decided per member, not per keyword. */
+function requiredMember(error: ErrorObject): string | undefined {
+  const params = error.params as Record<string, unknown>;
+  return error.keyword === 'required' && typeof params.missingProperty === 'string'
+    ? params.missingProperty
+    : undefined;
+}
+
 function headerValue(headers: ResponseToCheck['headers'], name: string): string | undefined {
   if (!headers) return undefined;
   if (headers instanceof Headers) return headers.get(name) ?? undefined;
@@ -168,7 +176,7 @@ export function checkResponse(response: ResponseToCheck): ResponseCheck {
         pointer,
         expected: expectedFor(error),
         found: error.keyword === 'required' ? 'nothing' : describe(error.data),
-        origin: ruleOrigin(keywordPointer, error.data),
+        origin: ruleOrigin(keywordPointer, error.data, requiredMember(error)),
         specPointer: keywordPointer,
         message: `${pointer || 'the body'} ${errorMessage(error)}`,
       });

@@ -38,7 +38,7 @@ function createAjv(mode: SchemaMode): Ajv2020 {
     useDefaults: mode === 'request',
   });
   addFormats.default(ajv);
-  ajv.addVocabulary(['x-assumption', 'x-assumed-keywords']);
+  ajv.addVocabulary(['x-assumption', 'x-assumed-keywords', 'x-seed-required']);
   const base = mode === 'strict' ? STRICT_BASE : SCHEMA_BASE;
   const schemas = getAtPointer(openapiDocument, '/components/schemas');
   if (!isJsonObject(schemas)) throw new Error('the document has no components.schemas');

@@ -1,6 +1,6 @@
 // The deliberately broken servers of the self-check: each is the real fake backend behind a proxy that breaks ONE rule,
-// with the check of the contract suite that must catch it. A broken server that slips through is a bug in the suite.
-import type { CheckName } from '../../contract-tests/check-record.ts';
+// with the exact set of rules the contract suite must report for it: a server that slips through, or that is reported
+// under a rule it did not break, is a bug in the suite.
 import type { Breakage, ProxiedRequest, ProxiedResponse } from './breaking-proxy.ts';
 
 type Operation = 'deployAgent' | 'getAgent' | 'executeAgentTask' | 'other';
@@ -63,19 +63,29 @@ export interface BreakageContext {
 export interface BrokenServer {
   /** A fresh breakage (some remember what they saw, e.g. the first agentId). */
   given: (context: BreakageContext) => Breakage;
-  /** Checks that must report it (a failed check with a violation of each). */
-  want: CheckName[];
+  /** Exactly the rules the failed checks report (the `rule` of every violation), no more, no fewer. */
+  rules: string[];
+  /** Extra arguments of its contract run (e.g. --seed-only). */
+  args?: string[];
+}
+
+/** Decodes the payload of a JWT (the second segment), or undefined. */
+function jwtPart(token: string, index: number): Record<string, unknown> | undefined {
+  const segment = token.split('.')[index];
+  if (segment === undefined) return undefined;
+  const value = parse(Buffer.from(segment, 'base64url').toString('utf8'));
+  return isRecord(value) ? value : undefined;
 }
 
 /**
- * The table of broken servers: `[name, { given, want }]`.
- * @example for (const [name, { given, want }] of brokenServers) ...
+ * The table of broken servers: `[name, { given, rules, args }]`.
+ * @example for (const [name, { given, rules }] of brokenServers) ...
  */
 export const brokenServers: Array<[string, BrokenServer]> = [
   [
     'agent price of the wrong type (a string)',
     {
-      want: ['conformance'],
+      rules: ['body-schema'],
       given: () => ({
         response: (res, req) =>
           operationOf(req) === 'getAgent' && res.status === 200
@@ -89,7 +99,7 @@ export const brokenServers: Array<[string, BrokenServer]> = [
   [
     'deploy answers a status outside the AgentStatus enum',
     {
-      want: ['conformance'],
+      rules: ['body-schema'],
       given: () => ({
         response: (res, req) =>
           operationOf(req) === 'deployAgent' && res.status === 201
@@ -103,7 +113,7 @@ export const brokenServers: Array<[string, BrokenServer]> = [
   [
     'retrieved agent misses a required field (creator)',
     {
-      want: ['conformance'],
+      rules: ['body-schema'],
       given: () => ({
         response: (res, req) =>
           operationOf(req) === 'getAgent' && res.status === 200
@@ -117,7 +127,7 @@ export const brokenServers: Array<[string, BrokenServer]> = [
   [
     'deploy answers 200 instead of 201',
     {
-      want: ['conformance'],
+      rules: ['status-documented'],
       given: () => ({
         response: (res, req) =>
           operationOf(req) === 'deployAgent' && res.status === 201 ? { ...res, status: 200 } : res,
@@ -127,7 +137,7 @@ export const brokenServers: Array<[string, BrokenServer]> = [
   [
     'agent served as text/plain',
     {
-      want: ['conformance'],
+      rules: ['content-type'],
       given: () => ({
         response: (res, req) =>
           operationOf(req) === 'getAgent' && res.status === 200
@@ -139,7 +149,7 @@ export const brokenServers: Array<[string, BrokenServer]> = [
   [
     'problems served as application/json',
     {
-      want: ['conformance'],
+      rules: ['content-type'],
       given: () => ({
         response: (res) =>
           res.status === 404 ? { ...res, headers: { ...res.headers, 'content-type': 'application/json' } } : res,
@@ -149,7 +159,7 @@ export const brokenServers: Array<[string, BrokenServer]> = [
   [
     'problem status differs from the HTTP status',
     {
-      want: ['conformance'],
+      rules: ['problem-status-matches'],
       given: () => ({
         response: (res) =>
           res.status === 404
@@ -163,7 +173,7 @@ export const brokenServers: Array<[string, BrokenServer]> = [
   [
     'accepts revenueShare above 1 (clamps it)',
     {
-      want: ['request-validation'],
+      rules: ['rejects-invalid-request'],
       given: () => ({
         request: (req) =>
           operationOf(req) === 'deployAgent'
@@ -177,7 +187,7 @@ export const brokenServers: Array<[string, BrokenServer]> = [
   [
     'accepts a priority outside its enum',
     {
-      want: ['request-validation'],
+      rules: ['rejects-invalid-request'],
       given: () => ({
         request: (req) =>
           operationOf(req) === 'executeAgentTask'
@@ -192,7 +202,7 @@ export const brokenServers: Array<[string, BrokenServer]> = [
   [
     'accepts a JSON body sent as text/plain',
     {
-      want: ['request-validation'],
+      rules: ['rejects-invalid-request'],
       given: () => ({
         request: (req) =>
           req.headers['content-type']?.startsWith('text/plain')
@@ -204,7 +214,7 @@ export const brokenServers: Array<[string, BrokenServer]> = [
   [
     'answers 500 to malformed JSON',
     {
-      want: ['request-validation'],
+      rules: ['not-a-server-error'],
       given: () => ({
         request: (req) =>
           req.method === 'POST' &&
@@ -219,7 +229,7 @@ export const brokenServers: Array<[string, BrokenServer]> = [
   [
     'no auth check (a missing Authorization header is let through)',
     {
-      want: ['auth'],
+      rules: ['rejects-unauthenticated'],
       given: ({ token }) => ({
         request: (req) =>
           req.headers.authorization === undefined
@@ -231,7 +241,7 @@ export const brokenServers: Array<[string, BrokenServer]> = [
   [
     'accepts a token whose signature was altered',
     {
-      want: ['auth'],
+      rules: ['rejects-unauthenticated'],
       given: ({ token }) => ({
         request: (req) => {
           const sent = req.headers.authorization?.replace(/^Bearer /, '') ?? '';
@@ -246,7 +256,7 @@ export const brokenServers: Array<[string, BrokenServer]> = [
   [
     '401 without a WWW-Authenticate challenge',
     {
-      want: ['auth'],
+      rules: ['required-header'],
       given: () => ({
         response: (res) => {
           if (res.status !== 401) return res;
@@ -259,8 +269,9 @@ export const brokenServers: Array<[string, BrokenServer]> = [
   [
     'a deployed agent cannot be retrieved',
     {
-      want: ['behaviour'],
-      given: () => {
+      // The conformance and reliability checks retrieve a deployed agent too: their valid GET is answered 404.
+      rules: ['deployed-agent-retrievable', 'success-status'],
+      given: ({ token }) => {
         const deployed = new Set<string>();
         return {
           response: (res, req) => {
@@ -269,7 +280,14 @@ export const brokenServers: Array<[string, BrokenServer]> = [
               const body = parse(res.body);
               if (isRecord(body) && typeof body.agentId === 'string') deployed.add(body.agentId);
             }
-            if (op === 'getAgent' && deployed.has(decodeURIComponent(req.path.split('/')[3] ?? '')))
+            // Only what the fake accepted turns into a 404: a request it rejected (401) keeps its answer, so this
+            // server breaks one rule, not also the auth checks' 401.
+            if (
+              op === 'getAgent' &&
+              res.status === 200 &&
+              req.headers.authorization === `Bearer ${token}` &&
+              deployed.has(decodeURIComponent(req.path.split('/')[3] ?? ''))
+            )
               return problem(404, 'Agent not found', req.path);
             return res;
           },
@@ -280,7 +298,7 @@ export const brokenServers: Array<[string, BrokenServer]> = [
   [
     'retrieve disagrees with the deploy (name changed)',
     {
-      want: ['behaviour'],
+      rules: ['retrieve-agrees-with-deploy'],
       given: () => ({
         response: (res, req) =>
           operationOf(req) === 'getAgent' && res.status === 200
@@ -294,7 +312,7 @@ export const brokenServers: Array<[string, BrokenServer]> = [
   [
     'totalSupply differs from initialSupply',
     {
-      want: ['behaviour'],
+      rules: ['retrieve-agrees-with-deploy'],
       given: () => ({
         response: (res, req) =>
           operationOf(req) === 'getAgent' && res.status === 200
@@ -309,7 +327,8 @@ export const brokenServers: Array<[string, BrokenServer]> = [
   [
     'every deploy returns the same agentId',
     {
-      want: ['behaviour'],
+      // What is retrieved under the repeated id is the first agent, not the one just deployed.
+      rules: ['distinct-agent-ids', 'retrieve-agrees-with-deploy'],
       given: () => {
         let first: unknown;
         return {
@@ -327,7 +346,7 @@ export const brokenServers: Array<[string, BrokenServer]> = [
   [
     'an unknown agent is answered 400 instead of 404',
     {
-      want: ['behaviour'],
+      rules: ['unknown-agent-404'],
       given: () => ({
         response: (res, req) =>
           operationOf(req) === 'getAgent' && res.status === 404 ? problem(400, 'Bad request', req.path) : res,
@@ -337,7 +356,7 @@ export const brokenServers: Array<[string, BrokenServer]> = [
   [
     'rejects tasks with priority low',
     {
-      want: ['behaviour'],
+      rules: ['success-status'],
       given: () => ({
         request: (req) =>
           operationOf(req) === 'executeAgentTask' &&
@@ -351,7 +370,7 @@ export const brokenServers: Array<[string, BrokenServer]> = [
   [
     'a new task is processing, not queued',
     {
-      want: ['behaviour'],
+      rules: ['new-task-queued'],
       given: () => ({
         response: (res, req) =>
           operationOf(req) === 'executeAgentTask' && res.status === 200
@@ -365,7 +384,7 @@ export const brokenServers: Array<[string, BrokenServer]> = [
   [
     'answers 500 when initialSupply is not a whole number',
     {
-      want: ['generated'],
+      rules: ['not-a-server-error'],
       given: () => ({
         request: (req) => {
           if (operationOf(req) !== 'deployAgent') return req;
@@ -375,6 +394,147 @@ export const brokenServers: Array<[string, BrokenServer]> = [
             ? problem(500, 'Internal server error', req.path)
             : req;
         },
+      }),
+    },
+  ],
+  [
+    'class 1: the retrieved agent has no performance object (caught with --seed-only: the seed lists it)',
+    {
+      rules: ['body-schema'],
+      args: ['--seed-only'],
+      given: () => ({
+        response: (res, req) =>
+          operationOf(req) === 'getAgent' && res.status === 200
+            ? editJson(res, (b) => {
+                delete b.performance;
+              })
+            : res,
+      }),
+    },
+  ],
+  [
+    'class 2: parameters checked with typeof === "object", so an array or null is accepted',
+    {
+      rules: ['rejects-invalid-request'],
+      given: () => ({
+        request: (req) =>
+          operationOf(req) === 'executeAgentTask'
+            ? editRequestJson(req, (b) => {
+                if (Array.isArray(b.parameters) || b.parameters === null) delete b.parameters;
+              })
+            : req,
+      }),
+    },
+  ],
+  [
+    'class 3: accepts a token re-headed with alg none that carries the real payload',
+    {
+      rules: ['rejects-unauthenticated'],
+      given: ({ token }) => ({
+        request: (req) => {
+          const sent = req.headers.authorization?.replace(/^Bearer /, '') ?? '';
+          const payload = token.split('.')[1];
+          return jwtPart(sent, 0)?.alg === 'none' && sent.split('.')[1] === payload
+            ? { ...req, headers: { ...req.headers, authorization: `Bearer ${token}` } }
+            : req;
+        },
+      }),
+    },
+  ],
+  [
+    'class 4: the third deploy of a name gets the agentId of the one before it',
+    {
+      rules: ['distinct-agent-ids'],
+      given: () => {
+        const byName = new Map<string, unknown[]>();
+        return {
+          response: (res, req) => {
+            if (operationOf(req) !== 'deployAgent' || res.status !== 201) return res;
+            const name = String((parse(req.body) as Record<string, unknown> | undefined)?.name);
+            const ids = byName.get(name) ?? [];
+            byName.set(name, ids);
+            return editJson(res, (b) => {
+              if (ids.length >= 2) b.agentId = ids.at(-1);
+              ids.push(b.agentId);
+            });
+          },
+        };
+      },
+    },
+  ],
+  [
+    'class 4: taskIds count per agent (tsk_1, tsk_2, … again for every agent)',
+    {
+      rules: ['distinct-task-ids'],
+      given: () => {
+        const counts = new Map<string, number>();
+        return {
+          response: (res, req) => {
+            if (operationOf(req) !== 'executeAgentTask' || res.status !== 200) return res;
+            const agent = req.path.split('/')[3] ?? '';
+            const next = (counts.get(agent) ?? 0) + 1;
+            counts.set(agent, next);
+            return editJson(res, (b) => {
+              b.taskId = `tsk_${next}`;
+            });
+          },
+        };
+      },
+    },
+  ],
+  [
+    'class 5: the stored price is rounded to 2 decimals',
+    {
+      rules: ['retrieve-agrees-with-deploy'],
+      given: () => ({
+        response: (res, req) =>
+          operationOf(req) === 'getAgent' && res.status === 200
+            ? editJson(res, (b) => {
+                if (isRecord(b.tokenomics) && typeof b.tokenomics.price === 'number')
+                  b.tokenomics.price = Math.round(b.tokenomics.price * 100) / 100;
+              })
+            : res,
+      }),
+    },
+  ],
+  [
+    'class 6: one retrieve in 10 fails with a documented 500',
+    {
+      rules: ['not-a-server-error'],
+      given: () => {
+        let count = 0;
+        return {
+          response: (res, req) => {
+            if (operationOf(req) !== 'getAgent' || res.status !== 200) return res;
+            count += 1;
+            return count % 10 === 0 ? problem(500, 'Internal server error', req.path) : res;
+          },
+        };
+      },
+    },
+  ],
+  [
+    'class 7: rejects revenueShare exactly 1 (reads the range as 0 ≤ x < 1)',
+    {
+      rules: ['success-status'],
+      given: () => ({
+        request: (req) =>
+          operationOf(req) === 'deployAgent' &&
+          (parse(req.body) as Record<string, unknown> | undefined)?.revenueShare === 1
+            ? problem(400, 'Request body is invalid', req.path)
+            : req,
+      }),
+    },
+  ],
+  [
+    'a documented but wrong status: tasks for an active agent are answered 409',
+    {
+      rules: ['success-status'],
+      given: () => ({
+        response: (res, req) =>
+          operationOf(req) === 'executeAgentTask' && res.status === 200
+            ? problem(409, 'Agent does not accept tasks', req.path)
+            : res,
       }),
     },
   ],

@@ -1,5 +1,9 @@
-// The run plan: caps are honoured exactly, skips say why, and the default lets every named check run once.
+// The run plan: caps are honoured exactly, skips say why, the default lets every named check run once, and every
+// operation of the spec is checked (the guard that makes a new operation fail CI until it has checks).
 import { describe, expect, test } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
+import { getAtPointer, openapiDocument, operations } from '../../spec/index.ts';
+import { repoRoot } from '../../scripts/spawned-server.ts';
 import {
   defaultMaxWrites,
   namedChecks,
@@ -77,4 +81,50 @@ describe('planRun', () => {
     expect(plan.decisions.get('conformance/getAgent/200')).toEqual({ run: false, reason: 'max-writes' });
     expect(plan.decisions.get('behaviour/getAgent/unknown')).toEqual({ run: true });
   });
+});
+
+describe('the plan is derived from the spec', () => {
+  test.each([...operations.keys()])('%s has conformance, auth, behaviour and reliability checks', (operationId) => {
+    const families = new Set(namedChecks.filter((c) => c.operationId === operationId).map((c) => c.check));
+    for (const family of ['conformance', 'auth', 'behaviour', 'reliability'])
+      expect([...families], `${operationId} has no ${family} check`).toContain(family);
+  });
+
+  test('every check names an operation of the spec, and ids are unique', () => {
+    for (const check of namedChecks) expect(operations.has(check.operationId), check.id).toBe(true);
+    expect(new Set(namedChecks.map((c) => c.id)).size).toBe(namedChecks.length);
+  });
+
+  test('every operation with a body gets request-validation checks for each of its fields', () => {
+    for (const operation of operations.values()) {
+      if (operation.requestMediaType === undefined) continue;
+      const ids = namedChecks.filter(
+        (c) => c.operationId === operation.operationId && c.check === 'request-validation',
+      );
+      expect(ids.length, operation.operationId).toBeGreaterThan(4);
+    }
+  });
+
+  test('a check that may create something says so, so --read-only skips it', () => {
+    for (const check of namedChecks) {
+      const method = operations.get(check.operationId)?.method;
+      if (check.check === 'conformance' || check.check === 'reliability')
+        expect(check.deploys + check.executes > 0, check.id).toBe(method === 'POST');
+      expect(check.deploys + check.executes, check.id).toBeLessThanOrEqual(check.posts);
+    }
+  });
+});
+
+test('every spec pointer written out in the contract suite names a node of the document', () => {
+  const dir = `${repoRoot}/contract-tests`;
+  const written = readdirSync(dir)
+    .filter((file) => file.endsWith('.ts'))
+    .flatMap((file) =>
+      [...readFileSync(`${dir}/${file}`, 'utf8').matchAll(/['`](\/(?:components|paths)\/[^'`$]*)['`]/g)].map(
+        (match) => [file, match[1] ?? ''] as const,
+      ),
+    );
+  expect(written.length).toBeGreaterThan(0);
+  for (const [file, pointer] of written)
+    expect(getAtPointer(openapiDocument, pointer), `${file}: ${pointer}`).toBeDefined();
 });

@@ -1,9 +1,12 @@
-// The verdict and the console explanation of a run, from check records: exit 0 only when everything ran and passed,
-// and each failure shows the request, the answer, the pointer, the expectation, the spec rule and its origin.
+// The verdict, the console explanation and the JUnit of a run, from check records: exit 0 only when everything ran and
+// passed; each failure shows the request, the answer, the pointer, the expectation, the spec rule and its origin, once
+// however many checks found it; a common cause of all answers is named first; the whole fits one screen.
 import { describe, expect, test } from 'vitest';
 import { planRun } from '../../contract-tests/check-plan.ts';
-import type { CheckRecord } from '../../contract-tests/check-record.ts';
-import { buildReport, formatConsoleReport } from '../../contract-tests/contract-report.ts';
+import type { CheckRecord, CheckViolation, RecordedExchange } from '../../contract-tests/check-record.ts';
+import { diagnose } from '../../contract-tests/answer-diagnosis.ts';
+import { buildReport, formatConsoleReport, type ReportSection } from '../../contract-tests/contract-report.ts';
+import { formatJUnit, junitSuiteName } from '../../contract-tests/junit-report.ts';
 import type { RunOptions } from '../../contract-tests/run-options.ts';
 
 const options: RunOptions = {
@@ -99,11 +102,12 @@ describe('buildReport verdict', () => {
   });
 });
 
+const report = (records: CheckRecord[], errors: string[] = []) =>
+  buildReport({ records, errors, options, plan, startedAt: new Date(0), durationMs: 1 });
+
 describe('formatConsoleReport', () => {
   test('explains a failure: request, answer, pointer, expectation, rule and origin', () => {
-    const text = formatConsoleReport(
-      buildReport({ records: [failed], errors: [], options, plan, startedAt: new Date(0), durationMs: 1 }),
-    );
+    const text = formatConsoleReport(report([failed]));
     for (const part of [
       'getAgent',
       '✗ auth 0/1',
@@ -116,5 +120,137 @@ describe('formatConsoleReport', () => {
     ]) {
       expect(text).toContain(part);
     }
+  });
+
+  test('shows a violation that many checks found once, with a count and the checks', () => {
+    const many = Array.from({ length: 40 }, (_, i) => ({ ...failed, id: `auth/getAgent/variant-${i}` }));
+    const text = formatConsoleReport(report(many));
+    expect(text.split('the request was accepted (200)')).toHaveLength(2);
+    expect(text).toContain('× 40 in 40 check(s)');
+    expect(text).toContain('seen in auth/getAgent/variant-0, auth/getAgent/variant-1 and 38 more');
+  });
+
+  test('fits one screen however many distinct violations there are, and ends with the summary and verdict', () => {
+    const distinct = Array.from({ length: 200 }, (_, i) =>
+      record({
+        id: `auth/getAgent/v${i}`,
+        outcome: 'failed',
+        exchanges: failed.exchanges,
+        violations: [{ ...(failed.violations[0] as CheckViolation), found: `${i}`, message: `distinct ${i}` }],
+      }),
+    );
+    const lines = formatConsoleReport(report(distinct)).trimEnd().split('\n');
+    expect(lines.length).toBeLessThanOrEqual(45);
+    expect(lines.at(-2)).toMatch(/^getAgent +✗ auth 0\/200$/);
+    expect(lines.at(-1)).toMatch(/^FAILED: 0 passed, 200 failed/);
+    // Every distinct violation is either shown (one line at least) or counted in the last line of the failures.
+    const shown = lines.filter((line) => line.startsWith('✗ [auth] distinct ')).length;
+    const rest = Number(
+      /^… and (\d+) more distinct violation\(s\)/.exec(lines.find((l) => l.startsWith('… and')) ?? '')?.[1],
+    );
+    expect(shown + rest).toBe(200);
+  });
+
+  test('prints the diagnosis first, and added sections before the summary', () => {
+    const section: ReportSection = { name: 'coverage', consoleLines: () => ['coverage: 3 of 5 statuses seen'] };
+    const sameAnswers = Array.from({ length: 6 }, (_, i) => ({ ...failed, id: `auth/getAgent/v${i}` }));
+    const lines = formatConsoleReport(report(sameAnswers), [section]).split('\n');
+    expect(lines[0]).toMatch(/^Diagnosis: Every answer \(6 of 6\) was the same, 200 application\/json/);
+    expect(lines.findIndex((l) => l.startsWith('✗'))).toBeGreaterThan(0);
+    expect(lines.indexOf('coverage: 3 of 5 statuses seen')).toBeLessThan(
+      lines.findIndex((l) => l.startsWith('getAgent')),
+    );
+  });
+});
+
+function exchange(status: number, body: string, contentType = 'application/json'): RecordedExchange {
+  return {
+    operationId: 'getAgent',
+    request: { method: 'GET', url: 'http://127.0.0.1:1/v1/agents/x', headers: {}, body: undefined },
+    response: { status, headers: { 'content-type': contentType }, body },
+    error: undefined,
+    durationMs: 1,
+  };
+}
+
+describe('diagnose', () => {
+  const six = (make: (i: number) => RecordedExchange) => [
+    record({ exchanges: Array.from({ length: 6 }, (_, i) => make(i)) }),
+  ];
+  test.each<[string, { given: CheckRecord[]; want: RegExp | undefined }]>([
+    [
+      'every answer identical',
+      {
+        given: six(() => exchange(200, '{}')),
+        want: /^Every answer \(6 of 6\) was the same, 200 application\/json \{\}/,
+      },
+    ],
+    [
+      'every answer 404',
+      {
+        given: six((i) => exchange(404, `nothing at ${i}`, 'text/plain')),
+        want: /^Every answer \(6 of 6\) was 404: is API_BASE_URL/,
+      },
+    ],
+    [
+      'every answer 401',
+      { given: six((i) => exchange(401, `no ${i}`)), want: /^Every answer \(6 of 6\) was 401, also with API_TOKEN/ },
+    ],
+    [
+      'HTML pages',
+      { given: six((i) => exchange(200, `<!doctype html><p>${i}`, 'text/html')), want: /was an HTML page, not JSON/ },
+    ],
+    [
+      'no answer at all',
+      {
+        given: [
+          record({
+            exchanges: Array.from({ length: 6 }, () => ({
+              ...exchange(200, ''),
+              response: undefined,
+              error: 'ECONNREFUSED',
+            })),
+          }),
+        ],
+        want: /^No request got an answer/,
+      },
+    ],
+    ['answers that differ', { given: six((i) => exchange(i % 2 === 0 ? 200 : 404, `${i}`)), want: undefined }],
+    ['too few answers to tell', { given: [record({ exchanges: [exchange(404, '')] })], want: undefined }],
+  ])('%s', (_name, { given, want }) => {
+    const lines = diagnose(given);
+    if (want === undefined) expect(lines).toEqual([]);
+    else expect(lines[0]).toMatch(want);
+  });
+});
+
+describe('formatJUnit', () => {
+  const passed = record({ id: 'conformance/deployAgent/201', check: 'conformance', operationId: 'deployAgent' });
+  const xml = formatJUnit(
+    report([passed, { ...failed, violations: [...failed.violations, ...failed.violations] }], ['boom <x>']),
+    [{ name: 'coverage', consoleLines: () => [], junitProperties: () => [['coverage', '3/5']] }],
+  );
+
+  test('one suite named after the kit, each case classed by its operation', () => {
+    expect(xml).toContain(`<testsuites name="${junitSuiteName}"`);
+    expect(xml).toContain(`<testsuite name="${junitSuiteName}"`);
+    expect(xml).toContain('<testcase classname="deployAgent" name="conformance:');
+    expect(xml).toContain(
+      '<testcase classname="getAgent" name="auth: no Authorization header is rejected with 401 [auth/getAgent/missing]"',
+    );
+  });
+
+  test('a failure has a one-line message (the first violation) and the explanation in its body', () => {
+    const failure = /<failure message="([^"]*)" type="([^"]*)">([^<]*)<\/failure>/.exec(xml);
+    expect(failure?.[1]).toBe('the request was accepted (200) (+1 more)');
+    expect(failure?.[2]).toBe('rejects-unauthenticated');
+    expect(failure?.[3]).toContain('→ GET http://127.0.0.1:1/v1/agents/agt_1');
+    expect(failure?.[3]).toContain('{&quot;agentId&quot;:&quot;agt_1&quot;}');
+  });
+
+  test('suite errors are error cases, and sections add properties', () => {
+    expect(xml).toContain('<error message="boom &lt;x&gt;">');
+    expect(xml).toContain('<property name="coverage" value="3/5"/>');
+    expect(xml).toMatch(/<testsuites [^>]*tests="3" failures="1" errors="1"/);
   });
 });

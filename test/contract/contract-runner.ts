@@ -60,16 +60,16 @@ export async function runContract(env: Record<string, string | undefined>, args:
   return { code, stdout, stderr, json, junit, report: json === '' ? undefined : (JSON.parse(json) as ContractReport) };
 }
 
-/** The checks a report says failed, each with the check names of its violations. */
-export function failedChecks(report: ContractReport): Array<{ id: string; caughtBy: string[] }> {
+/** The checks a report says failed, each with the rules of its violations. */
+export function failedChecks(report: ContractReport): Array<{ id: string; rules: string[] }> {
   return report.checks
     .filter((c) => c.outcome === 'failed')
-    .map((c) => ({ id: c.id, caughtBy: [...new Set(c.violations.map((v) => v.check))] }));
+    .map((c) => ({ id: c.id, rules: [...new Set(c.violations.map((v) => v.rule))] }));
 }
 
-/** Every check name that reported a violation in a failed check. */
-export function caughtBy(report: ContractReport): Set<string> {
-  return new Set(failedChecks(report).flatMap((c) => c.caughtBy));
+/** Every rule a failed check reported a violation of. */
+export function violatedRules(report: ContractReport): Set<string> {
+  return new Set(report.checks.filter((c) => c.outcome === 'failed').flatMap((c) => c.violations.map((v) => v.rule)));
 }
 
 /** Starts the project's fake backend on an ephemeral loopback port. */

@@ -37,7 +37,7 @@ describe('the token never appears in any output, whatever the server echoes', ()
         // What was sent is the trimmed token, and the server really echoed it into the reports.
         expect(server.received).toContain(`Bearer ${token}`);
         expect(run.json).toContain('"x-echo-authorization": "Bearer <redacted>"');
-        expect(run.json).toMatch(/"found": "500 \{\\"detail\\":\\"x*<redact/);
+        expect(run.json).toMatch(/answered 500 \{\\"detail\\":\\"x*<redact/);
         expect(run.stdout).toContain('<redacted>');
         expect(run.junit).toContain('&lt;redacted&gt;');
         const outputs = { stdout: run.stdout, stderr: run.stderr, json: run.json, junit: run.junit };

@@ -1,9 +1,12 @@
 // The contract suite against real targets over HTTP: the fake backend passes, Prism passes what a stateless mock can,
 // and the CLI's promises hold (token never printed, caps honoured, read-only sends nothing a correct server accepts).
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { SpawnedServer } from '../../scripts/spawned-server.ts';
 import { startBreakingProxy, type Breakage } from './breaking-proxy.ts';
 import { brokenServers } from './broken-servers.ts';
+import { namedChecks } from '../../contract-tests/check-plan.ts';
 import { fakeToken, failedChecks, runContract, startFakeBackend, startPrism } from './contract-runner.ts';
 
 const seedArgs = ['--seed', '20261122', '--runs', '10'];
@@ -70,6 +73,39 @@ describe('generated cases', () => {
       expect(replayed?.generated?.counterexample).toBe(failure?.generated?.counterexample);
     } finally {
       await proxy.close();
+    }
+  }, 120_000);
+});
+
+describe('a server that answers every request 200 {}', () => {
+  test('gets one screen: the diagnosis first, each violation once, the per-operation summary last', async () => {
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const run = await runContract({ API_BASE_URL: `http://127.0.0.1:${port}`, API_TOKEN: token }, seedArgs);
+      expect(run.code).toBe(1);
+      const lines = run.stdout.trimEnd().split('\n');
+      expect(lines.length, run.stdout).toBeLessThanOrEqual(50);
+      // The three lines of the plan, a blank line, then the diagnosis.
+      expect(lines[4]).toMatch(/^Diagnosis: Every answer \(\d+ of \d+\) was the same, 200 application\/json \{\}/);
+      expect(run.stdout.split('status 200 is not documented for deployAgent')).toHaveLength(2);
+      expect(lines.slice(-4).map((line) => line.split(' ')[0])).toEqual([
+        'deployAgent',
+        'getAgent',
+        'executeAgentTask',
+        'FAILED:',
+      ]);
+      expect(run.report?.diagnosis).toHaveLength(1);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   }, 120_000);
 });
@@ -211,16 +247,20 @@ describe('against Prism serving the same document', () => {
     const failed = (run.report ? failedChecks(run.report) : []).map((c) => c.id).sort();
     expect(failed).toEqual(
       [
-        // Prism answers a missing or non-Bearer token 401 with a placeholder challenge ("string") and accepts any bearer token.
-        ...['deployAgent', 'getAgent', 'executeAgentTask'].flatMap((op) =>
-          ['missing', 'not-bearer', 'malformed', 'bad-signature'].map((v) => `auth/${op}/${v}`),
-        ),
-        // Stateless: what is deployed is not what is retrieved, every deploy has the example's id, unknown agents exist.
+        // Prism answers a missing or non-Bearer token 401 with a placeholder challenge ("string") and accepts any
+        // bearer token, so every auth check of every operation fails.
+        ...namedChecks.filter((c) => c.check === 'auth').map((c) => c.id),
+        // Stateless: what is deployed is not what is retrieved (by the named checks and the generated read-back),
+        // every deploy and task has the example's id, unknown agents exist.
         'behaviour/deployAgent/retrievable',
         'behaviour/deployAgent/defaults',
         'behaviour/deployAgent/distinct-ids',
+        'behaviour/deployAgent/edges',
+        'behaviour/executeAgentTask/distinct-task-ids',
         'behaviour/executeAgentTask/unknown',
         'behaviour/getAgent/unknown',
+        'generated/deployAgent/valid',
+        'generated/executeAgentTask/valid',
         // Prism never answers a malformed JSON body, and answers a body without Content-Type 400 instead of 415.
         'request-validation/deployAgent/malformed-json',
         'request-validation/deployAgent/content-type-missing',
@@ -230,6 +270,10 @@ describe('against Prism serving the same document', () => {
     );
     const passed = run.report?.checks.filter((c) => c.outcome === 'passed').map((c) => c.id) ?? [];
     expect(passed.filter((id) => id.startsWith('conformance/')).length).toBe(3);
-    expect(passed.filter((id) => id.startsWith('generated/')).length).toBe(4);
+    expect(passed.filter((id) => id.startsWith('generated/')).sort()).toEqual([
+      'generated/deployAgent/invalid',
+      'generated/executeAgentTask/invalid',
+    ]);
+    expect(passed.filter((id) => id.startsWith('reliability/')).length).toBe(3);
   }, 120_000);
 });

@@ -62,12 +62,12 @@ function straddle(cut: number, from: number, token: string): number {
 }
 
 /**
- * The body: the token straddling character 120, every form, then the token straddling character 4000.
+ * The body: the token straddling character 80 (where a failed fixture deploy is cut), every form, then the token straddling character 4000.
  * @example JSON.parse(echoBody('tok/en+value')).raw // 'tok/en+value'
  */
 export function echoBody(token: string): string {
   const opening = '{"detail":"';
-  let body = `${opening}${'x'.repeat(straddle(120, opening.length, token) - opening.length)}${token}"`;
+  let body = `${opening}${'x'.repeat(straddle(80, opening.length, token) - opening.length)}${token}"`;
   for (const form of echoForms(token)) body += `,"${form.name}":"${form.echoed}"`;
   const tail = ',"tail":"';
   const start = straddle(4000, body.length + tail.length, token);

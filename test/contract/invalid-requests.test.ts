@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { validateRequestBody } from '../../spec/index.ts';
 import { invalidRequests } from '../../contract-tests/invalid-requests.ts';
-import { requestExamples } from '../../contract-tests/spec-schemas.ts';
+import { propertiesOf, requestExamples, requestSchema } from '../../contract-tests/spec-schemas.ts';
 
 describe.each(['deployAgent', 'executeAgentTask'] as const)('invalidRequests(%s)', (operationId) => {
   test('the example it starts from is valid', () => {
@@ -33,13 +33,30 @@ test('deploy covers every case the issue names', () => {
     'model-enum',
     'revenueShare-minimum',
     'revenueShare-maximum',
-    'initialSupply-type',
+    'initialSupply-type-string',
+    'initialSupply-type-null',
     'malformed-json',
     'content-type-text',
   ]) {
     expect(ids).toContain(id);
   }
   expect(invalidRequests('executeAgentTask').map((c) => c.id)).toEqual(
-    expect.arrayContaining(['task-missing', 'priority-enum', 'parameters-type']),
+    expect.arrayContaining([
+      'task-missing',
+      'priority-enum',
+      ...['array', 'string', 'number', 'null'].map((t) => `parameters-type-${t}`),
+    ]),
   );
 });
+
+test.each(['deployAgent', 'executeAgentTask'] as const)(
+  '%s: every field is sent as each other JSON type',
+  (operationId) => {
+    const ids = new Set(invalidRequests(operationId).map((c) => c.id));
+    for (const property of propertiesOf(requestSchema(operationId))) {
+      const own = property.at.schema.type === 'integer' ? 'number' : property.at.schema.type;
+      for (const type of ['object', 'array', 'string', 'number', 'boolean', 'null'].filter((t) => t !== own))
+        expect(ids, `${property.name} as ${type}`).toContain(`${property.name}-type-${type}`);
+    }
+  },
+);

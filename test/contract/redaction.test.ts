@@ -1,6 +1,7 @@
 // The one redactor hides the token in every form a server commonly echoes it in, and text is redacted before it is cut.
 import { describe, expect, test } from 'vitest';
-import { alterSignature, createRedactor, describeServerText } from '../../contract-tests/redaction.ts';
+import { hostileTokens } from '../../contract-tests/hostile-tokens.ts';
+import { createRedactor, describeServerText } from '../../contract-tests/redaction.ts';
 
 const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJkZXYtdXNlciJ9.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg';
 // An opaque token with the characters escapes care about: `/` (JSON's `\/`), `+`, `=`.
@@ -55,7 +56,15 @@ const forms: Array<[string, (token: string) => { echoed: string; secret: string 
   ['base64url of the token', (t) => ({ echoed: base64url(t), secret: base64url(t) })],
   ['base64 in a URL, percent-encoded', (t) => ({ echoed: encodeURIComponent(base64(t)), secret: base64(t) })],
   ['hex', (t) => ({ echoed: Buffer.from(t).toString('hex'), secret: Buffer.from(t).toString('hex') })],
-  ['the token with its signature altered', (t) => ({ echoed: alterSignature(t), secret: alterSignature(t) })],
+  ...(['bad-signature', 'alg-switched', 'payload-altered'] as const).map(
+    (variant): [string, (token: string) => { echoed: string; secret: string }] => [
+      `the token derived as ${variant}, base64-encoded`,
+      (t) => {
+        const derived = hostileTokens(t)[variant] ?? t;
+        return { echoed: base64(`Bearer ${derived}`), secret: tokenPartOfBase64('Bearer ', derived, '') };
+      },
+    ],
+  ),
 ];
 
 /** True when some `width`-character piece of `secret` (taken every `step` characters) is in `text`. */

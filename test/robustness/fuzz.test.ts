@@ -185,17 +185,20 @@ function methodFor(template: string): fc.Arbitrary<string> {
 
 function operationFor(method: string, path: string): OperationId | undefined {
   const segments = path.split('?')[0]?.split('/') ?? [];
-  for (const operation of operations.values()) {
+  // As OpenAPI matches: among the templates that fit the path, the most concrete ones (fewest parameters) win, so
+  // GET /v1/agents/deploy names no operation (405), not getAgent.
+  const fitting = [...operations.values()].filter((operation) => {
     const template = operation.path.split('/');
-    if (operation.method !== method || template.length !== segments.length) continue;
-    if (
+    return (
+      template.length === segments.length &&
       template.every((part, index) =>
         part.startsWith('{') ? (segments[index] ?? '') !== '' : part === segments[index],
       )
-    )
-      return operation.operationId;
-  }
-  return undefined;
+    );
+  });
+  const fewest = Math.min(...fitting.map((operation) => operation.pathParameters.length));
+  return fitting.find((operation) => operation.pathParameters.length === fewest && operation.method === method)
+    ?.operationId;
 }
 
 const fuzzCases: fc.Arbitrary<FuzzCase> = fc

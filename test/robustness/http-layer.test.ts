@@ -88,19 +88,19 @@ function expectProblem(answer: { status: number; headers: string; body: string }
 
 describe('oversized requests', () => {
   it.each([
-    ['a 10 KB URL', { given: `GET /v1/agents/${'a'.repeat(10_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, want: 414 }],
+    ['a 10 KB URL', { given: `GET /v1/agents/${'a'.repeat(10_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`, want: 414 }],
     [
       'a 20 KB URL (over the header limit)',
-      { given: `GET /v1/agents/${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, want: 431 },
+      { given: `GET /v1/agents/${'a'.repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`, want: 431 },
     ],
     [
       'a 20 KB header',
-      { given: `GET /v1/agents/x HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`, want: 431 },
+      { given: `GET /v1/agents/x HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`, want: 431 },
     ],
     [
       '3,000 small headers',
       {
-        given: `GET /v1/agents/x HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 3000 }, (_, i) => `X-H${i}: v`).join('\r\n')}\r\n\r\n`,
+        given: `GET /v1/agents/x HTTP/1.1\r\nHost: localhost\r\n${Array.from({ length: 3000 }, (_, i) => `X-H${i}: v`).join('\r\n')}\r\n\r\n`,
         want: 431,
       },
     ],
@@ -108,24 +108,27 @@ describe('oversized requests', () => {
       'a declared 2 MiB body',
       {
         given:
-          'POST /v1/agents/deploy HTTP/1.1\r\nHost: x\r\n<auth>Content-Type: application/json\r\nContent-Length: 2097152\r\n\r\n{',
+          'POST /v1/agents/deploy HTTP/1.1\r\nHost: localhost\r\n<auth>Content-Type: application/json\r\nContent-Length: 2097152\r\n\r\n{',
         want: 413,
       },
     ],
     ['not HTTP at all', { given: '\u0000\u0001\u0002 hello\r\n\r\n', want: 400 }],
     [
       'a bad Content-Length',
-      { given: 'POST /v1/agents/deploy HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n', want: 400 },
+      { given: 'POST /v1/agents/deploy HTTP/1.1\r\nHost: localhost\r\nContent-Length: abc\r\n\r\n', want: 400 },
     ],
     [
       'Content-Length beside chunked (request smuggling)',
       {
         given:
-          'POST /v1/agents/deploy HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+          'POST /v1/agents/deploy HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
         want: 400,
       },
     ],
-    ['a header without a colon', { given: 'GET /v1/agents/x HTTP/1.1\r\nHost: x\r\nNoColonHere\r\n\r\n', want: 400 }],
+    [
+      'a header without a colon',
+      { given: 'GET /v1/agents/x HTTP/1.1\r\nHost: localhost\r\nNoColonHere\r\n\r\n', want: 400 },
+    ],
   ])('answers %s with a problem and carries on', async (_name, { given, want }) => {
     // The token is minted in beforeAll, after this table is built.
     expectProblem(await exchange(given.replace('<auth>', `Authorization: ${authorization}\r\n`)), want);
@@ -138,7 +141,7 @@ describe('oversized requests', () => {
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
     socket.write(
-      `POST /v1/agents/deploy HTTP/1.1\r\nHost: x\r\nAuthorization: ${authorization}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
+      `POST /v1/agents/deploy HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${authorization}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
     );
     const piece = 'x'.repeat(64 * 1024);
     for (let index = 0; index < 20 && !socket.destroyed; index += 1)
@@ -155,13 +158,13 @@ describe('stalled, slow and vanishing clients', () => {
     const stalled: Socket[] = [];
     for (let index = 0; index < 150; index += 1) {
       const socket = await open();
-      socket.write('GET /v1/agents/x HTTP/1.1\r\nHost: x\r\nX-Slow: ');
+      socket.write('GET /v1/agents/x HTTP/1.1\r\nHost: localhost\r\nX-Slow: ');
       stalled.push(socket);
     }
     for (let index = 0; index < 50; index += 1) {
       const socket = await open();
       socket.write(
-        `POST /v1/agents/deploy HTTP/1.1\r\nHost: x\r\nAuthorization: ${authorization}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":`,
+        `POST /v1/agents/deploy HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${authorization}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":`,
       );
       stalled.push(socket);
     }
@@ -177,7 +180,7 @@ describe('stalled, slow and vanishing clients', () => {
     const chunks: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-    socket.write('GET /v1/agents/x HTTP/1.1\r\nHost: x\r\nX-Never-Finished: ');
+    socket.write('GET /v1/agents/x HTTP/1.1\r\nHost: localhost\r\nX-Never-Finished: ');
     await closed;
     const text = Buffer.concat(chunks).toString('latin1');
     expectProblem(
@@ -195,7 +198,7 @@ describe('stalled, slow and vanishing clients', () => {
     const body = JSON.stringify({ name: 'vanishing', category: 'nft', model: 'gpt-4', initialSupply: 1 });
     for (let index = 0; index < 50; index += 1) {
       const socket = await open();
-      const head = `POST /v1/agents/deploy HTTP/1.1\r\nHost: x\r\nAuthorization: ${authorization}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+      const head = `POST /v1/agents/deploy HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${authorization}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
       // Even: cut off in the middle of the body. Odd: send it all, then leave without reading the answer.
       socket.write(index % 2 ? head + body : head + body.slice(0, 10));
       socket.destroy();
@@ -209,7 +212,7 @@ describe('stalled, slow and vanishing clients', () => {
     const socket = await open();
     const chunks: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    const request = `GET /v1/agents/${agentId} HTTP/1.1\r\nHost: x\r\nAuthorization: ${authorization}\r\nConnection: close\r\n\r\n`;
+    const request = `GET /v1/agents/${agentId} HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${authorization}\r\nConnection: close\r\n\r\n`;
     const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
     for (let offset = 0; offset < request.length; offset += 7) {
       socket.write(request.slice(offset, offset + 7));

@@ -1,0 +1,193 @@
+// Every accepted deploy is read back: deploys a body, retrieves the agent it created and compares it, field by field,
+// with what was sent (or the documented default) and what the deploy answered. Shared by behaviour and generated checks.
+import { getOperation, isJsonObject, type JsonObject, type JsonValue, type RuleOrigin } from '../spec/index.ts';
+import type { CheckRun } from './check-definition.ts';
+import { expectSuccess, successStatus, validRequest } from './operation-requests.ts';
+import { requestSchema, resolveSchema, responseSchema } from './spec-schemas.ts';
+
+const deploySpec = getOperation('deployAgent').pointer;
+
+/** One field of the retrieved agent and the value it must have. */
+export interface Agreement {
+  pointer: string;
+  want: JsonValue | undefined;
+  origin: RuleOrigin;
+  specPointer: string;
+  why: string;
+  /** The exchange the wanted value came from (the deploy's answer), when not the request. */
+  source?: number;
+}
+
+function parse(body: string): JsonValue | undefined {
+  try {
+    return JSON.parse(body) as JsonValue;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Equal as JSON, with numbers equal up to double rounding noise (a server may store them as decimals). */
+function same(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+  if (typeof a === 'number' && typeof b === 'number')
+    return a === b || Math.abs(a - b) <= 1e-12 * Math.max(Math.abs(a), Math.abs(b));
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, i) => same(item, b[i]));
+  if (isJsonObject(a) && isJsonObject(b)) {
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((key) => same(a[key], b[key]));
+  }
+  return a === b;
+}
+
+/**
+ * Deploys `body`; records why it did not create an agent, or returns the answer.
+ * @example const deployed = await deploy(run, { name: 'x', category: 'defi', model: 'gpt-4', initialSupply: 1 });
+ */
+export async function deploy(
+  run: CheckRun,
+  body: JsonObject,
+  validBy?: RuleOrigin,
+  what = 'a valid deploy',
+): Promise<{ answer: JsonObject; index: number } | undefined> {
+  const { response, index } = await run.send(validRequest('deployAgent', '', body));
+  if (!response || !expectSuccess(run, 'deployAgent', response.status, index, what, validBy)) return undefined;
+  const answer = parse(response.body);
+  // A success without an agentId is a conformance violation of the body (recorded by send); nothing to read back.
+  return isJsonObject(answer) && typeof answer.agentId === 'string' ? { answer, index } : undefined;
+}
+
+/**
+ * Retrieves an agent that a deploy just returned; records why it cannot be.
+ * @example const retrieved = await retrieve(run, 'agt_1'); // undefined when it could not be retrieved
+ */
+export async function retrieve(
+  run: CheckRun,
+  agentId: string,
+): Promise<{ agent: JsonObject; index: number } | undefined> {
+  const { response, index } = await run.send(validRequest('getAgent', agentId));
+  if (!response || response.status >= 500) return undefined;
+  const agent = parse(response.body);
+  if (response.status !== 200 || !isJsonObject(agent)) {
+    run.violate({
+      rule: 'deployed-agent-retrievable',
+      pointer: '',
+      expected: 'status 200 with the agent',
+      found: String(response.status),
+      origin: 'seed',
+      specPointer: successStatus('getAgent').pointer,
+      message: `the agent ${agentId} that deploy just returned cannot be retrieved (${response.status})`,
+      exchange: index,
+    });
+    return undefined;
+  }
+  return { agent, index };
+}
+
+/**
+ * Compares the retrieved agent with each agreement.
+ * @example agree(run, agent, index, [{ pointer: '/status', want: 'active', origin: 'assumption', specPointer, why }]);
+ */
+export function agree(run: CheckRun, agent: JsonObject, index: number, agreements: Agreement[]): void {
+  // A field that already breaks its schema, in the agent or in the answer it is compared with, is reported once, there.
+  const malformed = new Set(
+    run.record.violations.filter((v) => v.rule === 'body-schema').map((v) => `${v.exchange}:${v.pointer}`),
+  );
+  for (const { pointer, want, origin, specPointer, why, source } of agreements) {
+    if (malformed.has(`${index}:${pointer}`) || (source !== undefined && malformed.has(`${source}:${pointer}`)))
+      continue;
+    const found = pointer
+      .split('/')
+      .slice(1)
+      .reduce<JsonValue | undefined>((node, key) => (isJsonObject(node) ? node[key] : undefined), agent);
+    if (!same(found, want)) {
+      run.violate({
+        rule: 'retrieve-agrees-with-deploy',
+        pointer,
+        expected: JSON.stringify(want),
+        found: found === undefined ? 'nothing' : JSON.stringify(found),
+        origin,
+        specPointer,
+        message: `${pointer} of the retrieved agent disagrees with ${why}`,
+        exchange: index,
+      });
+    }
+  }
+}
+
+/** Where each field of a deploy request shows in the agent (the deploy operation's description says so). */
+const requestFieldInAgent: Record<string, string> = {
+  name: '/name',
+  category: '/category',
+  model: '/model',
+  description: '/description',
+  capabilities: '/capabilities',
+  initialSupply: '/tokenomics/totalSupply',
+  pricePerToken: '/tokenomics/price',
+  revenueShare: '/tokenomics/revenueShare',
+};
+
+/** Values an agent has for omitted request fields: the schema's `default`, else the Agent schema's documented empty value. */
+function omittedValue(name: string): { want: JsonValue | undefined; specPointer: string } {
+  const request = resolveSchema(`${requestSchema('deployAgent').pointer}/properties/${name}`);
+  if (request.schema.default !== undefined)
+    return { want: request.schema.default, specPointer: `${request.pointer}/default` };
+  // Fields without a default are top-level ones of the Agent (description, capabilities).
+  const agentPointer = `${responseSchema('getAgent', 200).pointer}/properties${requestFieldInAgent[name] ?? ''}`;
+  const empty = resolveSchema(agentPointer).schema.type === 'array' ? [] : '';
+  return { want: empty, specPointer: agentPointer };
+}
+
+/**
+ * What the retrieved agent must agree with: every request field (sent, or its documented default) and the deploy's answer.
+ * @example agree(run, agent, index, deployAgreements(sent, answer));
+ */
+export function deployAgreements(sent: JsonObject, answer: JsonObject, answerExchange?: number): Agreement[] {
+  const agreements: Agreement[] = [];
+  for (const [name, pointer] of Object.entries(requestFieldInAgent)) {
+    if (sent[name] !== undefined) {
+      agreements.push({
+        pointer,
+        want: sent[name],
+        origin: 'seed',
+        specPointer: `${deploySpec}/requestBody`,
+        why: 'what the deploy sent',
+      });
+    } else {
+      const omitted = omittedValue(name);
+      agreements.push({
+        pointer,
+        want: omitted.want,
+        origin: 'assumption',
+        specPointer: omitted.specPointer,
+        why: `the documented value of an omitted ${name}`,
+      });
+    }
+  }
+  for (const name of ['agentId', 'name', 'tokenAddress', 'deployedAt', 'status'])
+    agreements.push({
+      pointer: `/${name}`,
+      want: answer[name],
+      origin: 'seed',
+      specPointer: successStatus('deployAgent').pointer,
+      why: 'what the deploy answered',
+      ...(answerExchange === undefined ? {} : { source: answerExchange }),
+    });
+  return agreements;
+}
+
+/**
+ * Deploys `sent`, retrieves the agent and compares them; returns the answer and the retrieved agent.
+ * @example await readBack(run, requestExamples('deployAgent')[0]);
+ */
+export async function readBack(
+  run: CheckRun,
+  sent: JsonObject,
+  validBy?: RuleOrigin,
+  what?: string,
+): Promise<{ answer: JsonObject; agent: JsonObject; index: number } | undefined> {
+  const deployed = await deploy(run, sent, validBy, what);
+  if (!deployed) return undefined;
+  const retrieved = await retrieve(run, String(deployed.answer.agentId));
+  if (!retrieved) return undefined;
+  agree(run, retrieved.agent, retrieved.index, deployAgreements(sent, deployed.answer, deployed.index));
+  return { answer: deployed.answer, agent: retrieved.agent, index: retrieved.index };
+}

@@ -1,0 +1,5 @@
+// Runs the reliability checks (defined in reliability-checks.ts) against the server under test.
+import { reliabilityChecks } from './reliability-checks.ts';
+import { registerChecks } from './contract-check.ts';
+
+registerChecks(reliabilityChecks);
