@@ -59,57 +59,117 @@ function secretsOf(token: string): string[] {
   return [...secrets].filter((secret) => secret.length >= minSecretLength || secret === token);
 }
 
-const htmlNames: Record<string, string[]> = {
-  '&': ['amp'],
-  '"': ['quot'],
-  "'": ['apos'],
-  '<': ['lt'],
-  '>': ['gt'],
-  '/': ['sol'],
-  '+': ['plus'],
-  '=': ['equals'],
-  '.': ['period'],
+const htmlNames: Record<string, string> = {
+  amp: '&',
+  quot: '"',
+  apos: "'",
+  lt: '<',
+  gt: '>',
+  sol: '/',
+  plus: '+',
+  equals: '=',
+  period: '.',
 };
 
-function anyCaseHex(hex: string): string {
-  return [...hex].map((digit) => (/[a-f]/.test(digit) ? `[${digit}${digit.toUpperCase()}]` : digit)).join('');
+/**
+ * The character written at `at` in one of the ways echoes commonly escape it, and how long that writing is: a
+ * backslash escape however deeply nested (JSON's `\/`, `\u002F`, JavaScript's `\x2f`, `\\\/` in JSON inside JSON),
+ * percent-encoding once or twice (`%2F`, `%252F`), an HTML/XML entity (`&#x2F;`, `&#47;`, `&sol;`).
+ */
+function decodeAt(text: string, at: number): { character: string; length: number } | undefined {
+  const first = text[at];
+  if (first === '\\') {
+    let end = at;
+    while (text[end] === '\\' && end - at < 8) end += 1;
+    const coded = /^(?:u00|x)([0-9a-fA-F]{2})/.exec(text.slice(end, end + 5));
+    if (coded?.[1] !== undefined)
+      return { character: String.fromCharCode(Number.parseInt(coded[1], 16)), length: end - at + coded[0].length };
+    const escaped = text[end];
+    return escaped === undefined ? undefined : { character: escaped, length: end - at + 1 };
+  }
+  if (first === '%') {
+    const coded = /^%(?:25){0,2}([0-9a-fA-F]{2})/.exec(text.slice(at, at + 7));
+    if (coded?.[1] !== undefined)
+      return { character: String.fromCharCode(Number.parseInt(coded[1], 16)), length: coded[0].length };
+  }
+  if (first === '&') {
+    const entity = /^&(?:#[xX]0*([0-9a-fA-F]{1,4})|#0*([0-9]{1,5})|([a-z]{2,6}));/.exec(text.slice(at, at + 12));
+    const code =
+      entity?.[1] !== undefined
+        ? Number.parseInt(entity[1], 16)
+        : entity?.[2] !== undefined
+          ? Number.parseInt(entity[2], 10)
+          : undefined;
+    const named = entity?.[3] === undefined ? undefined : htmlNames[entity[3]];
+    const character = code === undefined ? named : String.fromCharCode(code);
+    if (entity && character !== undefined) return { character, length: entity[0].length };
+  }
+  return undefined;
 }
 
 /**
- * Every way one character is commonly written in an echo: itself; backslash-escaped however deeply nested (JSON's
- * `\/`, `\u002F`, JavaScript's `\x2f`); percent-encoded, once or twice (`%2F`, `%252F`); an HTML/XML entity.
+ * Hides every secret written with escapes: decodes the text into plain characters, each mapped back to where it was
+ * written, finds the secrets in the plain text, and replaces the written spans they cover. Linear in the text, with
+ * no regular expression built from the secrets (those took seconds to compile for the six tokens of a run).
  */
-function characterPattern(character: string): string {
-  const code = character.charCodeAt(0);
-  const literal = character.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
-  const hex = anyCaseHex(code.toString(16).padStart(2, '0'));
-  const names = (htmlNames[character] ?? []).map((name) => `|${name}`).join('');
-  return `(?:${literal}|\\\\{1,8}(?:${literal}|u00${hex}|x${hex})|%(?:25){0,2}${hex}|&(?:#[xX]0*${hex}|#0*${code}${names});)`;
+function redactEscaped(text: string, secrets: readonly string[]): string {
+  const chunks: string[] = [];
+  const starts = new Int32Array(text.length + 1);
+  const ends = new Int32Array(text.length + 1);
+  const escapes = /[\\%&]/g;
+  let size = 0;
+  for (let at = 0; at < text.length; ) {
+    // Copy the run up to the next escape as it is, then decode one character.
+    escapes.lastIndex = at;
+    const next = escapes.exec(text)?.index ?? text.length;
+    for (let i = at; i < next; i += 1, size += 1) {
+      starts[size] = i;
+      ends[size] = i + 1;
+    }
+    chunks.push(text.slice(at, next));
+    if (next >= text.length) break;
+    const decoded = decodeAt(text, next);
+    const length = decoded?.length ?? 1;
+    starts[size] = next;
+    ends[size] = next + length;
+    size += 1;
+    chunks.push(decoded?.character ?? text[next] ?? '');
+    at = next + length;
+  }
+  const decodedText = chunks.join('');
+  const spans: Array<[number, number]> = [];
+  for (const secret of secrets) {
+    for (let found = decodedText.indexOf(secret); found !== -1; found = decodedText.indexOf(secret, found + 1))
+      spans.push([starts[found] ?? 0, ends[found + secret.length - 1] ?? 0]);
+  }
+  if (spans.length === 0) return text;
+  spans.sort((a, b) => a[0] - b[0]);
+  let result = '';
+  let copied = 0;
+  for (const [start, end] of spans) {
+    if (end <= copied) continue;
+    result += start >= copied ? `${text.slice(copied, start)}${redactedMark}` : '';
+    copied = end;
+  }
+  return result + text.slice(copied);
 }
 
 /**
  * Builds the one redactor of a run from the normalized token (run-options.ts `normalizeToken`): it hides the token, the
- * tokens the auth checks derive from it (hostile-tokens.ts), each JWT segment (a signature alone is the secret part, also as standard base64),
- * base64 and base64url of the token at every byte alignment (so of `Bearer <token>` or of any longer text holding it),
- * hex, and each of these written with JSON/JavaScript escapes, percent-encoding or HTML entities, character by character.
- * Longest secrets are replaced first, so a segment never leaves part of the whole token behind.
+ * tokens the auth checks derive from it (hostile-tokens.ts), each JWT segment (a signature alone is the secret part,
+ * also as standard base64), base64 and base64url of each at every byte alignment (so of `Bearer <token>` or of any
+ * longer text holding it), hex, and each of these written with JSON/JavaScript escapes, percent-encoding or HTML
+ * entities. Longest secrets are replaced first, so a segment never leaves part of the whole token behind.
  * @example createRedactor('aaaaaaaa.bbbbbbbb.cccccccc')('got aaaaaaaa.bbbbbbbb.cccccccc') // 'got <redacted>'
  */
 export function createRedactor(token: string): Redact {
   if (token.length === 0) return (text) => text;
   const secrets = secretsOf(token).sort((a, b) => b.length - a.length);
-  // Every written form but the plain one starts with `\`, `%` or `&`; text without them (most of it) needs no regex,
-  // and the regexes, whose compilation costs a few hundred milliseconds, are built the first time one is needed.
-  let patterns: RegExp[] | undefined;
   return (text) => {
     let result = text;
-    if (!/[\\%&]/.test(text)) {
-      for (const secret of secrets) result = result.replaceAll(secret, redactedMark);
-      return result;
-    }
-    patterns ??= secrets.map((secret) => new RegExp([...secret].map(characterPattern).join(''), 'g'));
-    for (const pattern of patterns) result = result.replace(pattern, redactedMark);
-    return result;
+    for (const secret of secrets) result = result.replaceAll(secret, redactedMark);
+    // Every escaped writing starts with `\`, `%` or `&`; most text has none and is done.
+    return /[\\%&]/.test(result) ? redactEscaped(result, secrets) : result;
   };
 }
 
