@@ -19,6 +19,8 @@ export const STATUSES: readonly AgentStatus[] = ['active', 'paused', 'deprecated
 
 /** Default number of seeded agents: enough to cover every category × model and every status several times. */
 export const DEFAULT_CATALOGUE_SIZE = 36;
+/** Largest catalogue the fake makes (`--agents`), and accepts from a state database. */
+export const MAX_CATALOGUE_SIZE = 1_000_000;
 /** Seeded agents are deployed during the year before this date, so the same seed gives the same bytes on any day. */
 export const CATALOGUE_EPOCH = Date.parse('2026-11-01T00:00:00.000Z');
 

@@ -120,7 +120,7 @@ const ROUTES: readonly Route[] = [
   {
     method: 'POST',
     pattern: '/clock/advance',
-    handle: (core, request) => {
+    handle: async (core, request) => {
       const parsed = readJsonBody(request);
       if (!parsed.ok) return parsed.response;
       const body = parsed.value as { seconds?: unknown } | null;
@@ -136,8 +136,7 @@ const ROUTES: readonly Route[] = [
           `would move the clock past its bound of ${MAX_CLOCK_OFFSET_MS / 1000} s (100 years) in total; at most ${Math.max(0, Math.floor(room / 1000))} s are left (POST /__mock/reset restores it)`,
         );
       }
-      core.clock.advance(seconds * 1000);
-      core.store.settle();
+      await core.advanceClock(seconds * 1000);
       return json(200, clockView(core));
     },
   },
@@ -165,12 +164,12 @@ const ROUTES: readonly Route[] = [
   {
     method: 'GET',
     pattern: '/scenarios',
-    handle: (core) => json(200, { ...core.scenarios.config, taskFailureRatio: core.store.failureRatio }),
+    handle: (core) => json(200, { ...core.scenarios.config, taskFailureRatio: core.scenarios.taskFailureRatio }),
   },
   {
     method: 'PUT',
     pattern: '/scenarios',
-    handle: (core, request) => {
+    handle: async (core, request) => {
       const parsed = readJsonBody(request);
       if (!parsed.ok) return parsed.response;
       const { config, errors } = parseScenarioConfig(parsed.value);
@@ -181,16 +180,15 @@ const ROUTES: readonly Route[] = [
           errors,
         });
       }
-      if (config.taskFailureRatio !== undefined) core.store.failureRatio = config.taskFailureRatio;
-      core.scenarios.configure(config);
-      return json(200, { ...config, taskFailureRatio: core.store.failureRatio });
+      await core.configureScenarios(config);
+      return json(200, { ...config, taskFailureRatio: core.scenarios.taskFailureRatio });
     },
   },
   {
     method: 'DELETE',
     pattern: '/scenarios',
-    handle: (core) => {
-      core.scenarios.configure({});
+    handle: async (core) => {
+      await core.configureScenarios({});
       return noContent();
     },
   },

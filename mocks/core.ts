@@ -20,8 +20,9 @@ import { seedFromText } from './random.ts';
 import { refuseRepeatedHeaders } from './repeated-headers.ts';
 import { readJsonBody } from './request-body.ts';
 import { matchRoute } from './router.ts';
-import { Scenarios, type ScenarioConfig } from './scenarios.ts';
-import { AgentStore } from './store.ts';
+import { parseScenarioConfig, Scenarios, type ScenarioConfig } from './scenarios.ts';
+import { createMemoryStorage, StorageWriteError, type Storage } from './storage.ts';
+import { AgentStore, DEFAULT_FAILURE_RATIO } from './store.ts';
 
 /** The seed used when none is given (MOCK_SEED). */
 export const DEFAULT_SEED = 42;
@@ -49,8 +50,11 @@ export interface MockCoreOptions {
   corsOrigins?: CorsOrigins;
   /** Scenarios active from the start. */
   scenarios?: ScenarioConfig;
-  /** Called after each acknowledged mutation; the answer waits for it (the state file's durable write). */
-  persist?: () => Promise<void>;
+  /**
+   * Where the state lives (default: in memory). A durable storage (`openSqliteStorage`, node only) is resumed from, and
+   * every acknowledged mutation, control-plane changes included, is in it before it is answered.
+   */
+  storage?: Storage;
   logger?: Logger;
 }
 
@@ -63,11 +67,21 @@ export interface MockCore {
   readonly journal: Journal;
   readonly scenarios: Scenarios;
   readonly seed: number;
-  /** Back to the seed: store, scenarios, journal and the clock's offset. */
+  /** Where the state lives; also keeps small named documents for other parts of the fake (coverage…). */
+  readonly storage: Storage;
+  /** Back to the seed: store, scenarios, journal and the clock's offset. Await `persist()` before answering. */
   reset(): void;
-  /** Waits for the persistence hook (control-plane mutations use it too). */
+  /** Resolves once every change made so far is durable; rejects with a StorageWriteError when it was rolled back. */
   persist(): Promise<void>;
+  /** Moves the mock's clock forward, once the new offset is durable (a failed write leaves the clock where it was). */
+  advanceClock(ms: number): Promise<void>;
+  /** Replaces the scenarios (`{}` clears them) and waits until they are durable. */
+  configureScenarios(config: ScenarioConfig): Promise<void>;
 }
+
+/** Names of the core's documents in the storage. */
+const CLOCK_DOCUMENT = 'clock';
+const SCENARIOS_DOCUMENT = 'scenarios';
 
 const JSON_HEADERS = { 'content-type': 'application/json' } as const;
 const isControlPath = (path: string): boolean => path.startsWith(CONTROL_PREFIX) || path === '/__mock';
@@ -92,19 +106,37 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
   const clock = options.clock ?? createSystemClock();
   const logger = options.logger ?? consoleLogger;
   const corsOrigins = options.corsOrigins ?? '*';
+  const storage = options.storage ?? createMemoryStorage();
+  const scenarios = new Scenarios(seed, { taskFailureRatio: options.failureRatio ?? DEFAULT_FAILURE_RATIO });
   const store = new AgentStore({
     seed,
     clock,
+    storage,
+    failureRatio: () => scenarios.taskFailureRatio,
     ...(options.catalogueSize !== undefined && { catalogueSize: options.catalogueSize }),
-    ...(options.failureRatio !== undefined && { failureRatio: options.failureRatio }),
     ...(options.maxTasks !== undefined && { maxTasks: options.maxTasks }),
   });
-  const initialFailureRatio = store.failureRatio;
   const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
-  const scenarios = new Scenarios(seed);
-  if (options.scenarios) scenarios.configure(options.scenarios);
   const authenticator: Authenticator = createAuthenticator(options.jwtSecret ?? DEFAULT_JWT_SECRET, options.wallClock);
-  const persist = options.persist ?? (() => Promise.resolve());
+  const persist = (): Promise<void> => storage.commit();
+
+  // Durable storage was checked when it was opened; what it holds wins over the options (a restart resumes).
+  const savedScenarios = (): ScenarioConfig | undefined => {
+    const saved = storage.readDocument(SCENARIOS_DOCUMENT);
+    return saved === undefined ? undefined : parseScenarioConfig(saved).config;
+  };
+  const savedClock = storage.readDocument(CLOCK_DOCUMENT);
+  if (typeof savedClock === 'number' && savedClock > clock.offset) clock.advance(savedClock - clock.offset);
+  scenarios.configure(savedScenarios() ?? options.scenarios ?? {});
+  /** The clock offset including advances still being written. */
+  let clockTarget = clock.offset;
+  storage.onRollback(() => {
+    scenarios.configure(savedScenarios() ?? {});
+    // A reset of the batch may have moved the clock back; forward is the one way a clock moves, so it is re-advanced.
+    const stored = storage.readDocument(CLOCK_DOCUMENT);
+    if (typeof stored === 'number' && stored > clock.offset) clock.advance(stored - clock.offset);
+    clockTarget = clock.offset;
+  });
 
   async function dispatch(
     request: MockRequest,
@@ -316,14 +348,32 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
     journal,
     scenarios,
     seed,
+    storage,
     reset() {
       store.reset();
-      store.failureRatio = initialFailureRatio;
       scenarios.reset();
+      if (storage.durable) storage.writeDocument(SCENARIOS_DOCUMENT, {});
       journal.clear();
       clock.reset?.();
+      clockTarget = clock.offset;
+      if (storage.durable) storage.writeDocument(CLOCK_DOCUMENT, clock.offset);
     },
     persist,
+    async advanceClock(ms) {
+      // Written first and applied once durable: the clock cannot run backwards, so it is never moved on a failed write.
+      // From the clock as it is now too: a test may have moved an injected clock directly.
+      clockTarget = Math.max(clockTarget, clock.offset) + Math.max(0, ms);
+      const target = clockTarget;
+      if (storage.durable) storage.writeDocument(CLOCK_DOCUMENT, target);
+      await persist();
+      if (target > clock.offset) clock.advance(target - clock.offset);
+      store.settle();
+    },
+    async configureScenarios(config) {
+      scenarios.configure(config);
+      if (storage.durable) storage.writeDocument(SCENARIOS_DOCUMENT, config);
+      await persist();
+    },
     async handle(request) {
       const started = performance.now();
       const context: { operationId: OperationId | null; bodyText: string | null } = {
@@ -334,13 +384,20 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
       try {
         response = await dispatch(request, context);
       } catch (error) {
-        logger.error(
-          `${request.method} ${request.path.slice(0, 200)} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-        );
-        response = problemResponse('internal', {
-          detail: 'The fake backend failed to handle the request; its log has the cause.',
-          instance: request.path.slice(0, 2048),
-        });
+        if (error instanceof StorageWriteError) {
+          response = problemResponse('state-not-saved', {
+            detail: `The change could not be saved (${error.message}); nothing of it was applied, so retrying is safe.`,
+            instance: request.path.slice(0, 2048),
+          });
+        } else {
+          logger.error(
+            `${request.method} ${request.path.slice(0, 200)} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+          );
+          response = problemResponse('internal', {
+            detail: 'The fake backend failed to handle the request; its log has the cause.',
+            instance: request.path.slice(0, 2048),
+          });
+        }
       }
       const control = isControlPath(request.path);
       withCors(corsOrigins, request, response, control);

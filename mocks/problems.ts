@@ -31,6 +31,8 @@ export const PROBLEMS = {
   'headers-too-large': { status: 431, slug: 'headers-too-large', title: 'Request header fields too large' },
   internal: { status: 500, slug: 'internal', title: 'Internal server error' },
   unavailable: { status: 503, slug: 'unavailable', title: 'Service unavailable' },
+  /** The durable store could not write a change: nothing of it was applied, so the client may retry. */
+  'state-not-saved': { status: 503, slug: 'state-not-saved', title: 'The change could not be saved' },
 } as const;
 
 export type ProblemKind = keyof typeof PROBLEMS;

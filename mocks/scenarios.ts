@@ -131,16 +131,24 @@ export class Scenarios {
   #config: ScenarioConfig = {};
   #random: Random;
   #seed: number;
+  #defaultFailureRatio: number;
   #windowStart = 0;
   #windowCount = 0;
 
-  constructor(seed: number) {
+  /** `taskFailureRatio` is the share of failing tasks while no scenario sets one (the `--failure-ratio` flag). */
+  constructor(seed: number, defaults: { taskFailureRatio?: number } = {}) {
     this.#seed = seed;
+    this.#defaultFailureRatio = defaults.taskFailureRatio ?? 0.1;
     this.#random = createRandom((seed ^ 0x5bd1e995) >>> 0);
   }
 
   get config(): ScenarioConfig {
     return this.#config;
+  }
+
+  /** The share of tasks that fail now: the scenario's, else the default; a reset or a cleared scenario returns to it. */
+  get taskFailureRatio(): number {
+    return this.#config.taskFailureRatio ?? this.#defaultFailureRatio;
   }
 
   /** Whether anything is switched on; the hot path skips the rest when not. */

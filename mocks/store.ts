@@ -1,10 +1,13 @@
-// The fake's state: agents and tasks in memory, the three operations over them, and the task lifecycle. No HTTP here.
+// The fake's state and the three operations over it: the seeded catalogue cache, the agent table, the task ledger.
+// Where agents and tasks are kept is the storage's business (mocks/storage.ts): in memory, or durable on disk.
 import type { Agent, AgentStatus, DeployResult, RequestBodies, TaskStatus, TaskSubmission } from '../spec/index.ts';
+import { DEFAULT_CATALOGUE_SIZE } from './catalogue.ts';
+import { CatalogueCache } from './catalogue-cache.ts';
 import type { Clock } from './clock.ts';
-import { catalogueEntry, catalogueIds, catalogueShape, DEFAULT_CATALOGUE_SIZE } from './catalogue.ts';
 import { createRandom, type Random } from './random.ts';
+import { createMemoryStorage, type AgentRecord, type AgentTable, type Storage } from './storage.ts';
+import { TaskLedger } from './task-ledger.ts';
 import { taskStatusAt, type TaskRecord } from './task-lifecycle.ts';
-import { TaskQueue } from './task-queue.ts';
 import { planTask } from './task-rules.ts';
 
 /**
@@ -12,10 +15,10 @@ import { planTask } from './task-rules.ts';
  * would finish first is settled ahead of time), so memory stays flat under any load.
  */
 export const DEFAULT_MAX_TASKS = 10_000;
-/** JSON texts of untouched catalogue agents kept ready at most; beyond it the cache starts over (generating one costs ~20 µs). */
-const COLD_JSON_LIMIT = 10_000;
 /** Default share of tasks that fail, decided per task from the seeded random source. */
 export const DEFAULT_FAILURE_RATIO = 0.1;
+/** Name of the document that holds the random source's state in durable storage. */
+const RANDOM_DOCUMENT = 'random';
 
 export interface StoreOptions {
   /** Seed of the catalogue and of every later random choice (ids, addresses, task outcomes). */
@@ -23,10 +26,12 @@ export interface StoreOptions {
   clock: Clock;
   /** Number of seeded agents (default 36). */
   catalogueSize?: number;
-  /** Share of tasks that end `failed`, 0..1 (default 0.1). */
-  failureRatio?: number;
+  /** Share of tasks that end `failed`, 0..1, asked at each submission (default 0.1; the core passes the scenarios'). */
+  failureRatio?: number | (() => number);
   /** Bound of the task history (default 10,000). */
   maxTasks?: number;
+  /** Where agents, tasks and the random state live (default: in memory). A durable one is resumed from. */
+  storage?: Storage;
 }
 
 /** A task as the control plane shows it. */
@@ -42,30 +47,9 @@ export type SubmitResult =
   | { ok: false; reason: 'agent-not-found' }
   | { ok: false; reason: 'agent-not-active'; status: AgentStatus };
 
-/** An agent held in memory: every deployed agent, and the catalogue agents that changed since the seed made them. */
-interface AgentRecord {
-  agent: Agent;
-  /** Failed tasks: successRate = tasksCompleted / (tasksCompleted + tasksFailed). */
-  tasksFailed: number;
-  /** The agent's JSON text, cached until the record changes: GET is the hot path. */
-  json: string | undefined;
-}
-
-/** Everything needed to resume the store exactly; what `--state` files hold. */
-export interface StoreSnapshot {
-  version: 2;
-  /** Seed and size of the catalogue; its untouched agents are regenerated from them, not stored. */
-  seed: number;
-  catalogueSize: number;
-  randomState: number;
-  clockOffset: number;
-  failureRatio: number;
-  /** Deployed agents and changed catalogue agents. */
-  agents: { agent: Agent; tasksFailed: number }[];
-  tasks: TaskRecord[];
-}
-
 const round4 = (value: number): number => Math.round(value * 10_000) / 10_000;
+// A stream distinct from faker's, so deploy ids never replay catalogue ids.
+const randomSeed = (seed: number): number => (seed ^ 0x9e3779b9) >>> 0;
 
 /**
  * The stateful store.
@@ -77,47 +61,56 @@ const round4 = (value: number): number => Math.round(value * 10_000) / 10_000;
 export class AgentStore {
   readonly seed: number;
   readonly clock: Clock;
-  readonly catalogueSize: number;
-  readonly maxTasks: number;
-  failureRatio: number;
+  readonly catalogue: CatalogueCache;
+  readonly storage: Storage;
+  #failureRatio: () => number;
   #random: Random;
-  #catalogueSeed: number;
-  #catalogueIds: string[] = [];
-  #catalogueIndex = new Map<string, number>();
-  /** Catalogue agents in #agents (changed since seeded); the rest of #agents are deployed ones. */
-  #materialized = 0;
-  #coldJson = new Map<string, string>();
-  #agents = new Map<string, AgentRecord>();
-  #tasks = new Map<string, TaskRecord>();
-  #pending = new TaskQueue();
+  #agents: AgentTable;
+  #ledger: TaskLedger;
 
   constructor(options: StoreOptions) {
     this.seed = options.seed;
     this.clock = options.clock;
-    this.catalogueSize = options.catalogueSize ?? DEFAULT_CATALOGUE_SIZE;
-    this.maxTasks = Math.max(1, options.maxTasks ?? DEFAULT_MAX_TASKS);
-    this.failureRatio = options.failureRatio ?? DEFAULT_FAILURE_RATIO;
-    this.#random = createRandom(options.seed);
-    this.#catalogueSeed = options.seed;
-    this.reset();
+    const ratio = options.failureRatio ?? DEFAULT_FAILURE_RATIO;
+    this.#failureRatio = typeof ratio === 'number' ? () => ratio : ratio;
+    this.storage = options.storage ?? createMemoryStorage();
+    this.#agents = this.storage.agents;
+    this.catalogue = new CatalogueCache(options.seed, options.catalogueSize ?? DEFAULT_CATALOGUE_SIZE);
+    this.#ledger = new TaskLedger(options.maxTasks ?? DEFAULT_MAX_TASKS, this.storage.tasks, (task) =>
+      this.#apply(task),
+    );
+    this.#random = createRandom(randomSeed(this.seed));
+    if (this.storage.durable && typeof this.storage.readDocument(RANDOM_DOCUMENT) === 'number') this.resume();
+    else this.reset();
+    // A batch that could not be written is rolled back on disk; memory follows what is stored.
+    this.storage.onRollback(() => this.resume());
+  }
+
+  get maxTasks(): number {
+    return this.#ledger.maxTasks;
   }
 
   /** Back to the seeded catalogue: deployed agents and all tasks are forgotten, the random source restarts. */
   reset(): void {
-    // A stream distinct from faker's, so deploy ids never replay catalogue ids.
-    this.#random = createRandom((this.seed ^ 0x9e3779b9) >>> 0);
+    this.#random = createRandom(randomSeed(this.seed));
     this.#agents.clear();
-    this.#tasks.clear();
-    this.#pending.clear();
-    this.#loadCatalogue(this.seed, this.catalogueSize);
+    this.#ledger.clear();
+    this.#saveRandom();
+  }
+
+  /** Takes up what durable storage holds (at start, and after a failed write was rolled back). */
+  resume(): void {
+    const state = this.storage.readDocument(RANDOM_DOCUMENT);
+    this.#random = createRandom(typeof state === 'number' ? state : randomSeed(this.seed));
+    this.#ledger.load(this.storage.tasks.saved());
   }
 
   get agentCount(): number {
-    return this.#catalogueIds.length + this.#agents.size - this.#materialized;
+    return this.catalogue.size + this.#agents.deployedCount;
   }
 
   get taskCount(): number {
-    return this.#tasks.size;
+    return this.#ledger.size;
   }
 
   /** The agent, with every task finished by now applied to its figures. */
@@ -125,8 +118,8 @@ export class AgentStore {
     this.settle();
     const record = this.#agents.get(agentId);
     if (record) return record.agent;
-    const index = this.#catalogueIndex.get(agentId);
-    return index === undefined ? undefined : catalogueEntry(this.#catalogueSeed, index, agentId).agent;
+    const index = this.catalogue.indexOf(agentId);
+    return index === undefined ? undefined : this.catalogue.entry(index).agent;
   }
 
   /** The agent's JSON text (cached): what GET /v1/agents/{agentId} answers. */
@@ -137,15 +130,7 @@ export class AgentStore {
       record.json ??= JSON.stringify(record.agent);
       return record.json;
     }
-    const index = this.#catalogueIndex.get(agentId);
-    if (index === undefined) return undefined;
-    let json = this.#coldJson.get(agentId);
-    if (json === undefined) {
-      json = JSON.stringify(catalogueEntry(this.#catalogueSeed, index, agentId).agent);
-      if (this.#coldJson.size >= COLD_JSON_LIMIT) this.#coldJson.clear();
-      this.#coldJson.set(agentId, json);
-    }
-    return json;
+    return this.catalogue.json(agentId);
   }
 
   /**
@@ -153,7 +138,7 @@ export class AgentStore {
    * The request is a validated one, so the spec's defaults (pricePerToken, revenueShare) are already in it.
    */
   deploy(request: RequestBodies['deployAgent'], creator: string): DeployResult {
-    const agentId = this.#newId('agt_', (id) => this.#agents.has(id) || this.#catalogueIndex.has(id));
+    const agentId = this.#newId('agt_', (id) => this.catalogue.has(id) || this.#agents.has(id));
     const price = request.pricePerToken;
     const supply = request.initialSupply;
     const agent: Agent = {
@@ -177,7 +162,8 @@ export class AgentStore {
       status: 'active',
       deployedAt: new Date(this.clock.now()).toISOString(),
     };
-    this.#agents.set(agentId, { agent, tasksFailed: 0, json: undefined });
+    this.#agents.add({ agent, tasksFailed: 0, catalogueIndex: undefined, json: undefined });
+    this.#saveRandom();
     return {
       agentId,
       name: agent.name,
@@ -192,14 +178,16 @@ export class AgentStore {
   /** Queues a task on an active agent; cost and timing follow `planTask`, the outcome the failure ratio. */
   submitTask(agentId: string, request: RequestBodies['executeAgentTask']): SubmitResult {
     this.settle();
-    const index = this.#catalogueIndex.get(agentId);
-    // An untouched catalogue agent's status is known from its index: no need to generate it to refuse the task.
-    if (index !== undefined && !this.#agents.has(agentId)) {
-      const { status } = catalogueShape(index);
+    let record = this.#agents.get(agentId);
+    if (!record) {
+      const index = this.catalogue.indexOf(agentId);
+      if (index === undefined) return { ok: false, reason: 'agent-not-found' };
+      // An untouched catalogue agent's status is known from its index: no need to generate it to refuse the task.
+      const status = this.catalogue.status(index);
       if (status !== 'active') return { ok: false, reason: 'agent-not-active', status };
+      record = this.#record(agentId);
+      if (!record) return { ok: false, reason: 'agent-not-found' };
     }
-    const record = this.#record(agentId);
-    if (!record) return { ok: false, reason: 'agent-not-found' };
     if (record.agent.status !== 'active') return { ok: false, reason: 'agent-not-active', status: record.agent.status };
     const priority = request.priority;
     const plan = planTask({
@@ -210,17 +198,18 @@ export class AgentStore {
     });
     const now = this.clock.now();
     const task: TaskRecord = {
-      taskId: this.#newId('tsk_', (id) => this.#tasks.has(id)),
+      taskId: this.#newId('tsk_', (id) => this.#ledger.has(id)),
       agentId,
       priority,
       cost: plan.cost,
       submittedAt: now,
       startsAt: now + plan.queueMs,
       finishesAt: now + plan.queueMs + plan.processingMs,
-      outcome: this.#random.next() < this.failureRatio ? 'failed' : 'completed',
+      outcome: this.#random.next() < this.#failureRatio() ? 'failed' : 'completed',
       settled: false,
     };
-    this.#remember(task);
+    this.#ledger.add(task);
+    this.#saveRandom();
     return {
       ok: true,
       task,
@@ -239,14 +228,14 @@ export class AgentStore {
     const record = this.#record(agentId);
     if (!record) return undefined;
     record.agent.status = status;
-    record.json = undefined;
+    this.#agents.changed(record);
     return record.agent;
   }
 
   /** A task of the bounded history, with its status now. */
   getTask(taskId: string): TaskView | undefined {
     this.settle();
-    const task = this.#tasks.get(taskId);
+    const task = this.#ledger.get(taskId);
     return task ? { ...task, status: taskStatusAt(task, this.clock.now()) } : undefined;
   }
 
@@ -267,81 +256,35 @@ export class AgentStore {
       model: agent.model,
       status: agent.status,
     });
-    this.#catalogueIds.forEach((agentId, index) => {
-      const record = this.#agents.get(agentId);
-      const status = record ? record.agent.status : catalogueShape(index).status;
+    const changed = this.#agents.changedCatalogueStatuses();
+    this.catalogue.ids.forEach((agentId, index) => {
+      const status = changed.get(agentId) ?? this.catalogue.status(index);
       if (options.status && status !== options.status) return;
-      if (total >= offset && agents.length < limit)
-        agents.push(summary(record ? record.agent : catalogueEntry(this.#catalogueSeed, index, agentId).agent));
+      if (total >= offset && agents.length < limit) {
+        const record = changed.has(agentId) ? this.#agents.get(agentId) : undefined;
+        agents.push(summary(record ? record.agent : this.catalogue.entry(index).agent));
+      }
       total += 1;
     });
-    for (const [agentId, { agent }] of this.#agents) {
-      if (this.#catalogueIndex.has(agentId) || (options.status && agent.status !== options.status)) continue;
-      if (total >= offset && agents.length < limit) agents.push(summary(agent));
-      total += 1;
-    }
-    return { total, agents };
+    const page = this.#agents.deployedPage(
+      Math.max(0, offset - total),
+      Math.max(0, limit - agents.length),
+      options.status,
+    );
+    for (const agent of page.agents) agents.push(summary(agent));
+    return { total: total + page.total, agents };
   }
 
   /** Applies every task finished by now to its agent's performance and statistics. */
   settle(): void {
-    const now = this.clock.now();
-    for (let next = this.#pending.peek(); next && next.finishesAt <= now; next = this.#pending.peek()) {
-      this.#pending.pop();
-      this.#apply(next);
-    }
+    this.#ledger.settleDue(this.clock.now());
   }
 
-  /** The whole state, for `--state` files. */
-  snapshot(): StoreSnapshot {
-    return {
-      version: 2,
-      seed: this.#catalogueSeed,
-      catalogueSize: this.#catalogueIds.length,
-      randomState: this.#random.state,
-      clockOffset: this.clock.offset,
-      failureRatio: this.failureRatio,
-      agents: [...this.#agents.values()].map(({ agent, tasksFailed }) => ({ agent, tasksFailed })),
-      tasks: [...this.#tasks.values()],
-    };
-  }
-
-  /** Replaces the state with a snapshot's (the clock offset is the caller's to restore: the clock is injected). */
-  restore(snapshot: StoreSnapshot): void {
-    this.#random = createRandom(snapshot.randomState);
-    this.failureRatio = snapshot.failureRatio;
-    this.#agents.clear();
-    this.#tasks.clear();
-    this.#pending.clear();
-    this.#loadCatalogue(snapshot.seed, snapshot.catalogueSize);
-    for (const { agent, tasksFailed } of snapshot.agents) {
-      this.#agents.set(agent.agentId, { agent, tasksFailed, json: undefined });
-      if (this.#catalogueIndex.has(agent.agentId)) this.#materialized += 1;
-    }
-    for (const task of snapshot.tasks) {
-      this.#tasks.set(task.taskId, task);
-      if (!task.settled) this.#pending.push(task);
-    }
-  }
-
-  #remember(task: TaskRecord): void {
-    this.#tasks.set(task.taskId, task);
-    this.#pending.push(task);
-    // Both bounds keep memory flat under load: the earliest unfinished task is settled ahead of time rather than kept.
-    while (this.#pending.size > this.maxTasks) {
-      const early = this.#pending.pop();
-      if (early) this.#apply(early);
-    }
-    // The history only forgets how to show the task; an unfinished one stays in the queue and still settles on time.
-    if (this.#tasks.size > this.maxTasks) {
-      const oldest = this.#tasks.keys().next();
-      if (!oldest.done) this.#tasks.delete(oldest.value);
-    }
+  #saveRandom(): void {
+    if (this.storage.durable) this.storage.writeDocument(RANDOM_DOCUMENT, this.#random.state);
   }
 
   #apply(task: TaskRecord): void {
-    if (task.settled) return;
-    task.settled = true;
     const record = this.#agents.get(task.agentId);
     if (!record) return;
     const { performance, statistics, tokenomics } = record.agent;
@@ -358,7 +301,7 @@ export class AgentStore {
     performance.averageResponseTime = Math.round(
       (performance.averageResponseTime * finishedBefore + (task.finishesAt - task.submittedAt)) / finished,
     );
-    record.json = undefined;
+    this.#agents.changed(record);
   }
 
   #newId(prefix: string, taken: (id: string) => boolean): string {
@@ -372,21 +315,12 @@ export class AgentStore {
   #record(agentId: string): AgentRecord | undefined {
     const record = this.#agents.get(agentId);
     if (record) return record;
-    const index = this.#catalogueIndex.get(agentId);
+    const index = this.catalogue.indexOf(agentId);
     if (index === undefined) return undefined;
-    const { agent, tasksFailed } = catalogueEntry(this.#catalogueSeed, index, agentId);
-    const created: AgentRecord = { agent, tasksFailed, json: undefined };
-    this.#agents.set(agentId, created);
-    this.#materialized += 1;
-    this.#coldJson.delete(agentId);
+    const { agent, tasksFailed } = this.catalogue.entry(index);
+    const created: AgentRecord = { agent, tasksFailed, catalogueIndex: index, json: undefined };
+    this.#agents.add(created);
+    this.catalogue.forget(agentId);
     return created;
-  }
-
-  #loadCatalogue(seed: number, size: number): void {
-    this.#catalogueSeed = seed;
-    this.#catalogueIds = catalogueIds(seed, size);
-    this.#catalogueIndex = new Map(this.#catalogueIds.map((agentId, index) => [agentId, index]));
-    this.#materialized = 0;
-    this.#coldJson.clear();
   }
 }

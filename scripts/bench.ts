@@ -20,14 +20,14 @@ import {
 
 const usage =
   'usage: npm run bench -- [--quick] [--duration S] [--rounds N] [--connections 1,50] [--targets fake,prism,bare] ' +
-  '[--sections throughput,cold,scale,steady,msw] [--scale 1000,10000,100000] [--steady S] [--json FILE] [--fake-node-args="--cpu-prof --cpu-prof-dir=artifacts/prof"]';
+  '[--sections throughput,cold,scale,steady,msw,persistence] [--scale 1000,10000,100000] [--steady S] [--json FILE] [--fake-node-args="--cpu-prof --cpu-prof-dir=artifacts/prof"]';
 
 type Target = 'fake' | 'prism' | 'bare';
 type Op = 'getAgent' | 'deployAgent' | 'executeAgentTask';
-type Section = 'throughput' | 'cold' | 'scale' | 'steady' | 'msw';
+type Section = 'throughput' | 'cold' | 'scale' | 'steady' | 'msw' | 'persistence';
 const allTargets: Target[] = ['fake', 'prism', 'bare'];
 const allOps: Op[] = ['getAgent', 'deployAgent', 'executeAgentTask'];
-const allSections: Section[] = ['throughput', 'cold', 'scale', 'steady', 'msw'];
+const allSections: Section[] = ['throughput', 'cold', 'scale', 'steady', 'msw', 'persistence'];
 
 function list<T extends string>(flag: string, raw: string, allowed: readonly T[]): T[] {
   const values = raw
@@ -700,6 +700,7 @@ interface Report {
   scale?: Awaited<ReturnType<typeof scale>>;
   steady?: Awaited<ReturnType<typeof steady>>;
   msw?: Awaited<ReturnType<typeof mswPath>>;
+  persistence?: import('./bench/persistence.ts').PersistenceRow[];
   verdicts?: Verdict[];
 }
 
@@ -746,6 +747,18 @@ async function main(): Promise<void> {
   if (fake && options.sections.includes('scale')) report.scale = await scale(options);
   if (fake && options.sections.includes('steady')) report.steady = await steady(options);
   if (fake && options.sections.includes('msw')) report.msw = await mswPath(options);
+  if (fake && options.sections.includes('persistence')) {
+    // Its own module (scripts/bench/persistence.ts): --state store.db beside in-memory at 0, 100k and 1M stored agents.
+    const { persistenceBench, persistenceTable } = await import('./bench/persistence.ts');
+    const sizes = options.quick ? [0, 10_000] : [0, 100_000, 1_000_000];
+    report.persistence = await persistenceBench({
+      sizes,
+      duration: options.quick ? 2 : 5,
+      connections: 50,
+      rounds: options.quick ? 1 : 3,
+    });
+    process.stdout.write(`\n${persistenceTable(report.persistence)}\n`);
+  }
   if (report.scale) {
     process.stdout.write(
       `\n| agents in store | how | cold start ms | RSS MB | GET req/s | GET p99 ms | execute req/s | execute p99 ms | deploys/s while filling |\n|---|---|---|---|---|---|---|---|---|\n`,

@@ -1,6 +1,6 @@
 // `npm start` as a user runs it: a child process, its one listening line, clear one-line errors, clean stops, kill -9 safety.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -92,7 +92,8 @@ describe('npm start', () => {
     ['a bad PORT', [], { PORT: '99999' }, /port must be a whole number from 0 to 65535, got 99999/],
     ['a bad failure ratio', ['--failure-ratio', '2'], {}, /--failure-ratio must be a number from 0 to 1/],
     ['a zero journal size', ['--journal-size', '0'], {}, /--journal-size must be a whole number from 1/],
-    ['a corrupt state file', ['--state', 'package.json'], {}, /not a state written by this kit/],
+    ['a JSON state file', ['--state', 'package.json'], {}, /is JSON, not SQLite: JSON state files of earlier versions/],
+    ['a file that is not SQLite', ['--state', 'README.md'], {}, /is not an SQLite database/],
     [
       'a network address without a control token',
       ['--host', '0.0.0.0', '--port', '0'],
@@ -163,9 +164,9 @@ describe('npm start', () => {
     }
   });
 
-  it('keeps every acknowledged deploy in --state across kill -9, and the file stays valid', async () => {
+  it('keeps every acknowledged deploy in --state across kill -9', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'agent-registry-start-'));
-    const file = join(directory, 'state.json');
+    const file = join(directory, 'store.db');
     try {
       const first = await start(['--port', '0', '--state', file]);
       const token = await mintToken();
@@ -194,12 +195,9 @@ describe('npm start', () => {
       await exited(first.child);
       killed = true;
       await Promise.all(clients);
-      const saved = JSON.parse(await readFile(file, 'utf8')) as { agents: { agent: { agentId: string } }[] };
-      const savedIds = new Set(saved.agents.map((entry) => entry.agent.agentId));
       expect(acknowledged.length).toBeGreaterThan(0);
-      for (const agentId of acknowledged) expect(savedIds.has(agentId)).toBe(true);
       const second = await start(['--port', '0', '--state', file]);
-      for (const agentId of acknowledged.slice(0, 20)) {
+      for (const agentId of acknowledged) {
         const response = await fetch(`${second.url}/v1/agents/${agentId}`, {
           headers: { authorization: `Bearer ${token}` },
         });

@@ -3,27 +3,33 @@ import { enableCompileCache } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 import { cliError } from './cli-error.ts';
 import { parseCommandLine } from './command-line.ts';
+import type { SqliteStorage } from '../mocks/sqlite-storage.ts';
 
 // Node's on-disk compile cache (in the OS temp dir) keeps the type-stripped, compiled modules between runs: loading the
 // fake went from ~0.42 s to ~0.23 s here. It must be on before the modules load, hence the dynamic imports below.
 enableCompileCache();
-const [{ createMockCore, DEFAULT_SEED }, { startMockServer }, { consoleLogger }, { openStateFile }] = await Promise.all(
-  [
-    import('../mocks/core.ts'),
-    import('../mocks/http-server.ts'),
-    import('../mocks/logger.ts'),
-    import('../mocks/state-file.ts'),
-  ],
-);
+const [
+  { createMockCore, DEFAULT_SEED },
+  { startMockServer },
+  { consoleLogger },
+  { seedFromText },
+  { MAX_CATALOGUE_SIZE },
+] = await Promise.all([
+  import('../mocks/core.ts'),
+  import('../mocks/http-server.ts'),
+  import('../mocks/logger.ts'),
+  import('../mocks/random.ts'),
+  import('../mocks/catalogue.ts'),
+]);
 
 const usage =
-  'usage: npm start -- [--port <n>] [--host <addr>] [--seed <seed>] [--state <file.json>] [--agents <n>] [--failure-ratio <r>] [--journal-size <n>] [--max-tasks <n>] [--cors-origin <origin>]... [--allowed-host <name>]... [--control-token <secret>] [--unsafe-open-control-plane] [--help]';
+  'usage: npm start -- [--port <n>] [--host <addr>] [--seed <seed>] [--state <store.db>] [--agents <n>] [--failure-ratio <r>] [--journal-size <n>] [--max-tasks <n>] [--cors-origin <origin>]... [--allowed-host <name>]... [--control-token <secret>] [--unsafe-open-control-plane] [--help]';
 const help = `${usage}
 
   --port <n>             port to listen on; 0 picks a free one (env PORT, default 4010)
   --host <addr>          interface to bind (env HOST, default 127.0.0.1)
   --seed <seed>          seed of the catalogue and every random choice (env MOCK_SEED, default ${DEFAULT_SEED})
-  --state <file.json>    keep the store in this file (written atomically; survives restarts and kill -9)
+  --state <store.db>     keep the store in this SQLite database (each answered change is on disk first; one server per file)
   --agents <n>           number of seeded agents (env MOCK_AGENTS, default 36)
   --failure-ratio <r>    share of tasks that fail, 0..1 (env MOCK_FAILURE_RATIO, default 0.1)
   --journal-size <n>     requests the journal keeps (default 1000)
@@ -70,8 +76,8 @@ if (host === '') cliError('host must not be empty (--host or HOST)');
 const seed = values.seed ?? env.MOCK_SEED ?? String(DEFAULT_SEED);
 if (seed === '') cliError('seed must not be empty (--seed or MOCK_SEED)');
 const agentsText = values.agents ?? env.MOCK_AGENTS ?? '36';
-if (!/^\d{1,7}$/.test(agentsText) || Number(agentsText) > 1_000_000)
-  cliError(`--agents must be a whole number from 0 to 1000000, got ${agentsText}`);
+if (!/^\d{1,7}$/.test(agentsText) || Number(agentsText) > MAX_CATALOGUE_SIZE)
+  cliError(`--agents must be a whole number from 0 to ${MAX_CATALOGUE_SIZE}, got ${agentsText}`);
 const ratioText = values['failure-ratio'] ?? env.MOCK_FAILURE_RATIO ?? '0.1';
 const failureRatio = Number(ratioText);
 if (ratioText.trim() === '' || !Number.isFinite(failureRatio) || failureRatio < 0 || failureRatio > 1)
@@ -109,12 +115,20 @@ const controlToken = values['control-token'] ?? (env.MOCK_CONTROL_TOKEN || undef
 if (controlToken !== undefined && !/^\S+$/.test(controlToken))
   cliError('--control-token (or MOCK_CONTROL_TOKEN) must be a non-empty value without spaces');
 
-const state =
-  values.state === undefined
-    ? undefined
-    : await openStateFile(values.state).catch((error: unknown) =>
-        cliError(error instanceof Error ? error.message : String(error)),
-      );
+// node:sqlite is loaded only with --state: the in-memory fake starts without it.
+let storage: SqliteStorage | undefined;
+if (values.state !== undefined) {
+  const { openSqliteStorage } = await import('../mocks/sqlite-storage.ts');
+  try {
+    storage = openSqliteStorage(values.state, {
+      seed: seedFromText(seed),
+      catalogueSize: Number(agentsText),
+      maxTasks,
+    });
+  } catch (error) {
+    cliError(error instanceof Error ? error.message : String(error));
+  }
+}
 
 const core = createMockCore({
   seed,
@@ -124,15 +138,14 @@ const core = createMockCore({
   maxTasks,
   ...(origins && { corsOrigins: origins }),
   ...(env.MOCK_JWT_SECRET && { jwtSecret: env.MOCK_JWT_SECRET }),
-  ...(state && { persist: () => state.commit() }),
+  ...(storage && { storage }),
 });
-// The state is restored before the port opens, so no request ever sees the seed when a file says otherwise.
-if (state)
-  await state
-    .attach(core)
-    .catch((error: unknown) =>
-      cliError(`could not write the state file: ${error instanceof Error ? error.message : String(error)}`),
-    );
+// The state is resumed (and a new database written once) before the port opens, so a full disk shows now, not later.
+await core
+  .persist()
+  .catch((error: unknown) =>
+    cliError(`could not write the state database: ${error instanceof Error ? error.message : String(error)}`),
+  );
 
 const running = await startMockServer({
   core,
@@ -150,7 +163,7 @@ const stop = (signal: string): void => {
   stopping = true;
   void running
     .close()
-    .then(() => state?.close())
+    .then(() => storage?.close())
     .then(() => process.exit(0))
     .catch((error: unknown) => {
       consoleLogger.error(

@@ -14,6 +14,7 @@ export {
   type ValidateRequestBodyOptions,
   type ValidationResult,
 } from './request-validators.ts';
+export { validateSchema, type ValidateSchemaOptions } from './schema-validators.ts';
 export {
   checkResponse,
   type ResponseCheck,

@@ -109,6 +109,9 @@ export const openapiDocument: JsonObject = {
           },
           "500": {
             "$ref": "#/components/responses/InternalServerError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ChangeNotSaved"
           }
         }
       }
@@ -248,6 +251,9 @@ export const openapiDocument: JsonObject = {
           },
           "500": {
             "$ref": "#/components/responses/InternalServerError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ChangeNotSaved"
           }
         }
       }
@@ -1086,6 +1092,22 @@ export const openapiDocument: JsonObject = {
             }
           }
         }
+      },
+      "ChangeNotSaved": {
+        "description": "The change could not be stored (the server's storage is full or failing). Nothing of it was applied, so the\nrequest may be retried as it is.\n",
+        "x-assumption": "How a server answers when it cannot store a change is not shown; it is 503 with a problem body, and nothing was applied.",
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            },
+            "examples": {
+              "notSaved": {
+                "$ref": "#/components/examples/ProblemChangeNotSaved"
+              }
+            }
+          }
+        }
       }
     },
     "examples": {
@@ -1355,6 +1377,16 @@ export const openapiDocument: JsonObject = {
           "title": "Internal server error",
           "status": 500,
           "detail": "The server failed to handle the request.",
+          "instance": "/v1/agents/deploy"
+        }
+      },
+      "ProblemChangeNotSaved": {
+        "summary": "A change the server could not store",
+        "value": {
+          "type": "https://agent-registry.dev/problems/state-not-saved",
+          "title": "The change could not be saved",
+          "status": 503,
+          "detail": "The change could not be saved (database or disk is full); nothing of it was applied, so retrying is safe.",
           "instance": "/v1/agents/deploy"
         }
       }

@@ -1,9 +1,10 @@
-// `--state`: kill -9 the fake while deploys are in flight, restart it on the same file, and find every agent whose deploy
-// was acknowledged before the kill (the fake answers 201 only after the write that holds the agent has reached the disk).
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+// `--state`: kill -9 the fake while deploys are in flight, restart it on the same database, and find every agent whose
+// deploy was acknowledged before the kill (the fake answers 201 only after the commit that holds the agent is on disk).
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import type { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SpawnedServer } from '../../scripts/spawned-server.ts';
 import { bearer, keepAliveAgent, send, startFake } from './fake-process.ts';
@@ -13,7 +14,7 @@ const WRITERS = 20;
 const ACKNOWLEDGED_BEFORE_KILL = 300;
 
 const directory = mkdtempSync(join(tmpdir(), 'agent-registry-kit-state-'));
-const stateFile = join(directory, 'store.json');
+const stateFile = join(directory, 'store.db');
 const servers: SpawnedServer[] = [];
 const agents: Agent[] = [];
 
@@ -73,12 +74,18 @@ describe('kill -9 under load with --state', () => {
     expect(inFlightAtKill).toBeGreaterThan(0);
   });
 
-  it('left a state file that is whole JSON and holds every acknowledged agent', () => {
-    const snapshot = JSON.parse(readFileSync(stateFile, 'utf8')) as { agents: { agent: { agentId: string } }[] };
-    const inFile = new Set(snapshot.agents.map((entry) => entry.agent.agentId));
-    expect([...acknowledged.keys()].filter((agentId) => !inFile.has(agentId))).toEqual([]);
-    // Only the state file stays behind; a temp file of an interrupted write may remain, and it is never read.
-    expect(readdirSync(directory).filter((name) => !name.startsWith('store.json'))).toEqual([]);
+  it('left a database that is whole and holds every acknowledged agent', () => {
+    // Only the database and its write-ahead log: no temporary file of an interrupted write.
+    expect(readdirSync(directory).filter((name) => !/^store\.db(-wal)?$/.test(name))).toEqual([]);
+    const db = new DatabaseSync(stateFile);
+    try {
+      expect(db.prepare('PRAGMA integrity_check').get()).toEqual({ integrity_check: 'ok' });
+      const rows = db.prepare('SELECT agent_id, agent FROM agents').all() as { agent_id: string; agent: string }[];
+      const inFile = new Map(rows.map((row) => [row.agent_id, (JSON.parse(row.agent) as { name: string }).name]));
+      expect([...acknowledged].filter(([agentId, name]) => inFile.get(agentId) !== name)).toEqual([]);
+    } finally {
+      db.close();
+    }
   });
 
   it('serves every acknowledged agent again after a restart on the same file', async () => {
