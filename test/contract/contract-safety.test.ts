@@ -2,7 +2,8 @@
 // JSON or the JUnit report however the server echoes it back, and --read-only creates nothing even when auth is broken.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { SpawnedServer } from '../../scripts/spawned-server.ts';
-import { startBreakingProxy } from './breaking-proxy.ts';
+import { requestExamples } from '../../contract-tests/spec-schemas.ts';
+import { startBreakingProxy, type Breakage } from './breaking-proxy.ts';
 import { fakeToken, runContract, startFakeBackend } from './contract-runner.ts';
 import { echoForms, startEchoingServer } from './echoing-server.ts';
 
@@ -53,7 +54,41 @@ describe('the token never appears in any output, whatever the server echoes', ()
   );
 });
 
-describe('--read-only against a server whose auth accepts anything', () => {
+/** The fake behind a proxy that breaks one of the guards a read-only POST relies on. */
+const brokenGuards: Array<[string, { given: (token: string) => Breakage }]> = [
+  [
+    'auth accepts anything',
+    {
+      // Whatever credentials arrive (none, Basic, malformed, a forged signature), the fake sees a valid token.
+      given: (token) => ({
+        request: (req) => ({ ...req, headers: { ...req.headers, authorization: `Bearer ${token}` } }),
+      }),
+    },
+  ],
+  [
+    'request validation accepts anything',
+    {
+      // Any body of a write, however invalid, reaches the fake as the spec's valid example.
+      given: () => ({
+        request: (req) => {
+          const operationId = /\/execute$/.test(req.path)
+            ? 'executeAgentTask'
+            : req.path === '/v1/agents/deploy'
+              ? 'deployAgent'
+              : undefined;
+          if (req.method !== 'POST' || operationId === undefined) return req;
+          return {
+            ...req,
+            headers: { ...req.headers, 'content-type': 'application/json' },
+            body: JSON.stringify(requestExamples(operationId)[0]),
+          };
+        },
+      }),
+    },
+  ],
+];
+
+describe('--read-only against a server with one broken guard', () => {
   let fake: SpawnedServer | undefined;
   let token = '';
   beforeAll(async () => {
@@ -64,34 +99,33 @@ describe('--read-only against a server whose auth accepts anything', () => {
     await fake?.stop();
   });
 
-  test('creates nothing: every POST it sends is one a second guard rejects', async () => {
-    if (!fake) throw new Error('the fake backend did not start');
-    const deployed = await fetch(`${fake.baseUrl}/v1/agents/deploy`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'read-only target', category: 'defi', model: 'llama-2', initialSupply: 1000 }),
-    });
-    const { agentId } = (await deployed.json()) as { agentId: string };
-    // Broken auth: whatever credentials arrive (none, Basic, malformed, a forged signature), the fake sees a valid token.
-    const proxy = await startBreakingProxy(fake.baseUrl, {
-      request: (req) => ({ ...req, headers: { ...req.headers, authorization: `Bearer ${token}` } }),
-    });
-    try {
-      const run = await runContract({ API_BASE_URL: proxy.url, API_TOKEN: token, API_AGENT_ID: agentId }, [
-        '--seed',
-        '7',
-        '--runs',
-        '5',
-        '--read-only',
-      ]);
-      expect(run.report?.errors, run.stdout).toEqual([]);
-      const posts = proxy.log.filter((entry) => entry.method === 'POST');
-      expect(posts.length, 'the auth checks did send POSTs').toBeGreaterThan(0);
-      expect(posts.filter((entry) => entry.status < 400)).toEqual([]);
-      // The broken auth is reported, not hidden.
-      expect(run.report?.checks.some((c) => c.id.startsWith('auth/') && c.outcome === 'failed')).toBe(true);
-    } finally {
-      await proxy.close();
-    }
-  }, 120_000);
+  test.each(brokenGuards)(
+    '%s: creates nothing, since every POST it sends is one a second guard rejects',
+    async (_name, { given }) => {
+      if (!fake) throw new Error('the fake backend did not start');
+      const deployed = await fetch(`${fake.baseUrl}/v1/agents/deploy`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'read-only target', category: 'defi', model: 'llama-2', initialSupply: 1000 }),
+      });
+      const { agentId } = (await deployed.json()) as { agentId: string };
+      const proxy = await startBreakingProxy(fake.baseUrl, given(token));
+      try {
+        const run = await runContract({ API_BASE_URL: proxy.url, API_TOKEN: token, API_AGENT_ID: agentId }, [
+          '--seed',
+          '7',
+          '--runs',
+          '5',
+          '--read-only',
+        ]);
+        expect(run.report?.errors, run.stdout).toEqual([]);
+        const posts = proxy.log.filter((entry) => entry.method === 'POST');
+        expect(posts.length, 'the auth checks did send POSTs').toBeGreaterThan(0);
+        expect(posts.filter((entry) => entry.status < 400)).toEqual([]);
+      } finally {
+        await proxy.close();
+      }
+    },
+    120_000,
+  );
 });
