@@ -5,7 +5,14 @@ import { SummaryLineReporter } from './test/summary-reporter.ts';
 
 export default defineConfig({
   test: {
-    include: ['spec/**/*.test.ts', 'mocks/**/*.test.ts', 'scripts/**/*.test.ts', 'test/**/*.test.ts'],
+    include: [
+      'spec/**/*.test.ts',
+      'mocks/**/*.test.ts',
+      'differential/**/*.test.ts',
+      'spec-change/**/*.test.ts',
+      'scripts/**/*.test.ts',
+      'test/**/*.test.ts',
+    ],
     exclude: ['node_modules/**', 'contract-tests/**', 'build/**'],
     reporters: ['default', new SummaryLineReporter()],
     testTimeout: 20_000,

@@ -133,7 +133,11 @@ for (const property of generatedProperties) {
         if (runOptions.seedOnly) scratch.violations = scratch.violations.filter((v) => v.origin !== 'assumption');
         const failed = scratch.violations.length > 0;
         if (failed) lastFailure = scratch;
-        else record.warnings.push(...scratch.warnings.slice(0, 3 - Math.min(3, record.warnings.length)));
+        else {
+          record.warnings.push(...scratch.warnings.slice(0, 3 - Math.min(3, record.warnings.length)));
+          // Kept (redacted, as every recorded exchange) so a spec-change check can replay the generated traffic too.
+          record.exchanges.push(...scratch.exchanges);
+        }
         return !failed;
       };
       const arbitrary = property.valid ? validBodies(property.operationId) : invalidBodies(property.operationId);

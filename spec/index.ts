@@ -3,6 +3,7 @@ export type * from './types.ts';
 export { openapiDocument } from './openapi-document.generated.ts';
 export {
   operations,
+  operationsOf,
   getOperation,
   type OperationSpec,
   type DocumentedResponse,

@@ -37,18 +37,22 @@ export interface OperationSpec {
 }
 
 /** Follows a local `$ref` to the object and pointer it names. */
-export function resolveRef(node: JsonObject, pointer: string): { node: JsonObject; pointer: string } {
+export function resolveRef(
+  node: JsonObject,
+  pointer: string,
+  document: JsonObject = openapiDocument,
+): { node: JsonObject; pointer: string } {
   const ref = node.$ref;
   if (typeof ref !== 'string') return { node, pointer };
   const target = ref.replace(/^#/, '');
-  const resolved = getAtPointer(openapiDocument, target);
+  const resolved = getAtPointer(document, target);
   if (!isJsonObject(resolved)) throw new Error(`unresolvable $ref ${ref} at ${pointer}`);
-  return resolveRef(resolved, target);
+  return resolveRef(resolved, target, document);
 }
 
-function readOperations(): Map<OperationId, OperationSpec> {
+function readOperations(document: JsonObject): Map<OperationId, OperationSpec> {
   const result = new Map<OperationId, OperationSpec>();
-  const paths = openapiDocument.paths;
+  const paths = document.paths;
   if (!isJsonObject(paths)) throw new Error('the document has no paths');
   for (const [path, item] of Object.entries(paths)) {
     if (!isJsonObject(item)) continue;
@@ -59,7 +63,7 @@ function readOperations(): Map<OperationId, OperationSpec> {
       const responses = new Map<number, DocumentedResponse>();
       for (const [status, raw] of Object.entries(isJsonObject(operation.responses) ? operation.responses : {})) {
         if (!isJsonObject(raw)) continue;
-        const response = resolveRef(raw, toPointer(['paths', path, method, 'responses', status]));
+        const response = resolveRef(raw, toPointer(['paths', path, method, 'responses', status]), document);
         const headers = isJsonObject(response.node.headers) ? response.node.headers : {};
         responses.set(Number(status), {
           status: Number(status),
@@ -67,7 +71,7 @@ function readOperations(): Map<OperationId, OperationSpec> {
           mediaTypes: Object.keys(isJsonObject(response.node.content) ? response.node.content : {}),
           requiredHeaders: Object.entries(headers).flatMap(([name, header]) => {
             if (!isJsonObject(header)) return [];
-            const resolved = resolveRef(header, `${response.pointer}/headers/${name}`);
+            const resolved = resolveRef(header, `${response.pointer}/headers/${name}`, document);
             return resolved.node.required === true ? [{ name, pointer: resolved.pointer }] : [];
           }),
           assumption: typeof response.node['x-assumption'] === 'string' ? response.node['x-assumption'] : undefined,
@@ -89,15 +93,31 @@ function readOperations(): Map<OperationId, OperationSpec> {
   return result;
 }
 
+const byDocument = new WeakMap<JsonObject, ReadonlyMap<OperationId, OperationSpec>>();
+
+/**
+ * The operations of a version of the document (another than spec/openapi.yaml in a spec-change check), read once.
+ * Its operationIds need not be this version's: the type names this version's only.
+ * @example operationsOf(baseDocument).has('deployAgent')
+ */
+export function operationsOf(document: JsonObject): ReadonlyMap<OperationId, OperationSpec> {
+  let found = byDocument.get(document);
+  if (!found) {
+    found = readOperations(document);
+    byDocument.set(document, found);
+  }
+  return found;
+}
+
 /**
  * Every operation of spec/openapi.yaml by operationId.
  * @example operations.get('deployAgent')?.responses.has(201) // true
  */
-export const operations: ReadonlyMap<OperationId, OperationSpec> = readOperations();
+export const operations: ReadonlyMap<OperationId, OperationSpec> = operationsOf(openapiDocument);
 
 /** The operation's spec; throws for an operationId the document does not have. */
-export function getOperation(operationId: OperationId): OperationSpec {
-  const operation = operations.get(operationId);
+export function getOperation(operationId: OperationId, document: JsonObject = openapiDocument): OperationSpec {
+  const operation = (document === openapiDocument ? operations : operationsOf(document)).get(operationId);
   if (!operation) throw new Error(`unknown operationId ${operationId}`);
   return operation;
 }

@@ -1,6 +1,8 @@
 // Checks one response against what the document says of its operation: status, media type, headers and body.
 import type { ErrorObject } from 'ajv';
 import { getOperation, type DocumentedResponse } from './operations.ts';
+import { openapiDocument } from './openapi-document.generated.ts';
+import type { JsonObject } from './json-pointer.ts';
 import { getSchemaValidator, rootSchemaPointer, schemaPathToPointer } from './schema-compiler.ts';
 import { errorDataPointer, errorMessage } from './field-errors.ts';
 import { ruleOrigin, type RuleOrigin } from './rule-origin.ts';
@@ -94,14 +96,14 @@ function mediaTypeOf(contentType: string | null | undefined): string {
 }
 
 /**
- * Checks a response against the document.
+ * Checks a response against the document: spec/openapi.yaml, unless another version of it is given.
  * @example
  * const check = checkResponse({ operationId: 'getAgent', status: 200, contentType: 'application/json', body: text });
  * for (const v of check.violations) console.log(v.pointer, v.message);
  */
-export function checkResponse(response: ResponseToCheck): ResponseCheck {
+export function checkResponse(response: ResponseToCheck, document: JsonObject = openapiDocument): ResponseCheck {
   const { operationId, status } = response;
-  const operation = getOperation(operationId);
+  const operation = getOperation(operationId, document);
   const violations: Violation[] = [];
   const warnings: Violation[] = [];
   const documented = operation.responses.get(status);
@@ -125,7 +127,7 @@ export function checkResponse(response: ResponseToCheck): ResponseCheck {
     return { ok: false, violations, warnings };
   }
 
-  checkHeaders(response, documented, violations);
+  checkHeaders(response, documented, violations, document);
 
   const mediaType = mediaTypeOf(response.contentType);
   const expectedMediaType = documented.mediaTypes[0];
@@ -164,8 +166,8 @@ export function checkResponse(response: ResponseToCheck): ResponseCheck {
 
   const schemaMediaType = documented.mediaTypes.includes(mediaType) ? mediaType : expectedMediaType;
   const schemaPointer = `${documented.pointer}/content/${schemaMediaType.replace('/', '~1')}/schema`;
-  const rootPointer = rootSchemaPointer(schemaPointer);
-  const validate = getSchemaValidator(schemaPointer, 'response');
+  const rootPointer = rootSchemaPointer(schemaPointer, document);
+  const validate = getSchemaValidator(schemaPointer, 'response', document);
   if (!validate(body)) {
     for (const error of validate.errors ?? []) {
       const keywordPointer = schemaPathToPointer(error.schemaPath, rootPointer);
@@ -176,14 +178,14 @@ export function checkResponse(response: ResponseToCheck): ResponseCheck {
         pointer,
         expected: expectedFor(error),
         found: error.keyword === 'required' ? 'nothing' : describe(error.data),
-        origin: ruleOrigin(keywordPointer, error.data, requiredMember(error)),
+        origin: ruleOrigin(keywordPointer, error.data, requiredMember(error), document),
         specPointer: keywordPointer,
         message: `${pointer || 'the body'} ${errorMessage(error)}`,
       });
     }
   }
 
-  const strict = getSchemaValidator(schemaPointer, 'strict');
+  const strict = getSchemaValidator(schemaPointer, 'strict', document);
   if (!strict(body)) {
     for (const error of strict.errors ?? []) {
       if (error.keyword !== 'additionalProperties') continue;
@@ -222,7 +224,12 @@ export function checkResponse(response: ResponseToCheck): ResponseCheck {
   return { ok: violations.length === 0, violations, warnings };
 }
 
-function checkHeaders(response: ResponseToCheck, documented: DocumentedResponse, violations: Violation[]): void {
+function checkHeaders(
+  response: ResponseToCheck,
+  documented: DocumentedResponse,
+  violations: Violation[],
+  document: JsonObject,
+): void {
   if (!response.headers) return;
   for (const header of documented.requiredHeaders) {
     const value = headerValue(response.headers, header.name.toLowerCase());
@@ -237,13 +244,13 @@ function checkHeaders(response: ResponseToCheck, documented: DocumentedResponse,
         ...base,
         expected: `a ${header.name} header`,
         found: 'no such header',
-        origin: ruleOrigin(`${header.pointer}/required`),
+        origin: ruleOrigin(`${header.pointer}/required`, undefined, undefined, document),
         specPointer: header.pointer,
         message: `the ${header.name} header is missing`,
       });
       continue;
     }
-    const validate = getSchemaValidator(`${header.pointer}/schema`, 'response');
+    const validate = getSchemaValidator(`${header.pointer}/schema`, 'response', document);
     // Header values are text; a schema of type integer means the text is a decimal integer.
     const parsed = /^-?\d+$/.test(value) ? Number(value) : value;
     if (!validate(parsed)) {
@@ -252,7 +259,7 @@ function checkHeaders(response: ResponseToCheck, documented: DocumentedResponse,
         ...base,
         expected: reasons,
         found: describe(value),
-        origin: ruleOrigin(`${header.pointer}/schema/type`),
+        origin: ruleOrigin(`${header.pointer}/schema/type`, undefined, undefined, document),
         specPointer: `${header.pointer}/schema`,
         message: `the ${header.name} header ${reasons}`,
       });

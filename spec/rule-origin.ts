@@ -1,6 +1,6 @@
 // Tells whether a rule of the document comes from the service description (seed) or from a decision of the spec (assumption).
 import { openapiDocument } from './openapi-document.generated.ts';
-import { getAtPointer, isJsonObject, parsePointer, toPointer } from './json-pointer.ts';
+import { getAtPointer, isJsonObject, parsePointer, toPointer, type JsonObject } from './json-pointer.ts';
 
 export type RuleOrigin = 'seed' | 'assumption';
 
@@ -11,14 +11,20 @@ export type RuleOrigin = 'seed' | 'assumption';
  * An assumed `type: integer` only counts when the data was a number (a string breaks the seed too).
  * A keyword can be partly seed: `member` names the statement inside it (for `required`, the missing property), and
  * `x-seed-required` lists the members of an assumed `required` that the service description states itself.
+ * `document` is spec/openapi.yaml unless another version of it is given.
  * @example ruleOrigin('/components/schemas/AgentStatus/enum') // 'seed'
  * @example ruleOrigin('/components/schemas/Agent/required', undefined, 'statistics') // 'seed' (the seed lists it)
  */
-export function ruleOrigin(keywordPointer: string, data?: unknown, member?: string): RuleOrigin {
+export function ruleOrigin(
+  keywordPointer: string,
+  data?: unknown,
+  member?: string,
+  document: JsonObject = openapiDocument,
+): RuleOrigin {
   const tokens = parsePointer(keywordPointer);
   const keyword = tokens.at(-1) ?? '';
   const nodePointer = toPointer(tokens.slice(0, -1));
-  const node = getAtPointer(openapiDocument, nodePointer);
+  const node = getAtPointer(document, nodePointer);
   if (isJsonObject(node) && typeof node['x-assumption'] === 'string') {
     const listed = node['x-assumed-keywords'];
     if (!Array.isArray(listed)) return 'assumption';
@@ -30,7 +36,7 @@ export function ruleOrigin(keywordPointer: string, data?: unknown, member?: stri
     }
   }
   for (let length = tokens.length - 2; length > 0; length -= 1) {
-    const ancestor = getAtPointer(openapiDocument, toPointer(tokens.slice(0, length)));
+    const ancestor = getAtPointer(document, toPointer(tokens.slice(0, length)));
     if (
       isJsonObject(ancestor) &&
       typeof ancestor['x-assumption'] === 'string' &&

@@ -11,17 +11,19 @@ const STRICT_BASE = 'https://agent-registry.kit/strict';
 /** How a schema is used: requests get the spec's defaults filled in; responses are only read; strict flags undocumented fields. */
 export type SchemaMode = 'request' | 'response' | 'strict';
 
-function rewrite(value: JsonValue, base: string, closeObjects: boolean): JsonValue {
-  if (Array.isArray(value)) return value.map((item) => rewrite(item, base, closeObjects));
+function rewrite(value: JsonValue, base: string, closeObjects: boolean, document: JsonObject): JsonValue {
+  if (Array.isArray(value)) return value.map((item) => rewrite(item, base, closeObjects, document));
   if (!isJsonObject(value)) return value;
   const copy: JsonObject = {};
   for (const [key, child] of Object.entries(value)) {
     copy[key] =
-      key === '$ref' && typeof child === 'string' ? base + child.replace(/^#/, '') : rewrite(child, base, closeObjects);
+      key === '$ref' && typeof child === 'string'
+        ? base + child.replace(/^#/, '')
+        : rewrite(child, base, closeObjects, document);
   }
   // ajv's useDefaults does not look through $ref, so a default declared on a referenced schema (TaskPriority) is carried beside the ref.
   if (typeof value.$ref === 'string' && copy.default === undefined) {
-    const target = getAtPointer(openapiDocument, value.$ref.replace(/^#/, ''));
+    const target = getAtPointer(document, value.$ref.replace(/^#/, ''));
     if (isJsonObject(target) && target.default !== undefined) copy.default = target.default;
   }
   if (closeObjects && isJsonObject(copy.properties) && copy.additionalProperties === undefined) {
@@ -30,7 +32,18 @@ function rewrite(value: JsonValue, base: string, closeObjects: boolean): JsonVal
   return copy;
 }
 
-function createAjv(mode: SchemaMode): Ajv2020 {
+/** Every `x-` keyword the document's schemas use: ajv's strict mode must be told they are annotations. */
+function extensionKeywords(value: JsonValue, found: Set<string>): Set<string> {
+  if (Array.isArray(value)) for (const item of value) extensionKeywords(item, found);
+  else if (isJsonObject(value))
+    for (const [key, child] of Object.entries(value)) {
+      if (key.startsWith('x-')) found.add(key);
+      extensionKeywords(child, found);
+    }
+  return found;
+}
+
+function createAjv(mode: SchemaMode, document: JsonObject): Ajv2020 {
   const ajv = new Ajv2020({
     strict: true,
     allErrors: true,
@@ -38,43 +51,62 @@ function createAjv(mode: SchemaMode): Ajv2020 {
     useDefaults: mode === 'request',
   });
   addFormats.default(ajv);
-  ajv.addVocabulary(['x-assumption', 'x-assumed-keywords', 'x-seed-required']);
-  const base = mode === 'strict' ? STRICT_BASE : SCHEMA_BASE;
-  const schemas = getAtPointer(openapiDocument, '/components/schemas');
+  const schemas = getAtPointer(document, '/components/schemas');
   if (!isJsonObject(schemas)) throw new Error('the document has no components.schemas');
+  ajv.addVocabulary([...extensionKeywords(document, new Set(['x-assumption', 'x-assumed-keywords']))]);
+  const base = mode === 'strict' ? STRICT_BASE : SCHEMA_BASE;
   for (const [name, schema] of Object.entries(schemas)) {
-    const rewritten = rewrite(schema, base, mode === 'strict');
+    const rewritten = rewrite(schema, base, mode === 'strict', document);
     if (!isJsonObject(rewritten)) throw new Error(`schema ${name} is not an object`);
     ajv.addSchema({ ...rewritten, $id: `${base}/components/schemas/${name}` });
   }
   return ajv;
 }
 
-const instances = new Map<SchemaMode, Ajv2020>();
-const compiled = new Map<string, ValidateFunction>();
+interface CompilerCache {
+  instances: Map<SchemaMode, Ajv2020>;
+  compiled: Map<string, ValidateFunction>;
+}
+// One cache per version of the document: the spec's own, and any other version a spec-change check loads.
+const caches = new WeakMap<JsonObject, CompilerCache>();
+
+function cacheOf(document: JsonObject): CompilerCache {
+  let cache = caches.get(document);
+  if (!cache) {
+    cache = { instances: new Map(), compiled: new Map() };
+    caches.set(document, cache);
+  }
+  return cache;
+}
 
 /**
  * The compiled validator of the schema at `pointer` (a schema object in the document, `$ref` or inline), compiled once.
+ * `document` is spec/openapi.yaml unless another version of it is given.
  * @example getSchemaValidator('/components/schemas/Agent', 'response')(body)
  */
-export function getSchemaValidator(pointer: string, mode: SchemaMode): ValidateFunction {
+export function getSchemaValidator(
+  pointer: string,
+  mode: SchemaMode,
+  document: JsonObject = openapiDocument,
+): ValidateFunction {
+  const { instances, compiled } = cacheOf(document);
   const key = `${mode} ${pointer}`;
   const cached = compiled.get(key);
   if (cached) return cached;
   let ajv = instances.get(mode);
   if (!ajv) {
-    ajv = createAjv(mode);
+    ajv = createAjv(mode, document);
     instances.set(mode, ajv);
   }
-  const schema = getAtPointer(openapiDocument, pointer);
+  const schema = getAtPointer(document, pointer);
   if (!isJsonObject(schema)) throw new Error(`no schema at ${pointer}`);
   const base = mode === 'strict' ? STRICT_BASE : SCHEMA_BASE;
-  const root = rootSchemaPointer(pointer);
+  const root = rootSchemaPointer(pointer, document);
   let validate: ValidateFunction | undefined;
   if (root.startsWith('/components/schemas/') && root.split('/').length === 4) {
     validate = ajv.getSchema(base + root);
   } else {
-    const rewritten = rewrite(schema, base, mode === 'strict');
+    const rewritten = rewrite(schema, base, mode === 'strict', document);
     if (!isJsonObject(rewritten)) throw new Error(`no schema at ${pointer}`);
     validate = ajv.compile({ ...rewritten, $id: base + encodeURI(pointer) });
   }
@@ -87,10 +119,10 @@ export function getSchemaValidator(pointer: string, mode: SchemaMode): ValidateF
  * The pointer ajv treats as the root of the schema at `pointer`: the target of a schema that is only a `$ref`.
  * @example rootSchemaPointer('/paths/~1v1~1agents~1deploy/post/requestBody/content/application~1json/schema') // '/components/schemas/DeployRequest'
  */
-export function rootSchemaPointer(pointer: string): string {
-  const schema = getAtPointer(openapiDocument, pointer);
+export function rootSchemaPointer(pointer: string, document: JsonObject = openapiDocument): string {
+  const schema = getAtPointer(document, pointer);
   if (isJsonObject(schema) && typeof schema.$ref === 'string' && Object.keys(schema).length === 1) {
-    return rootSchemaPointer(schema.$ref.replace(/^#/, ''));
+    return rootSchemaPointer(schema.$ref.replace(/^#/, ''), document);
   }
   return pointer;
 }

@@ -1,0 +1,329 @@
+// The scripted sequence the differential check sends to both servers, derived from the spec and a seed: deploys of varied
+// valid bodies, retrieves, task submissions and the documented error cases. Pure: no HTTP in here.
+import fc from 'fast-check';
+import { getOperation, ruleOrigin, type JsonObject, type OperationId, type RuleOrigin } from '../spec/index.ts';
+import { boundaryBodies } from '../contract-tests/boundary-values.ts';
+import type { HostileTokens } from '../contract-tests/hostile-tokens.ts';
+import { invalidRequests } from '../contract-tests/invalid-requests.ts';
+import { validBodies } from '../contract-tests/schema-arbitraries.ts';
+import { requestExamples, resolveSchema } from '../contract-tests/spec-schemas.ts';
+
+/** Which agent a step's path names, resolved per server at run time. */
+export type AgentRef =
+  | { kind: 'none' }
+  /** The agent that server created in an earlier deploy step. */
+  | { kind: 'deployed'; step: string }
+  /** An existing agent given by the user (--read-only); each server has its own. */
+  | { kind: 'existing' }
+  | { kind: 'literal'; agentId: string };
+
+/** One request of the script, sent alike to both servers. */
+export interface DiffStep {
+  /** Stable id, e.g. `deploy/example-tradingAgent`, `auth/getAgent/missing`. */
+  id: string;
+  title: string;
+  operationId: OperationId;
+  method: 'GET' | 'POST';
+  agent: AgentRef;
+  auth: DiffAuthVariant | 'token';
+  contentType: string | undefined;
+  body: string | undefined;
+  /** The body as an object, for valid requests (the invariants compare the answers with it). */
+  sent: JsonObject | undefined;
+  /** What a server that follows the spec answers. */
+  expected: {
+    status: number;
+    /** The rule behind that status (the documented response). */
+    statusRule: SpecRule;
+    /** For requests a correct server rejects: the rule that makes it reject them (a keyword, the security scheme). */
+    rejectRule: SpecRule | undefined;
+  };
+  /** Whether a correct server creates something (only these are left out under --read-only). */
+  creates: boolean;
+  /** Whether both servers answer about the same thing, so values the spec pins must agree (false for two existing agents). */
+  sameSubject: boolean;
+}
+
+export interface ScriptOptions {
+  seed: number;
+  /** Deploys of generated valid bodies, besides the spec's examples. */
+  generatedDeploys: number;
+  /** Task submissions of generated valid bodies, besides one per priority. */
+  generatedTasks: number;
+  /** Whether the user named an existing agent on each server (needed by --read-only). */
+  existingAgent: boolean;
+}
+
+/** Defaults of the script: enough variety to catch a drifting fake in about a hundred requests per server. */
+export const defaultScriptOptions = { generatedDeploys: 4, generatedTasks: 3 } as const;
+
+/** Credentials a correct server refuses: none, another scheme, not a JWT, and each token derived from the real one. */
+export type DiffAuthVariant = 'missing' | 'not-bearer' | 'malformed' | keyof HostileTokens;
+const authVariants: DiffAuthVariant[] = [
+  'missing',
+  'not-bearer',
+  'malformed',
+  'bad-signature',
+  'signature-removed',
+  'alg-none',
+  'alg-switched',
+  'payload-altered',
+];
+
+/** A rule of the spec: where it lives and whether the service description or the spec decided it. */
+export interface SpecRule {
+  specPointer: string;
+  origin: RuleOrigin;
+}
+
+/**
+ * The rule behind a documented status: the response object, a seed rule unless the response is itself an assumption.
+ * @example statusRule('getAgent', 404) // { specPointer: '/components/responses/AgentNotFound', origin: 'assumption' }
+ */
+export function statusRule(operationId: OperationId, status: number): SpecRule {
+  const operation = getOperation(operationId);
+  const documented = operation.responses.get(status);
+  if (!documented) return { specPointer: `${operation.pointer}/responses`, origin: 'assumption' };
+  return { specPointer: documented.pointer, origin: documented.assumption ? 'assumption' : 'seed' };
+}
+
+function expect(operationId: OperationId, status: number, rejectRule?: SpecRule): DiffStep['expected'] {
+  return { status, statusRule: statusRule(operationId, status), rejectRule };
+}
+
+/**
+ * The script for a seed: every step in the order it is sent. The same seed gives the same bodies, byte for byte.
+ * @example buildScript({ seed: 7, ...defaultScriptOptions, existingAgent: false }).filter((s) => s.creates).length // 14
+ */
+export function buildScript(options: ScriptOptions): DiffStep[] {
+  const steps: DiffStep[] = [];
+  const deployBodies: Array<{ name: string; body: JsonObject }> = [];
+  // The spec's examples first (richest and minimal, so defaults are exercised), then generated bodies.
+  const examples = requestExamples('deployAgent');
+  examples.forEach((body, index) => {
+    deployBodies.push({ name: `example-${index + 1}`, body });
+  });
+  fc.sample(validBodies('deployAgent'), { seed: options.seed, numRuns: options.generatedDeploys }).forEach(
+    (body, index) => {
+      deployBodies.push({ name: `generated-${index + 1}`, body });
+    },
+  );
+  // The same body twice more: a server that hands out ids per name or per body shows it on the third deploy.
+  const minimal = examples.at(-1) ?? {};
+  deployBodies.push({ name: 'repeat-1', body: minimal }, { name: 'repeat-2', body: minimal });
+  // Every documented edge of the request schema, reached exactly (the contract suite's boundary bodies): where
+  // servers most often read a range differently.
+  for (const edge of boundaryBodies('deployAgent')) deployBodies.push({ name: edgeName(edge.label), body: edge.body });
+  for (const { name, body } of deployBodies) {
+    steps.push({
+      id: `deploy/${name}`,
+      title: name.startsWith('example')
+        ? `deploy the spec's example with ${Object.keys(body).length} fields (${name})`
+        : `deploy a generated body (${name})`,
+      operationId: 'deployAgent',
+      method: 'POST',
+      agent: { kind: 'none' },
+      auth: 'token',
+      contentType: 'application/json',
+      body: JSON.stringify(body),
+      sent: body,
+      expected: expect('deployAgent', 201),
+      creates: true,
+      sameSubject: true,
+    });
+  }
+  for (const { name } of deployBodies) {
+    steps.push({
+      id: `retrieve/${name}`,
+      title: `retrieve the agent of deploy/${name}`,
+      operationId: 'getAgent',
+      method: 'GET',
+      agent: { kind: 'deployed', step: `deploy/${name}` },
+      auth: 'token',
+      contentType: undefined,
+      body: undefined,
+      sent: undefined,
+      expected: expect('getAgent', 200),
+      creates: false,
+      sameSubject: true,
+    });
+  }
+  if (options.existingAgent)
+    steps.push({
+      id: 'retrieve/existing',
+      title: 'retrieve the existing agent (--agent)',
+      operationId: 'getAgent',
+      method: 'GET',
+      agent: { kind: 'existing' },
+      auth: 'token',
+      contentType: undefined,
+      body: undefined,
+      sent: undefined,
+      expected: expect('getAgent', 200),
+      creates: false,
+      sameSubject: false,
+    });
+  // Tasks go to the agent of the richest example: an active agent both servers were given the same way.
+  const taskAgent: AgentRef = { kind: 'deployed', step: 'deploy/example-1' };
+  const taskBase = requestExamples('executeAgentTask').at(-1) ?? {};
+  const priorities = resolveSchema('/components/schemas/TaskPriority').schema.enum;
+  const taskBodies: Array<{ name: string; body: JsonObject }> = [{ name: 'no-priority', body: taskBase }];
+  for (const priority of Array.isArray(priorities) ? priorities : [])
+    taskBodies.push({ name: `priority-${String(priority)}`, body: { ...taskBase, priority } });
+  fc.sample(validBodies('executeAgentTask'), { seed: options.seed + 1, numRuns: options.generatedTasks }).forEach(
+    (body, index) => {
+      taskBodies.push({ name: `generated-${index + 1}`, body });
+    },
+  );
+  for (const edge of boundaryBodies('executeAgentTask'))
+    taskBodies.push({ name: edgeName(edge.label), body: edge.body });
+  for (const { name, body } of taskBodies) {
+    steps.push({
+      id: `execute/${name}`,
+      title: `submit a task (${name}) to the agent of ${taskAgent.kind === 'deployed' ? taskAgent.step : ''}`,
+      operationId: 'executeAgentTask',
+      method: 'POST',
+      agent: taskAgent,
+      auth: 'token',
+      contentType: 'application/json',
+      body: JSON.stringify(body),
+      sent: body,
+      expected: expect('executeAgentTask', 200),
+      creates: true,
+      sameSubject: true,
+    });
+  }
+  steps.push({
+    id: 'execute/second-agent',
+    title: 'submit a task to another agent (the agent of deploy/example-2)',
+    operationId: 'executeAgentTask',
+    method: 'POST',
+    agent: { kind: 'deployed', step: 'deploy/example-2' },
+    auth: 'token',
+    contentType: 'application/json',
+    body: JSON.stringify(taskBase),
+    sent: taskBase,
+    expected: expect('executeAgentTask', 200),
+    creates: true,
+    sameSubject: true,
+  });
+  for (const { name } of deployBodies) {
+    steps.push({
+      id: `again/${name}`,
+      title: `retrieve the agent of deploy/${name} again, after the tasks`,
+      operationId: 'getAgent',
+      method: 'GET',
+      agent: { kind: 'deployed', step: `deploy/${name}` },
+      auth: 'token',
+      contentType: undefined,
+      body: undefined,
+      sent: undefined,
+      expected: expect('getAgent', 200),
+      creates: false,
+      sameSubject: true,
+    });
+  }
+  const unknown = `agt_diff_unknown_${options.seed}`;
+  steps.push(
+    {
+      id: 'unknown/getAgent',
+      title: 'retrieve an agent that does not exist',
+      operationId: 'getAgent',
+      method: 'GET',
+      agent: { kind: 'literal', agentId: unknown },
+      auth: 'token',
+      contentType: undefined,
+      body: undefined,
+      sent: undefined,
+      expected: expect('getAgent', 404, { specPointer: statusRule('getAgent', 404).specPointer, origin: 'seed' }),
+      creates: false,
+      sameSubject: true,
+    },
+    {
+      id: 'unknown/executeAgentTask',
+      title: 'submit a task to an agent that does not exist',
+      operationId: 'executeAgentTask',
+      method: 'POST',
+      agent: { kind: 'literal', agentId: unknown },
+      auth: 'token',
+      contentType: 'application/json',
+      body: JSON.stringify(taskBase),
+      sent: undefined,
+      expected: expect('executeAgentTask', 404, {
+        specPointer: statusRule('executeAgentTask', 404).specPointer,
+        origin: 'seed',
+      }),
+      creates: false,
+      sameSubject: true,
+    },
+    {
+      id: 'invalid-agent-id/getAgent',
+      title: 'retrieve with an agentId longer than the spec allows',
+      operationId: 'getAgent',
+      method: 'GET',
+      agent: { kind: 'literal', agentId: 'a'.repeat(maxAgentIdLength() + 1) },
+      auth: 'token',
+      contentType: undefined,
+      body: undefined,
+      sent: undefined,
+      expected: expect('getAgent', 400, {
+        specPointer: '/components/schemas/AgentId/maxLength',
+        origin: ruleOrigin('/components/schemas/AgentId/maxLength'),
+      }),
+      creates: false,
+      sameSubject: true,
+    },
+  );
+  for (const operationId of ['deployAgent', 'executeAgentTask'] as const) {
+    const agent: AgentRef = operationId === 'deployAgent' ? { kind: 'none' } : { kind: 'existing' };
+    for (const invalid of invalidRequests(operationId)) {
+      steps.push({
+        id: `invalid/${operationId}/${invalid.id}`,
+        title: `${operationId}: ${invalid.title}`,
+        operationId,
+        method: 'POST',
+        agent,
+        auth: 'token',
+        contentType: invalid.contentType,
+        body: invalid.body,
+        sent: undefined,
+        expected: expect(operationId, invalid.expectedStatus, {
+          specPointer: invalid.keywordPointer,
+          origin: ruleOrigin(invalid.keywordPointer),
+        }),
+        creates: false,
+        sameSubject: true,
+      });
+    }
+  }
+  for (const operationId of ['getAgent', 'deployAgent'] as const) {
+    for (const variant of authVariants) {
+      steps.push({
+        id: `auth/${operationId}/${variant}`,
+        title: `${operationId} with ${variant === 'missing' ? 'no Authorization header' : `a ${variant} token`}`,
+        operationId,
+        method: getOperation(operationId).method,
+        agent: operationId === 'getAgent' ? { kind: 'existing' } : { kind: 'none' },
+        auth: variant,
+        contentType: operationId === 'deployAgent' ? 'application/json' : undefined,
+        body: operationId === 'deployAgent' ? JSON.stringify(examples.at(-1) ?? {}) : undefined,
+        sent: undefined,
+        // Rejecting bad credentials at all is the seed's rule; the 401 status and its challenge are the spec's choices.
+        expected: expect(operationId, 401, { specPointer: '/security', origin: 'seed' }),
+        creates: false,
+        sameSubject: true,
+      });
+    }
+  }
+  return steps;
+}
+
+/** A step id from a boundary body's label: `revenueShare maximum (1)` → `edge-revenueShare-maximum-1`. */
+function edgeName(label: string): string {
+  return `edge-${label.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
+}
+
+function maxAgentIdLength(): number {
+  const { schema } = resolveSchema('/components/schemas/AgentId');
+  return typeof schema.maxLength === 'number' ? schema.maxLength : 128;
+}

@@ -1,0 +1,122 @@
+// `agent-registry-kit spec-change`: classifies what changed between a base version of spec/openapi.yaml and the current
+// one, and replays recorded traffic (base examples, a fake's journal, a contract report) through the new version.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { cliError } from './cli-error.ts';
+import { parseCommandLine } from './command-line.ts';
+import { classifyChanges } from '../spec-change/change-classifier.ts';
+import { buildSpecChangeReport, formatSpecChangeReport } from '../spec-change/spec-change-report.ts';
+import { loadSpecVersion, SpecVersionError } from '../spec-change/spec-versions.ts';
+import {
+  EvidenceError,
+  examplesOf,
+  journalEvidence,
+  replay,
+  reportEvidence,
+  type Evidence,
+} from '../spec-change/traffic-replay.ts';
+
+const currentSpec = fileURLToPath(new URL('../spec/openapi.yaml', import.meta.url));
+
+const help = `Usage: agent-registry-kit spec-change --base <file or git ref> [options]   (npm run spec-change -- …)
+
+Compares a base version of the spec with the current one (or --head): every change, classified as breaking for
+clients, breaking for servers, or compatible, with its JSON Pointer. Then replays recorded evidence through the new
+version's validators: every example of the base version, every request in a running fake's journal, every exchange of
+a contract run's --json report; each request or answer the base version accepted and the new one rejects is listed.
+Exit status 1 when anything breaks, 0 otherwise.
+
+Options:
+  --base <file|ref>   the base version: a YAML or JSON file, or a git ref (read with git show <ref>:spec/openapi.yaml)
+  --head <file>       the new version (default: ${currentSpec})
+  --journal <url>     a running fake's base URL; its GET /__mock/journal is replayed (repeatable)
+  --report <file>     a contract run's --json report; its exchanges are replayed (repeatable)
+  --json <file>       write every change and every replay finding as JSON
+  -h, --help          show this help
+`;
+
+const usage =
+  'usage: agent-registry-kit spec-change --base <file or git ref> [--head <file>] [--journal <url>] [--report <file>] [--json <file>]';
+
+async function fetchJournal(base: string): Promise<unknown> {
+  let url: URL;
+  try {
+    url = new URL('/__mock/journal', base);
+  } catch {
+    cliError(`--journal must be the fake's base URL (e.g. http://127.0.0.1:4010), got "${base}"`);
+  }
+  try {
+    const answer = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+    if (!answer.ok) cliError(`GET ${url.href} answered ${answer.status}; is ${base} the fake backend of this kit?`);
+    return await answer.json();
+  } catch (error) {
+    if (error instanceof SyntaxError)
+      cliError(`GET ${url.href} did not answer JSON; is ${base} the fake backend of this kit?`);
+    const reason = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
+    cliError(`cannot read the journal at ${url.href} (${reason}); is the fake running?`);
+  }
+}
+
+/**
+ * Entry point of the `spec-change` subcommand.
+ * @example await main(['--base', 'main', '--journal', 'http://127.0.0.1:4010', '--json', 'spec-change.json']);
+ */
+export async function main(args: string[]): Promise<void> {
+  const values = parseCommandLine(
+    {
+      base: { type: 'string' },
+      head: { type: 'string' },
+      journal: { type: 'string', multiple: true },
+      report: { type: 'string', multiple: true },
+      json: { type: 'string' },
+    },
+    { usage, help },
+    args,
+  );
+  if (values.base === undefined || values.base === '') cliError(`--base is required; ${usage}`);
+  let base: Awaited<ReturnType<typeof loadSpecVersion>>;
+  let head: Awaited<ReturnType<typeof loadSpecVersion>>;
+  try {
+    base = await loadSpecVersion(values.base);
+    head = await loadSpecVersion(values.head ?? currentSpec);
+  } catch (error) {
+    if (error instanceof SpecVersionError) cliError(error.message);
+    throw error;
+  }
+  if (values.head === undefined) head.label = 'spec/openapi.yaml';
+  const evidence: Evidence[] = examplesOf(base.document);
+  const sources = ['examples of the base version'];
+  try {
+    for (const url of values.journal ?? []) {
+      evidence.push(...journalEvidence(await fetchJournal(url), base.document));
+      sources.push(`journal of ${url}`);
+    }
+    for (const file of values.report ?? []) {
+      let report: unknown;
+      try {
+        report = JSON.parse(readFileSync(file, 'utf8'));
+      } catch (error) {
+        cliError(
+          `cannot read the report ${file} (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
+        );
+      }
+      evidence.push(...reportEvidence(report, base.document));
+      sources.push(`contract report ${file}`);
+    }
+  } catch (error) {
+    if (error instanceof EvidenceError) cliError(error.message);
+    throw error;
+  }
+  const report = buildSpecChangeReport({
+    base: base.label,
+    head: head.label,
+    changes: classifyChanges(base.document, head.document),
+    replay: replay(base.document, head.document, evidence),
+    sources,
+  });
+  process.stdout.write(formatSpecChangeReport(report));
+  if (values.json) writeFileSync(values.json, `${JSON.stringify(report, null, 2)}\n`);
+  process.exitCode = report.verdict === 'breaking' ? 1 : 0;
+}
+
+if (import.meta.main) await main(process.argv.slice(2));

@@ -1,0 +1,61 @@
+// Loads a version of the OpenAPI document for a spec-change check: a file (YAML or JSON), or a git ref, read with
+// `git show <ref>:spec/openapi.yaml` so no checkout is touched.
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { parse } from 'yaml';
+import { isJsonObject, type JsonObject } from '../spec/index.ts';
+
+const run = promisify(execFile);
+
+/** Where the spec lives in a git tree of this kit. */
+export const specPathInRepository = 'spec/openapi.yaml';
+
+/** A version of the document and how to name it in reports. */
+export interface SpecVersion {
+  document: JsonObject;
+  /** e.g. `spec/openapi.yaml` or `main:spec/openapi.yaml`. */
+  label: string;
+}
+
+/** Why a version could not be loaded, in one line a person can act on. */
+export class SpecVersionError extends Error {}
+
+/**
+ * Parses the text of a version; throws SpecVersionError when it is not an OpenAPI document.
+ * @example parseSpec('openapi: 3.1.0\npaths: {}\n', 'inline').document.openapi // '3.1.0'
+ */
+export function parseSpec(text: string, label: string): SpecVersion {
+  let document: unknown;
+  try {
+    document = parse(text, { maxAliasCount: 100 });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new SpecVersionError(`${label} is not valid YAML or JSON (${reason})`);
+  }
+  if (!isJsonObject(document) || typeof document.openapi !== 'string' || !isJsonObject(document.paths))
+    throw new SpecVersionError(`${label} is not an OpenAPI document (it needs "openapi" and "paths")`);
+  // The YAML parser gives plain data; the round trip drops anything that is not JSON (dates, undefined).
+  return { document: JSON.parse(JSON.stringify(document)) as JsonObject, label };
+}
+
+/**
+ * Loads `source`: a file path if such a file exists, else a git ref of the repository at `cwd`.
+ * @example await loadSpecVersion('main') // { label: 'main:spec/openapi.yaml', document: {...} }
+ */
+export async function loadSpecVersion(source: string, cwd: string = process.cwd()): Promise<SpecVersion> {
+  if (existsSync(source) && statSync(source).isFile()) return parseSpec(readFileSync(source, 'utf8'), source);
+  if (source.startsWith('-') || /\s/.test(source) || source === '')
+    throw new SpecVersionError(`"${source}" is neither a file nor a git ref`);
+  const label = `${source}:${specPathInRepository}`;
+  let text: string;
+  try {
+    ({ stdout: text } = await run('git', ['show', label], { cwd, maxBuffer: 64 * 1024 * 1024 }));
+  } catch (error) {
+    const stderr = (error as { stderr?: string }).stderr?.trim().split('\n')[0];
+    throw new SpecVersionError(
+      `"${source}" is not a file, and git cannot show ${label}${stderr ? ` (${stderr})` : ''}; give a spec file or a git ref of this repository`,
+    );
+  }
+  return parseSpec(text, label);
+}

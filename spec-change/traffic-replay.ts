@@ -1,0 +1,396 @@
+// Replays recorded evidence through a version of the document's validators: the base version's examples, a running
+// fake's journal and a contract run's --json report. What the base version accepted and the new one rejects is a call
+// (or an answer) the change would break.
+import {
+  checkResponse,
+  escapePointerToken,
+  getAtPointer,
+  isJsonObject,
+  operationsOf,
+  validatePathParameter,
+  validateRequestBody,
+  type BodyOperationId,
+  type JsonObject,
+  type JsonValue,
+  type OperationId,
+} from '../spec/index.ts';
+
+/** One recorded exchange, from wherever it came; parts that were not recorded are undefined. */
+export interface Evidence {
+  source: 'example' | 'journal' | 'report';
+  /** Where it is in its source: `/components/examples/AgentTrading`, `journal #12`, `auth/getAgent/missing #0`. */
+  where: string;
+  method: string;
+  /** The request path, or the path template for an example (then path parameters are not checked). */
+  path: string;
+  templated: boolean;
+  request: { contentType: string | undefined; body: string | undefined; complete: boolean } | undefined;
+  response:
+    | {
+        status: number;
+        contentType: string | undefined;
+        /** undefined when only the status was recorded (the journal). */
+        body: string | undefined;
+        complete: boolean;
+        headers: Record<string, string> | undefined;
+      }
+    | undefined;
+}
+
+/** A recorded request or response the new version rejects. */
+export interface ReplayFinding {
+  source: Evidence['source'];
+  where: string;
+  part: 'request' | 'response';
+  method: string;
+  path: string;
+  status: number | undefined;
+  /** `newly-rejected`: the base version accepted it (a break); `already-rejected`: the base version did not either. */
+  verdict: 'newly-rejected' | 'already-rejected';
+  /** Why the new version rejects it, each with its JSON Pointer. */
+  reasons: string[];
+}
+
+export interface ReplayResult {
+  counts: Record<Evidence['source'], number>;
+  requests: number;
+  responses: number;
+  /** Parts not replayed because their body was cut when recorded. */
+  incomplete: number;
+  findings: ReplayFinding[];
+}
+
+function templateRegex(template: string): RegExp {
+  const escaped = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${escaped.replace(/\\?\{[^}]+\\?\}/g, '([^/]+)')}$`);
+}
+
+function normalized(path: string): string {
+  return path.replace(/\{[^}]*\}/g, '{}');
+}
+
+/**
+ * The operation of a version that a method and path reach, with the path parameters' values.
+ * @example matchOperation(document, 'GET', '/v1/agents/agt_1', false)?.operationId // 'getAgent'
+ */
+export function matchOperation(
+  document: JsonObject,
+  method: string,
+  path: string,
+  templated: boolean,
+): { operationId: OperationId; parameters: Record<string, string> } | undefined {
+  for (const operation of operationsOf(document).values()) {
+    if (operation.method !== method.toUpperCase()) continue;
+    if (templated) {
+      if (normalized(operation.path) === normalized(path))
+        return { operationId: operation.operationId, parameters: {} };
+      continue;
+    }
+    const match = templateRegex(operation.path).exec(path);
+    if (!match) continue;
+    const parameters: Record<string, string> = {};
+    operation.pathParameters.forEach((name, index) => {
+      parameters[name] = match[index + 1] ?? '';
+    });
+    return { operationId: operation.operationId, parameters };
+  }
+  return undefined;
+}
+
+function mediaTypeOf(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+function requestReasons(document: JsonObject, evidence: Evidence): string[] | undefined {
+  const match = matchOperation(document, evidence.method, evidence.path, evidence.templated);
+  if (!match) return [`${evidence.method} ${evidence.path} is not an operation of this version`];
+  const reasons: string[] = [];
+  for (const [name, raw] of Object.entries(match.parameters)) {
+    let value = raw;
+    try {
+      value = decodeURIComponent(raw);
+    } catch {
+      // Left encoded: the validator then judges the text as sent.
+    }
+    const result = validatePathParameter(match.operationId, name, value, document);
+    if (!result.ok) for (const error of result.errors) reasons.push(`${error.path} ${error.message}`);
+  }
+  const operation = operationsOf(document).get(match.operationId);
+  const request = evidence.request;
+  if (!operation?.requestMediaType || !request || request.body === undefined) return reasons;
+  if (!request.complete) return undefined;
+  if (request.contentType !== undefined && mediaTypeOf(request.contentType) !== operation.requestMediaType)
+    reasons.push(`Content-Type ${request.contentType} is not ${operation.requestMediaType}`);
+  let body: unknown;
+  try {
+    body = JSON.parse(request.body);
+  } catch {
+    return [...reasons, 'the body is not JSON'];
+  }
+  // The operationId is this version's; the type only names the spec's own, hence the cast.
+  const result = validateRequestBody(match.operationId as BodyOperationId, body, { document });
+  if (!result.ok) for (const error of result.errors) reasons.push(`${error.path || '(the body)'} ${error.message}`);
+  return reasons;
+}
+
+function responseReasons(document: JsonObject, evidence: Evidence): string[] | undefined {
+  const response = evidence.response;
+  if (!response) return [];
+  const match = matchOperation(document, evidence.method, evidence.path, evidence.templated);
+  if (!match) return [`${evidence.method} ${evidence.path} is not an operation of this version`];
+  if (response.body === undefined || !response.complete) {
+    const documented = operationsOf(document).get(match.operationId)?.responses.has(response.status);
+    return documented
+      ? response.body === undefined
+        ? []
+        : undefined
+      : [`status ${response.status} is not documented`];
+  }
+  const check = checkResponse(
+    {
+      operationId: match.operationId,
+      status: response.status,
+      contentType: response.contentType,
+      body: response.body,
+      ...(response.headers ? { headers: response.headers } : {}),
+    },
+    document,
+  );
+  // The checker's message already starts with the pointer it is about.
+  return check.violations.map((v) => `${v.message} (${v.specPointer})`);
+}
+
+/**
+ * Replays every piece of evidence through both versions and lists what the new one rejects. A request is replayed only
+ * when the server accepted it (a 2xx, or an example): a request that was refused anyway breaks nothing.
+ * @example replay(base, head, [...examplesOf(base), ...journalEvidence(journal)]).findings
+ */
+export function replay(base: JsonObject, head: JsonObject, evidence: readonly Evidence[]): ReplayResult {
+  const result: ReplayResult = {
+    counts: { example: 0, journal: 0, report: 0 },
+    requests: 0,
+    responses: 0,
+    incomplete: 0,
+    findings: [],
+  };
+  for (const item of evidence) {
+    result.counts[item.source] += 1;
+    const accepted = item.response === undefined || (item.response.status >= 200 && item.response.status < 300);
+    const parts: Array<['request' | 'response', (document: JsonObject, e: Evidence) => string[] | undefined]> = [];
+    if (item.request && accepted) parts.push(['request', requestReasons]);
+    if (item.response) parts.push(['response', responseReasons]);
+    for (const [part, reasonsOf] of parts) {
+      const after = reasonsOf(head, item);
+      if (after === undefined) {
+        result.incomplete += 1;
+        continue;
+      }
+      if (part === 'request') result.requests += 1;
+      else result.responses += 1;
+      if (after.length === 0) continue;
+      const before = reasonsOf(base, item) ?? [];
+      result.findings.push({
+        source: item.source,
+        where: item.where,
+        part,
+        method: item.method,
+        path: item.path,
+        status: item.response?.status,
+        verdict: before.length === 0 ? 'newly-rejected' : 'already-rejected',
+        reasons: after,
+      });
+    }
+  }
+  return result;
+}
+
+function exampleValues(
+  document: JsonObject,
+  media: JsonObject,
+  pointer: string,
+): Array<{ value: JsonValue; where: string }> {
+  const found: Array<{ value: JsonValue; where: string }> = [];
+  if (media.example !== undefined) found.push({ value: media.example, where: `${pointer}/example` });
+  if (isJsonObject(media.examples))
+    for (const [name, raw] of Object.entries(media.examples)) {
+      let where = `${pointer}/examples/${escapePointerToken(name)}`;
+      let example: JsonValue | undefined = raw;
+      if (isJsonObject(example) && typeof example.$ref === 'string') {
+        where = example.$ref.replace(/^#/, '');
+        example = getAtPointer(document, where);
+      }
+      if (isJsonObject(example) && example.value !== undefined) found.push({ value: example.value, where });
+    }
+  return found;
+}
+
+function resolved(document: JsonObject, node: JsonValue | undefined): JsonObject | undefined {
+  if (isJsonObject(node) && typeof node.$ref === 'string')
+    return resolved(document, getAtPointer(document, node.$ref.replace(/^#/, '')));
+  return isJsonObject(node) ? node : undefined;
+}
+
+/**
+ * Every request and response example of a version, as evidence.
+ * @example examplesOf(baseDocument).filter((e) => e.response !== undefined).length
+ */
+export function examplesOf(document: JsonObject): Evidence[] {
+  const evidence: Evidence[] = [];
+  const paths = isJsonObject(document.paths) ? document.paths : {};
+  for (const [path, item] of Object.entries(paths)) {
+    if (!isJsonObject(item)) continue;
+    for (const [method, operation] of Object.entries(item)) {
+      if (!isJsonObject(operation) || !isJsonObject(operation.responses)) continue;
+      const pointer = `/paths/${escapePointerToken(path)}/${method}`;
+      const body = resolved(document, operation.requestBody);
+      const content = body && isJsonObject(body.content) ? body.content : {};
+      for (const [mediaType, media] of Object.entries(content)) {
+        if (!isJsonObject(media)) continue;
+        for (const { value, where } of exampleValues(
+          document,
+          media,
+          `${pointer}/requestBody/content/${escapePointerToken(mediaType)}`,
+        ))
+          evidence.push({
+            source: 'example',
+            where,
+            method: method.toUpperCase(),
+            path,
+            templated: true,
+            request: { contentType: mediaType, body: JSON.stringify(value), complete: true },
+            response: undefined,
+          });
+      }
+      for (const [status, raw] of Object.entries(operation.responses)) {
+        const response = resolved(document, raw);
+        const responseContent = response && isJsonObject(response.content) ? response.content : {};
+        for (const [mediaType, media] of Object.entries(responseContent)) {
+          if (!isJsonObject(media)) continue;
+          for (const { value, where } of exampleValues(
+            document,
+            media,
+            `${pointer}/responses/${status}/content/${escapePointerToken(mediaType)}`,
+          ))
+            evidence.push({
+              source: 'example',
+              where,
+              method: method.toUpperCase(),
+              path,
+              templated: true,
+              request: undefined,
+              // Headers are not part of an example, so only status, media type and body are replayed.
+              response: {
+                status: Number(status),
+                contentType: mediaType,
+                body: JSON.stringify(value),
+                complete: true,
+                headers: undefined,
+              },
+            });
+        }
+      }
+    }
+  }
+  return evidence;
+}
+
+/** Thrown when a journal or a report is not what it should be; the message says what was expected. */
+export class EvidenceError extends Error {}
+
+/**
+ * The fake's journal (`GET /__mock/journal`) as evidence: each request, its body (unless cut) and the status answered.
+ * Entries for paths outside the base version's operations are left out: they are not calls of this API.
+ * @example journalEvidence(await (await fetch(`${url}/__mock/journal`)).json(), base)
+ */
+export function journalEvidence(journal: unknown, base: JsonObject): Evidence[] {
+  if (!isJsonObject(journal) || !Array.isArray(journal.entries))
+    throw new EvidenceError(
+      'the answer is not a journal (expected {"capacity", "entries": [...]} from GET /__mock/journal)',
+    );
+  const evidence: Evidence[] = [];
+  journal.entries.forEach((entry, index) => {
+    if (
+      !isJsonObject(entry) ||
+      typeof entry.method !== 'string' ||
+      typeof entry.path !== 'string' ||
+      typeof entry.status !== 'number'
+    )
+      return;
+    if (!matchOperation(base, entry.method, entry.path, false)) return;
+    const body = typeof entry.body === 'string' ? entry.body : undefined;
+    evidence.push({
+      source: 'journal',
+      where: `#${index}${typeof entry.at === 'string' ? ` at ${entry.at}` : ''}`,
+      method: entry.method,
+      path: entry.path,
+      templated: false,
+      // The journal keeps no request headers; a body the fake accepted was JSON.
+      request: { contentType: undefined, body, complete: entry.bodyTruncated !== true },
+      response: { status: entry.status, contentType: undefined, body: undefined, complete: false, headers: undefined },
+    });
+  });
+  return evidence;
+}
+
+const truncated = /\.\.\. \(\d+ characters\)$/;
+
+/**
+ * The exchanges of a contract run's --json report as evidence (tokens are already redacted there).
+ * @example reportEvidence(JSON.parse(readFileSync('contract.json', 'utf8')), base)
+ */
+export function reportEvidence(report: unknown, base: JsonObject): Evidence[] {
+  if (!isJsonObject(report) || !Array.isArray(report.checks))
+    throw new EvidenceError(
+      'the file is not a contract report (expected the --json output of the contract command, with "checks")',
+    );
+  const prefix = typeof report.baseUrl === 'string' ? safePathname(report.baseUrl).replace(/\/+$/, '') : '';
+  const evidence: Evidence[] = [];
+  for (const check of report.checks) {
+    if (!isJsonObject(check) || !Array.isArray(check.exchanges)) continue;
+    check.exchanges.forEach((exchange, index) => {
+      if (!isJsonObject(exchange) || !isJsonObject(exchange.request)) return;
+      const { method, url, headers, body } = exchange.request;
+      if (typeof method !== 'string' || typeof url !== 'string') return;
+      let path = safePathname(url);
+      if (prefix && path.startsWith(prefix)) path = path.slice(prefix.length);
+      if (!matchOperation(base, method, path, false)) return;
+      const requestHeaders = isJsonObject(headers) ? headers : {};
+      const response = isJsonObject(exchange.response) ? exchange.response : undefined;
+      const responseHeaders: Record<string, string> = {};
+      if (response && isJsonObject(response.headers))
+        for (const [name, value] of Object.entries(response.headers))
+          if (typeof value === 'string') responseHeaders[name] = value;
+      evidence.push({
+        source: 'report',
+        where: `${typeof check.id === 'string' ? check.id : 'check'} #${index}`,
+        method,
+        path,
+        templated: false,
+        request: {
+          contentType: typeof requestHeaders['content-type'] === 'string' ? requestHeaders['content-type'] : undefined,
+          body: typeof body === 'string' ? body : undefined,
+          complete: typeof body !== 'string' || !truncated.test(body),
+        },
+        response:
+          response && typeof response.status === 'number'
+            ? {
+                status: response.status,
+                contentType: responseHeaders['content-type'],
+                body: typeof response.body === 'string' ? response.body : '',
+                complete: typeof response.body !== 'string' || !truncated.test(response.body),
+                headers: responseHeaders,
+              }
+            : undefined,
+      });
+    });
+  }
+  return evidence;
+}
+
+function safePathname(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
+}
