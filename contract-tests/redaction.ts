@@ -32,8 +32,8 @@ function toBase64Url(base64: string): string {
   return base64.replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
 }
 
-function secretsOf(token: string): string[] {
-  const secrets = new Set<string>();
+function secretsOf(token: string, extra: readonly string[]): string[] {
+  const secrets = new Set<string>(extra);
   const derived = Object.values(hostileTokens(token)).filter((whole): whole is string => whole !== undefined);
   for (const whole of [token, ...derived]) {
     secrets.add(whole);
@@ -159,12 +159,13 @@ function redactEscaped(text: string, secrets: readonly string[]): string {
  * tokens the auth checks derive from it (hostile-tokens.ts), each JWT segment (a signature alone is the secret part,
  * also as standard base64), base64 and base64url of each at every byte alignment (so of `Bearer <token>` or of any
  * longer text holding it), hex, and each of these written with JSON/JavaScript escapes, percent-encoding or HTML
- * entities. Longest secrets are replaced first, so a segment never leaves part of the whole token behind.
+ * entities; `extra` secrets (at least 8 characters) are hidden as written and escaped. Longest secrets are replaced
+ * first, so a segment never leaves part of the whole token behind.
  * @example createRedactor('aaaaaaaa.bbbbbbbb.cccccccc')('got aaaaaaaa.bbbbbbbb.cccccccc') // 'got <redacted>'
  */
-export function createRedactor(token: string): Redact {
+export function createRedactor(token: string, extra: readonly string[] = []): Redact {
   if (token.length === 0) return (text) => text;
-  const secrets = secretsOf(token).sort((a, b) => b.length - a.length);
+  const secrets = secretsOf(token, extra).sort((a, b) => b.length - a.length);
   return (text) => {
     let result = text;
     for (const secret of secrets) result = result.replaceAll(secret, redactedMark);
