@@ -181,5 +181,6 @@ export function createRedactor(token: string, extra: readonly string[] = []): Re
  */
 export function describeServerText(redact: Redact, text: string, limit: number): string {
   const redacted = redact(text);
-  return redacted.length > limit ? `${redacted.slice(0, limit)}… (${text.length} characters)` : redacted;
+  // `... (N characters)` is how records mark a cut; spec-change/traffic-replay.ts reads it to skip partial bodies.
+  return redacted.length > limit ? `${redacted.slice(0, limit)}... (${text.length} characters)` : redacted;
 }

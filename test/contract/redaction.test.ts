@@ -113,7 +113,7 @@ describe('describeServerText', () => {
   ])('redacts before it cuts: %s', (_name, limit) => {
     const text = `${'x'.repeat(80)}${jwt}${'y'.repeat(200)}`;
     const shown = describeServerText(redact, text, limit);
-    expect(shown).toMatch(/… \(\d+ characters\)$/);
+    expect(shown).toMatch(/\.\.\. \(\d+ characters\)$/);
     for (const part of jwt.split('.')) expect(leaks(shown, part)).toBe(false);
   });
 
