@@ -7,6 +7,7 @@ import type { CheckName, CheckRecord } from './check-record.ts';
 import { formatExchange, formatViolation } from './failure-text.ts';
 import type { RunOptions } from './run-options.ts';
 import type { RunPlan } from './check-plan.ts';
+import { statusCoverage, type StatusCoverage } from './status-coverage.ts';
 import { groupViolations, type ViolationGroup } from './violation-groups.ts';
 
 /**
@@ -41,6 +42,8 @@ export interface ContractReport {
   /** What all answers have in common, when that is the likely cause of every failure (wrong base URL, token, …). */
   diagnosis: string[];
   checks: CheckRecord[];
+  /** Documented (operation, status) pairs the server was seen to answer, never provoked into, and undocumented ones. */
+  statusCoverage: StatusCoverage;
   /** Errors of the suite itself (a crash, a setup failure), redacted. */
   errors: string[];
 }
@@ -91,6 +94,7 @@ export function buildReport(input: {
     summary,
     diagnosis: diagnose(records),
     checks: records,
+    statusCoverage: statusCoverage(records),
     errors,
   };
 }

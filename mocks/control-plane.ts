@@ -1,4 +1,4 @@
-// The control plane under /__mock/ (documented in mocks/control-plane.yaml): reset, agents, tasks, clock, journal, scenarios.
+// The control plane under /__mock/ (documented in mocks/control-plane.yaml): reset, agents, tasks, clock, journal, coverage, scenarios.
 import type { AgentStatus } from '../spec/index.ts';
 import type { MockCore } from './core.ts';
 import type { MockRequest, MockResponse } from './mock-http.ts';
@@ -158,6 +158,16 @@ const ROUTES: readonly Route[] = [
     pattern: '/journal',
     handle: (core) => {
       core.journal.clear();
+      return noContent();
+    },
+  },
+  { method: 'GET', pattern: '/coverage', handle: (core) => json(200, core.coverage.report()) },
+  {
+    method: 'DELETE',
+    pattern: '/coverage',
+    handle: async (core) => {
+      core.coverage.reset();
+      await core.persist();
       return noContent();
     },
   },

@@ -10,6 +10,7 @@ import {
 import { bearerChallenge, createAuthenticator, DEFAULT_JWT_SECRET, type Authenticator } from './auth.ts';
 import { createSystemClock, type Clock } from './clock.ts';
 import { handleControlRequest } from './control-plane.ts';
+import { Coverage } from './coverage.ts';
 import { preflight, refuseCrossSite, withCors, type CorsOrigins } from './cors.ts';
 import { DEFAULT_JOURNAL_SIZE, Journal, JOURNAL_BODY_LIMIT, journalText } from './journal.ts';
 import { consoleLogger, type Logger } from './logger.ts';
@@ -20,7 +21,7 @@ import { seedFromText } from './random.ts';
 import { refuseRepeatedHeaders } from './repeated-headers.ts';
 import { readJsonBody } from './request-body.ts';
 import { matchRoute } from './router.ts';
-import { parseScenarioConfig, Scenarios, type ScenarioConfig } from './scenarios.ts';
+import { parseScenarioConfig, Scenarios, type ScenarioConfig, type ScenarioDecision } from './scenarios.ts';
 import { createMemoryStorage, StorageWriteError, type Storage } from './storage.ts';
 import { AgentStore, DEFAULT_FAILURE_RATIO } from './store.ts';
 
@@ -66,6 +67,8 @@ export interface MockCore {
   readonly clock: Clock;
   readonly journal: Journal;
   readonly scenarios: Scenarios;
+  /** What the API answered, counted (GET /__mock/coverage); reset only by DELETE /__mock/coverage. */
+  readonly coverage: Coverage;
   readonly seed: number;
   /** Where the state lives; also keeps small named documents for other parts of the fake (coverage…). */
   readonly storage: Storage;
@@ -82,6 +85,7 @@ export interface MockCore {
 /** Names of the core's documents in the storage. */
 const CLOCK_DOCUMENT = 'clock';
 const SCENARIOS_DOCUMENT = 'scenarios';
+const COVERAGE_DOCUMENT = 'coverage';
 
 const JSON_HEADERS = { 'content-type': 'application/json' } as const;
 const isControlPath = (path: string): boolean => path.startsWith(CONTROL_PREFIX) || path === '/__mock';
@@ -118,7 +122,19 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
   });
   const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
   const authenticator: Authenticator = createAuthenticator(options.jwtSecret ?? DEFAULT_JWT_SECRET, options.wallClock);
-  const persist = (): Promise<void> => storage.commit();
+  const coverage = new Coverage();
+  const savedCoverage = storage.readDocument(COVERAGE_DOCUMENT);
+  if (savedCoverage !== undefined) coverage.restore(savedCoverage);
+  let coverageWritten = coverage.changes;
+  // The counts ride along with a batch that is written anyway (a mutation, DELETE /__mock/coverage, the shutdown's):
+  // a write per GET would make every read a write.
+  const persist = (): Promise<void> => {
+    if (storage.durable && coverage.changes !== coverageWritten) {
+      storage.writeDocument(COVERAGE_DOCUMENT, coverage.toJSON());
+      coverageWritten = coverage.changes;
+    }
+    return storage.commit();
+  };
 
   // Durable storage was checked when it was opened; what it holds wins over the options (a restart resumes).
   const savedScenarios = (): ScenarioConfig | undefined => {
@@ -131,6 +147,7 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
   /** The clock offset including advances still being written. */
   let clockTarget = clock.offset;
   storage.onRollback(() => {
+    coverageWritten = -1;
     scenarios.configure(savedScenarios() ?? {});
     // A reset of the batch may have moved the clock back; forward is the one way a clock moves, so it is re-advanced.
     const stored = storage.readDocument(CLOCK_DOCUMENT);
@@ -140,7 +157,7 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
 
   async function dispatch(
     request: MockRequest,
-    context: { operationId: OperationId | null; bodyText: string | null },
+    context: { operationId: OperationId | null; bodyText: string | null; scenario?: ScenarioDecision },
   ): Promise<MockResponse> {
     const repeated = refuseRepeatedHeaders(request);
     if (repeated) return repeated;
@@ -169,6 +186,7 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
 
     if (scenarios.active) {
       const decision = scenarios.decide(operationId, clock.now());
+      context.scenario = decision;
       if (decision.latencyMs > 0) await sleep(decision.latencyMs);
       if (decision.retryAfterSeconds !== undefined) {
         const limit = scenarios.config.rateLimit;
@@ -347,6 +365,7 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
     clock,
     journal,
     scenarios,
+    coverage,
     seed,
     storage,
     reset() {
@@ -376,7 +395,7 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
     },
     async handle(request) {
       const started = performance.now();
-      const context: { operationId: OperationId | null; bodyText: string | null } = {
+      const context: { operationId: OperationId | null; bodyText: string | null; scenario?: ScenarioDecision } = {
         operationId: null,
         bodyText: null,
       };
@@ -402,6 +421,7 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
       const control = isControlPath(request.path);
       withCors(corsOrigins, request, response, control);
       if (!control) {
+        coverage.record(context.operationId, request, response, context.scenario);
         const text = context.bodyText;
         journal.add({
           atMs: clock.now(),

@@ -37,6 +37,17 @@ export const PROBLEMS = {
 
 export type ProblemKind = keyof typeof PROBLEMS;
 
+// Which catalogue entry built a response: several kinds share a status and a type slug, and coverage counts kinds.
+const builtFrom = new WeakMap<MockResponse, ProblemKind>();
+
+/**
+ * The catalogue kind `problemResponse` built this response from; undefined for any other response.
+ * @example problemKindOf(problemResponse('missing-body', { detail: 'No body.' })) // 'missing-body'
+ */
+export function problemKindOf(response: MockResponse): ProblemKind | undefined {
+  return builtFrom.get(response);
+}
+
 /** The kind a forced status (scenarios, `Prefer: code=`) is answered with. */
 export function problemKindForStatus(status: number): ProblemKind {
   for (const [kind, entry] of Object.entries(PROBLEMS) as [ProblemKind, (typeof PROBLEMS)[ProblemKind]][]) {
@@ -68,9 +79,11 @@ export function problemResponse(kind: ProblemKind, details: ProblemDetails): Moc
   };
   if (details.instance !== undefined) problem.instance = details.instance;
   if (details.errors) problem.errors = details.errors;
-  return {
+  const response: MockResponse = {
     status: entry.status,
     headers: { 'content-type': 'application/problem+json', ...details.headers },
     body: JSON.stringify(problem),
   };
+  builtFrom.set(response, kind);
+  return response;
 }

@@ -107,6 +107,24 @@ describe('openSqliteStorage', () => {
     expect(await deploy(restarted, 'next')).toBe(await deploy(uninterrupted, 'next'));
   });
 
+  it('keeps the coverage counts, those of reads included once a later batch or the shutdown carries them', async () => {
+    const first = openStorage();
+    const core = coreOn(first);
+    const agentId = await deploy(core, 'counted');
+    await call(core, 'GET', `/v1/agents/${agentId}`);
+    await call(core, 'GET', '/v1/agents/agt_unknown');
+    // What scripts/start.ts does on SIGTERM before closing the storage.
+    await core.persist();
+    const counted = core.coverage.report();
+    expect(counted.categories.status.covered).toBe(3);
+    await close(first);
+    const restarted = coreOn(openStorage());
+    expect(restarted.coverage.report()).toEqual(counted);
+    expect((await call(restarted, 'DELETE', '/__mock/coverage')).status).toBe(204);
+    await close(open[open.length - 1] as SqliteStorage);
+    expect(coreOn(openStorage()).coverage.report().requests).toBe(0);
+  });
+
   it('keeps a reset, and a cleared scenario returns to the default failure ratio', async () => {
     const first = openStorage();
     const core = coreOn(first);
@@ -209,6 +227,11 @@ describe('a batch that cannot be committed', () => {
 
 /** What is done to a database, and the start-up refusal it must cause. */
 const HOSTILE: [string, (db: DatabaseSync) => void, RegExp][] = [
+  [
+    'coverage counts that are not whole numbers',
+    (db) => db.exec(`UPDATE meta SET value = json_set(value, '$.entries[0].count', -1.5) WHERE key = 'coverage'`),
+    /invalid coverage document: the coverage snapshot has an invalid entry at \/entries\/0/,
+  ],
   [
     'a name that is a number',
     (db) => db.exec(`UPDATE agents SET agent = json_set(agent, '$.name', 123)`),

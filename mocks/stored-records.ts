@@ -2,6 +2,7 @@
 import { validateRequestBody, validateSchema, type Agent, type ValidationError } from '../spec/index.ts';
 import { MAX_CATALOGUE_SIZE } from './catalogue.ts';
 import { clockOffsetProblem } from './clock.ts';
+import { parseSnapshot as parseCoverageSnapshot } from './coverage.ts';
 import { parseScenarioConfig } from './scenarios.ts';
 import type { TaskRecord } from './task-lifecycle.ts';
 
@@ -113,7 +114,7 @@ export function checkStoredTask(text: unknown): Checked<TaskRecord> {
 }
 
 /**
- * The documents the fake itself keeps (random state, clock offset, scenarios), each within its bounds.
+ * The documents the fake itself keeps (random state, clock offset, scenarios, coverage), each within its bounds.
  * @example checkDocument('clock', -5).ok // false
  */
 export function checkDocument(name: string, value: unknown): Checked<unknown> {
@@ -148,8 +149,14 @@ export function checkDocument(name: string, value: unknown): Checked<unknown> {
         reason: `must be { seed, size } with a 32-bit seed and a size from 0 to ${MAX_CATALOGUE_SIZE}`,
       };
     }
+    case 'coverage':
+      try {
+        return { ok: true, value: parseCoverageSnapshot(value) };
+      } catch (error) {
+        return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+      }
     default:
-      // Documents of other parts of the fake (coverage…) are checked by their readers.
+      // Documents of other parts of the fake are checked by their readers.
       return { ok: true, value };
   }
 }

@@ -15,6 +15,7 @@ import {
   RunOptionError,
   type RunOptions,
 } from '../contract-tests/run-options.ts';
+import { statusCoverageSection } from '../contract-tests/status-coverage.ts';
 
 const help = `Usage: npm run contract -- [options]
 
@@ -198,6 +199,7 @@ const reporter = new ContractReporter({
   redact,
   jsonFile: json,
   junitFile: junit === undefined ? undefined : resolve(junit),
+  sections: [statusCoverageSection],
   write: (text) => process.stdout.write(text),
 });
 const configFile = fileURLToPath(new URL('../contract-tests/vitest.config.ts', import.meta.url));

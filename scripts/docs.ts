@@ -41,10 +41,23 @@ export function assumptionsMarkdown(list: readonly Assumption[]): string {
   ].join('\n');
 }
 
+/** How to measure what was exercised of this contract, from both sides (README, "Coverage" and "Status coverage"). */
+const coverageMarkdown = [
+  '## Coverage of this contract',
+  '',
+  "From the frontend's side: the fake backend counts every documented status, named example, `Prefer` code, scenario",
+  'branch and problem kind it answers (`GET /__mock/coverage`); `npm run coverage -- --base-url http://127.0.0.1:4010',
+  "--min 80 --html coverage.html` prints what the frontend's tests exercised and what they never did.",
+  '',
+  "From the server's side: `npm run contract` lists the documented (operation, status) pairs the live server was seen",
+  'to answer, those it was never provoked into, and undocumented ones, in its summary, `--json` and JUnit properties.',
+  'Both are described with worked examples in the README of agent-registry-kit.',
+].join('\n');
+
 /** A copy of the document whose description ends with the assumptions section; the spec itself is not touched. */
 function documentWithAssumptions(): unknown {
   const document = structuredClone(openapiDocument) as { info: { description?: string } };
-  document.info.description = `${document.info.description ?? ''}\n\n${assumptionsMarkdown(assumptions)}\n`;
+  document.info.description = `${document.info.description ?? ''}\n\n${assumptionsMarkdown(assumptions)}\n\n${coverageMarkdown}\n`;
   return document;
 }
 

@@ -163,6 +163,8 @@ const stop = (signal: string): void => {
   stopping = true;
   void running
     .close()
+    // The last counts of GET /__mock/coverage ride on a final batch.
+    .then(() => core.persist())
     .then(() => storage?.close())
     .then(() => process.exit(0))
     .catch((error: unknown) => {

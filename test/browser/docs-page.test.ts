@@ -104,6 +104,15 @@ describe.skipIf(!chromiumPresent)('the API reference page (npm run docs), opened
     await screenshot(page, 'docs-assumptions', { fullPage: false });
   });
 
+  it('says how to measure coverage of the contract from both sides', async () => {
+    await page.goto(`${pathToFileURL(pagePath).href}#/section/coverage-of-this-contract`);
+    await page.locator('[id="section/coverage-of-this-contract"]').waitFor();
+    const text = (await page.locator('body').textContent()) ?? '';
+    expect(text).toContain('GET /__mock/coverage');
+    expect(text).toContain('npm run coverage');
+    expect(text).toContain('npm run contract');
+  });
+
   it('asked for nothing off the disk', () => {
     expect(offDisk).toEqual([]);
   });

@@ -45,6 +45,20 @@ describe('against the fake backend', () => {
     }
     expect(run.junit).toContain('<testsuites');
     expect(run.stdout).toContain('PASSED');
+    // Status coverage: the suite provokes the statuses a correct server answers to its requests, the fake answers none
+    // it does not document; 500 (a server fault) and 409 (it needs an agent the API cannot pause) are never provoked.
+    const coverage = run.report?.statusCoverage;
+    const pairs = (list: { operationId: string; status: number }[] = []): string[] =>
+      list.map((p) => `${p.operationId} ${p.status}`);
+    expect(pairs(coverage?.seen)).toEqual(
+      expect.arrayContaining(['deployAgent 201', 'deployAgent 400', 'getAgent 404', 'executeAgentTask 415']),
+    );
+    expect(pairs(coverage?.neverSeen)).toEqual(
+      expect.arrayContaining(['deployAgent 500', 'getAgent 500', 'executeAgentTask 409']),
+    );
+    expect(coverage?.undocumented).toEqual([]);
+    expect(run.stdout).toContain(`status coverage ${coverage?.percent.toFixed(1)}%:`);
+    expect(run.junit).toContain(`<property name="statusCoverage.percent" value="${coverage?.percent.toFixed(1)}"/>`);
   }, 120_000);
 });
 
