@@ -87,6 +87,19 @@ export function fileOf(id: string): FixtureFile {
   return id.split('/')[0] as FixtureFile;
 }
 
+/**
+ * Whether --read-only may send a check: a POST goes out only when two independent guards each make a correct server
+ * reject it, so that one broken guard can never create anything. Auth checks pair bad credentials with an invalid body
+ * or an unknown agent (auth.test.ts); an over-long agentId is both invalid and unknown. An invalid body alone, or an
+ * unknown agent alone, is one guard, so those checks (and generated cases) are skipped.
+ * @example readOnlySafe(namedChecks.find((c) => c.id === 'auth/deployAgent/missing')!) // true
+ */
+export function readOnlySafe(check: PlannedCheck): boolean {
+  return (
+    check.posts === 0 || check.check === 'auth' || check.id === 'request-validation/executeAgentTask/agentId-max-length'
+  );
+}
+
 export type Decision = { run: true } | { run: false; reason: 'max-writes' | 'read-only' };
 
 export interface RunPlan {
@@ -112,9 +125,10 @@ export interface PlanInput {
 /** The --max-writes default: every named check once, every generated case, and a margin for shrinking. */
 export function defaultMaxWrites(readOnly: boolean, runs: number): number {
   let posts = readOnly ? 0 : fixtureFiles.length;
-  for (const check of namedChecks) if (!(readOnly && check.deploys + check.executes > 0)) posts += check.posts;
-  for (const property of generatedProperties) if (!(readOnly && property.valid)) posts += runs;
-  return posts + shrinkAllowance;
+  for (const check of namedChecks) if (!readOnly || readOnlySafe(check)) posts += check.posts;
+  if (!readOnly) posts += generatedProperties.length * runs;
+  // Read-only sends no generated case, so there is nothing to shrink.
+  return posts + (readOnly ? 0 : shrinkAllowance);
 }
 
 /**
@@ -141,7 +155,7 @@ export function planRun(input: PlanInput): RunPlan {
     else decisions.set(id, claim(1, 1, 0) ? { run: true } : { run: false, reason: 'max-writes' });
   }
   for (const check of namedChecks) {
-    if (input.readOnly && check.deploys + check.executes > 0) {
+    if (input.readOnly && !readOnlySafe(check)) {
       decisions.set(check.id, { run: false, reason: 'read-only' });
       continue;
     }
@@ -162,7 +176,7 @@ export function planRun(input: PlanInput): RunPlan {
   >();
   const fixtureRuns = decisions.get('fixture/generated');
   for (const property of generatedProperties) {
-    if (input.readOnly && property.valid) {
+    if (input.readOnly) {
       generated.set(property.id, { runs: 0, requested: input.runs, skip: 'read-only' });
       continue;
     }

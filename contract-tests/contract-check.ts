@@ -9,7 +9,8 @@ import { fileOf, planRun, type FixtureFile, type RunPlan } from './check-plan.ts
 import { formatFailure } from './failure-text.ts';
 import { hostileTokens } from './hostile-tokens.ts';
 import { sendRequest, type OutgoingRequest } from './http-exchange.ts';
-import { createRedactor, type Redact } from './redaction.ts';
+import { assertReadOnlySafe } from './read-only-guard.ts';
+import { createRedactor, describeServerText, type Redact } from './redaction.ts';
 import type { RunOptions } from './run-options.ts';
 import { successStatus } from './operation-requests.ts';
 import { requestExamples } from './spec-schemas.ts';
@@ -26,14 +27,11 @@ export const runPlan: RunPlan = planRun({
 });
 
 const hostile = hostileTokens(runOptions.token);
-/** The run's redactor: the token, its segments and every token derived from it never leave the suite. */
-export const redact: Redact = createRedactor(
-  runOptions.token,
-  // Each derived token and its segments (an altered payload still carries the user's claims).
-  Object.values(hostile)
-    .filter((token): token is string => token !== undefined)
-    .flatMap((token) => [token, ...token.split('.').filter((segment) => segment.length >= 8)]),
-);
+/**
+ * The run's redactor, the same one scripts/contract.ts builds from the same normalized token: the token, every token
+ * derived from it (hostile-tokens.ts) and their encodings never leave the suite.
+ */
+export const redact: Redact = createRedactor(runOptions.token);
 
 const hostileLabels: Record<keyof typeof hostile, string> = {
   'bad-signature': 'Bearer <API_TOKEN with its signature altered>',
@@ -90,7 +88,7 @@ async function deployFixture(file: FixtureFile): Promise<string> {
     agentId = undefined;
   }
   if (typeof agentId !== 'string') {
-    const answer = record.response ? `${record.response.status} ${record.response.body.slice(0, 80)}` : record.error;
+    const answer = response ? `${response.status} ${describeServerText(redact, response.body, 80)}` : record.error;
     throw new FixtureError(`could not deploy the agent this check needs (POST /v1/agents/deploy answered ${answer})`);
   }
   return agentId;
@@ -132,6 +130,11 @@ export function createCheckRun(record: CheckRecord, allowedPosts: number | (() =
         const allowed = typeof allowedPosts === 'number' ? posts < allowedPosts : allowedPosts();
         if (!allowed) throw new Error(`suite bug: ${record.id} sent more POSTs than the plan allows`);
         posts += 1;
+        if (runOptions.readOnly)
+          assertReadOnlySafe(
+            { ...request, method: 'POST', validCredentials: (request.auth ?? 'token') === 'token' },
+            runOptions.agentId,
+          );
       }
       const sent = await sendRequest(runOptions.baseUrl, runOptions.timeoutMs, redact, {
         ...request,

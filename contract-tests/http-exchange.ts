@@ -1,7 +1,7 @@
 // Sends one request to the server under test with a timeout and records it, token redacted, with what came back.
 import type { HttpMethod } from '../spec/index.ts';
 import type { RecordedExchange } from './check-record.ts';
-import type { Redact } from './redaction.ts';
+import { describeServerText, type Redact } from './redaction.ts';
 
 /** What a check asks to send. `authorization` is the header value, or undefined for none; `label` is what reports show instead. */
 export interface OutgoingRequest {
@@ -19,6 +19,9 @@ export interface SentExchange {
   record: RecordedExchange;
   response: { status: number; contentType: string | null; headers: Headers; body: string } | undefined;
 }
+
+/** Request and response bodies are kept up to this many characters in the records (after redaction). */
+const recordedTextLimit = 4000;
 
 function describeFetchError(error: unknown, timeoutMs: number): string {
   if (error instanceof DOMException && error.name === 'TimeoutError')
@@ -56,7 +59,7 @@ export async function sendRequest(
       method: request.method,
       url: redact(url),
       headers: shownHeaders,
-      body: request.body === undefined ? undefined : redact(truncate(request.body)),
+      body: request.body === undefined ? undefined : describeServerText(redact, request.body, recordedTextLimit),
     },
     response: undefined,
     error: undefined,
@@ -79,7 +82,11 @@ export async function sendRequest(
     answer.headers.forEach((value, name) => {
       shown[name] = redact(value);
     });
-    record.response = { status: answer.status, headers: shown, body: redact(truncate(text)) };
+    record.response = {
+      status: answer.status,
+      headers: shown,
+      body: describeServerText(redact, text, recordedTextLimit),
+    };
     return {
       record,
       response: {
@@ -94,8 +101,4 @@ export async function sendRequest(
     record.error = redact(describeFetchError(error, timeoutMs));
     return { record, response: undefined };
   }
-}
-
-function truncate(text: string): string {
-  return text.length > 4000 ? `${text.slice(0, 4000)}... (${text.length} characters)` : text;
 }

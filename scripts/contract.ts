@@ -1,16 +1,22 @@
 // `agent-registry-kit contract` (and `npm run contract`): checks the server at API_BASE_URL against spec/openapi.yaml by
 // running the contract suite (contract-tests/) with vitest, then prints a verdict grouped by operation and writes the
 // JUnit and JSON reports asked for.
-import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startVitest } from 'vitest/node';
 import { cliError } from './cli-error.ts';
 import { parseCommandLine } from './command-line.ts';
 import { defaultMaxWrites, generatedProperties, planRun, shrinkAllowance } from '../contract-tests/check-plan.ts';
 import { ContractReporter } from '../contract-tests/contract-reporter.ts';
-import { createRedactor } from '../contract-tests/redaction.ts';
+import { createRedactor, type Redact } from '../contract-tests/redaction.ts';
+import {
+  defaultRunOptions,
+  normalizeToken,
+  parseBaseUrl,
+  RunOptionError,
+  type RunOptions,
+} from '../contract-tests/run-options.ts';
 import { statusCoverageSection } from '../contract-tests/status-coverage.ts';
-import { defaultRunOptions, type RunOptions } from '../contract-tests/run-options.ts';
 
 const help = `Usage: agent-registry-kit contract [options]   (in a clone: npm run contract -- [options])
 
@@ -19,8 +25,10 @@ validation, behaviour across calls, repeated requests and generated cases. Exit 
 check passed.
 
 Environment:
-  API_BASE_URL        the server's {base_url}, without /v1 (required), e.g. https://api.example.com
-  API_TOKEN           a bearer token (JWT) the server accepts (required); it never appears in any output
+  API_BASE_URL        the server's {base_url}, without /v1 (required), e.g. https://api.example.com; no
+                      user:password@, query or fragment; plain http:// beyond loopback warns (clear-text token)
+  API_TOKEN           a bearer token (JWT) the server accepts (required), surrounding whitespace trimmed; it never
+                      appears in any output, not even base64-, percent- or JSON-escaped
   API_AGENT_ID        an existing agent, required with --read-only
 
 Options:
@@ -28,7 +36,8 @@ Options:
   --json <file>       write every check, its outcome, violations and exchanges as JSON
   --max-writes <n>    cap on POST requests; checks the cap leaves out are reported as skipped and fail the run
                       (default: every named check once + every generated case + ${shrinkAllowance} for shrinking)
-  --read-only         send only GETs and requests a correct server rejects (needs API_AGENT_ID)
+  --read-only         send only GETs and POSTs that two independent guards reject: bad credentials with an
+                      invalid body or an unknown agent (needs API_AGENT_ID); checks one guard stops are skipped
   --seed-only         report failures of rules that are assumptions of the spec as warnings
   --runs <n>          generated cases per property (default ${defaultRunOptions.runs})
   --seed <n>          fast-check seed (default: random, printed)
@@ -65,27 +74,17 @@ function readArgs(args: string[]): {
     { usage: 'usage: agent-registry-kit contract [options]; see agent-registry-kit contract --help', help },
     args,
   );
-  const rawBase = process.env.API_BASE_URL;
-  if (!rawBase)
-    cliError(
-      'API_BASE_URL is not set; export API_BASE_URL=<the server base URL, without /v1> (e.g. http://127.0.0.1:4010)',
-    );
-  let base: URL;
+  let baseUrl: string;
+  let token: string;
   try {
-    base = new URL(rawBase);
-  } catch {
-    cliError(`API_BASE_URL is not a URL ("${rawBase}"); set it to e.g. http://127.0.0.1:4010`);
+    const base = parseBaseUrl(process.env.API_BASE_URL);
+    token = normalizeToken(process.env.API_TOKEN);
+    baseUrl = base.baseUrl;
+    for (const warning of base.warnings) process.stderr.write(`agent-registry-kit: ${warning}\n`);
+  } catch (error) {
+    if (error instanceof RunOptionError) cliError(error.message);
+    throw error;
   }
-  if (base.protocol !== 'http:' && base.protocol !== 'https:')
-    cliError(`API_BASE_URL must be http or https, got ${base.protocol}`);
-  const baseUrl = base.href.replace(/\/+$/, '');
-  if (/\/v1$/.test(baseUrl))
-    cliError(`API_BASE_URL must not end with /v1 (the suite adds it); set it to ${baseUrl.replace(/\/v1$/, '')}`);
-  const token = process.env.API_TOKEN;
-  if (!token)
-    cliError(
-      'API_TOKEN is not set; export API_TOKEN=<a bearer token the server accepts> (for the fake backend: npm run token)',
-    );
   const readOnly = values['read-only'] === true;
   const agentId = process.env.API_AGENT_ID || undefined;
   if (readOnly && agentId === undefined)
@@ -120,8 +119,22 @@ function readArgs(args: string[]): {
   return { options, junit: values.junit, json: values.json, maxWritesGiven: values['max-writes'] !== undefined };
 }
 
+/** Passes every write to `stream` (stdout, stderr) through the redactor, whoever writes: the report, vitest, a crash. */
+function redactWrites(stream: NodeJS.WriteStream, redact: Redact): void {
+  const write = stream.write.bind(stream);
+  const redacted = (
+    chunk: string | Uint8Array,
+    encoding?: BufferEncoding | ((error?: Error | null) => void),
+    callback?: (error?: Error | null) => void,
+  ): boolean => {
+    const text = redact(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+    return typeof encoding === 'function' ? write(text, encoding) : write(text, encoding ?? 'utf8', callback);
+  };
+  stream.write = redacted as typeof stream.write;
+}
+
 /** Fails fast, with one line, when nothing answers at API_BASE_URL. */
-async function probe(options: RunOptions): Promise<void> {
+async function probe(options: RunOptions, redact: Redact): Promise<void> {
   const url = `${options.baseUrl}/v1/agents/contract-probe`;
   try {
     await (
@@ -138,7 +151,7 @@ async function probe(options: RunOptions): Promise<void> {
           ? error.cause.message
           : String(error);
     cliError(
-      `cannot reach the server at ${options.baseUrl} (${createRedactor(options.token)(reason)}); is it running, and is API_BASE_URL right?`,
+      `cannot reach the server at ${options.baseUrl} (${redact(reason)}); is it running, and is API_BASE_URL right?`,
       2,
     );
   }
@@ -150,14 +163,27 @@ async function probe(options: RunOptions): Promise<void> {
  */
 export async function main(args: string[]): Promise<void> {
   const { options, junit, json } = readArgs(args);
+  // The one redactor of the run, from the one normalized token: everything this process prints goes through it.
   const redact = createRedactor(options.token);
+  redactWrites(process.stdout, redact);
+  redactWrites(process.stderr, redact);
+  // Node prints an uncaught error past process.stderr.write; print it here instead, so it goes through the redactor too.
+  // Only until vitest starts: from then on vitest catches errors and hands them to the (redacting) reporter.
+  const crash = (error: unknown): never => {
+    process.stderr.write(
+      `agent-registry-kit: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exit(1);
+  };
+  process.on('uncaughtException', crash);
+  process.on('unhandledRejection', crash);
   const plan = planRun({ maxWrites: options.maxWrites, readOnly: options.readOnly, runs: options.runs });
   // Hidden, for the project's self-check: setup files that put an in-process server (the msw interceptor) behind fetch.
   const setupFiles = (process.env.AGENT_REGISTRY_KIT_CONTRACT_SETUP ?? '')
     .split(',')
     .filter(Boolean)
     .map((file) => resolve(file));
-  if (setupFiles.length === 0) await probe(options);
+  if (setupFiles.length === 0) await probe(options, redact);
 
   const generatedDeploys = [...plan.generated]
     .filter(([id]) => id === 'generated/deployAgent/valid')
@@ -186,6 +212,8 @@ export async function main(args: string[]): Promise<void> {
   // Compiled into the package this module is .js, and so is the suite beside it.
   const ownExtension = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
   const configFile = fileURLToPath(new URL(`../contract-tests/vitest.config.${ownExtension}`, import.meta.url));
+  process.off('uncaughtException', crash);
+  process.off('unhandledRejection', crash);
   const vitest = await startVitest('test', [], {
     config: configFile,
     watch: false,

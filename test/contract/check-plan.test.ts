@@ -57,16 +57,23 @@ describe('planRun', () => {
     expect(planRun({ maxWrites: undefined, readOnly: false, runs: 10 }).shrinkBudget).toBe(shrinkAllowance);
   });
 
-  test('read-only skips exactly the checks that would create something, and says so', () => {
+  test('read-only sends only GETs and POSTs that two guards reject, and says why it skips the rest', () => {
     const plan = planRun({ maxWrites: undefined, readOnly: true, runs: 5 });
+    const twoGuards = (id: string): boolean =>
+      id.startsWith('auth/') || id === 'request-validation/executeAgentTask/agentId-max-length';
     for (const check of namedChecks) {
-      const creates = check.deploys + check.executes > 0;
+      const runs = check.posts === 0 || twoGuards(check.id);
       expect(plan.decisions.get(check.id), check.id).toEqual(
-        creates ? { run: false, reason: 'read-only' } : { run: true },
+        runs ? { run: true } : { run: false, reason: 'read-only' },
       );
     }
-    expect(plan.generated.get('generated/deployAgent/valid')?.skip).toBe('read-only');
-    expect(plan.generated.get('generated/deployAgent/invalid')).toEqual({ runs: 5, requested: 5, skip: undefined });
+    expect(plan.decisions.get('request-validation/deployAgent/malformed-json')?.run).toBe(false);
+    expect(plan.decisions.get('behaviour/executeAgentTask/unknown')?.run).toBe(false);
+    for (const generated of plan.generated.values())
+      expect(generated).toEqual({ runs: 0, requested: 5, skip: 'read-only' });
+    expect(plan.totals.deploys + plan.totals.executes).toBe(0);
+    // The cap is exactly the doubly guarded POSTs: no room for shrinking what read-only never generates.
+    expect(plan.shrinkBudget).toBe(0);
   });
 
   test('checks on a fixture agent are capped with their fixture', () => {

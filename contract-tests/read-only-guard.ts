@@ -1,0 +1,60 @@
+// The --read-only promise enforced where requests leave the suite: a POST goes out only if two independent guards each
+// make a correct server reject it, so a server with one broken guard (auth that accepts anything, say) creates nothing.
+import { getOperation, validatePathParameter, validateRequestBody, type OperationId } from '../spec/index.ts';
+
+/** The independent reasons a correct server has to refuse a request. */
+export type Guard = 'credentials' | 'validation' | 'unknown-agent';
+
+/** What the guard needs to know of a request about to be sent. */
+export interface GuardedRequest {
+  operationId: string;
+  method: 'GET' | 'POST';
+  path: string;
+  /** Whether the run's own token is sent (any other credentials are bad on purpose). */
+  validCredentials: boolean;
+  contentType: string | undefined;
+  body: string | undefined;
+}
+
+function bodyIsInvalid(operationId: 'deployAgent' | 'executeAgentTask', request: GuardedRequest): boolean {
+  if (request.body === undefined || !/^application\/json\b/i.test(request.contentType ?? '')) return true;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(request.body);
+  } catch {
+    return true;
+  }
+  return !validateRequestBody(operationId, parsed).ok;
+}
+
+/**
+ * The guards that stop `request` on a correct server, given the one agent the run may touch (API_AGENT_ID).
+ * @example guardsOf({ operationId: 'deployAgent', method: 'POST', path: '/v1/agents/deploy', validCredentials: false, contentType: 'application/json', body: '{}' }, 'agt_1') // ['credentials', 'validation']
+ */
+export function guardsOf(request: GuardedRequest, knownAgentId: string | undefined): Guard[] {
+  const guards: Guard[] = [];
+  if (!request.validCredentials) guards.push('credentials');
+  const operationId = request.operationId as OperationId;
+  const operation = getOperation(operationId);
+  const template = new RegExp(`^${operation.path.replace('{agentId}', '([^/?]*)')}(?:\\?|$)`);
+  const agentId = template.exec(request.path)?.[1];
+  const decoded = agentId === undefined ? undefined : decodeURIComponent(agentId);
+  const pathInvalid = decoded !== undefined && !validatePathParameter(operationId, 'agentId', decoded).ok;
+  const bodyInvalid = operationId !== 'getAgent' && bodyIsInvalid(operationId, request);
+  if (pathInvalid || bodyInvalid) guards.push('validation');
+  if (decoded !== undefined && decoded !== knownAgentId) guards.push('unknown-agent');
+  return guards;
+}
+
+/**
+ * Throws (a suite bug) when --read-only is about to send a POST that fewer than two guards stop.
+ * @example assertReadOnlySafe(request, runOptions.agentId); // before every POST of a read-only run
+ */
+export function assertReadOnlySafe(request: GuardedRequest, knownAgentId: string | undefined): void {
+  if (request.method !== 'POST') return;
+  const guards = guardsOf(request, knownAgentId);
+  if (guards.length < 2)
+    throw new Error(
+      `suite bug: --read-only would send ${request.method} ${request.path} which only ${guards.length === 0 ? 'nothing' : guards.join(' and ')} stops`,
+    );
+}
