@@ -82,6 +82,11 @@ describe('misuse: one line saying what to fix, exit status 2', () => {
     ],
     [['--fake', 'http://127.0.0.1:1', '--bogus'], { API_TOKEN: 't' }, /Unknown option '--bogus'/],
     [
+      ['--fake', 'http://127.0.0.1:1', '--real', 'http://127.0.0.1:2'],
+      { FAKE_TOKEN: 'Bearer t', REAL_TOKEN: 't' },
+      /FAKE_TOKEN holds a space/,
+    ],
+    [
       ['--fake', 'http://127.0.0.1:1', '--real', 'http://127.0.0.1:1'],
       { API_TOKEN: 'secret.token.value' },
       /cannot reach the fake server/,
@@ -126,7 +131,8 @@ describe('against servers', () => {
     try {
       const result = await diff(['--fake', a, '--real', proxy.url, '--seed', '11'], {
         FAKE_TOKEN: token,
-        REAL_TOKEN: otherToken,
+        // As read from a token file with CRLF endings: fetch sends it trimmed, so the redactor must match it trimmed.
+        REAL_TOKEN: ` ${otherToken}\r\n`,
       });
       expect(result.code, result.stderr).toBe(1);
       expect(result.stdout).toContain('✗ auth/getAgent/bad-signature');

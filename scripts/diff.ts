@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { cliError } from './cli-error.ts';
 import { parseCommandLine } from './command-line.ts';
 import { createRedactor } from '../contract-tests/redaction.ts';
+import { normalizeToken } from '../contract-tests/run-options.ts';
 import { buildScript, defaultScriptOptions } from '../differential/diff-script.ts';
 import { derivedSecrets, runDiff, type DiffTarget } from '../differential/diff-run.ts';
 import { buildDiffReport, formatDiffReport } from '../differential/diff-report.ts';
@@ -103,9 +104,19 @@ export async function main(args: string[]): Promise<void> {
   const fakeUrl = parseBaseUrl('--fake', values.fake);
   const realUrl = parseBaseUrl('--real', values.real);
   const env = process.env;
-  const shared = env.API_TOKEN || undefined;
-  const fakeToken = env.FAKE_TOKEN || shared;
-  const realToken = env.REAL_TOKEN || shared;
+  // The contract suite's normalization: what is sent, redacted and compared is the token fetch actually sends.
+  const tokenFrom = (name: string): string | undefined => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return undefined;
+    try {
+      return normalizeToken(raw);
+    } catch (error) {
+      return cliError((error instanceof Error ? error.message : String(error)).replaceAll('API_TOKEN', name));
+    }
+  };
+  const shared = tokenFrom('API_TOKEN');
+  const fakeToken = tokenFrom('FAKE_TOKEN') ?? shared;
+  const realToken = tokenFrom('REAL_TOKEN') ?? shared;
   if (!fakeToken || !realToken)
     cliError(
       `${!fakeToken && !realToken ? 'no token is set' : `${!fakeToken ? 'FAKE_TOKEN' : 'REAL_TOKEN'} is not set`}; export FAKE_TOKEN and REAL_TOKEN, or API_TOKEN for both (for the fake: npm run -s token)`,
