@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { cliHelp, subcommands } from './cli.ts';
+import { stopsAnswering } from '../test/stops-answering.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -84,15 +85,7 @@ describe('npm start', () => {
       const gone = new Promise((resolve) => npm.once('exit', resolve));
       npm.kill('SIGTERM');
       await gone;
-      let answered = true;
-      for (let attempt = 0; attempt < 50 && answered; attempt += 1) {
-        answered = await fetch(`${url}/__mock/health`).then(
-          () => true,
-          () => false,
-        );
-        if (answered) await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      expect(answered).toBe(false);
+      expect(await stopsAnswering(`${url}/__mock/health`)).toBe(true);
     } finally {
       try {
         if (npm.pid !== undefined) process.kill(-npm.pid, 'SIGKILL');
