@@ -98,6 +98,24 @@ function expect(operationId: OperationId, status: number, rejectRule?: SpecRule)
   return { status, statusRule: statusRule(operationId, status), rejectRule };
 }
 
+/** A retrieve with the run's own token, expected to answer 200. */
+function retrieveStep(id: string, title: string, agent: AgentRef, sameSubject: boolean): DiffStep {
+  return {
+    id,
+    title,
+    operationId: 'getAgent',
+    method: 'GET',
+    agent,
+    auth: 'token',
+    contentType: undefined,
+    body: undefined,
+    sent: undefined,
+    expected: expect('getAgent', 200),
+    creates: false,
+    sameSubject,
+  };
+}
+
 /**
  * The script for a seed: every step in the order it is sent. The same seed gives the same bodies, byte for byte.
  * @example buildScript({ seed: 7, ...defaultScriptOptions, existingAgent: false }).filter((s) => s.creates).length // 14
@@ -140,36 +158,20 @@ export function buildScript(options: ScriptOptions): DiffStep[] {
     });
   }
   for (const { name } of deployBodies) {
-    steps.push({
-      id: `retrieve/${name}`,
-      title: `retrieve the agent of deploy/${name}`,
-      operationId: 'getAgent',
-      method: 'GET',
-      agent: { kind: 'deployed', step: `deploy/${name}` },
-      auth: 'token',
-      contentType: undefined,
-      body: undefined,
-      sent: undefined,
-      expected: expect('getAgent', 200),
-      creates: false,
-      sameSubject: true,
-    });
+    steps.push(
+      retrieveStep(
+        `retrieve/${name}`,
+        `retrieve the agent of deploy/${name}`,
+        {
+          kind: 'deployed',
+          step: `deploy/${name}`,
+        },
+        true,
+      ),
+    );
   }
   if (options.existingAgent)
-    steps.push({
-      id: 'retrieve/existing',
-      title: 'retrieve the existing agent (--agent)',
-      operationId: 'getAgent',
-      method: 'GET',
-      agent: { kind: 'existing' },
-      auth: 'token',
-      contentType: undefined,
-      body: undefined,
-      sent: undefined,
-      expected: expect('getAgent', 200),
-      creates: false,
-      sameSubject: false,
-    });
+    steps.push(retrieveStep('retrieve/existing', 'retrieve the existing agent (--agent)', { kind: 'existing' }, false));
   // Tasks go to the agent of the richest example: an active agent both servers were given the same way.
   const taskAgent: AgentRef = { kind: 'deployed', step: 'deploy/example-1' };
   const taskBase = requestExamples('executeAgentTask').at(-1) ?? {};
@@ -215,20 +217,17 @@ export function buildScript(options: ScriptOptions): DiffStep[] {
     sameSubject: true,
   });
   for (const { name } of deployBodies) {
-    steps.push({
-      id: `again/${name}`,
-      title: `retrieve the agent of deploy/${name} again, after the tasks`,
-      operationId: 'getAgent',
-      method: 'GET',
-      agent: { kind: 'deployed', step: `deploy/${name}` },
-      auth: 'token',
-      contentType: undefined,
-      body: undefined,
-      sent: undefined,
-      expected: expect('getAgent', 200),
-      creates: false,
-      sameSubject: true,
-    });
+    steps.push(
+      retrieveStep(
+        `again/${name}`,
+        `retrieve the agent of deploy/${name} again, after the tasks`,
+        {
+          kind: 'deployed',
+          step: `deploy/${name}`,
+        },
+        true,
+      ),
+    );
   }
   const unknown = `agt_diff_unknown_${options.seed}`;
   steps.push(
