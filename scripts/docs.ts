@@ -43,6 +43,11 @@ export function assumptionsMarkdown(list: readonly Assumption[]): string {
   ].join('\n');
 }
 
+/** The README section of the published package (the page is read offline too, so the link names the section). */
+function readmeSection(anchor: string): string {
+  return `https://www.npmjs.com/package/agent-registry-kit#${anchor}`;
+}
+
 /** How to measure what was exercised of this contract, from both sides (README, "Coverage" and "Status coverage"). */
 const coverageMarkdown = [
   '## Coverage of this contract',
@@ -54,6 +59,18 @@ const coverageMarkdown = [
   "From the server's side: `npm run contract` lists the documented (operation, status) pairs the live server was seen",
   'to answer, those it was never provoked into, and undocumented ones, in its summary, `--json` and JUnit properties.',
   'Both are described with worked examples in the README of agent-registry-kit.',
+  '',
+  '## Checking the fake and the spec against reality',
+  '',
+  '`npx agent-registry-kit diff --fake <url> --real <url>` runs one seeded script of deploys, retrieves, tasks and',
+  'documented errors against the fake and a real server, and shows each exchange where they diverge side by side with',
+  'the spec rule involved (seed or assumption). Worked example: [README, "Does the fake still behave like',
+  `production?"](${readmeSection('does-the-fake-still-behave-like-production-diff')}).`,
+  '',
+  '`npx agent-registry-kit spec-change --base <file or git ref>` classifies every change to this document as breaking',
+  "for clients, for servers, or compatible, and replays the base version's examples, a running fake's journal and a",
+  'contract report through the new version to list the recorded calls it would reject. Worked example: [README, "Which',
+  `real calls would this spec change break?"](${readmeSection('which-real-calls-would-this-spec-change-break-spec-change')}).`,
 ].join('\n');
 
 /** A copy of the document whose description ends with the assumptions section; the spec itself is not touched. */

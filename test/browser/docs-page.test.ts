@@ -113,6 +113,24 @@ describe.skipIf(!chromiumPresent)('the API reference page (npm run docs), opened
     expect(text).toContain('npm run contract');
   });
 
+  it('links the diff and spec-change checks to their worked examples', async () => {
+    await page.goto(`${pathToFileURL(pagePath).href}#/section/checking-the-fake-and-the-spec-against-reality`);
+    const section = page.locator('[id="section/checking-the-fake-and-the-spec-against-reality"]');
+    await section.waitFor();
+    const text = (await page.locator('body').textContent()) ?? '';
+    expect(text).toContain('agent-registry-kit diff --fake');
+    expect(text).toContain('agent-registry-kit spec-change --base');
+    const links = await page
+      .locator('a[href*="agent-registry-kit#"]')
+      .evaluateAll((anchors) => anchors.map((anchor) => anchor.getAttribute('href') ?? ''));
+    expect(links.map((href) => href.split('#')[1])).toEqual(
+      expect.arrayContaining([
+        'does-the-fake-still-behave-like-production-diff',
+        'which-real-calls-would-this-spec-change-break-spec-change',
+      ]),
+    );
+  });
+
   it('asked for nothing off the disk', () => {
     expect(offDisk).toEqual([]);
   });
