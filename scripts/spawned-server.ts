@@ -42,6 +42,26 @@ export interface SpawnOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+/**
+ * How to start Prism mocking this repository's spec on 127.0.0.1:`port` (the bench and the contract self-check both do).
+ * @example await spawnServer({ name: 'prism', ...prismMock(await freePort()) });
+ */
+export function prismMock(port: number): Pick<SpawnOptions, 'args' | 'ready' | 'port'> {
+  return {
+    args: [
+      'node_modules/@stoplight/prism-cli/dist/index.js',
+      'mock',
+      'spec/openapi.yaml',
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(port),
+    ],
+    ready: /Prism is listening/,
+    port,
+  };
+}
+
 const running = new Set<ChildProcess>();
 let cleanupInstalled = false;
 let spawnCount = 0;

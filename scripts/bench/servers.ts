@@ -9,7 +9,7 @@ import {
   type OperationId,
 } from '../../spec/index.ts';
 import { cliError } from '../cli-error.ts';
-import { freePort, repoRoot, spawnServer, type SpawnedServer } from '../spawned-server.ts';
+import { freePort, prismMock, repoRoot, spawnServer, type SpawnedServer } from '../spawned-server.ts';
 import { serverCpu, type Options, type Target } from './options.ts';
 
 /**
@@ -86,17 +86,7 @@ export async function startTarget(
       const port = await freePort();
       return spawnServer({
         name: 'prism',
-        args: [
-          'node_modules/@stoplight/prism-cli/dist/index.js',
-          'mock',
-          'spec/openapi.yaml',
-          '-h',
-          '127.0.0.1',
-          '-p',
-          String(port),
-        ],
-        ready: /Prism is listening/,
-        port,
+        ...prismMock(port),
         cpu: serverCpu,
       });
     }

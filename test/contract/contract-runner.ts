@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort, repoRoot, spawnServer, type SpawnedServer } from '../../scripts/spawned-server.ts';
+import { freePort, prismMock, repoRoot, spawnServer, type SpawnedServer } from '../../scripts/spawned-server.ts';
 import type { ContractReport } from '../../contract-tests/contract-report.ts';
 
 const run = promisify(execFile);
@@ -87,17 +87,7 @@ export async function startPrism(): Promise<SpawnedServer> {
   const port = await freePort();
   return spawnServer({
     name: 'contract-prism',
-    args: [
-      'node_modules/@stoplight/prism-cli/dist/index.js',
-      'mock',
-      'spec/openapi.yaml',
-      '-h',
-      '127.0.0.1',
-      '-p',
-      String(port),
-    ],
-    ready: /Prism is listening/,
-    port,
+    ...prismMock(port),
     timeoutMs: 60_000,
   });
 }
