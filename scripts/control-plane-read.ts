@@ -1,8 +1,8 @@
 // How the CLIs that read a running fake (coverage, spec-change) fetch one control-plane document: the base URL checked
 // (no user:password@, which would end up printed), the control token sent from MOCK_CONTROL_TOKEN, the answer read
 // with a size cap, and every failure one line naming what to fix.
-import { createRedactor } from '../contract-tests/redaction.ts';
-import { readCappedBody, TooLargeError } from './bounded-read.ts';
+import { createRedactor } from '../client/redaction.ts';
+import { readCappedBody, TooLargeError } from '../client/bounded-read.ts';
 import { cliError } from './cli-error.ts';
 import { guardWrites } from './terminal-text.ts';
 

@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { cliError, runCommand } from './cli-error.ts';
 import { parseCommandLine } from './command-line.ts';
-import { readCappedFile } from './bounded-read.ts';
+import { readCappedFile } from '../client/bounded-read.ts';
 import { fakeBaseUrl, readControlPlane } from './control-plane-read.ts';
 import { guardWrites } from './terminal-text.ts';
 import type { JsonObject } from '../spec/index.ts';

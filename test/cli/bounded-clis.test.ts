@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { repoRoot } from '../../scripts/spawned-server.ts';
+import { runContract } from '../contract/contract-runner.ts';
 import { endless, runCli, startHostileServer, type HostileServer } from './hostile-server.ts';
 
 // A loose view of the document: the cases below reach into it to break it.
@@ -120,7 +121,7 @@ describe('spec-change on a spec it cannot use: one line, exit 2', () => {
   );
 });
 
-describe('endless input is cut at a cap: one line, exit 2', () => {
+describe('endless input is cut at a cap', () => {
   test('spec-change --journal', async () => {
     const run = await runCli('spec-change', ['--base', 'spec/openapi.yaml', '--journal', server.url]);
     expect(run.code, run.stderr).toBe(2);
@@ -132,6 +133,19 @@ describe('endless input is cut at a cap: one line, exit 2', () => {
     expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toMatch(/larger than \d+ MiB/);
   }, 60_000);
+
+  test('contract: the reachability probe reads no body, and each check stops reading at the cap', async () => {
+    const run = await runContract({ API_BASE_URL: server.url, API_TOKEN: 'tok_bounded_reads_1' }, [
+      '--max-writes',
+      '0',
+      '--runs',
+      '1',
+      '--timeout',
+      '20000',
+    ]);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stdout).toMatch(/larger than 16 MiB; stopped reading/);
+  }, 120_000);
 
   test('coverage', async () => {
     const run = await runCli('coverage', ['--base-url', server.url, '--timeout', '60000']);
