@@ -16,7 +16,7 @@ describe('the contract suite against deliberately broken servers', () => {
     const token = await fakeToken();
     const upstream = fake.baseUrl;
     // One fake backend and one proxy per broken server, all up at once; the contract runs follow one another in one
-    // process (test/contract/contract-matrix.ts), which loads vitest and the suite once instead of 31 times.
+    // process per core (test/contract/contract-matrix.ts), which loads vitest and the suite twice instead of 31 times.
     const proxies = await Promise.all(
       brokenServers.map(([, { given }]) => startBreakingProxy(upstream, given({ token }))),
     );
@@ -26,6 +26,7 @@ describe('the contract suite against deliberately broken servers', () => {
           env: { API_BASE_URL: proxies[index]?.url, API_TOKEN: token },
           args: ['--seed', '20261122', '--runs', '5', ...args],
         })),
+        2,
       );
       for (const [index, [name]] of brokenServers.entries()) {
         const run = results[index];

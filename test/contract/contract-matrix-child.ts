@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { text } from 'node:stream/consumers';
 import { planRun } from '../../contract-tests/check-plan.ts';
-import { createRedactor } from '../../contract-tests/redaction.ts';
+import { createRedactor } from '../../client/redaction.ts';
 import { readArgs, runSuite } from '../../scripts/contract.ts';
 import type { MatrixJob } from './contract-matrix.ts';
 
