@@ -7,8 +7,7 @@ import type { Clock } from './clock.ts';
 import { createRandom, type Random } from './random.ts';
 import { createMemoryStorage, type AgentRecord, type AgentTable, type Storage } from './storage.ts';
 import { TaskLedger } from './task-ledger.ts';
-import { taskStatusAt, type TaskRecord } from './task-lifecycle.ts';
-import { toTaskView, type TaskView } from './task-view.ts';
+import { taskStatusAt, type TaskRecord, type TaskState } from './task-lifecycle.ts';
 import { planTask } from './task-rules.ts';
 
 /**
@@ -229,10 +228,10 @@ export class AgentStore {
   }
 
   /** A task of the bounded history, with its status now. */
-  getTask(taskId: string): TaskView | undefined {
+  getTask(taskId: string): TaskState | undefined {
     this.settle();
     const task = this.#ledger.get(taskId);
-    return task ? toTaskView(task, this.clock.now()) : undefined;
+    return task ? { ...task, status: taskStatusAt(task, this.clock.now()) } : undefined;
   }
 
   /** Summaries of the agents in insertion order (the catalogue first), optionally of one status. */
