@@ -92,7 +92,8 @@ export interface RunningMockServer {
   close(): Promise<void>;
 }
 
-function send(res: ServerResponse, response: MockResponse, close = false): void {
+/** Writes a core response (the proxy's own answers too); a header node refuses becomes a plain 500. */
+export function send(res: ServerResponse, response: MockResponse, close = false): void {
   if (res.destroyed || res.headersSent) return;
   if (close) response.headers.connection = 'close';
   // An explicit length spares node the chunked encoding it would otherwise use after writeHead.
@@ -114,7 +115,8 @@ function send(res: ServerResponse, response: MockResponse, close = false): void 
   res.end(response.body);
 }
 
-function rawProblem(kind: ProblemKind, detail: string): string {
+/** A whole HTTP/1.1 problem answer as text, for a socket node's parser gave up on (clientError). */
+export function rawProblem(kind: ProblemKind, detail: string): string {
   const response = problemResponse(kind, { detail });
   const body = Buffer.from(response.body);
   return `HTTP/1.1 ${response.status} ${kind}\r\nContent-Type: application/problem+json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${response.body}`;
@@ -302,12 +304,13 @@ export function createRequestListener(
   }
 }
 
-function digest(text: string): Buffer {
+/** SHA-256 of a control token: compared digest to digest, so lengths never leak. */
+export function digest(text: string): Buffer {
   return createHash('sha256').update(text).digest();
 }
 
 /** Compares digests in constant time, so the answer's timing says nothing about how much of a guess was right. */
-function tokenMatches(expected: Buffer, given: string | undefined): boolean {
+export function tokenMatches(expected: Buffer, given: string | undefined): boolean {
   return given !== undefined && timingSafeEqual(expected, digest(given));
 }
 
