@@ -263,7 +263,8 @@ describe('a recording', () => {
     const { proxy } = await startProxy(fake.url, { recording, secrets: new SecretSet([token]) });
     try {
       const [, deployed] = await play(proxy, appSession(token, agentId).slice(0, 2));
-      const { agentId: newId } = (await deployed?.json()) as { agentId: string };
+      if (!deployed) throw new Error('no deploy answer');
+      const { agentId: newId } = (await deployed.json()) as { agentId: string };
       await play(proxy, [
         {
           name: 'read back',
