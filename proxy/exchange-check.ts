@@ -12,7 +12,7 @@ import {
   type Violation,
 } from '../spec/index.ts';
 import { matchOperation } from '../spec-change/traffic-replay.ts';
-import type { CheckViolation } from '../contract-tests/check-record.ts';
+import type { CheckViolation } from '../client/check-record.ts';
 
 /** One violation the proxy saw, placed in its exchange. */
 export interface ProxyViolation extends Omit<CheckViolation, 'exchange'> {

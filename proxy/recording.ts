@@ -2,8 +2,8 @@
 // contract report's exchange shape, so `spec-change --report FILE` replays it and `serve --from-recording FILE` starts
 // from it. Written atomically (a temp file renamed over it) a moment after each exchange and when the proxy stops.
 import { chmodSync, renameSync, writeFileSync } from 'node:fs';
-import type { RecordedExchange } from '../contract-tests/check-record.ts';
-import { describeServerText, redactedMark, type Redact } from '../contract-tests/redaction.ts';
+import type { RecordedExchange } from '../client/check-record.ts';
+import { describeServerText, redactedMark, type Redact } from '../client/redaction.ts';
 import { CREDENTIAL_HEADERS } from './secrets.ts';
 
 /** The `format` member every recording carries. */
