@@ -1,7 +1,10 @@
 // The validating proxy in front of servers whose faults are known: the fake (no violation), each deliberately broken
 // server of the contract self-check (its rule named, with its origin), the echoing server (the token never leaks) and
 // upstreams that are down or silent. In process: the fake and the proxy are the library's own servers.
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -328,6 +331,92 @@ describe('upstream faults', () => {
     } finally {
       await proxy.close();
       await silent.close();
+    }
+  });
+});
+
+describe('an https upstream', () => {
+  let tls: { url: string; cert: string; close(): Promise<void> };
+
+  beforeAll(async () => {
+    // A self-signed certificate made now by openssl, for 127.0.0.1: no CA the system trusts has signed it.
+    const key = join(work, 'upstream-key.pem');
+    const certFile = join(work, 'upstream-cert.pem');
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        certFile,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
+    const cert = await readFile(certFile, 'utf8');
+    // The https upstream is the fake itself, relayed.
+    const server = createHttpsServer({ key: await readFile(key), cert }, (req, res) => {
+      void fetch(fake.url + (req.url ?? '/'), { headers: { authorization: req.headers.authorization ?? '' } }).then(
+        async (answer) => {
+          res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'text/plain' });
+          res.end(await answer.text());
+        },
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    tls = {
+      url: `https://127.0.0.1:${port}`,
+      cert,
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    };
+  });
+
+  afterAll(async () => {
+    await tls.close();
+  });
+
+  const retrieve = (proxy: RunningProxy): Promise<Response> =>
+    fetch(`${proxy.url}/v1/agents/${agentId}`, { headers: { authorization: `Bearer ${token}` } });
+
+  it('with an untrusted certificate is a 502 problem+json naming the certificate error, never a pass', async () => {
+    const { proxy } = await startProxy(tls.url);
+    try {
+      const answer = await retrieve(proxy);
+      expect(answer.status).toBe(502);
+      expect(((await answer.json()) as { detail: string }).detail).toMatch(
+        /does not trust \((?:DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)\).*--insecure/,
+      );
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('is reached with --insecure, or with its certificate given as a trusted CA', async () => {
+    for (const upstream of [createUpstream(tls.url, { insecure: true }), createUpstream(tls.url, { ca: tls.cert })]) {
+      const { proxy } = await startProxy(tls.url, { upstream });
+      try {
+        const answer = await retrieve(proxy);
+        expect(answer.status).toBe(200);
+        expect(((await answer.json()) as { agentId: string }).agentId).toBe(agentId);
+        expect(proxy.violations.report().total).toBe(0);
+      } finally {
+        await proxy.close();
+      }
     }
   });
 });
