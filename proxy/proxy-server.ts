@@ -1,26 +1,16 @@
 // The validating proxy: a node:http server with the fake's own limits and guards (Host check, control token, cross-site
 // refusal) that forwards every request to the upstream, streams the answer back, and checks both against the spec.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { CONTROL_PREFIX } from '../mocks/core.ts';
 import { Coverage } from '../mocks/coverage.ts';
 import { refuseCrossSite, withCors } from '../mocks/cors.ts';
-import { createHostCheck } from '../mocks/host-check.ts';
-import {
-  CONTROL_TOKEN_HEADER,
-  digest,
-  exposureWarning,
-  HTTP_LIMITS,
-  MAX_URL_LENGTH,
-  rawProblem,
-  send,
-  tokenMatches,
-  type HttpLimits,
-} from '../mocks/http-server.ts';
+import { createLimitedServer, exposureWarning, HTTP_LIMITS, send, type HttpLimits } from '../mocks/http-server.ts';
+import { lingerAfter, refuseEarly, type LingerLimits } from '../mocks/lingering-close.ts';
 import { consoleLogger, type Logger } from '../mocks/logger.ts';
 import { MAX_BODY_BYTES, type MockRequest, type MockResponse } from '../mocks/mock-http.ts';
 import { problemResponse } from '../mocks/problems.ts';
+import { controlTokenGuard, exchangeOf, hostGuard, urlLengthGuard, type Guard } from '../mocks/request-guards.ts';
 import { answerControl } from './control-routes.ts';
 import { checkExchange, type ProxyViolation } from './exchange-check.ts';
 import type { RecordingWriter } from './recording.ts';
@@ -125,30 +115,8 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Run
   const violations = new ViolationLog(options.print ?? ((line) => logger.warn(line)));
   const coverage = new Coverage();
   const state = { upstream: options.upstream.baseUrl, violations, coverage };
-  const listener = createProxyListener({ ...options, host, secrets, violations, coverage, state });
-  const server = createServer(
-    {
-      maxHeaderSize: limits.maxHeaderSize,
-      keepAliveTimeout: limits.keepAliveTimeoutMs,
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      connectionsCheckingInterval: limits.connectionsCheckingIntervalMs,
-    },
-    listener,
-  );
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (!socket.writable || error.code === 'ECONNRESET') {
-      socket.destroy();
-      return;
-    }
-    socket.end(
-      error.code === 'HPE_HEADER_OVERFLOW'
-        ? rawProblem('headers-too-large', `The request line and headers are larger than ${limits.maxHeaderSize} bytes.`)
-        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? rawProblem('request-timeout', 'The request was not received in time.')
-          : rawProblem('bad-request', 'The request is not valid HTTP/1.1.'),
-    );
-  });
+  const listener = createProxyListener({ ...options, host, limits, secrets, violations, coverage, state });
+  const server = createLimitedServer(limits, listener);
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(
@@ -183,6 +151,7 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Run
 
 interface ListenerContext extends ProxyServerOptions {
   host: string;
+  limits: LingerLimits;
   secrets: SecretSet;
   violations: ViolationLog;
   coverage: Coverage;
@@ -190,58 +159,34 @@ interface ListenerContext extends ProxyServerOptions {
 }
 
 function createProxyListener(context: ListenerContext): (req: IncomingMessage, res: ServerResponse) => void {
-  const hostAllowed = createHostCheck([...(context.allowedHosts ?? []), context.host]);
-  const tokenDigest = context.controlToken === undefined ? undefined : digest(context.controlToken);
+  // The fake's own guards, in its order; then, for the control plane, its refusal of other sites.
+  const guards: Guard[] = [
+    urlLengthGuard,
+    hostGuard([...(context.allowedHosts ?? []), context.host]),
+    ...(context.controlToken === undefined ? [] : [controlTokenGuard(context.controlToken)]),
+  ];
   return (req, res) => {
-    const target = req.url ?? '/';
-    const question = target.indexOf('?');
-    const path = question === -1 ? target : target.slice(0, question);
-    const request: MockRequest = {
-      method: req.method ?? 'GET',
-      path,
-      query: question === -1 ? '' : target.slice(question + 1),
-      headers: req.headers as Record<string, string | undefined>,
-      body: null,
-    };
-    const refusal = guard(request, target, hostAllowed, tokenDigest);
-    if (refusal) {
-      req.resume();
-      send(res, refusal, true);
-      return;
+    const exchange = exchangeOf(req, res, false);
+    for (const guard of guards) {
+      const refusal = guard(exchange);
+      if (refusal) {
+        refuseEarly(req, res, refusal, context.limits);
+        return;
+      }
     }
-    if (path.startsWith(CONTROL_PREFIX) || path === '/__mock') {
+    if (exchange.path.startsWith(CONTROL_PREFIX) || exchange.path === '/__mock') {
+      const request: MockRequest = { ...exchange, method: req.method ?? 'GET', body: null };
+      const refusal = refuseCrossSite('*', request);
+      if (refusal) {
+        refuseEarly(req, res, refusal, context.limits);
+        return;
+      }
       req.resume();
       send(res, withCors('*', request, answerControl(context.state, request), true));
       return;
     }
-    forward(context, req, res, target);
+    forward(context, req, res, exchange.target);
   };
-}
-
-/** The fake's guards, in its order: request target length, Host, then for the control plane its token and other sites. */
-function guard(
-  request: MockRequest,
-  target: string,
-  hostAllowed: (host: string) => boolean,
-  tokenDigest: Buffer | undefined,
-): MockResponse | undefined {
-  if (target.length > MAX_URL_LENGTH)
-    return problemResponse('uri-too-long', {
-      detail: `The request target is longer than ${MAX_URL_LENGTH} characters.`,
-    });
-  const host = request.headers.host;
-  if (host !== undefined && !hostAllowed(host))
-    return problemResponse('forbidden-host', {
-      detail: `The Host ${host.slice(0, 200)} is not a loopback name or address; start the proxy with --allowed-host ${host.slice(0, 200).replace(/:\d+$/, '')} if you meant it.`,
-      instance: request.path.slice(0, 2048),
-    });
-  if (!(request.path.startsWith(CONTROL_PREFIX) || request.path === '/__mock')) return undefined;
-  if (tokenDigest !== undefined && !tokenMatches(tokenDigest, request.headers[CONTROL_TOKEN_HEADER]))
-    return problemResponse('control-token', {
-      detail: `The control plane needs the token given with --control-token, in the ${CONTROL_TOKEN_HEADER} header.`,
-      instance: request.path.slice(0, 2048),
-    });
-  return refuseCrossSite('*', request);
 }
 
 function forward(context: ListenerContext, req: IncomingMessage, res: ServerResponse, target: string): void {
@@ -249,8 +194,8 @@ function forward(context: ListenerContext, req: IncomingMessage, res: ServerResp
   const method = req.method ?? 'GET';
   context.secrets.remember(credentialsOf(req.headers));
   const declared = Number(req.headers['content-length'] ?? '0');
-  const tooLarge = (): void => {
-    req.resume();
+  const tooLarge = (alreadyReceived: number): void => {
+    lingerAfter(req, alreadyReceived, context.limits);
     send(
       res,
       problemResponse('payload-too-large', { detail: `The request body is larger than ${MAX_BODY_BYTES} bytes.` }),
@@ -258,7 +203,7 @@ function forward(context: ListenerContext, req: IncomingMessage, res: ServerResp
     );
   };
   if (declared > MAX_BODY_BYTES) {
-    tooLarge();
+    tooLarge(0);
     return;
   }
   const upstreamUrl = context.upstream.baseUrl;
@@ -276,7 +221,7 @@ function forward(context: ListenerContext, req: IncomingMessage, res: ServerResp
       clearTimeout(timer);
       outgoing.destroy();
       req.unpipe(outgoing);
-      tooLarge();
+      tooLarge(received);
       return;
     }
     requestChunks.push(chunk);

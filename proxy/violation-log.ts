@@ -1,5 +1,6 @@
 // What the proxy keeps of the violations it saw: one group per distinct violation (counted, first and last seen), one
 // printed line when a group is new and again when its count reaches 10, 100, 1000…, bounded in memory.
+import { terminalSafe } from '../scripts/terminal-text.ts';
 import type { ProxyViolation } from './exchange-check.ts';
 
 /** Distinct violations kept; past it new ones are only counted in `dropped`. */
@@ -23,28 +24,9 @@ export interface ViolationReport {
   groups: ViolationGroup[];
 }
 
-/** Line separators and the bidi controls that reorder what a terminal shows (Trojan Source). */
-const INVISIBLE = new Set([
-  0x2028, 0x2029, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069,
-]);
-
 function keyOf(violation: ProxyViolation): string {
   const { check, rule, method, path, status, pointer, expected, found, specPointer, origin } = violation;
   return JSON.stringify([check, rule, method, path, status, pointer, expected, found, specPointer, origin]);
-}
-
-/**
- * Text from the wire made safe to print: C0 and C1 control characters (ANSI escapes, carriage returns) and the Unicode
- * line and bidi controls are written as \u escapes, so a server cannot move the cursor, recolour or hide a line.
- */
-export function terminalSafe(text: string): string {
-  let result = '';
-  for (const character of text) {
-    const code = character.codePointAt(0) ?? 0;
-    const control = code < 0x20 || (code >= 0x7f && code <= 0x9f) || INVISIBLE.has(code);
-    result += control ? `\\u${code.toString(16).padStart(4, '0')}` : character;
-  }
-  return result;
 }
 
 /**

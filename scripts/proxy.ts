@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { cliError } from './cli-error.ts';
 import { numberFlag, parseCommandLine } from './command-line.ts';
 import { stopWithLauncher } from './stop-with-launcher.ts';
+import { guardWrites } from './terminal-text.ts';
 
 const usage =
   'usage: agent-registry-kit proxy --upstream <url> [--port <n>] [--host <addr>] [--timeout <ms>] [--fail-on-violation] [--record <file>] [--record-limit <n>] [--insecure] [--ca <file.pem>] [--allowed-host <name>]... [--control-token <secret>] [--unsafe-open-control-plane] [--help]';
@@ -113,6 +114,9 @@ export async function main(args: string[]): Promise<void> {
   }
   const apiToken = process.env.API_TOKEN?.trim();
   const secrets = new SecretSet(apiToken ? [apiToken] : []);
+  // Whatever is printed from here on (violation lines, errors on the way out) is redacted, then made terminal-safe.
+  guardWrites(process.stdout, secrets.redact);
+  guardWrites(process.stderr, secrets.redact);
   const recording =
     values.record === undefined
       ? undefined

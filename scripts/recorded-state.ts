@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { Agent } from '../spec/index.ts';
 import { consoleLogger } from '../mocks/logger.ts';
 import { agentsOfRecording, RecordingError } from '../proxy/recorded-agents.ts';
-import { terminalSafe } from '../proxy/violation-log.ts';
+import { terminalSafe } from './terminal-text.ts';
 import { cliError } from './cli-error.ts';
 
 /**
