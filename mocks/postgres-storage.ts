@@ -102,20 +102,23 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
     throw new Error(`the state database ${location} ${why}`);
   };
   let replica = 0;
+  let why: string | undefined;
   try {
     const client = await pool.connect();
     try {
-      const why = await prepareSchema(client, options);
-      if (why) return await refuse(why);
-      const next = await client.query<{ n: string }>("SELECT nextval('ark_replicas') AS n");
-      replica = Number(next.rows[0]?.n ?? 1) - 1;
+      why = await prepareSchema(client, options);
+      if (why === undefined) {
+        const next = await client.query<{ n: string }>("SELECT nextval('ark_replicas') AS n");
+        replica = Number(next.rows[0]?.n ?? 1) - 1;
+      }
     } finally {
+      // Before any pool.end(): the pool waits for every client it lent.
       client.release();
     }
   } catch (error) {
-    if (error instanceof Error && error.message.startsWith('the state database')) throw error;
     return refuse(`cannot be used (${message(error)}); check the URL, that PostgreSQL runs and the user's rights`);
   }
+  if (why !== undefined) return refuse(why);
   const storage = new PostgresStorageImpl(pool, location, replica, options);
   try {
     await storage.refresh();

@@ -1,14 +1,23 @@
 // A throwaway PostgreSQL cluster for the tests, from Debian's binaries: initdb and pg_ctl in a temp directory, on a free
 // loopback port, run as the `postgres` user when the tests run as root. Nothing depends on a server started by hand.
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 
-/** Where Debian puts PostgreSQL 15's server binaries (`PG_BIN` overrides it). */
-export const POSTGRES_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
+/** Where Debian puts the server binaries: the newest /usr/lib/postgresql/<major>/bin (`PG_BIN` overrides it). */
+export const POSTGRES_BIN =
+  process.env.PG_BIN ??
+  (() => {
+    const majors = existsSync('/usr/lib/postgresql')
+      ? readdirSync('/usr/lib/postgresql')
+          .filter((name) => /^\d+$/.test(name))
+          .sort((a, b) => Number(b) - Number(a))
+      : [];
+    return `/usr/lib/postgresql/${majors[0] ?? '15'}/bin`;
+  })();
 
 export interface PostgresCluster {
   /** postgres://postgres@127.0.0.1:<port>/<database> */
