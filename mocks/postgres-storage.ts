@@ -156,6 +156,8 @@ class PostgresStorageImpl implements PostgresStorage {
   #replicaListeners: (() => void)[] = [];
   #closed = false;
   #outage = false;
+  /** Another replica changed an agent that a batch of this one is writing (see refresh). */
+  #overlayStale = false;
 
   constructor(pool: pg.Pool, location: string, replica: number, options: PostgresStorageOptions) {
     this.#pool = pool;
@@ -219,8 +221,18 @@ class PostgresStorageImpl implements PostgresStorage {
     return { start: Number(row?.start ?? now), count: Number(row?.count ?? 1) };
   }
 
+  /**
+   * Brings memory up to what every replica committed. When another replica changed an agent this one is still
+   * writing, its own batch is bound to be refused: it waits for that outcome rather than answer from it.
+   */
+  async refresh(): Promise<void> {
+    await this.#pullShared();
+    while (this.#overlayStale && (this.#inflight || !this.#pending.empty)) await this.commit().catch(() => {});
+    this.#overlayStale = false;
+  }
+
   /** Pulls what changed; a call made while a pull runs waits for the next one, which starts after it. */
-  refresh(): Promise<void> {
+  #pullShared(): Promise<void> {
     if (this.#pulling === undefined) {
       this.#pulling = this.#pull().finally(() => {
         this.#pulling = undefined;
@@ -231,7 +243,7 @@ class PostgresStorageImpl implements PostgresStorage {
       .catch(() => {})
       .then(() => {
         this.#queued = undefined;
-        return this.refresh();
+        return this.#pullShared();
       });
     return this.#queued;
   }
@@ -275,7 +287,9 @@ class PostgresStorageImpl implements PostgresStorage {
     this.#seen = version;
     for (const own of this.#own) if (own <= version) this.#own.delete(own);
     if (!foreign) return;
-    for (const agentId of effect.agents) if (!this.#overlaid(agentId)) this.#cache.delete(agentId);
+    for (const agentId of effect.agents)
+      if (this.#overlaid(agentId)) this.#overlayStale = true;
+      else this.#cache.delete(agentId);
     if (effect.tasks || effect.documents) this.#changedElsewhere();
   }
 
@@ -362,10 +376,12 @@ class PostgresStorageImpl implements PostgresStorage {
       batch.version = version;
       this.#own.add(version);
       for (const record of batch.agents.values()) this.#baseOf.set(record, version);
-      // Committed: the answers may go. The pull brings the rows back in the database's order; if it fails, the next
-      // request's pull does it.
-      await this.refresh().catch(() => {});
+      // Committed: the answers go now (memory shows the batch as in flight). The pull then brings its rows back in the
+      // database's order before the next batch is built on them; if it fails, the next request's pull does it.
+      batch.settle();
+      await this.#pullShared().catch(() => {});
       this.#inflight = undefined;
+      // Commits that joined it meanwhile wait on nothing more.
       batch.settle();
     } catch (error) {
       this.#inflight = undefined;

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot, type SpawnedServer } from '../../scripts/spawned-server.ts';
 import { bearer, startFake } from '../robustness/fake-process.ts';
-import { startPostgresCluster } from './cluster.ts';
+import { startPostgresCluster } from '../../scripts/postgres-cluster.ts';
 import { newDatabase } from './databases.ts';
 
 const started: SpawnedServer[] = [];

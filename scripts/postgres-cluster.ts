@@ -1,4 +1,4 @@
-// A throwaway PostgreSQL cluster for the tests, from Debian's binaries: initdb and pg_ctl in a temp directory, on a free
+// A throwaway PostgreSQL cluster for the tests and the bench, from Debian's binaries: initdb and pg_ctl in a temp directory, on a free
 // loopback port, run as the `postgres` user when the tests run as root. Nothing depends on a server started by hand.
 import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
