@@ -49,7 +49,15 @@ export function validateRequestBody<K extends BodyOperationId>(
 // Memoized: the fake backend validates a path parameter on every request, and walking the document each time showed in its profile.
 const parameterPointers = new Map<string, string>();
 
-function parameterSchemaPointer(operationId: OperationId, name: string, document: JsonObject): string {
+/**
+ * Pointer of a path parameter's schema (after following the parameter's $ref).
+ * @example parameterSchemaPointer(operationId, 'agentId') // '/components/parameters/AgentId/schema'
+ */
+export function parameterSchemaPointer(
+  operationId: OperationId,
+  name: string,
+  document: JsonObject = openapiDocument,
+): string {
   if (document !== openapiDocument) return findParameterSchemaPointer(operationId, name, document);
   const key = `${operationId} ${name}`;
   const cached = parameterPointers.get(key);
