@@ -31,7 +31,7 @@ export type AgentRef =
 
 /** One request of the script, sent alike to both servers. */
 export interface DiffStep {
-  /** Stable id, e.g. `deploy/example-tradingAgent`, `auth/getAgent/missing`. */
+  /** Stable id, e.g. `deploy/example-tradingAgent`, `auth/<operationId>/missing`. */
   id: string;
   title: string;
   operationId: OperationId;
