@@ -29,14 +29,15 @@ const help = `Usage: agent-registry-kit spec-change --base <file or git ref> [op
 Compares a base version of the spec with the current one (or --head): every change, classified as breaking for
 clients, breaking for servers, or compatible, with its JSON Pointer. Then replays recorded evidence through the new
 version's validators: every example of the base version, every request in a running fake's journal, every exchange of
-a contract run's --json report; each request or answer the base version accepted and the new one rejects is listed.
+a contract run's --json report or of a proxy's recording (proxy --record); each request or answer the base version accepted and the new one rejects is listed.
 Exit status 1 when anything breaks, 0 otherwise.
 
 Options:
   --base <file|ref>   the base version: a YAML or JSON file, or a git ref (read with git show <ref>:spec/openapi.yaml)
   --head <file>       the new version (default: ${currentSpec})
   --journal <url>     a running fake's base URL; its GET /__mock/journal is replayed (repeatable)
-  --report <file>     a contract run's --json report; its exchanges are replayed (repeatable)
+  --report <file>     a contract run's --json report, or a recording of proxy --record; its exchanges are replayed
+                      (repeatable)
   --json <file>       write every change and every replay finding as JSON
 
 Environment:

@@ -397,17 +397,24 @@ export function journalEvidence(journal: unknown, base: JsonObject): Evidence[] 
 const truncated = /\.\.\. \(\d+ characters\)$/;
 
 /**
- * The exchanges of a contract run's --json report as evidence (tokens are already redacted there).
+ * The exchanges of a contract run's --json report, or of a proxy's recording, as evidence (tokens are already redacted).
  * @example reportEvidence(JSON.parse(readFileSync('contract.json', 'utf8')), base)
  */
 export function reportEvidence(report: unknown, base: JsonObject): Evidence[] {
-  if (!isJsonObject(report) || !Array.isArray(report.checks))
+  // A proxy's recording (proxy --record) holds exchanges of the same shape, as one list: replayed as one "check".
+  const checks =
+    isJsonObject(report) && report.format === 'agent-registry-kit-recording' && Array.isArray(report.exchanges)
+      ? [{ id: 'recording', exchanges: report.exchanges }]
+      : isJsonObject(report) && Array.isArray(report.checks)
+        ? report.checks
+        : undefined;
+  if (!isJsonObject(report) || checks === undefined)
     throw new EvidenceError(
-      'the file is not a contract report (expected the --json output of the contract command, with "checks")',
+      'the file is not a contract report or a recording (expected the --json output of the contract command, with "checks", or a file written by proxy --record)',
     );
   const prefix = typeof report.baseUrl === 'string' ? safePathname(report.baseUrl).replace(/\/+$/, '') : '';
   const evidence: Evidence[] = [];
-  for (const check of report.checks) {
+  for (const check of checks) {
     if (!isJsonObject(check) || !Array.isArray(check.exchanges)) continue;
     check.exchanges.forEach((exchange, index) => {
       if (!isJsonObject(exchange) || !isJsonObject(exchange.request)) return;
