@@ -15,6 +15,12 @@ import { planTask } from './task-rules.ts';
  * would finish first is settled ahead of time), so memory stays flat under any load.
  */
 export const DEFAULT_MAX_TASKS = 10_000;
+/**
+ * Deployed agents kept at most (`--max-agents`); a deploy beyond it is answered 503 until a reset. An agent costs
+ * about 0.8 KB of heap (2-3 KB of RSS) as typically deployed, 6 KB of heap (12 KB of RSS) at the schema's maximum field
+ * sizes (scripts/bench/agent-memory.ts; docs/security.md).
+ */
+export const DEFAULT_MAX_AGENTS = 1_000_000;
 /** Default share of tasks that fail, decided per task from the seeded random source. */
 export const DEFAULT_FAILURE_RATIO = 0.1;
 /** Name of the document that holds the random source's state in durable storage. */
@@ -30,6 +36,8 @@ export interface StoreOptions {
   failureRatio?: number | (() => number);
   /** Bound of the task history (default 10,000). */
   maxTasks?: number;
+  /** Deployed agents kept at most (default DEFAULT_MAX_AGENTS); the seeded catalogue does not count. */
+  maxAgents?: number;
   /** Where agents, tasks and the random state live (default: in memory). A durable one is resumed from. */
   storage?: Storage;
 }
@@ -65,6 +73,7 @@ export class AgentStore {
   readonly clock: Clock;
   readonly catalogue: CatalogueCache;
   readonly storage: Storage;
+  readonly maxAgents: number;
   #failureRatio: () => number;
   #random: Random;
   #agents: AgentTable;
@@ -78,6 +87,7 @@ export class AgentStore {
     const ratio = options.failureRatio ?? DEFAULT_FAILURE_RATIO;
     this.#failureRatio = typeof ratio === 'number' ? () => ratio : ratio;
     this.storage = options.storage ?? createMemoryStorage();
+    this.maxAgents = options.maxAgents ?? DEFAULT_MAX_AGENTS;
     this.#agents = this.storage.agents;
     this.catalogue = new CatalogueCache(options.seed, options.catalogueSize ?? DEFAULT_CATALOGUE_SIZE);
     this.#ledger = new TaskLedger(options.maxTasks ?? DEFAULT_MAX_TASKS, this.storage.tasks, (task) =>
@@ -123,6 +133,11 @@ export class AgentStore {
 
   get agentCount(): number {
     return this.catalogue.size + this.#agents.deployedCount;
+  }
+
+  /** Whether deployed agents reached `maxAgents`: a deploy is then refused until a reset. */
+  get full(): boolean {
+    return this.#agents.deployedCount >= this.maxAgents;
   }
 
   get taskCount(): number {

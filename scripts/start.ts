@@ -12,7 +12,7 @@ import type { Storage } from '../mocks/storage.ts';
 enableCompileCache();
 
 const usage =
-  'usage: agent-registry-kit serve [--port <n>] [--host <addr>] [--seed <seed>] [--state <store.db|postgres://…>] [--from-recording <file>] [--agents <n>] [--failure-ratio <r>] [--journal-size <n>] [--max-tasks <n>] [--cors-origin <origin>]... [--allowed-host <name>]... [--control-token <secret>] [--unsafe-open-control-plane] [--help]';
+  'usage: agent-registry-kit serve [--port <n>] [--host <addr>] [--seed <seed>] [--state <store.db|postgres://…>] [--from-recording <file>] [--agents <n>] [--failure-ratio <r>] [--journal-size <n>] [--max-tasks <n>] [--max-agents <n>] [--cors-origin <origin>]... [--allowed-host <name>]... [--control-token <secret>] [--unsafe-open-control-plane] [--help]';
 const help = (defaultSeed: string | number): string => `${usage}
 
   --port <n>             port to listen on; 0 picks a free one (env PORT, default 4010)
@@ -27,6 +27,8 @@ const help = (defaultSeed: string | number): string => `${usage}
   --failure-ratio <r>    share of tasks that fail, 0..1 (env MOCK_FAILURE_RATIO, default 0.1)
   --journal-size <n>     requests the journal keeps (default 1000)
   --max-tasks <n>        tasks the history keeps, and unfinished tasks at most (default 10000)
+  --max-agents <n>       deployed agents kept at most; a deploy beyond is 503 state-not-saved until a reset
+                         (default 1000000; each costs 2-3 KB of RSS as typically deployed, 12 KB at maximum sizes)
   --cors-origin <origin> allow only this browser origin (repeatable; env MOCK_CORS_ORIGINS, comma-separated; default any)
   --allowed-host <name>  also accept requests whose Host is this name (repeatable; .example.test = a domain and its
                          subdomains; * = any; env MOCK_ALLOWED_HOSTS, comma-separated; default loopback names only)
@@ -48,12 +50,14 @@ export async function main(args: string[]): Promise<void> {
     { consoleLogger },
     { seedFromText },
     { MAX_CATALOGUE_SIZE },
+    { DEFAULT_MAX_AGENTS },
   ] = await Promise.all([
     import('../mocks/core.ts'),
     import('../mocks/http-server.ts'),
     import('../mocks/logger.ts'),
     import('../mocks/random.ts'),
     import('../mocks/catalogue.ts'),
+    import('../mocks/store.ts'),
   ]);
   const values = parseCommandLine(
     {
@@ -66,6 +70,7 @@ export async function main(args: string[]): Promise<void> {
       'failure-ratio': { type: 'string' },
       'journal-size': { type: 'string' },
       'max-tasks': { type: 'string' },
+      'max-agents': { type: 'string' },
       'cors-origin': { type: 'string', multiple: true },
       'allowed-host': { type: 'string', multiple: true },
       'control-token': { type: 'string' },
@@ -99,7 +104,7 @@ export async function main(args: string[]): Promise<void> {
   const failureRatio = Number(ratioText);
   if (ratioText.trim() === '' || !Number.isFinite(failureRatio) || failureRatio < 0 || failureRatio > 1)
     cliError(`--failure-ratio must be a number from 0 to 1, got ${ratioText}`);
-  const bound = (flag: 'journal-size' | 'max-tasks', fallback: number): number => {
+  const bound = (flag: 'journal-size' | 'max-tasks' | 'max-agents', fallback: number): number => {
     const text = values[flag];
     if (text === undefined) return fallback;
     if (!/^\d{1,7}$/.test(text) || Number(text) < 1)
@@ -108,6 +113,7 @@ export async function main(args: string[]): Promise<void> {
   };
   const journalSize = bound('journal-size', 1000);
   const maxTasks = bound('max-tasks', 10_000);
+  const maxAgents = bound('max-agents', DEFAULT_MAX_AGENTS);
   const origins =
     values['cors-origin'] ??
     (env.MOCK_CORS_ORIGINS
@@ -156,6 +162,7 @@ export async function main(args: string[]): Promise<void> {
     failureRatio,
     journalSize,
     maxTasks,
+    maxAgents,
     ...(origins && { corsOrigins: origins }),
     ...(env.MOCK_JWT_SECRET && { jwtSecret: env.MOCK_JWT_SECRET }),
     ...(storage && { storage }),
