@@ -224,6 +224,41 @@ export function exposureWarning(
 }
 
 /**
+ * A node:http server with the HTTP-layer `limits` (header size, timeouts), whose parse errors and timeouts are answered
+ * with a problem+json and a closed connection: the fake's server, and the proxy's.
+ * @example const server = createLimitedServer(HTTP_LIMITS, listener);
+ */
+export function createLimitedServer(
+  limits: HttpLimits,
+  listener: (req: IncomingMessage, res: ServerResponse) => void,
+): Server {
+  const server = createServer(
+    {
+      maxHeaderSize: limits.maxHeaderSize,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: limits.connectionsCheckingIntervalMs,
+    },
+    listener,
+  );
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (!socket.writable || error.code === 'ECONNRESET' || lingering.has(socket)) {
+      socket.destroy();
+      return;
+    }
+    const reply =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? rawProblem('headers-too-large', `The request line and headers are larger than ${limits.maxHeaderSize} bytes.`)
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? rawProblem('request-timeout', 'The request was not received in time.')
+          : rawProblem('bad-request', 'The request is not valid HTTP/1.1.');
+    socket.end(reply);
+  });
+  return server;
+}
+
+/**
  * Starts the fake backend on node:http.
  * @example
  * const server = await startMockServer({ port: 0 });
@@ -243,31 +278,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     allowedHosts: [...(options.allowedHosts ?? []), ...(WILDCARD_ADDRESSES.has(host) ? [] : [host])],
     ...(options.controlToken !== undefined && { controlToken: options.controlToken }),
   });
-  const server = createServer(
-    {
-      maxHeaderSize: limits.maxHeaderSize,
-      keepAliveTimeout: limits.keepAliveTimeoutMs,
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      connectionsCheckingInterval: limits.connectionsCheckingIntervalMs,
-    },
-    listener,
-  );
+  const server = createLimitedServer(limits, listener);
   // With a listener here, node no longer answers 100 Continue by itself: the listener sends it only for a body it will read.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => listener(req, res, true));
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (!socket.writable || error.code === 'ECONNRESET' || lingering.has(socket)) {
-      socket.destroy();
-      return;
-    }
-    const reply =
-      error.code === 'HPE_HEADER_OVERFLOW'
-        ? rawProblem('headers-too-large', `The request line and headers are larger than ${limits.maxHeaderSize} bytes.`)
-        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? rawProblem('request-timeout', 'The request was not received in time.')
-          : rawProblem('bad-request', 'The request is not valid HTTP/1.1.');
-    socket.end(reply);
-  });
   await new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException): void => {
       server.off('listening', onListening);

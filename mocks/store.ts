@@ -46,6 +46,13 @@ const round4 = (value: number): number => Math.round(value * 10_000) / 10_000;
 // A stream distinct from faker's, so deploy ids never replay catalogue ids.
 const randomSeed = (seed: number): number => (seed ^ 0x9e3779b9) >>> 0;
 
+/** A record of a starting agent; its failed tasks are what its success rate says of them, so later tasks add up. */
+function startingRecord(agent: Agent): AgentRecord {
+  const { tasksCompleted, successRate } = agent.performance;
+  const tasksFailed = successRate > 0 ? Math.round(tasksCompleted / successRate - tasksCompleted) : 0;
+  return { agent: structuredClone(agent), tasksFailed, catalogueIndex: undefined, json: undefined };
+}
+
 /**
  * The stateful store.
  * @example
@@ -62,6 +69,8 @@ export class AgentStore {
   #random: Random;
   #agents: AgentTable;
   #ledger: TaskLedger;
+  /** Agents kept besides the catalogue from the start and after every reset (serve --from-recording). */
+  #starting: readonly Agent[] = [];
 
   constructor(options: StoreOptions) {
     this.seed = options.seed;
@@ -90,7 +99,17 @@ export class AgentStore {
     this.#random = createRandom(randomSeed(this.seed));
     this.#agents.clear();
     this.#ledger.clear();
+    for (const agent of this.#starting) this.#agents.add(startingRecord(agent));
     this.#saveRandom();
+  }
+
+  /**
+   * Agents the store starts from besides the seeded catalogue, with their figures as given (a recording of a real
+   * server): added now, and again by every reset. Each must already have been checked (mocks/stored-records.ts).
+   */
+  setStartingAgents(agents: readonly Agent[]): void {
+    this.#starting = agents.map((agent) => structuredClone(agent));
+    for (const agent of this.#starting) this.#agents.add(startingRecord(agent));
   }
 
   /** Takes up what durable storage holds (at start, and after a failed write was rolled back). */

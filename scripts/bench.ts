@@ -83,6 +83,12 @@ export async function main(args: string[]): Promise<void> {
     });
     process.stdout.write(`\n${persistenceTable(report.persistence)}\n`);
   }
+  if (fake && options.sections.includes('proxy')) {
+    // What a validating proxy adds per request, beside Prism's proxy, on the fake (scripts/bench/proxy-overhead.ts).
+    const { proxyOverhead, proxyOverheadTable } = await import('./bench/proxy-overhead.ts');
+    report.proxy = await proxyOverhead({ requests: options.quick ? 200 : 1000, rounds: options.rounds });
+    process.stdout.write(`\n${proxyOverheadTable(report.proxy)}\n`);
+  }
   if (report.scale) {
     process.stdout.write(
       `\n| agents in store | how | cold start ms | RSS MB | GET req/s | GET p99 ms | execute req/s | execute p99 ms | deploys/s while filling |\n|---|---|---|---|---|---|---|---|---|\n`,

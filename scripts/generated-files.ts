@@ -1,7 +1,9 @@
-// Renders every file derived from spec/openapi.yaml and mocks/control-plane.yaml, so `generate` writes them and tests compare them.
+// Renders every file derived from spec/openapi.yaml and mocks/control-plane.yaml (and the tables of the docs), so `generate`
+// writes them and tests compare them.
 import { readFile } from 'node:fs/promises';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { parse } from 'yaml';
+import { renderDocFiles } from './generated-docs.ts';
 
 const specUrl = new URL('../spec/openapi.yaml', import.meta.url);
 const controlPlaneUrl = new URL('../mocks/control-plane.yaml', import.meta.url);
@@ -114,6 +116,7 @@ export async function renderGeneratedFiles(): Promise<Map<string, string>> {
         `/** mocks/control-plane.yaml as data: its schemas validate the control plane's requests in the browser too. */\n` +
         `export const controlPlaneDocument: JsonObject = ${JSON.stringify(controlDocument, null, 2)};\n`,
     ],
+    ...(await renderDocFiles()),
   ]);
 }
 

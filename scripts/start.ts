@@ -12,13 +12,15 @@ import type { SqliteStorage } from '../mocks/sqlite-storage.ts';
 enableCompileCache();
 
 const usage =
-  'usage: agent-registry-kit serve [--port <n>] [--host <addr>] [--seed <seed>] [--state <store.db>] [--agents <n>] [--failure-ratio <r>] [--journal-size <n>] [--max-tasks <n>] [--cors-origin <origin>]... [--allowed-host <name>]... [--control-token <secret>] [--unsafe-open-control-plane] [--help]';
+  'usage: agent-registry-kit serve [--port <n>] [--host <addr>] [--seed <seed>] [--state <store.db>] [--from-recording <file>] [--agents <n>] [--failure-ratio <r>] [--journal-size <n>] [--max-tasks <n>] [--cors-origin <origin>]... [--allowed-host <name>]... [--control-token <secret>] [--unsafe-open-control-plane] [--help]';
 const help = (defaultSeed: string | number): string => `${usage}
 
   --port <n>             port to listen on; 0 picks a free one (env PORT, default 4010)
   --host <addr>          interface to bind (env HOST, default 127.0.0.1)
   --seed <seed>          seed of the catalogue and every random choice (env MOCK_SEED, default ${defaultSeed})
   --state <store.db>     keep the store in this SQLite database (each answered change is on disk first; one server per file)
+  --from-recording <file>  start from the agents a recording of proxy --record saw (each checked; see docs/proxy.md);
+                         the seeded catalogue is then empty unless --agents says otherwise
   --agents <n>           number of seeded agents (env MOCK_AGENTS, default 36)
   --failure-ratio <r>    share of tasks that fail, 0..1 (env MOCK_FAILURE_RATIO, default 0.1)
   --journal-size <n>     requests the journal keeps (default 1000)
@@ -57,6 +59,7 @@ export async function main(args: string[]): Promise<void> {
       host: { type: 'string' },
       seed: { type: 'string' },
       state: { type: 'string' },
+      'from-recording': { type: 'string' },
       agents: { type: 'string' },
       'failure-ratio': { type: 'string' },
       'journal-size': { type: 'string' },
@@ -83,7 +86,11 @@ export async function main(args: string[]): Promise<void> {
   if (host === '') cliError('host must not be empty (--host or HOST)');
   const seed = values.seed ?? env.MOCK_SEED ?? String(DEFAULT_SEED);
   if (seed === '') cliError('seed must not be empty (--seed or MOCK_SEED)');
-  const agentsText = values.agents ?? env.MOCK_AGENTS ?? '36';
+  const fromRecording = values['from-recording'];
+  if (fromRecording === '') cliError('--from-recording needs the file written by proxy --record');
+  if (fromRecording !== undefined && values.state !== undefined)
+    cliError('--from-recording and --state cannot be combined: a state database already has its own starting state');
+  const agentsText = values.agents ?? env.MOCK_AGENTS ?? (fromRecording === undefined ? '36' : '0');
   if (!/^\d{1,7}$/.test(agentsText) || Number(agentsText) > MAX_CATALOGUE_SIZE)
     cliError(`--agents must be a whole number from 0 to ${MAX_CATALOGUE_SIZE}, got ${agentsText}`);
   const ratioText = values['failure-ratio'] ?? env.MOCK_FAILURE_RATIO ?? '0.1';
@@ -148,6 +155,10 @@ export async function main(args: string[]): Promise<void> {
     ...(env.MOCK_JWT_SECRET && { jwtSecret: env.MOCK_JWT_SECRET }),
     ...(storage && { storage }),
   });
+  if (fromRecording !== undefined) {
+    const { loadRecordedAgents } = await import('./recorded-state.ts');
+    core.store.setStartingAgents(loadRecordedAgents(fromRecording));
+  }
   // The state is resumed (and a new database written once) before the port opens, so a full disk shows now, not later.
   await core
     .persist()

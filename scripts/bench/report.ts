@@ -5,6 +5,7 @@ import { fmt } from './load.ts';
 import type { mswPath } from './msw-path.ts';
 import { allOps, type Options, type Target } from './options.ts';
 import type { PersistenceRow } from './persistence.ts';
+import type { ProxyOverheadRow } from './proxy-overhead.ts';
 import type { ScaleRow } from './scale.ts';
 import type { steady } from './steady.ts';
 import type { ThroughputResult } from './throughput.ts';
@@ -101,5 +102,6 @@ export interface Report {
   persistence?: PersistenceRow[];
   /** CPU µs per stage of the request path (scripts/bench/request-path.ts). */
   path?: StageCost[];
+  proxy?: ProxyOverheadRow[];
   verdicts?: Verdict[];
 }
