@@ -96,7 +96,7 @@ export class AgentStore {
 
   /** Back to the seeded catalogue: deployed agents and all tasks are forgotten, the random source restarts. */
   reset(): void {
-    this.#random = createRandom(randomSeed(this.seed));
+    this.#random = createRandom(this.storage.randomStart ?? randomSeed(this.seed));
     this.#agents.clear();
     this.#ledger.clear();
     for (const agent of this.#starting) this.#agents.add(startingRecord(agent));
@@ -115,7 +115,9 @@ export class AgentStore {
   /** Takes up what durable storage holds (at start, and after a failed write was rolled back). */
   resume(): void {
     const state = this.storage.readDocument(RANDOM_DOCUMENT);
-    this.#random = createRandom(typeof state === 'number' ? state : randomSeed(this.seed));
+    this.#random = createRandom(
+      typeof state === 'number' ? state : (this.storage.randomStart ?? randomSeed(this.seed)),
+    );
     this.#ledger.load(this.storage.tasks.saved());
   }
 
