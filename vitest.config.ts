@@ -15,6 +15,8 @@ export default defineConfig({
       'test/**/*.test.ts',
     ],
     exclude: ['node_modules/**', 'contract-tests/**', 'build/**'],
+    // One throwaway PostgreSQL cluster for the files under test/postgres/ (started only when the run includes them).
+    globalSetup: ['test/postgres/global-setup.ts'],
     reporters: ['default', new SummaryLineReporter()],
     testTimeout: 20_000,
     hookTimeout: 60_000,

@@ -7,8 +7,7 @@ import type { Clock } from './clock.ts';
 import { createRandom, type Random } from './random.ts';
 import { createMemoryStorage, type AgentRecord, type AgentTable, type Storage } from './storage.ts';
 import { TaskLedger } from './task-ledger.ts';
-import { taskStatusAt, type TaskRecord } from './task-lifecycle.ts';
-import { toTaskView, type TaskView } from './task-view.ts';
+import { taskStatusAt, type TaskRecord, type TaskState } from './task-lifecycle.ts';
 import { planTask } from './task-rules.ts';
 
 /**
@@ -97,7 +96,7 @@ export class AgentStore {
 
   /** Back to the seeded catalogue: deployed agents and all tasks are forgotten, the random source restarts. */
   reset(): void {
-    this.#random = createRandom(randomSeed(this.seed));
+    this.#random = createRandom(this.storage.randomStart ?? randomSeed(this.seed));
     this.#agents.clear();
     this.#ledger.clear();
     for (const agent of this.#starting) this.#agents.add(startingRecord(agent));
@@ -116,7 +115,9 @@ export class AgentStore {
   /** Takes up what durable storage holds (at start, and after a failed write was rolled back). */
   resume(): void {
     const state = this.storage.readDocument(RANDOM_DOCUMENT);
-    this.#random = createRandom(typeof state === 'number' ? state : randomSeed(this.seed));
+    this.#random = createRandom(
+      typeof state === 'number' ? state : (this.storage.randomStart ?? randomSeed(this.seed)),
+    );
     this.#ledger.load(this.storage.tasks.saved());
   }
 
@@ -248,10 +249,10 @@ export class AgentStore {
   }
 
   /** A task of the bounded history, with its status now. */
-  getTask(taskId: string): TaskView | undefined {
+  getTask(taskId: string): TaskState | undefined {
     this.settle();
     const task = this.#ledger.get(taskId);
-    return task ? toTaskView(task, this.clock.now()) : undefined;
+    return task ? { ...task, status: taskStatusAt(task, this.clock.now()) } : undefined;
   }
 
   /** Summaries of the agents in insertion order (the catalogue first), optionally of one status. */

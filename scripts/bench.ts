@@ -60,6 +60,12 @@ export async function main(args: string[]): Promise<void> {
     report.throughput = await throughput(options);
     process.stdout.write(`\n${throughputTable(report.throughput, options)}\n`);
   }
+  if (options.sections.includes('path')) {
+    // CPU µs per stage of the fake's request path, in this process (scripts/bench/request-path.ts).
+    const { requestPathCosts, requestPathTable } = await import('./bench/request-path.ts');
+    report.path = await requestPathCosts(options.quick ? 2_000 : 20_000);
+    process.stdout.write(`\n${requestPathTable(report.path)}\n`);
+  }
   const fake = options.targets.includes('fake');
   if (fake && options.sections.includes('cold')) report.cold = await coldStarts(options);
   if (fake && options.sections.includes('scale')) report.scale = await scale(options);

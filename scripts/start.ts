@@ -5,20 +5,22 @@ import { setFlagsFromString } from 'node:v8';
 import { cliError } from './cli-error.ts';
 import { parseCommandLine } from './command-line.ts';
 import { stopWithLauncher } from './stop-with-launcher.ts';
-import type { SqliteStorage } from '../mocks/sqlite-storage.ts';
+import type { Storage } from '../mocks/storage.ts';
 
 // Node's on-disk compile cache (in the OS temp dir) keeps the type-stripped, compiled modules between runs: loading the
 // fake went from ~0.42 s to ~0.23 s here. It must be on before the fake's modules load, hence the dynamic imports in main.
 enableCompileCache();
 
 const usage =
-  'usage: agent-registry-kit serve [--port <n>] [--host <addr>] [--seed <seed>] [--state <store.db>] [--from-recording <file>] [--agents <n>] [--failure-ratio <r>] [--journal-size <n>] [--max-tasks <n>] [--cors-origin <origin>]... [--allowed-host <name>]... [--control-token <secret>] [--unsafe-open-control-plane] [--help]';
+  'usage: agent-registry-kit serve [--port <n>] [--host <addr>] [--seed <seed>] [--state <store.db|postgres://…>] [--from-recording <file>] [--agents <n>] [--failure-ratio <r>] [--journal-size <n>] [--max-tasks <n>] [--cors-origin <origin>]... [--allowed-host <name>]... [--control-token <secret>] [--unsafe-open-control-plane] [--help]';
 const help = (defaultSeed: string | number): string => `${usage}
 
   --port <n>             port to listen on; 0 picks a free one (env PORT, default 4010)
   --host <addr>          interface to bind (env HOST, default 127.0.0.1)
   --seed <seed>          seed of the catalogue and every random choice (env MOCK_SEED, default ${defaultSeed})
   --state <store.db>     keep the store in this SQLite database (each answered change is on disk first; one server per file)
+  --state postgres://user@host:port/db
+                         keep it in PostgreSQL, shared by every replica started on that database (env MOCK_STATE)
   --from-recording <file>  start from the agents a recording of proxy --record saw (each checked; see docs/proxy.md);
                          the seeded catalogue is then empty unless --agents says otherwise
   --agents <n>           number of seeded agents (env MOCK_AGENTS, default 36)
@@ -130,16 +132,19 @@ export async function main(args: string[]): Promise<void> {
   if (controlToken !== undefined && !/^\S+$/.test(controlToken))
     cliError('--control-token (or MOCK_CONTROL_TOKEN) must be a non-empty value without spaces');
 
-  // node:sqlite is loaded only with --state: the in-memory fake starts without it.
-  let storage: SqliteStorage | undefined;
-  if (values.state !== undefined) {
-    const { openSqliteStorage } = await import('../mocks/sqlite-storage.ts');
+  // node:sqlite (or pg) is loaded only with --state: the in-memory fake starts without it.
+  let storage: Storage | undefined;
+  const state = values.state ?? (env.MOCK_STATE || undefined);
+  if (state !== undefined) {
+    const identity = { seed: seedFromText(seed), catalogueSize: Number(agentsText), maxTasks };
     try {
-      storage = openSqliteStorage(values.state, {
-        seed: seedFromText(seed),
-        catalogueSize: Number(agentsText),
-        maxTasks,
-      });
+      if (/^postgres(ql)?:/i.test(state)) {
+        const { openPostgresStorage } = await import('../mocks/postgres-storage.ts');
+        storage = await openPostgresStorage(state, identity);
+      } else {
+        const { openSqliteStorage } = await import('../mocks/sqlite-storage.ts');
+        storage = openSqliteStorage(state, identity);
+      }
     } catch (error) {
       cliError(error instanceof Error ? error.message : String(error));
     }
