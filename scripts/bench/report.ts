@@ -5,6 +5,7 @@ import { fmt } from './load.ts';
 import type { mswPath } from './msw-path.ts';
 import { allOps, type Options, type Target } from './options.ts';
 import type { PersistenceRow } from './persistence.ts';
+import type { ReplicasRow } from './replicas.ts';
 import type { ScaleRow } from './scale.ts';
 import type { steady } from './steady.ts';
 import type { ThroughputResult } from './throughput.ts';
@@ -98,5 +99,6 @@ export interface Report {
   steady?: Awaited<ReturnType<typeof steady>>;
   msw?: Awaited<ReturnType<typeof mswPath>>;
   persistence?: PersistenceRow[];
+  replicas?: ReplicasRow[];
   verdicts?: Verdict[];
 }
