@@ -89,6 +89,17 @@ export async function main(args: string[]): Promise<void> {
     report.proxy = await proxyOverhead({ requests: options.quick ? 200 : 1000, rounds: options.rounds });
     process.stdout.write(`\n${proxyOverheadTable(report.proxy)}\n`);
   }
+  if (fake && options.sections.includes('replicas')) {
+    // 1, 2 and 3 replicas on one PostgreSQL beside in-memory and SQLite (scripts/bench/replicas.ts).
+    const { replicasBench, replicasTable } = await import('./bench/replicas.ts');
+    report.replicas = await replicasBench({
+      sizes: options.quick ? [0, 10_000] : [0, 100_000, 1_000_000],
+      duration: options.quick ? 2 : 4,
+      connections: 48,
+      rounds: options.quick ? 1 : 3,
+    });
+    process.stdout.write(`\n${replicasTable(report.replicas)}\n`);
+  }
   if (report.scale) {
     process.stdout.write(
       `\n| agents in store | how | cold start ms | RSS MB | GET req/s | GET p99 ms | execute req/s | execute p99 ms | deploys/s while filling |\n|---|---|---|---|---|---|---|---|---|\n`,

@@ -20,6 +20,8 @@ import { seedDatabase } from './persistence.ts';
 
 export interface ReplicasOptions {
   sizes: number[];
+  /** Which targets (default all three kinds). */
+  targets?: ReplicasTarget[];
   duration: number;
   connections: number;
   rounds: number;
@@ -109,43 +111,56 @@ interface Target {
   runs: { deploy: number; deployP99: number; get: number; getP99: number; non2xx: number }[];
 }
 
-/** Starts every target for one size: in memory (preloaded over HTTP), SQLite, and three replicas on PostgreSQL. */
-async function prepare(size: number, directory: string, url: string, authorization: string): Promise<Target[]> {
+/** The three kinds of target; `--targets postgres` skips the others (a 1M-agent in-memory preload over HTTP is long). */
+export type ReplicasTarget = 'memory' | 'sqlite' | 'postgres';
+
+/** Starts the targets for one size: in memory (preloaded over HTTP), SQLite, and three replicas on PostgreSQL. */
+async function prepare(
+  size: number,
+  directory: string,
+  url: string,
+  authorization: string,
+  kinds: readonly ReplicasTarget[],
+): Promise<Target[]> {
   const headers = { authorization, 'content-type': 'application/json' };
-  const memory = await fake('memory', []);
-  if (size > 0)
-    await load([`${memory.baseUrl}/v1/agents/deploy`], {
-      method: 'POST',
-      headers,
-      body: deployBody(),
-      connections: 50,
-      amount: size,
-    });
-  const file = join(directory, `store-${size}.db`);
-  if (size > 0) await seedDatabase(file, size);
-  const sqlite = await fake('sqlite', ['--state', file]);
-  const before = performance.now();
-  const pgAgent = await seedPostgres(url, size);
-  log(`  seeded ${size.toLocaleString('en-US')} agents in PostgreSQL in ${Math.round(performance.now() - before)} ms`);
-  const replicas: SpawnedServer[] = [];
-  for (let index = 0; index < 3; index += 1) replicas.push(await fake(`postgres ${index}`, ['--state', url]));
-  log(
-    `  replica start on ${size.toLocaleString('en-US')} agents: ${replicas.map((r) => Math.round(r.readyMs)).join(', ')} ms`,
-  );
   const deployed = async (server: SpawnedServer): Promise<string> => {
     const answer = await fetch(`${server.baseUrl}/v1/agents/deploy`, { method: 'POST', headers, body: deployBody() });
     return ((await answer.json()) as { agentId: string }).agentId;
   };
-  return [
-    { name: 'in memory', servers: [memory], getId: await deployed(memory), runs: [] },
-    { name: '--state store.db', servers: [sqlite], getId: await deployed(sqlite), runs: [] },
-    ...[1, 2, 3].map((count) => ({
-      name: `postgres × ${count}`,
-      servers: replicas.slice(0, count),
-      getId: pgAgent,
-      runs: [],
-    })),
-  ];
+  const targets: Target[] = [];
+  if (kinds.includes('memory')) {
+    const memory = await fake('memory', []);
+    if (size > 0)
+      await load([`${memory.baseUrl}/v1/agents/deploy`], {
+        method: 'POST',
+        headers,
+        body: deployBody(),
+        connections: 50,
+        amount: size,
+      });
+    targets.push({ name: 'in memory', servers: [memory], getId: await deployed(memory), runs: [] });
+  }
+  if (kinds.includes('sqlite')) {
+    const file = join(directory, `store-${size}.db`);
+    if (size > 0) await seedDatabase(file, size);
+    const sqlite = await fake('sqlite', ['--state', file]);
+    targets.push({ name: '--state store.db', servers: [sqlite], getId: await deployed(sqlite), runs: [] });
+  }
+  if (kinds.includes('postgres')) {
+    const before = performance.now();
+    const pgAgent = await seedPostgres(url, size);
+    log(
+      `  seeded ${size.toLocaleString('en-US')} agents in PostgreSQL in ${Math.round(performance.now() - before)} ms`,
+    );
+    const replicas: SpawnedServer[] = [];
+    for (let index = 0; index < 3; index += 1) replicas.push(await fake(`postgres ${index}`, ['--state', url]));
+    log(
+      `  replica start on ${size.toLocaleString('en-US')} agents: ${replicas.map((r) => Math.round(r.readyMs)).join(', ')} ms`,
+    );
+    for (const count of [1, 2, 3])
+      targets.push({ name: `postgres × ${count}`, servers: replicas.slice(0, count), getId: pgAgent, runs: [] });
+  }
+  return targets;
 }
 
 /**
@@ -162,7 +177,13 @@ export async function replicasBench(options: ReplicasOptions): Promise<ReplicasR
     for (const size of options.sizes) {
       log(`replicas: ${size.toLocaleString('en-US')} stored agents (load average ${loadavg()[0]?.toFixed(1)})…`);
       const url = await cluster.createDatabase(`bench_${size}`);
-      const targets = await prepare(size, directory, url, authorization);
+      const targets = await prepare(
+        size,
+        directory,
+        url,
+        authorization,
+        options.targets ?? ['memory', 'sqlite', 'postgres'],
+      );
       try {
         for (let round = 0; round < options.rounds; round += 1)
           for (const target of targets) {
@@ -225,7 +246,7 @@ export function replicasTable(rows: ReplicasRow[]): string {
 }
 
 const usage =
-  'usage: node scripts/bench/replicas.ts [--sizes 0,100000,1000000] [--duration S] [--connections N] [--rounds N] [--quick]';
+  'usage: node scripts/bench/replicas.ts [--sizes 0,100000,1000000] [--targets memory,sqlite,postgres] [--duration S] [--connections N] [--rounds N] [--quick]';
 
 /**
  * Runs the section on its own and prints the table.
@@ -239,6 +260,7 @@ export async function main(args: string[]): Promise<void> {
       connections: { type: 'string', default: '48' },
       rounds: { type: 'string' },
       quick: { type: 'boolean', default: false },
+      targets: { type: 'string', default: 'memory,sqlite,postgres' },
     },
     { usage },
     args,
@@ -252,7 +274,11 @@ export async function main(args: string[]): Promise<void> {
   if (!(duration > 0) || !Number.isInteger(connections) || connections < 1 || !Number.isInteger(rounds) || rounds < 1)
     cliError(`--duration must be positive, --connections and --rounds positive integers; ${usage}`);
   const before = loadavg()[0]?.toFixed(2);
-  const rows = await replicasBench({ sizes, duration, connections, rounds });
+  const kinds = values.targets.split(',');
+  const targets = kinds.filter((kind): kind is ReplicasTarget => ['memory', 'sqlite', 'postgres'].includes(kind));
+  if (targets.length === 0 || targets.length !== kinds.length)
+    cliError(`--targets takes memory, sqlite and postgres, comma-separated; ${usage}`);
+  const rows = await replicasBench({ sizes, duration, connections, rounds, targets });
   process.stdout.write(
     `load average before ${before}, after ${loadavg()[0]?.toFixed(2)} (2 cores, shared)\n${replicasTable(rows)}\n`,
   );

@@ -6,6 +6,7 @@ import type { mswPath } from './msw-path.ts';
 import { allOps, type Options, type Target } from './options.ts';
 import type { PersistenceRow } from './persistence.ts';
 import type { ProxyOverheadRow } from './proxy-overhead.ts';
+import type { ReplicasRow } from './replicas.ts';
 import type { ScaleRow } from './scale.ts';
 import type { steady } from './steady.ts';
 import type { ThroughputResult } from './throughput.ts';
@@ -103,5 +104,6 @@ export interface Report {
   /** CPU µs per stage of the request path (scripts/bench/request-path.ts). */
   path?: StageCost[];
   proxy?: ProxyOverheadRow[];
+  replicas?: ReplicasRow[];
   verdicts?: Verdict[];
 }

@@ -56,12 +56,20 @@ describe('a PostgreSQL-backed fake under faults', { timeout: 120_000 }, () => {
       }
     };
     const workers = Array.from({ length: 16 }, worker);
-    // Killed mid-load, once some deploys were acknowledged (the machine may be slow: a count, not a time).
+    // Killed mid-load, once some deploys were acknowledged (the machine may be slow: a count, not a time), and while
+    // its batches wait on a lock this test holds: whatever was answered by then must have been committed before.
     for (let waited = 0; acknowledged.length < 40 && waited < 60_000; waited += 50)
       await new Promise((resolve) => setTimeout(resolve, 50));
+    const blocker = new pg.Client({ connectionString: url });
+    await blocker.connect();
+    await blocker.query('BEGIN');
+    await blocker.query('SELECT version FROM ark_changes FOR UPDATE');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
     victim.child.kill('SIGKILL');
     running = false;
     await Promise.all(workers);
+    await blocker.query('ROLLBACK');
+    await blocker.end();
     expect(acknowledged.length).toBeGreaterThan(20);
     const successor = await serve(['--state', url]);
     for (const agentId of acknowledged) {

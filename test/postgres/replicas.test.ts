@@ -140,8 +140,13 @@ describe('three replicas on one PostgreSQL', { timeout: 180_000 }, () => {
     expect((await call(second, 'DELETE', '/__mock/scenarios')).status).toBeLessThan(300);
     expect((await call(third, 'GET', '/v1/agents/agt_none')).status).toBe(404);
 
-    const listed = await call(third, 'GET', '/__mock/agents?limit=1000');
-    const deployed = (listed.body.agents as { agentId: string }[]).at(-1)?.agentId ?? '';
+    const made = await call(third, 'POST', '/v1/agents/deploy', {
+      name: 'Before reset',
+      category: 'defi',
+      model: 'gpt-4',
+      initialSupply: 5,
+    });
+    const deployed = String(made.body.agentId);
     expect((await call(first, 'GET', `/v1/agents/${deployed}`)).status).toBe(200);
     expect((await call(second, 'POST', '/__mock/reset')).status).toBe(200);
     expect((await call(first, 'GET', `/v1/agents/${deployed}`)).status).toBe(404);
