@@ -45,7 +45,7 @@ export function buildSeededAgent(
   const schema = validateSchema('Agent', merged, { strict: true });
   if (!schema.ok) return { ok: false, errors: schema.errors };
   const agent = merged as Agent;
-  const errors = [...deployBoundsErrors(agent), ...ruleErrors(agent, derived.tasksFailed, fields)];
+  const errors = [...deployBoundsErrors(agent), ...ruleErrors(agent, derived.tasksFailed, input)];
   if (typeof fields.agentId === 'string' && taken(fields.agentId))
     errors.push({ path: '/agentId', message: 'is already taken by another agent' });
   return errors.length > 0 ? { ok: false, errors } : { ok: true, agent, tasksFailed: derived.tasksFailed };
