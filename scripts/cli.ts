@@ -4,7 +4,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { enableCompileCache } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { cliError } from './cli-error.ts';
+import { cliError, runCommand } from './cli-error.ts';
 
 /** What a subcommand module exports: its whole command line after the subcommand's name. */
 export interface SubcommandModule {
@@ -96,7 +96,8 @@ export async function main(args: string[]): Promise<void> {
   const subcommand = Object.hasOwn(subcommands, name) ? subcommands[name] : undefined;
   if (subcommand === undefined)
     cliError(`unknown subcommand "${name}"; ${usage} (agent-registry-kit --help lists them)`);
-  await (await subcommand.load()).main(rest);
+  const module = await subcommand.load();
+  await runCommand((rest) => module.main(rest), rest);
 }
 
 // import.meta.main exists from Node 22.18 and 24.2; on an older 22 the bin (a symlink npm made) is compared instead.

@@ -4,11 +4,12 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startVitest } from 'vitest/node';
-import { cliError } from './cli-error.ts';
+import { cliError, crashed, runCommand } from './cli-error.ts';
 import { parseCommandLine } from './command-line.ts';
+import { guardWrites } from './terminal-text.ts';
 import { defaultMaxWrites, generatedProperties, planRun, shrinkAllowance } from '../contract-tests/check-plan.ts';
 import { ContractReporter } from '../contract-tests/contract-reporter.ts';
-import { createRedactor, type Redact } from '../contract-tests/redaction.ts';
+import { createRedactor, type Redact } from '../client/redaction.ts';
 import {
   defaultRunOptions,
   normalizeToken,
@@ -119,20 +120,6 @@ function readArgs(args: string[]): {
   return { options, junit: values.junit, json: values.json, maxWritesGiven: values['max-writes'] !== undefined };
 }
 
-/** Passes every write to `stream` (stdout, stderr) through the redactor, whoever writes: the report, vitest, a crash. */
-function redactWrites(stream: NodeJS.WriteStream, redact: Redact): void {
-  const write = stream.write.bind(stream);
-  const redacted = (
-    chunk: string | Uint8Array,
-    encoding?: BufferEncoding | ((error?: Error | null) => void),
-    callback?: (error?: Error | null) => void,
-  ): boolean => {
-    const text = redact(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-    return typeof encoding === 'function' ? write(text, encoding) : write(text, encoding ?? 'utf8', callback);
-  };
-  stream.write = redacted as typeof stream.write;
-}
-
 /** Fails fast, with one line, when nothing answers at API_BASE_URL. */
 async function probe(options: RunOptions, redact: Redact): Promise<void> {
   const url = `${options.baseUrl}/v1/agents/contract-probe`;
@@ -165,16 +152,12 @@ export async function main(args: string[]): Promise<void> {
   const { options, junit, json } = readArgs(args);
   // The one redactor of the run, from the one normalized token: everything this process prints goes through it.
   const redact = createRedactor(options.token);
-  redactWrites(process.stdout, redact);
-  redactWrites(process.stderr, redact);
+  // …and then through terminalSafe: a server's escape sequences never reach the terminal raw.
+  guardWrites(process.stdout, redact);
+  guardWrites(process.stderr, redact);
   // Node prints an uncaught error past process.stderr.write; print it here instead, so it goes through the redactor too.
   // Only until vitest starts: from then on vitest catches errors and hands them to the (redacting) reporter.
-  const crash = (error: unknown): never => {
-    process.stderr.write(
-      `agent-registry-kit: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
-    process.exit(1);
-  };
+  const crash = crashed;
   process.on('uncaughtException', crash);
   process.on('unhandledRejection', crash);
   const plan = planRun({ maxWrites: options.maxWrites, readOnly: options.readOnly, runs: options.runs });
@@ -227,4 +210,4 @@ export async function main(args: string[]): Promise<void> {
   process.exit(verdict === 'passed' ? 0 : 1);
 }
 
-if (import.meta.main) await main(process.argv.slice(2));
+if (import.meta.main) await runCommand(main, process.argv.slice(2));

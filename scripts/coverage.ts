@@ -1,8 +1,9 @@
 // `agent-registry-kit coverage` (npm run coverage): what a running fake answered of the contract, as a table, JSON or HTML.
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { cliError } from './cli-error.ts';
+import { cliError, runCommand } from './cli-error.ts';
 import { parseCommandLine } from './command-line.ts';
+import { guardWrites } from './terminal-text.ts';
 import { formatCoverageTable, parseCoverageReport, renderCoverageHtml } from './coverage-report.ts';
 
 const usage =
@@ -29,6 +30,9 @@ Exit status: 0, or 1 below --min, or 2 on a usage mistake or when the fake canno
  * @example await main(['--base-url', 'http://127.0.0.1:4010', '--min', '80']);
  */
 export async function main(args: string[]): Promise<void> {
+  // Server text (bodies, names, paths) reaches stdout and stderr: never with its control characters raw.
+  guardWrites(process.stdout);
+  guardWrites(process.stderr);
   const values = parseCommandLine(
     {
       'base-url': { type: 'string' },
@@ -93,4 +97,4 @@ export async function main(args: string[]): Promise<void> {
   }
 }
 
-if (import.meta.main) await main(process.argv.slice(2));
+if (import.meta.main) await runCommand(main, process.argv.slice(2));

@@ -2,8 +2,9 @@
 // one, and replays recorded traffic (base examples, a fake's journal, a contract report) through the new version.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { cliError } from './cli-error.ts';
+import { cliError, runCommand } from './cli-error.ts';
 import { parseCommandLine } from './command-line.ts';
+import { guardWrites } from './terminal-text.ts';
 import { classifyChanges } from '../spec-change/change-classifier.ts';
 import { buildSpecChangeReport, formatSpecChangeReport } from '../spec-change/spec-change-report.ts';
 import { loadSpecVersion, SpecVersionError } from '../spec-change/spec-versions.ts';
@@ -64,6 +65,9 @@ async function fetchJournal(base: string): Promise<unknown> {
  * @example await main(['--base', 'main', '--journal', 'http://127.0.0.1:4010', '--json', 'spec-change.json']);
  */
 export async function main(args: string[]): Promise<void> {
+  // Server text (bodies, names, paths) reaches stdout and stderr: never with its control characters raw.
+  guardWrites(process.stdout);
+  guardWrites(process.stderr);
   const values = parseCommandLine(
     {
       base: { type: 'string' },
@@ -121,4 +125,4 @@ export async function main(args: string[]): Promise<void> {
   process.exitCode = report.verdict === 'breaking' ? 1 : 0;
 }
 
-if (import.meta.main) await main(process.argv.slice(2));
+if (import.meta.main) await runCommand(main, process.argv.slice(2));
