@@ -1,6 +1,13 @@
 // One test API over the fake: override an operation, seed agents and tasks, set scenarios, move the clock, reset. The
 // same interface in-process (node and browser entries, over the core) and over HTTP (the standalone server's control plane).
-import type { Agent, AgentStatus, DocumentedStatus, OperationKey, OperationOf } from '../spec/index.ts';
+import {
+  validateSchema,
+  type Agent,
+  type AgentStatus,
+  type DocumentedStatus,
+  type OperationKey,
+  type OperationOf,
+} from '../spec/index.ts';
 import type { AgentSeed } from './agent-seed.ts';
 import type { MockCore } from './core.ts';
 import { MockInputError } from './input-error.ts';
@@ -72,6 +79,12 @@ export function createTestApi(core: MockCore, hooks: TestApiHooks = {}): MockTes
       return task;
     },
     async setAgentStatus(agentId, status) {
+      const checked = validateSchema('AgentStatus', status);
+      if (!checked.ok)
+        throw new MockInputError(
+          'The status',
+          checked.errors.map((e) => ({ ...e, path: `/status${e.path}` })),
+        );
       const agent = core.store.setStatus(agentId, status);
       if (!agent)
         throw new MockInputError(`Agent ${agentId}`, [{ path: '/agentId', message: 'is no agent of the fake' }]);
