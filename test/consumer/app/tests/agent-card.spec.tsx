@@ -1,10 +1,13 @@
 // @vitest-environment jsdom
 // The React component against the kit's fake in jsdom: each test sets up the state or failure it needs through the
 // typed test API (seed, override, scenarios, clock, fake timers) and reads what the user would see.
-import { cleanup, render, screen, fireEvent } from '@testing-library/react';
+import { cleanup, configure, fireEvent, render, screen } from '@testing-library/react';
 import { mintToken, overrideHandler, setupMockServer } from 'agent-registry-kit/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AgentCard } from '../src/AgentCard';
+
+// findBy* waits for what the user would see; on a loaded CI machine the first render can take seconds.
+configure({ asyncUtilTimeout: 15_000 });
 
 const API = 'https://api.example.test';
 const server = setupMockServer({ seed: 7, baseUrl: API, followFakeTimers: true, failureRatio: 0 });
@@ -69,7 +72,7 @@ describe('AgentCard', () => {
     await server.api.setScenarios({ latencyMs: 300 });
     show(agent.agentId);
     expect(screen.getByRole('status').textContent).toBe('Loading…');
-    expect(await screen.findByRole('heading', { name: 'Slow' }, { timeout: 3000 })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Slow' })).toBeTruthy();
   });
 
   it('asks to wait on 429', async () => {

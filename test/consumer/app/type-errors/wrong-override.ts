@@ -12,15 +12,7 @@ server.use(overrideHandler('GET /v1/agent/{agentId}', 404));
 server.use(overrideHandler('getAgent', 503));
 // error TS2561: a misspelt field of the 409 problem body
 server.use(overrideHandler('executeAgentTask', 409, { type: 't', title: 't', status: 409, detial: 'x' }));
-// error TS2322: a field of the wrong type in the 200 body
-void server.api.override('deployAgent', 201, {
-  agentId: 'a',
-  name: 'n',
-  tokenAddress: 't',
-  marketCap: '1',
-  holders: 1,
-  status: 'active',
-  deployedAt: '',
-});
+// error TS2322: a field of the wrong type in the 404 problem body
+void server.api.override('getAgent', 404, { type: 't', title: 't', status: '404', detail: 'd' });
 // error TS2322: errorStatus 503 is not documented by getAgent
 void server.api.setScenarios({ operations: { getAgent: { errorStatus: 503 } } });
