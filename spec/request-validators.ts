@@ -49,7 +49,11 @@ export function validateRequestBody<K extends BodyOperationId>(
 // Memoized: the fake backend validates a path parameter on every request, and walking the document each time showed in its profile.
 const parameterPointers = new Map<string, string>();
 
-function parameterSchemaPointer(operationId: OperationId, name: string, document: JsonObject): string {
+/**
+ * Pointer of the schema of a path parameter of an operation; throws when the operation has no such parameter.
+ * @example parameterSchemaPointer('getAgent', 'agentId', openapiDocument) // '/components/parameters/AgentId/schema'
+ */
+export function parameterSchemaPointer(operationId: OperationId, name: string, document: JsonObject): string {
   if (document !== openapiDocument) return findParameterSchemaPointer(operationId, name, document);
   const key = `${operationId} ${name}`;
   const cached = parameterPointers.get(key);
