@@ -1,6 +1,7 @@
 // POST /v1/agents/deploy: a new active agent owned by the caller, answered 201 with Location once it is durable.
 import { jsonValueResponse } from '../mock-http.ts';
 import { problemResponse } from '../problems.ts';
+import { deployValidated } from '../store.ts';
 import type { OperationHandler } from './operation-handler.ts';
 
 /**
@@ -14,7 +15,7 @@ export const deployAgent: OperationHandler<'deployAgent'> = async ({ body, calle
       detail: `The change could not be saved: the fake holds --max-agents ${store.maxAgents} deployed agents; POST /__mock/reset, or start it with a higher --max-agents. Nothing was applied.`,
       instance,
     });
-  const result = store.deploy(body, caller);
+  const result = store[deployValidated](body, caller);
   await persist();
   const response = jsonValueResponse(201, result);
   response.headers.location = `/v1/agents/${encodeURIComponent(result.agentId)}`;
