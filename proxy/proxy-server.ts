@@ -215,17 +215,20 @@ function forward(context: ListenerContext, req: IncomingMessage, res: ServerResp
   }, context.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS);
   const requestChunks: Buffer[] = [];
   let received = 0;
-  req.on('data', (chunk: Buffer) => {
+  const onData = (chunk: Buffer): void => {
     received += chunk.length;
     if (received > MAX_BODY_BYTES) {
+      // Once: from here the lingering close drains (and bounds) the rest of the body.
+      req.off('data', onData);
       clearTimeout(timer);
-      outgoing.destroy();
       req.unpipe(outgoing);
+      outgoing.destroy();
       tooLarge(received);
       return;
     }
     requestChunks.push(chunk);
-  });
+  };
+  req.on('data', onData);
   req.pipe(outgoing);
   req.on('error', () => outgoing.destroy());
   const outcome: Outcome = {
