@@ -17,6 +17,7 @@ export {
 export {
   validateRequestBody,
   validatePathParameter,
+  parameterSchemaPointer,
   type ValidateRequestBodyOptions,
   type ValidationResult,
 } from './request-validators.ts';
@@ -41,3 +42,13 @@ export {
   type JsonObject,
   type JsonValue,
 } from './json-pointer.ts';
+export {
+  linksOf,
+  mintedIds,
+  parameterSource,
+  operationRoles,
+  type MintedId,
+  type OperationLink,
+  type OperationRoles,
+  type ParameterSource,
+} from './operation-links.ts';

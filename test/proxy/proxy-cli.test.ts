@@ -40,6 +40,14 @@ describe('proxy usage mistakes', () => {
     [['--upstream', 'https://user:pw@staging.example.com'], /--upstream must not carry a user or password/],
     [['--upstream', 'http://127.0.0.1:1', '--timeout', '0'], /--timeout must be a whole number of at least 1/],
     [['--upstream', 'http://127.0.0.1:1', '--recrd', 'x.json'], /Unknown option '--recrd'/],
+    [
+      ['--upstream', 'http://127.0.0.1:1', '--host', '0.0.0.0', '--port', '0'],
+      /--host 0\.0\.0\.0 makes .* reachable from the network.*--control-token/,
+    ],
+    [
+      ['--upstream', 'http://127.0.0.1:1', '--record', '/nonexistent-dir/x.json'],
+      /cannot write --record \/nonexistent-dir\/x\.json/,
+    ],
   ])('%j: one line, exit 2', async (args, message) => {
     const { code, stdout, stderr } = await kit(['proxy', ...args]);
     expect(code).toBe(2);

@@ -307,6 +307,26 @@ describe('a recording', () => {
 });
 
 describe('upstream faults', () => {
+  it('a request body over 1 MiB is a 413 problem+json, as the fake answers it, and never reaches the upstream', async () => {
+    const { proxy } = await startProxy(fake.url);
+    const before = ((await (await fetch(`${fake.url}/__mock/journal`)).json()) as { entries: unknown[] }).entries
+      .length;
+    try {
+      const answer = await fetch(`${proxy.url}/v1/agents/deploy`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: `{"name":"${'x'.repeat(1_048_576)}"}`,
+      });
+      expect(answer.status).toBe(413);
+      expect(answer.headers.get('content-type')).toBe('application/problem+json');
+      const after = ((await (await fetch(`${fake.url}/__mock/journal`)).json()) as { entries: unknown[] }).entries
+        .length;
+      expect(after).toBe(before);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('an upstream that is down is a 502 problem+json at once', async () => {
     const { proxy } = await startProxy(await closedPortUrl());
     try {
