@@ -43,6 +43,10 @@ function secretsOf(token: string, extra: readonly string[]): string[] {
       // A JWT's signature is its secret part; a server that decodes it may print it back as standard base64.
       const signature = segments[2] ?? '';
       secrets.add(signature.replaceAll('-', '+').replaceAll('_', '/'));
+      // …or as the hex of its bytes (a debugging answer printing the HMAC), in either case.
+      const signatureHex = Buffer.from(signature, 'base64url').toString('hex');
+      secrets.add(signatureHex);
+      secrets.add(signatureHex.toUpperCase());
     }
     for (const core of base64Cores(whole)) {
       secrets.add(core);
@@ -71,77 +75,155 @@ const htmlNames: Record<string, string> = {
   period: '.',
 };
 
-/**
- * The character written at `at` in one of the ways echoes commonly escape it, and how long that writing is: a
- * backslash escape however deeply nested (JSON's `\/`, `\u002F`, JavaScript's `\x2f`, `\\\/` in JSON inside JSON),
- * percent-encoding once or twice (`%2F`, `%252F`), an HTML/XML entity (`&#x2F;`, `&#47;`, `&sol;`).
- */
-function decodeAt(text: string, at: number): { character: string; length: number } | undefined {
-  const first = text[at];
-  if (first === '\\') {
-    let end = at;
-    while (text[end] === '\\' && end - at < 8) end += 1;
-    const coded = /^(?:u00|x)([0-9a-fA-F]{2})/.exec(text.slice(end, end + 5));
-    if (coded?.[1] !== undefined)
-      return { character: String.fromCharCode(Number.parseInt(coded[1], 16)), length: end - at + coded[0].length };
-    const escaped = text[end];
-    return escaped === undefined ? undefined : { character: escaped, length: end - at + 1 };
-  }
-  if (first === '%') {
-    const coded = /^%(?:25){0,2}([0-9a-fA-F]{2})/.exec(text.slice(at, at + 7));
-    if (coded?.[1] !== undefined)
-      return { character: String.fromCharCode(Number.parseInt(coded[1], 16)), length: coded[0].length };
-  }
-  if (first === '&') {
-    const entity = /^&(?:#[xX]0*([0-9a-fA-F]{1,4})|#0*([0-9]{1,5})|([a-z]{2,6}));/.exec(text.slice(at, at + 12));
-    const code =
-      entity?.[1] !== undefined
-        ? Number.parseInt(entity[1], 16)
-        : entity?.[2] !== undefined
-          ? Number.parseInt(entity[2], 10)
-          : undefined;
-    const named = entity?.[3] === undefined ? undefined : htmlNames[entity[3]];
-    const character = code === undefined ? named : String.fromCharCode(code);
-    if (entity && character !== undefined) return { character, length: entity[0].length };
-  }
-  return undefined;
-}
+/** `\u{2F}` (JavaScript), `\u002F` (JSON), `\x2F` (JavaScript): the escapes that name a code unit. */
+const codedEscape = /^\\(?:u\{0*([0-9a-fA-F]{1,4})\}|u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2}))/;
+/** `&#x2F;`, `&#47;` (the `;` optional, as HTML parsers allow for numeric references), `&sol;`. */
+const entity = /^&(?:#[xX]0*([0-9a-fA-F]{1,4});?|#0*([0-9]{1,5});?|([a-z]{2,6});)/;
+
+/** The three escaping schemes, each undone on its own: one level of one scheme is how one producer writes. */
+type Scheme = '\\' | '%' | '&';
+const schemes: readonly Scheme[] = ['\\', '%', '&'];
 
 /**
- * Hides every secret written with escapes: decodes the text into plain characters, each mapped back to where it was
- * written, finds the secrets in the plain text, and replaces the written spans they cover. Linear in the text, with
- * no regular expression built from the secrets (those took seconds to compile for the six tokens of a run).
+ * The character written at `at` with one level of `scheme`, the way its producer writes it, and how long that writing
+ * is: a backslash escape (`\\` is `\`, `\/` is `/`, `\u002F`, `\u{2F}`, `\x2f`), percent-encoding (`%2F`, `%25` is
+ * `%`), an HTML/XML entity (`&#x2F;`, `&#47`, `&sol;`, `&amp;` is `&`). Nested escapes (JSON inside JSON, `%252F`, a
+ * percent-encoded URL in HTML) are undone by decoding again: see redactEscaped.
  */
-function redactEscaped(text: string, secrets: readonly string[]): string {
+function decodeAt(text: string, at: number, scheme: Scheme): { character: string; length: number } | undefined {
+  if (scheme === '\\') {
+    const coded = codedEscape.exec(text.slice(at, at + 12));
+    const hex = coded?.[1] ?? coded?.[2] ?? coded?.[3];
+    if (coded && hex !== undefined)
+      return { character: String.fromCharCode(Number.parseInt(hex, 16)), length: coded[0].length };
+    const escaped = text[at + 1];
+    return escaped === undefined ? undefined : { character: escaped, length: 2 };
+  }
+  if (scheme === '%') {
+    const coded = /^%([0-9a-fA-F]{2})/.exec(text.slice(at, at + 3));
+    return coded?.[1] === undefined
+      ? undefined
+      : { character: String.fromCharCode(Number.parseInt(coded[1], 16)), length: coded[0].length };
+  }
+  const found = entity.exec(text.slice(at, at + 12));
+  const code =
+    found?.[1] !== undefined
+      ? Number.parseInt(found[1], 16)
+      : found?.[2] !== undefined
+        ? Number.parseInt(found[2], 10)
+        : undefined;
+  const named = found?.[3] === undefined ? undefined : htmlNames[found[3]];
+  const character = code === undefined || code > 0xffff ? named : String.fromCharCode(code);
+  return found && character !== undefined ? { character, length: found[0].length } : undefined;
+}
+
+/** A text with one level of escapes undone, each character mapped to the span of the original text it came from. */
+interface Decoded {
+  text: string;
+  /** Where character i of `text` starts in the original text. */
+  starts: Int32Array;
+  /** Where character i of `text` ends (exclusive) in the original text. */
+  ends: Int32Array;
+}
+
+/** Undoes one level of `scheme` in `from`, composing the map back to the original text. */
+function decodeOnce(from: Decoded, scheme: Scheme): Decoded {
+  const text = from.text;
   const chunks: string[] = [];
   const starts = new Int32Array(text.length + 1);
   const ends = new Int32Array(text.length + 1);
-  const escapes = /[\\%&]/g;
   let size = 0;
   for (let at = 0; at < text.length; ) {
     // Copy the run up to the next escape as it is, then decode one character.
-    escapes.lastIndex = at;
-    const next = escapes.exec(text)?.index ?? text.length;
+    const found = text.indexOf(scheme, at);
+    const next = found === -1 ? text.length : found;
     for (let i = at; i < next; i += 1, size += 1) {
-      starts[size] = i;
-      ends[size] = i + 1;
+      starts[size] = from.starts[i] ?? 0;
+      ends[size] = from.ends[i] ?? 0;
     }
     chunks.push(text.slice(at, next));
     if (next >= text.length) break;
-    const decoded = decodeAt(text, next);
+    const decoded = decodeAt(text, next, scheme);
     const length = decoded?.length ?? 1;
-    starts[size] = next;
-    ends[size] = next + length;
+    starts[size] = from.starts[next] ?? 0;
+    ends[size] = from.ends[next + length - 1] ?? 0;
     size += 1;
     chunks.push(decoded?.character ?? text[next] ?? '');
     at = next + length;
   }
-  const decodedText = chunks.join('');
-  const spans: Array<[number, number]> = [];
-  for (const secret of secrets) {
-    for (let found = decodedText.indexOf(secret); found !== -1; found = decodedText.indexOf(secret, found + 1))
-      spans.push([starts[found] ?? 0, ends[found + secret.length - 1] ?? 0]);
+  return { text: chunks.join(''), starts, ends };
+}
+
+/** One scheme nested in itself deeper than this (JSON in JSON in JSON, `%25252F`) is not undone. */
+const maxSameScheme = 3;
+/** Two different schemes nested deeper than this (a percent-encoded URL in JSON in HTML) are not undone. */
+const maxMixedLevels = 2;
+
+function occurrences(text: string, character: string): number {
+  let count = 0;
+  for (let at = text.indexOf(character); at !== -1; at = text.indexOf(character, at + 1)) count += 1;
+  return count;
+}
+
+interface Level extends Decoded {
+  /** The scheme undone last, and how many times in a row; how many different schemes were undone. */
+  scheme: Scheme | undefined;
+  same: number;
+  mixed: number;
+}
+
+/** Whether to undo `next` after `level`: schemes commute unless one wrote the other's escapes, so one order suffices. */
+function worthUndoing(level: Level, parent: Level | undefined, next: Scheme): boolean {
+  if (level.scheme === undefined || parent === undefined) return true;
+  if (next === level.scheme) return level.same < maxSameScheme;
+  if (level.mixed >= maxMixedLevels) return false;
+  return (
+    schemes.indexOf(next) > schemes.indexOf(level.scheme) ||
+    occurrences(level.text, next) > occurrences(parent.text, next)
+  );
+}
+
+/**
+ * Where each secret occurs in the decodings of `level`, as spans of the original text: one scheme undone at a time,
+ * the same one again (nesting in itself), a different one in the order backslash, percent, entity, or one whose
+ * escapes the last decoding uncovered.
+ */
+function findEscaped(
+  level: Level,
+  parent: Level | undefined,
+  secrets: readonly string[],
+  spans: Array<[number, number]>,
+): void {
+  for (const scheme of schemes) {
+    if (!worthUndoing(level, parent, scheme) || !level.text.includes(scheme)) continue;
+    const decoded = decodeOnce(level, scheme);
+    if (decoded.text === level.text) continue;
+    for (const secret of secrets) {
+      for (let found = decoded.text.indexOf(secret); found !== -1; found = decoded.text.indexOf(secret, found + 1))
+        spans.push([decoded.starts[found] ?? 0, decoded.ends[found + secret.length - 1] ?? 0]);
+    }
+    const same = scheme === level.scheme;
+    const next: Level = { ...decoded, scheme, same: same ? level.same + 1 : 1, mixed: level.mixed + (same ? 0 : 1) };
+    findEscaped(next, level, secrets, spans);
   }
+}
+
+/**
+ * Hides every secret written with escapes: undoes one level of one scheme at a time (backslash, percent, entity; up to
+ * maxEscapeLevels deep, in every order), each character mapped back to where it was written, finds the secrets in each
+ * decoded text, and replaces the written spans they cover. A scheme is undone alone because a token may itself hold
+ * `%2F` or `&amp;` that the producer did not write as escapes. Linear in the text per decoding, with no regular
+ * expression built from the secrets (those took seconds to compile for the six tokens of a run).
+ */
+function redactEscaped(text: string, secrets: readonly string[]): string {
+  const starts = new Int32Array(text.length + 1);
+  const ends = new Int32Array(text.length + 1);
+  for (let i = 0; i <= text.length; i += 1) {
+    starts[i] = i;
+    ends[i] = i + 1;
+  }
+  const spans: Array<[number, number]> = [];
+  findEscaped({ text, starts, ends, scheme: undefined, same: 0, mixed: 0 }, undefined, secrets, spans);
   if (spans.length === 0) return text;
   spans.sort((a, b) => a[0] - b[0]);
   let result = '';

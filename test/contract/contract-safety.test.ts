@@ -28,6 +28,11 @@ describe('the token never appears in any output, whatever the server echoes', ()
       'an opaque token with / + = and spaces around',
       { given: ' \ttok_9Zp/4QmK+x7Lw/bN2sR8vT==  ', token: 'tok_9Zp/4QmK+x7Lw/bN2sR8vT==' },
     ],
+    // Printable ASCII escapes treat specially: `\` (JSON.stringify writes `\\`), `%` (echoed URL-encoded as `%25`), `&`.
+    [
+      'an opaque token with \\ % &',
+      { given: 'tok_\\9Zp%2F4QmK&x7Lw/bN2sR8vT==', token: 'tok_\\9Zp%2F4QmK&x7Lw/bN2sR8vT==' },
+    ],
   ])(
     '%s',
     async (_name, { given, token }) => {

@@ -20,6 +20,19 @@ function tokenPart(encoded: string, prefix: string, token: string): string {
   return encoded.slice(Math.ceil((8 * start) / 6), Math.floor((8 * (start + Buffer.byteLength(token))) / 6));
 }
 
+/** The token as JSON.stringify writes it inside a string: `\` → `\\`, `"` → `\"`, controls as `\u00XX`. */
+const jsonEscaped = (text: string): string => JSON.stringify(text).slice(1, -1);
+
+function signatureHexForms(token: string): EchoForm[] {
+  const segments = token.split('.');
+  if (segments.length !== 3) return [];
+  const hex = Buffer.from(segments[2] ?? '', 'base64url').toString('hex');
+  return [
+    { name: 'signature-hex', echoed: hex, secret: hex },
+    { name: 'signature-hex-upper', echoed: hex.toUpperCase(), secret: hex.toUpperCase() },
+  ];
+}
+
 /**
  * The forms the server echoes `token` in, each valid inside a JSON string.
  * @example echoForms('aaa.bbb.ccc').map((form) => form.name)
@@ -30,16 +43,16 @@ export function echoForms(token: string): EchoForm[] {
     const encoded = url ? base64url(prefix + token + suffix) : base64(prefix + token + suffix);
     return { name, echoed: encoded, secret: tokenPart(encoded, prefix, token) };
   };
-  return [
+  const forms: EchoForm[] = [
     same('raw', token),
     // PHP's json_encode escapes `/`; .NET escapes `+` and others as \u00XX.
-    same('slash-escaped', token.replaceAll('/', '\\/')),
+    same('slash-escaped', jsonEscaped(token).replaceAll('/', '\\/')),
     same(
       'unicode-escaped',
       token.replace(/[^A-Za-z0-9]/g, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`),
     ),
     // An upstream's PHP answer quoted again as a JSON string.
-    same('json-in-json', token.replaceAll('/', '\\\\\\/')),
+    same('json-in-json', jsonEscaped(jsonEscaped(token).replaceAll('/', '\\/'))),
     same('percent-encoded', encodeURIComponent(token)),
     same('percent-encoded-twice', encodeURIComponent(encodeURIComponent(token))),
     same(
@@ -53,7 +66,25 @@ export function echoForms(token: string): EchoForm[] {
     inBase64('base64url-claims', '{"user":"ci","tok":"', '"}', true),
     same('base64url', base64url(token)),
     { name: 'base64-in-url', echoed: encodeURIComponent(base64(token)), secret: encodeURIComponent(base64(token)) },
+    // Ordinary JSON.stringify: `\` becomes `\\` (and `"` `\"`), once, and again for JSON inside JSON.
+    same('json-stringify', jsonEscaped(token)),
+    same('json-stringify-twice', jsonEscaped(jsonEscaped(token))),
+    // JavaScript's code-point escapes (`\u{2e}`), which JSON has no form for: a JS snippet quoted in a JSON string.
+    same(
+      'js-code-point-escaped',
+      token.replace(/[^A-Za-z0-9]/g, (c) => `\\\\u{${c.charCodeAt(0).toString(16)}}`),
+    ),
+    // HTML numeric references without `;`, which parsers accept where no digit follows.
+    same(
+      'html-entities-no-semicolon',
+      token.replace(/[^A-Za-z0-9](?=(.?))/g, (c, next: string) => `&#${c.charCodeAt(0)}${/\d/.test(next) ? ';' : ''}`),
+    ),
+    // A JWT's signature as the hex of its bytes, in both cases (a debugging answer printing the HMAC).
+    ...signatureHexForms(token),
   ];
+  // A form that writes the token exactly as an earlier one (JSON.stringify of a JWT is the JWT) is sent once, so the
+  // body stays short enough to straddle character 4000 after them.
+  return forms.filter((form, index) => forms.findIndex((other) => other.echoed === form.echoed) === index);
 }
 
 /** Where the raw token starts so that 20 of its characters lie past `cut`, never before `from`. */
