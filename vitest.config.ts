@@ -10,6 +10,7 @@ export default defineConfig({
       'mocks/**/*.test.ts',
       'differential/**/*.test.ts',
       'spec-change/**/*.test.ts',
+      'proxy/**/*.test.ts',
       'scripts/**/*.test.ts',
       'test/**/*.test.ts',
     ],

@@ -1,106 +1,110 @@
-// Registers the named checks as vitest tests: applies the run plan (caps, read-only), sends requests through one
-// recorder, checks every response for conformance (and any 5xx), applies --seed-only, stores the record in the task
-// meta and fails with an explanation.
-import { describe, inject, test } from 'vitest';
-import { checkResponse, operations, type OperationId, type Violation } from '../spec/index.ts';
-import type { AuthVariant, CheckDefinition, CheckRun } from './check-definition.ts';
-import type { CheckName, CheckRecord, CheckViolation } from './check-record.ts';
+// Runs the named checks against a server: applies the run plan (caps, read-only), sends requests through one recorder,
+// checks every response for conformance (and any 5xx), applies --seed-only, and fails with an explanation. No vitest
+// here: the thin vitest layer (register-checks.ts) reads the run's options and turns checks into tests.
+import { checkResponse, operationRoles, operations, type OperationId, type Violation } from '../spec/index.ts';
+import { authorization, credentialsFor, type Credentials } from '../client/auth-variants.ts';
+import type { CheckDefinition, CheckRun } from './check-definition.ts';
+import type { CheckName, CheckRecord, CheckViolation } from '../client/check-record.ts';
 import { fileOf, planRun, type FixtureFile, type RunPlan } from './check-plan.ts';
-import { formatFailure } from './failure-text.ts';
-import { hostileTokens } from './hostile-tokens.ts';
-import { sendRequest, type OutgoingRequest } from './http-exchange.ts';
+import { formatFailure } from '../client/failure-text.ts';
+import { sendRequest } from '../client/http-exchange.ts';
 import { assertReadOnlySafe } from './read-only-guard.ts';
-import { createRedactor, describeServerText, type Redact } from './redaction.ts';
+import { createRedactor, describeServerText, type Redact } from '../client/redaction.ts';
 import type { RunOptions } from './run-options.ts';
-import { successStatus } from './operation-requests.ts';
-import { requestExamples } from './spec-schemas.ts';
+import { successStatus, takesBody, validRequest } from '../client/operation-requests.ts';
+import { findPathValues, type PathValues } from '../client/path-parameters.ts';
+import { requestExamples } from '../client/spec-schemas.ts';
 
 export type { CheckRun };
 
-/** The run's options, read once per test file. */
-export const runOptions: RunOptions = inject('contractOptions');
-/** The run's plan; every file computes the same one from the same options. */
-export const runPlan: RunPlan = planRun({
-  maxWrites: runOptions.maxWrites,
-  readOnly: runOptions.readOnly,
-  runs: runOptions.runs,
-});
+/** One contract run: its options, its plan, its redactor and credentials, and the fixture agents of its files. */
+export interface ContractSession {
+  options: RunOptions;
+  /** Every file computes the same plan from the same options. */
+  plan: RunPlan;
+  /**
+   * The same redactor scripts/contract.ts builds from the same normalized token: the token, every token derived from
+   * it (hostile-tokens.ts) and their encodings never leave the suite.
+   */
+  redact: Redact;
+  credentials: Credentials;
+  /** Path values each family has created so far (its fixtures), extended as its checks need more. */
+  fixtures: Map<FixtureFile, Promise<PathValues>>;
+}
 
-const hostile = hostileTokens(runOptions.token);
 /**
- * The run's redactor, the same one scripts/contract.ts builds from the same normalized token: the token, every token
- * derived from it (hostile-tokens.ts) and their encodings never leave the suite.
+ * A session for a run's options (the vitest layer makes one per test file from `inject('contractOptions')`).
+ * @example const session = createContractSession(options);
  */
-export const redact: Redact = createRedactor(runOptions.token);
+export function createContractSession(options: RunOptions): ContractSession {
+  return {
+    options,
+    plan: planRun({ maxWrites: options.maxWrites, readOnly: options.readOnly, runs: options.runs }),
+    redact: createRedactor(options.token),
+    credentials: credentialsFor(options.token, '<API_TOKEN>'),
+    fixtures: new Map(),
+  };
+}
 
-const hostileLabels: Record<keyof typeof hostile, string> = {
-  'bad-signature': 'Bearer <API_TOKEN with its signature altered>',
-  'signature-removed': 'Bearer <API_TOKEN with its signature removed>',
-  'alg-none': 'Bearer <API_TOKEN with alg none and no signature>',
-  'alg-switched': 'Bearer <API_TOKEN with its alg switched>',
-  'payload-altered': 'Bearer <API_TOKEN with its payload altered>',
-};
+/** Thrown when a fixture could not be created; the check reports it as a behaviour failure. */
+class FixtureError extends Error {
+  /** The operation that was to create the value, when known. */
+  readonly creator: OperationId | undefined;
+  constructor(message: string, creator?: OperationId) {
+    super(message);
+    this.creator = creator;
+  }
+}
 
-function authorization(variant: AuthVariant | 'token'): OutgoingRequest['authorization'] {
-  switch (variant) {
-    case 'token':
-      return { value: `Bearer ${runOptions.token}`, label: 'Bearer <API_TOKEN>' };
-    case 'missing':
-      return undefined;
-    case 'not-bearer':
-      return { value: `Basic ${runOptions.token}`, label: 'Basic <API_TOKEN>' };
-    case 'malformed':
-      return { value: 'Bearer not-a-jwt', label: 'Bearer not-a-jwt' };
-    default: {
-      const token = hostile[variant];
-      // Planned away (the check is skipped when API_TOKEN is not a JWT); the empty token is rejected either way.
-      return { value: `Bearer ${token ?? ''}`, label: hostileLabels[variant] };
+/** Sends a valid request of the operation a link names as a parameter's source, and returns its parsed answer. */
+async function createFixture(
+  session: ContractSession,
+  file: FixtureFile,
+  creator: OperationId,
+  values: PathValues,
+): Promise<unknown> {
+  const { options, redact } = session;
+  if (options.readOnly)
+    throw new FixtureError(`--read-only cannot create what ${creator} creates; it needs API_AGENT_ID`, creator);
+  const example = takesBody(creator) ? requestExamples(creator).at(-1) : undefined;
+  // Named after its family where the body has a name, so fixtures left on a real server say where they came from.
+  const named =
+    example && typeof example.name === 'string' ? { ...example, name: `contract fixture (${file})` } : example;
+  const request = validRequest(creator, values, named);
+  const { record, response } = await sendRequest(options.baseUrl, options.timeoutMs, redact, {
+    ...request,
+    authorization: authorization(session.credentials, 'token'),
+  });
+  if (response && response.status >= 200 && response.status < 300) {
+    try {
+      return JSON.parse(response.body) as unknown;
+    } catch {
+      // Reported below with the rest of the failures.
     }
   }
+  const answer = response ? `${response.status} ${describeServerText(redact, response.body, 80)}` : record.error;
+  throw new FixtureError(
+    `could not create what this check needs (${request.method} ${request.path} answered ${answer})`,
+    creator,
+  );
 }
 
-const fixtures = new Map<FixtureFile, Promise<string>>();
-
-/** Thrown when the fixture agent could not be deployed; the check reports it as a behaviour failure. */
-class FixtureError extends Error {}
-
-async function deployFixture(file: FixtureFile): Promise<string> {
-  if (runOptions.readOnly) {
-    if (runOptions.agentId === undefined) throw new FixtureError('--read-only needs API_AGENT_ID (an existing agent)');
-    return runOptions.agentId;
-  }
-  const example = requestExamples('deployAgent').at(-1);
-  const { record, response } = await sendRequest(runOptions.baseUrl, runOptions.timeoutMs, redact, {
-    operationId: 'deployAgent',
-    method: 'POST',
-    path: '/v1/agents/deploy',
-    authorization: authorization('token'),
-    contentType: 'application/json',
-    body: JSON.stringify({ ...example, name: `contract fixture (${file})` }),
-  });
-  let agentId: unknown;
-  try {
-    agentId =
-      response && response.status >= 200 && response.status < 300
-        ? (JSON.parse(response.body) as { agentId?: unknown }).agentId
-        : undefined;
-  } catch {
-    agentId = undefined;
-  }
-  if (typeof agentId !== 'string') {
-    const answer = response ? `${response.status} ${describeServerText(redact, response.body, 80)}` : record.error;
-    throw new FixtureError(`could not deploy the agent this check needs (POST /v1/agents/deploy answered ${answer})`);
-  }
-  return agentId;
-}
-
-function fixtureAgentOf(file: FixtureFile): Promise<string> {
-  let pending = fixtures.get(file);
-  if (!pending) {
-    pending = deployFixture(file);
-    fixtures.set(file, pending);
-  }
-  return pending;
+/** The family's path values, extended (once, in order) with whatever `operationId` needs that it does not have yet. */
+function fixtureValuesOf(session: ContractSession, file: FixtureFile, operationId: OperationId): Promise<PathValues> {
+  const { options } = session;
+  if (options.readOnly && options.agentId === undefined)
+    return Promise.reject(new FixtureError('--read-only needs API_AGENT_ID (an existing agent)'));
+  const start: PathValues = options.readOnly && options.agentId !== undefined ? { agentId: options.agentId } : {};
+  const previous = session.fixtures.get(file) ?? Promise.resolve(start);
+  const next = previous.then((known) =>
+    findPathValues(operationId, (creator, values) => createFixture(session, file, creator, values), known).catch(
+      (error: unknown) => {
+        throw error instanceof FixtureError ? error : new FixtureError(String((error as Error).message ?? error));
+      },
+    ),
+  );
+  session.fixtures.set(file, next);
+  return next;
 }
 
 /** A fresh record; generated properties, which are not in the named catalogue, make theirs with it too. */
@@ -120,25 +124,30 @@ export function emptyRecord(id: string, check: CheckName, operationId: string, t
 }
 
 /** Creates the run object of one check; `allowedPosts` is enforced so the plan's totals are a promise, not a guess. */
-export function createCheckRun(record: CheckRecord, allowedPosts: number | (() => boolean)): CheckRun {
+export function createCheckRun(
+  session: ContractSession,
+  record: CheckRecord,
+  allowedPosts: number | (() => boolean),
+): CheckRun {
+  const { options, redact } = session;
   let posts = 0;
   const run: CheckRun = {
-    options: runOptions,
+    options,
     record,
     async send(request) {
       if (request.method === 'POST') {
         const allowed = typeof allowedPosts === 'number' ? posts < allowedPosts : allowedPosts();
         if (!allowed) throw new Error(`suite bug: ${record.id} sent more POSTs than the plan allows`);
         posts += 1;
-        if (runOptions.readOnly)
+        if (options.readOnly)
           assertReadOnlySafe(
             { ...request, method: 'POST', validCredentials: (request.auth ?? 'token') === 'token' },
-            runOptions.agentId,
+            options.agentId,
           );
       }
-      const sent = await sendRequest(runOptions.baseUrl, runOptions.timeoutMs, redact, {
+      const sent = await sendRequest(options.baseUrl, options.timeoutMs, redact, {
         ...request,
-        authorization: authorization(request.auth ?? 'token'),
+        authorization: authorization(session.credentials, request.auth ?? 'token'),
       });
       const index = record.exchanges.push(sent.record) - 1;
       if (!sent.response) {
@@ -161,8 +170,8 @@ export function createCheckRun(record: CheckRecord, allowedPosts: number | (() =
         body: sent.response.body,
         headers: sent.response.headers,
       });
-      for (const violation of checked.violations) record.violations.push(fromSpec(violation, index, 'conformance'));
-      for (const warning of checked.warnings) record.warnings.push(fromSpec(warning, index, 'conformance'));
+      for (const violation of checked.violations) record.violations.push(fromSpec(redact, violation, index));
+      for (const warning of checked.warnings) record.warnings.push(fromSpec(redact, warning, index));
       if (sent.response.status >= 500) {
         // Schemathesis' not_a_server_error: documented or not, a 5xx means the server failed, whatever was sent.
         // A rule of every answer, like the spec's: reported under conformance, with the path template, so that the
@@ -192,16 +201,16 @@ export function createCheckRun(record: CheckRecord, allowedPosts: number | (() =
         exchange,
       });
     },
-    fixtureAgent() {
-      return fixtureAgentOf(fileOf(record.id));
+    pathValues(operationId) {
+      return fixtureValuesOf(session, fileOf(record.id), operationId);
     },
   };
   return run;
 }
 
-function fromSpec(violation: Violation, exchange: number, check: CheckName): CheckViolation {
+function fromSpec(redact: Redact, violation: Violation, exchange: number): CheckViolation {
   return {
-    check,
+    check: 'conformance',
     rule: violation.rule,
     pointer: violation.pointer,
     expected: violation.expected,
@@ -214,8 +223,8 @@ function fromSpec(violation: Violation, exchange: number, check: CheckName): Che
 }
 
 /** Applies --seed-only, sets the outcome, and throws the explanation when the check failed. */
-export function finishCheck(record: CheckRecord): void {
-  if (runOptions.seedOnly) {
+export function finishCheck(session: ContractSession, record: CheckRecord): void {
+  if (session.options.seedOnly) {
     record.warnings.push(...record.violations.filter((v) => v.origin === 'assumption'));
     record.violations = record.violations.filter((v) => v.origin !== 'assumption');
   }
@@ -227,79 +236,71 @@ export function finishCheck(record: CheckRecord): void {
   }
 }
 
-async function runCheck(definition: CheckDefinition, skip: (note: string) => void, record: CheckRecord): Promise<void> {
-  const decision = runPlan.decisions.get(definition.id);
+/**
+ * Runs one named check into `record`, or marks it skipped (calling `skip` with the reason) when the plan says so.
+ * @example await runCheck(session, definition, (note) => context.skip(note), record);
+ */
+export async function runCheck(
+  session: ContractSession,
+  definition: CheckDefinition,
+  skip: (note: string) => void,
+  record: CheckRecord,
+): Promise<void> {
+  const { options } = session;
+  const decision = session.plan.decisions.get(definition.id);
   if (decision && !decision.run) {
     record.outcome = 'skipped';
     record.skipReason = decision.reason;
     skip(decision.reason === 'max-writes' ? 'skipped: --max-writes leaves no room for it' : 'skipped: --read-only');
     return;
   }
-  if (definition.fixture && runOptions.readOnly && runOptions.agentId === undefined) {
+  if (definition.fixture && options.readOnly && options.agentId === undefined) {
     record.outcome = 'skipped';
     record.skipReason = 'no-agent';
     skip('skipped: needs API_AGENT_ID under --read-only');
     return;
   }
-  if (definition.needsJwt && hostile['alg-none'] === undefined) {
+  if (definition.needsJwt && session.credentials.hostile['alg-none'] === undefined) {
     record.outcome = 'skipped';
     record.skipReason = 'not-a-jwt';
     skip('skipped: API_TOKEN is not a JWT, so no token can be derived from it');
     return;
   }
-  const run = createCheckRun(record, definition.posts);
+  const run = createCheckRun(session, record, definition.posts);
   try {
     await definition.body(run);
   } catch (error) {
     if (!(error instanceof FixtureError)) throw error;
     fixtureViolation(run, error);
   }
-  finishCheck(record);
+  finishCheck(session, record);
 }
 
 function fixtureViolation(run: CheckRun, error: FixtureError): void {
+  const creator = error.creator ?? operationRoles().creators[0];
   run.violate({
     check: 'behaviour',
-    rule: 'deploy-creates-agent',
-    pointer: '/agentId',
-    expected: 'a 2xx answer with an agentId',
+    rule: 'creation-succeeds',
+    pointer: '',
+    expected: 'a 2xx answer holding what the links say it creates',
     found: error.message,
     origin: 'seed',
-    specPointer: successStatus('deployAgent').pointer,
+    specPointer: creator === undefined ? '' : successStatus(creator).pointer,
     message: error.message,
   });
 }
 
 /**
- * The family's fixture agent, or undefined after recording why it could not be deployed (for checks outside
- * registerChecks, such as the generated properties).
- * @example const agentId = await fixtureOrViolation(createCheckRun(record, 0)); if (agentId === undefined) return;
+ * The family's path values for an operation, or undefined after recording why they could not be created (for checks
+ * outside registerChecks, such as the generated properties).
+ * @example const values = await fixtureOrViolation(createCheckRun(session, record, 0), operationId); if (!values) return;
  */
-export async function fixtureOrViolation(run: CheckRun): Promise<string | undefined> {
+export async function fixtureOrViolation(run: CheckRun, operationId: OperationId): Promise<PathValues | undefined> {
   try {
-    return await run.fixtureAgent();
+    return await run.pathValues(operationId);
   } catch (error) {
     if (!(error instanceof FixtureError)) throw error;
     fixtureViolation(run, error);
     return undefined;
-  }
-}
-
-/**
- * Registers named checks as tests, grouped by operation.
- * @example registerChecks(authChecks); // in auth.test.ts
- */
-export function registerChecks(definitions: readonly CheckDefinition[]): void {
-  const byOperation = Map.groupBy(definitions, (definition) => definition.operationId);
-  for (const [operationId, mine] of byOperation) {
-    describe(operationId, () => {
-      for (const definition of mine) {
-        test(`${definition.check}: ${definition.title}`, async (context) => {
-          const record = emptyRecord(definition.id, definition.check, definition.operationId, definition.title);
-          context.task.meta.contract = record;
-          await runCheck(definition, (note) => context.skip(note), record);
-        });
-      }
-    });
   }
 }

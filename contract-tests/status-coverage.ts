@@ -1,7 +1,7 @@
 // Status coverage of a contract run: which documented (operation, status) pairs the live server was seen to answer,
 // which it was never provoked into, and which undocumented statuses it answered; derived from spec/, never from mocks/.
 import { operations } from '../spec/index.ts';
-import type { CheckRecord } from './check-record.ts';
+import type { CheckRecord } from '../client/check-record.ts';
 import type { ReportSection } from './contract-report.ts';
 
 /** One (operation, status) pair and how many responses of the run had it. */
@@ -28,7 +28,7 @@ export const STATUS_COVERAGE_DEFINITION =
 
 /**
  * Tallies every response recorded by the run's checks against the statuses the spec documents.
- * @example statusCoverage(report.checks).neverSeen // [{ operationId: 'deployAgent', status: 413 }, ...]
+ * @example statusCoverage(report.checks).neverSeen // [{ operationId, status: 413 }, ...]
  */
 export function statusCoverage(records: readonly CheckRecord[]): StatusCoverage {
   const counts = new Map<string, StatusCount>();
@@ -67,7 +67,7 @@ export function statusCoverage(records: readonly CheckRecord[]): StatusCoverage 
   };
 }
 
-/** `deployAgent 201, 400; getAgent 404` from pairs, grouped by operation in the spec's order. */
+/** `<operationId> 201, 400; <operationId> 404` from pairs, grouped by operation in the spec's order. */
 function grouped(pairs: readonly { operationId: string; status: number; count?: number }[]): string {
   const byOperation = new Map<string, string[]>();
   for (const pair of pairs) {

@@ -1,17 +1,13 @@
 // Runs the differential check: the script against a fake and a real server, step by step, then compares each pair of
 // answers (status, content type, shape, pinned values, conformance) and the invariants each server keeps.
-import {
-  checkResponse,
-  getAtPointer,
-  getOperation,
-  isJsonObject,
-  openapiDocument,
-  type Violation,
-} from '../spec/index.ts';
-import type { RecordedExchange } from '../contract-tests/check-record.ts';
-import { sendRequest, type OutgoingRequest, type SentExchange } from '../contract-tests/http-exchange.ts';
-import { hostileTokens, type HostileTokens } from '../contract-tests/hostile-tokens.ts';
-import { createRedactor, type Redact } from '../contract-tests/redaction.ts';
+import { checkResponse, getAtPointer, isJsonObject, linksOf, openapiDocument, type Violation } from '../spec/index.ts';
+import type { RecordedExchange } from '../client/check-record.ts';
+import { sendRequest, type SentExchange } from '../client/http-exchange.ts';
+import { authorization, credentialsFor, type Credentials } from '../client/auth-variants.ts';
+import { hostileTokens } from '../client/hostile-tokens.ts';
+import { createRedactor, type Redact } from '../client/redaction.ts';
+import { primaryCreation } from '../client/linked-operations.ts';
+import { fillPath } from '../client/path-parameters.ts';
 import { buildScript, defaultScriptOptions, type DiffStep, type SpecRule } from './diff-script.ts';
 import { checkInvariants, type InvariantResult } from './invariants.ts';
 import { compareShapes, fieldSchema, shapeOf, valueAt, valueRules } from './response-shape.ts';
@@ -91,10 +87,12 @@ export interface DiffResult {
 interface SideState {
   target: DiffTarget;
   redact: Redact;
-  hostile: HostileTokens;
+  credentials: Credentials;
   posts: number;
   /** agentId each deploy step created on this server. */
   agents: Map<string, string>;
+  /** The latest value of each linked path parameter created on this server (a task's id, say). */
+  created: Map<string, string>;
   /** Parsed answers by step id, for the invariants. */
   answers: Map<string, { status: number; body: unknown }>;
 }
@@ -107,34 +105,6 @@ export function derivedSecrets(token: string): string[] {
   return Object.values(hostileTokens(token))
     .filter((derived): derived is string => derived !== undefined)
     .flatMap((derived) => [derived, ...derived.split('.').filter((segment) => segment.length >= 8)]);
-}
-
-const hostileLabels: Record<keyof HostileTokens, string> = {
-  'bad-signature': 'with its signature altered',
-  'signature-removed': 'with its signature removed',
-  'alg-none': 'with alg none and no signature',
-  'alg-switched': 'with its alg switched',
-  'payload-altered': 'with its payload altered',
-};
-
-function authorization(state: SideState, variant: DiffStep['auth']): OutgoingRequest['authorization'] {
-  const { token, tokenLabel } = state.target;
-  switch (variant) {
-    case 'token':
-      return { value: `Bearer ${token}`, label: `Bearer ${tokenLabel}` };
-    case 'missing':
-      return undefined;
-    case 'not-bearer':
-      return { value: `Basic ${token}`, label: `Basic ${tokenLabel}` };
-    case 'malformed':
-      return { value: 'Bearer not-a-jwt', label: 'Bearer not-a-jwt' };
-    default:
-      // A token that is not a JWT has no derived forms; an empty bearer token is refused all the same.
-      return {
-        value: `Bearer ${state.hostile[variant] ?? ''}`,
-        label: `Bearer ${tokenLabel} ${hostileLabels[variant]}`,
-      };
-  }
 }
 
 function agentFor(state: SideState, step: DiffStep): string | undefined {
@@ -379,10 +349,11 @@ export async function runDiff(options: DiffOptions): Promise<DiffResult> {
   });
   const stateOf = (target: DiffTarget): SideState => ({
     target,
-    hostile: hostileTokens(target.token),
+    credentials: credentialsFor(target.token, target.tokenLabel),
     redact: createRedactor(target.token, derivedSecrets(target.token)),
     posts: 0,
     agents: new Map(),
+    created: new Map(),
     answers: new Map(),
   });
   const states: Record<Side, SideState> = { fake: stateOf(options.fake), real: stateOf(options.real) };
@@ -415,12 +386,12 @@ export async function runDiff(options: DiffOptions): Promise<DiffResult> {
       sides.map((side) => {
         const state = states[side];
         if (step.method === 'POST') state.posts += 1;
-        const path = getPath(step, agents[side] ?? '');
+        const path = getPath(step, state, agents[side] ?? '');
         return sendRequest(state.target.baseUrl, options.timeoutMs, redactBoth, {
           operationId: step.operationId,
           method: step.method,
           path,
-          authorization: authorization(state, step.auth),
+          authorization: authorization(state.credentials, step.auth),
           contentType: step.contentType,
           body: step.body,
         });
@@ -436,8 +407,7 @@ export async function runDiff(options: DiffOptions): Promise<DiffResult> {
       if (!exchange.response) continue;
       const body = parse(exchange.response.body);
       states[side].answers.set(step.id, { status: exchange.response.status, body });
-      if (step.id.startsWith('deploy/') && isJsonObject(body) && typeof body.agentId === 'string')
-        states[side].agents.set(step.id, body.agentId);
+      if (exchange.response.status >= 200 && exchange.response.status < 300) remember(states[side], step, body);
     }
     if (!fakeSent.response || !realSent.response) {
       if (fakeSent.response || realSent.response) {
@@ -512,6 +482,19 @@ export async function runDiff(options: DiffOptions): Promise<DiffResult> {
   };
 }
 
-function getPath(step: DiffStep, agentId: string): string {
-  return getOperation(step.operationId).path.replace('{agentId}', encodeURIComponent(agentId));
+/** The step's path: the agent it names, and every other parameter from what earlier steps created on this server. */
+function getPath(step: DiffStep, state: SideState, agentId: string): string {
+  const values = Object.fromEntries(state.created);
+  return fillPath(step.operationId, { ...values, [primaryCreation().parameter]: agentId });
+}
+
+/** Keeps what a successful step created, where the spec's links say its answer holds a parameter's value. */
+function remember(state: SideState, step: DiffStep, body: unknown): void {
+  for (const link of linksOf()) {
+    if (link.from !== step.operationId) continue;
+    const value = valueAt(body, link.field);
+    if (typeof value !== 'string') continue;
+    state.created.set(link.parameter, value);
+    if (link.parameter === primaryCreation().parameter) state.agents.set(step.id, value);
+  }
 }

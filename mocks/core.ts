@@ -40,6 +40,8 @@ export interface MockCoreOptions {
   failureRatio?: number;
   /** Bound of the task history (default 10,000). */
   maxTasks?: number;
+  /** Deployed agents kept at most; a deploy beyond it is a 503 until a reset (default 1,000,000). */
+  maxAgents?: number;
   /** Bound of the request journal (default 1,000). */
   journalSize?: number;
   /** HS256 secret of accepted tokens (default `agent-registry-kit-dev-secret`). */
@@ -115,6 +117,7 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
     failureRatio: () => scenarios.taskFailureRatio,
     ...(options.catalogueSize !== undefined && { catalogueSize: options.catalogueSize }),
     ...(options.maxTasks !== undefined && { maxTasks: options.maxTasks }),
+    ...(options.maxAgents !== undefined && { maxAgents: options.maxAgents }),
   });
   const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
   const authenticator: Authenticator = createAuthenticator(options.jwtSecret ?? DEFAULT_JWT_SECRET, options.wallClock);

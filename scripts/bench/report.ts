@@ -5,10 +5,12 @@ import { fmt } from './load.ts';
 import type { mswPath } from './msw-path.ts';
 import { allOps, type Options, type Target } from './options.ts';
 import type { PersistenceRow } from './persistence.ts';
+import type { ProxyOverheadRow } from './proxy-overhead.ts';
 import type { ReplicasRow } from './replicas.ts';
 import type { ScaleRow } from './scale.ts';
 import type { steady } from './steady.ts';
 import type { ThroughputResult } from './throughput.ts';
+import type { StageCost } from './request-path.ts';
 
 /** One performance target and whether this run met it. */
 export interface Verdict {
@@ -99,6 +101,9 @@ export interface Report {
   steady?: Awaited<ReturnType<typeof steady>>;
   msw?: Awaited<ReturnType<typeof mswPath>>;
   persistence?: PersistenceRow[];
+  /** CPU µs per stage of the request path (scripts/bench/request-path.ts). */
+  path?: StageCost[];
+  proxy?: ProxyOverheadRow[];
   replicas?: ReplicasRow[];
   verdicts?: Verdict[];
 }
