@@ -7,11 +7,30 @@ export const usage =
   '[--sections throughput,path,cold,scale,steady,msw,persistence,proxy,replicas] [--scale 1000,10000,100000] [--steady S] [--json FILE] [--fake-node-args="--cpu-prof --cpu-prof-dir=artifacts/prof"]';
 
 export type Target = 'fake' | 'prism' | 'bare';
-export type Section = 'throughput' | 'path' | 'cold' | 'scale' | 'steady' | 'msw' | 'persistence' | 'proxy' | 'replicas';
+export type Section =
+  | 'throughput'
+  | 'path'
+  | 'cold'
+  | 'scale'
+  | 'steady'
+  | 'msw'
+  | 'persistence'
+  | 'proxy'
+  | 'replicas';
 export const allTargets: Target[] = ['fake', 'prism', 'bare'];
 /** Every operation of the spec, each measured on its own. */
 export const allOps: OperationId[] = [...operations.keys()];
-export const allSections: Section[] = ['throughput', 'path', 'cold', 'scale', 'steady', 'msw', 'persistence', 'proxy', 'replicas'];
+export const allSections: Section[] = [
+  'throughput',
+  'path',
+  'cold',
+  'scale',
+  'steady',
+  'msw',
+  'persistence',
+  'proxy',
+  'replicas',
+];
 /** The core the servers under test are pinned to, and the one the load generator gets. */
 export const serverCpu = 0;
 export const loadCpu = 1;
