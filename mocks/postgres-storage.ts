@@ -27,7 +27,11 @@ export const DEFAULT_POSTGRES_AGENT_CACHE_SIZE = 5000;
 /** Documents of one replica alone (its random stream, its coverage counts): stored as `name@replica`, never pulled. */
 const PRIVATE_DOCUMENTS = new Set(['random', 'coverage']);
 /** Agents read per query when a replica loads the whole state. */
-const LOAD_PAGE = 20_000;
+const LOAD_PAGE = 5000;
+/** Longest wait for one query of the hot path; past it the database counts as unreachable (503). */
+const QUERY_TIMEOUT_MS = 10_000;
+/** Longest wait for one page of a whole-state load (a large database on a busy server is slow, not gone). */
+const LOAD_QUERY_TIMEOUT_MS = 300_000;
 
 export interface PostgresStorageOptions {
   /** Seed and size of the catalogue: every replica on one database must serve the same. */
@@ -91,7 +95,7 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
     connectionString: url,
     max: options.poolSize ?? 4,
     connectionTimeoutMillis: 5000,
-    query_timeout: 10_000,
+    query_timeout: QUERY_TIMEOUT_MS,
     keepAlive: true,
     application_name: 'agent-registry-kit',
   });
@@ -308,10 +312,13 @@ class PostgresStorageImpl implements PostgresStorage {
       mirror.clear();
       let after = '0';
       for (;;) {
-        const page = await client.query<PulledRow>(
-          `SELECT 'a' AS k, agent_id AS id, version::text AS version, seq::text AS seq, catalogue_index AS ci, tasks_failed AS n, NULL::boolean AS h, agent AS body FROM ark_agents WHERE seq > $1 ORDER BY seq LIMIT ${LOAD_PAGE}`,
-          [after],
-        );
+        // pg reads query_timeout from the query's config too (its types leave it out).
+        const query = {
+          text: `SELECT 'a' AS k, agent_id AS id, version::text AS version, seq::text AS seq, catalogue_index AS ci, tasks_failed AS n, NULL::boolean AS h, agent AS body FROM ark_agents WHERE seq > $1 ORDER BY seq LIMIT ${LOAD_PAGE}`,
+          values: [after],
+          query_timeout: LOAD_QUERY_TIMEOUT_MS,
+        };
+        const page = await client.query<PulledRow>(query);
         mirror.apply(page.rows);
         const last = page.rows.at(-1);
         if (!last || page.rows.length < LOAD_PAGE) break;

@@ -45,7 +45,7 @@ const deployBody = (): string =>
   JSON.stringify(getAtPointer(openapiDocument, '/components/examples/DeployRequestTrading/value'));
 
 /** A database with `count` deployed agents: the template deployed through the storage, the rest copied in by SQL. */
-async function seedPostgres(url: string, count: number): Promise<string> {
+export async function seedPostgres(url: string, count: number): Promise<string> {
   const storage = await openPostgresStorage(url, { seed: SEED, catalogueSize: 36, logger: silentLogger });
   const core = createMockCore({ seed: SEED, storage, clock: createFixedClock(Date.now()), logger: silentLogger });
   const request = validateRequestBody('deployAgent', JSON.parse(deployBody()));
