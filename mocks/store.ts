@@ -7,8 +7,7 @@ import type { Clock } from './clock.ts';
 import { createRandom, type Random } from './random.ts';
 import { createMemoryStorage, type AgentRecord, type AgentTable, type Storage } from './storage.ts';
 import { TaskLedger } from './task-ledger.ts';
-import { taskStatusAt, type TaskRecord } from './task-lifecycle.ts';
-import { toTaskView, type TaskView } from './task-view.ts';
+import { taskStatusAt, type TaskRecord, type TaskState } from './task-lifecycle.ts';
 import { planTask } from './task-rules.ts';
 
 /**
@@ -47,6 +46,13 @@ const round4 = (value: number): number => Math.round(value * 10_000) / 10_000;
 // A stream distinct from faker's, so deploy ids never replay catalogue ids.
 const randomSeed = (seed: number): number => (seed ^ 0x9e3779b9) >>> 0;
 
+/** A record of a starting agent; its failed tasks are what its success rate says of them, so later tasks add up. */
+function startingRecord(agent: Agent): AgentRecord {
+  const { tasksCompleted, successRate } = agent.performance;
+  const tasksFailed = successRate > 0 ? Math.round(tasksCompleted / successRate - tasksCompleted) : 0;
+  return { agent: structuredClone(agent), tasksFailed, catalogueIndex: undefined, json: undefined };
+}
+
 /**
  * The stateful store.
  * @example
@@ -63,6 +69,8 @@ export class AgentStore {
   #random: Random;
   #agents: AgentTable;
   #ledger: TaskLedger;
+  /** Agents kept besides the catalogue from the start and after every reset (serve --from-recording). */
+  #starting: readonly Agent[] = [];
 
   constructor(options: StoreOptions) {
     this.seed = options.seed;
@@ -88,16 +96,28 @@ export class AgentStore {
 
   /** Back to the seeded catalogue: deployed agents and all tasks are forgotten, the random source restarts. */
   reset(): void {
-    this.#random = createRandom(randomSeed(this.seed));
+    this.#random = createRandom(this.storage.randomStart ?? randomSeed(this.seed));
     this.#agents.clear();
     this.#ledger.clear();
+    for (const agent of this.#starting) this.#agents.add(startingRecord(agent));
     this.#saveRandom();
+  }
+
+  /**
+   * Agents the store starts from besides the seeded catalogue, with their figures as given (a recording of a real
+   * server): added now, and again by every reset. Each must already have been checked (mocks/stored-records.ts).
+   */
+  setStartingAgents(agents: readonly Agent[]): void {
+    this.#starting = agents.map((agent) => structuredClone(agent));
+    for (const agent of this.#starting) this.#agents.add(startingRecord(agent));
   }
 
   /** Takes up what durable storage holds (at start, and after a failed write was rolled back). */
   resume(): void {
     const state = this.storage.readDocument(RANDOM_DOCUMENT);
-    this.#random = createRandom(typeof state === 'number' ? state : randomSeed(this.seed));
+    this.#random = createRandom(
+      typeof state === 'number' ? state : (this.storage.randomStart ?? randomSeed(this.seed)),
+    );
     this.#ledger.load(this.storage.tasks.saved());
   }
 
@@ -229,10 +249,10 @@ export class AgentStore {
   }
 
   /** A task of the bounded history, with its status now. */
-  getTask(taskId: string): TaskView | undefined {
+  getTask(taskId: string): TaskState | undefined {
     this.settle();
     const task = this.#ledger.get(taskId);
-    return task ? toTaskView(task, this.clock.now()) : undefined;
+    return task ? { ...task, status: taskStatusAt(task, this.clock.now()) } : undefined;
   }
 
   /** Summaries of the agents in insertion order (the catalogue first), optionally of one status. */

@@ -29,6 +29,7 @@ export {
   type ResponseToCheck,
   type Violation,
 } from './response-checker.ts';
+export { checkRequest, type RequestRule, type RequestToCheck, type RequestViolation } from './request-checker.ts';
 export { ruleOrigin, type RuleOrigin } from './rule-origin.ts';
 export { assumptions, type Assumption } from './assumptions.ts';
 export { toFieldErrors } from './field-errors.ts';
