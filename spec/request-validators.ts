@@ -50,7 +50,8 @@ export function validateRequestBody<K extends BodyOperationId>(
 const parameterPointers = new Map<string, string>();
 
 /**
- * Pointer of a path parameter's schema (after following the parameter's $ref).
+ * Pointer of the schema of a path parameter of an operation (after following the parameter's $ref); throws when the
+ * operation has no such parameter.
  * @example parameterSchemaPointer(operationId, 'agentId') // '/components/parameters/AgentId/schema'
  */
 export function parameterSchemaPointer(
