@@ -289,17 +289,23 @@ export function buildScript(options: ScriptOptions): DiffStep[] {
       });
     }
   }
-  for (const operationId of ['getAgent', 'deployAgent'] as const) {
+  // Every operation with each bad credential and a request that would succeed with the token (issue 18).
+  for (const operationId of ['getAgent', 'deployAgent', 'executeAgentTask'] as const) {
     for (const variant of authVariants) {
       steps.push({
         id: `auth/${operationId}/${variant}`,
         title: `${operationId} with ${variant === 'missing' ? 'no Authorization header' : `a ${variant} token`}`,
         operationId,
         method: getOperation(operationId).method,
-        agent: operationId === 'getAgent' ? { kind: 'existing' } : { kind: 'none' },
+        agent: operationId === 'deployAgent' ? { kind: 'none' } : { kind: 'existing' },
         auth: variant,
-        contentType: operationId === 'deployAgent' ? 'application/json' : undefined,
-        body: operationId === 'deployAgent' ? JSON.stringify(examples.at(-1) ?? {}) : undefined,
+        contentType: operationId === 'getAgent' ? undefined : 'application/json',
+        body:
+          operationId === 'deployAgent'
+            ? JSON.stringify(examples.at(-1) ?? {})
+            : operationId === 'executeAgentTask'
+              ? JSON.stringify(taskBase)
+              : undefined,
         sent: undefined,
         // Rejecting bad credentials at all is the seed's rule; the 401 status and its challenge are the spec's choices.
         expected: expect(operationId, 401, { specPointer: '/security', origin: 'seed' }),
