@@ -23,8 +23,8 @@ export const authVariants: ReadonlyArray<{ id: AuthVariant; title: string; jwt: 
 
 /** A request the server would answer with its success status if the credentials were the token. */
 async function succeedingRequest(run: CheckRun, operationId: OperationId): Promise<CheckRequest> {
-  const agentId = getOperation(operationId).pathParameters.includes('agentId') ? await run.fixtureAgent() : '';
-  return validRequest(operationId, agentId);
+  const operation = getOperation(operationId);
+  return validRequest(operationId, operation.pathParameters.length > 0 ? await run.pathValues(operationId) : {});
 }
 
 async function rejectedWith401(run: CheckRun, operationId: OperationId, variant: AuthVariant): Promise<void> {
@@ -54,7 +54,7 @@ export const authChecks: readonly CheckDefinition[] = [...operations.values()].f
         id: `auth/${operation.operationId}/${variant.id}`,
         title: `${variant.title} is rejected with 401`,
         posts: operation.method === 'POST' ? 1 : 0,
-        fixture: operation.pathParameters.includes('agentId'),
+        fixture: operation.pathParameters.length > 0,
         needsJwt: variant.jwt,
       },
       (run) => rejectedWith401(run, operation.operationId, variant.id),

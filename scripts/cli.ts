@@ -30,6 +30,10 @@ export const subcommands: Readonly<Record<string, Subcommand>> = {
     summary: 'check a live server (API_BASE_URL, API_TOKEN) against the spec; JUnit and JSON reports',
     load: () => import('./contract.ts'),
   },
+  proxy: {
+    summary: 'a validating proxy in front of a real server: checks every exchange, --record, --fail-on-violation',
+    load: () => import('./proxy.ts'),
+  },
   token: { summary: 'print a bearer token the fake backend accepts', load: () => import('./token.ts') },
   assumptions: {
     summary: "list the spec's decisions where the service description is silent",

@@ -17,6 +17,7 @@ import {
 } from '../contract-tests/check-plan.ts';
 import type { ContractReport } from '../contract-tests/contract-report.ts';
 import { ContractReporter } from '../contract-tests/contract-reporter.ts';
+import { acceptedWrites } from '../client/linked-operations.ts';
 import { createRedactor, type Redact } from '../client/redaction.ts';
 import {
   defaultRunOptions,
@@ -140,12 +141,12 @@ export function readArgs(
 async function probe(options: RunOptions, redact: Redact): Promise<void> {
   const url = `${options.baseUrl}/v1/agents/contract-probe`;
   try {
-    await (
-      await fetch(url, {
-        headers: { authorization: `Bearer ${options.token}` },
-        signal: AbortSignal.timeout(options.timeoutMs),
-      })
-    ).arrayBuffer();
+    const answer = await fetch(url, {
+      headers: { authorization: `Bearer ${options.token}` },
+      signal: AbortSignal.timeout(options.timeoutMs),
+    });
+    // Only that something answers matters: the body is never read (an endless one would fill the memory).
+    await answer.body?.cancel();
   } catch (error) {
     const reason =
       error instanceof DOMException && error.name === 'TimeoutError'
@@ -222,12 +223,13 @@ export async function main(args: string[]): Promise<void> {
     .map((file) => resolve(file));
   if (setupFiles.length === 0) await probe(options, redact);
 
-  const generatedDeploys = [...plan.generated]
-    .filter(([id]) => id === 'generated/deployAgent/valid')
-    .reduce((sum, [, g]) => sum + g.runs, 0);
-  const generatedExecutes = [...plan.generated]
-    .filter(([id]) => id === 'generated/executeAgentTask/valid')
-    .reduce((sum, [, g]) => sum + g.runs, 0);
+  // What each generated valid case creates comes from the links (client/linked-operations.ts), not from its id.
+  const generatedWrites = (kind: 'deploys' | 'executes'): number =>
+    generatedProperties
+      .filter((property) => property.valid)
+      .reduce((sum, p) => sum + acceptedWrites(p.operationId)[kind] * (plan.generated.get(p.id)?.runs ?? 0), 0);
+  const generatedDeploys = generatedWrites('deploys');
+  const generatedExecutes = generatedWrites('executes');
   process.stdout.write(
     `${[
       `agent-registry-kit contract: checking ${options.baseUrl} against spec/openapi.yaml${options.readOnly ? ' (read-only)' : ''}${options.seedOnly ? ' (seed rules only)' : ''}`,

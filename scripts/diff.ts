@@ -64,12 +64,12 @@ function parseCount(flag: string, text: string | undefined, min: number): number
 
 async function probe(side: string, target: DiffTarget, timeoutMs: number): Promise<void> {
   try {
-    await (
-      await fetch(`${target.baseUrl}/v1/agents/diff-probe`, {
-        headers: { authorization: `Bearer ${target.token}` },
-        signal: AbortSignal.timeout(timeoutMs),
-      })
-    ).arrayBuffer();
+    const answer = await fetch(`${target.baseUrl}/v1/agents/diff-probe`, {
+      headers: { authorization: `Bearer ${target.token}` },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    // Only that something answers matters: the body is never read (an endless one would fill the memory).
+    await answer.body?.cancel();
   } catch (error) {
     const reason =
       error instanceof DOMException && error.name === 'TimeoutError'
