@@ -1,12 +1,13 @@
 // Auth: every operation of the spec rejects a missing Authorization header, a non-Bearer scheme, a malformed token,
 // and tokens derived from the user's own (signature altered or removed, alg none, alg switched, payload altered), each
-// with 401 and a Bearer challenge. No request can write: a deploy carries an invalid body, a task targets an unknown agent.
+// with 401 and a Bearer challenge. Each is sent with a request that would succeed with the token (a valid body, an
+// existing agent), so a server that skips auth answers 2xx, a failure of the seed, instead of hiding behind a 400.
+// A writing operation's auth checks may therefore write on a broken server: they count against --max-writes and
+// --read-only skips them (and says so).
 import { getOperation, operations, type OperationId } from '../spec/index.ts';
 import type { AuthVariant } from '../client/auth-variants.ts';
 import { defineCheck, type CheckDefinition, type CheckRun } from './check-definition.ts';
-import { takesBody, validRequest, type CheckRequest } from '../client/operation-requests.ts';
-import { unknownValues } from './expect-success.ts';
-import { requestExamples, requestSchema } from '../client/spec-schemas.ts';
+import { validRequest, type CheckRequest } from '../client/operation-requests.ts';
 
 /** Every way the suite presents bad credentials; `jwt` variants are derived from API_TOKEN and need it to be a JWT. */
 export const authVariants: ReadonlyArray<{ id: AuthVariant; title: string; jwt: boolean }> = [
@@ -20,23 +21,14 @@ export const authVariants: ReadonlyArray<{ id: AuthVariant; title: string; jwt: 
   { id: 'payload-altered', title: 'API_TOKEN with its payload altered under the old signature', jwt: true },
 ];
 
-/** A request that writes nothing even if the credentials were wrongly accepted. */
-async function harmlessRequest(run: CheckRun, operationId: OperationId): Promise<CheckRequest> {
+/** A request the server would answer with its success status if the credentials were the token. */
+async function succeedingRequest(run: CheckRun, operationId: OperationId): Promise<CheckRequest> {
   const operation = getOperation(operationId);
-  if (operation.method === 'GET') {
-    const values = operation.pathParameters.length > 0 ? await run.pathValues(operationId) : {};
-    return validRequest(operationId, values);
-  }
-  if (operation.pathParameters.length > 0) return validRequest(operationId, unknownValues(run, operationId));
-  // No agent to aim at: a body without its required fields cannot create anything.
-  const required = takesBody(operationId) ? requestSchema(operationId).schema.required : undefined;
-  const example = takesBody(operationId) ? { ...requestExamples(operationId)[0] } : {};
-  for (const name of Array.isArray(required) ? required : []) delete example[String(name)];
-  return validRequest(operationId, {}, example);
+  return validRequest(operationId, operation.pathParameters.length > 0 ? await run.pathValues(operationId) : {});
 }
 
 async function rejectedWith401(run: CheckRun, operationId: OperationId, variant: AuthVariant): Promise<void> {
-  const { response, index } = await run.send({ ...(await harmlessRequest(run, operationId)), auth: variant });
+  const { response, index } = await run.send({ ...(await succeedingRequest(run, operationId)), auth: variant });
   // No answer and 5xx are recorded by send; a 401's Bearer challenge is a required header its conformance check reads.
   if (!response || response.status >= 500 || response.status === 401) return;
   const unauthorized = getOperation(operationId).responses.get(401);
@@ -62,7 +54,7 @@ export const authChecks: readonly CheckDefinition[] = [...operations.values()].f
         id: `auth/${operation.operationId}/${variant.id}`,
         title: `${variant.title} is rejected with 401`,
         posts: operation.method === 'POST' ? 1 : 0,
-        fixture: operation.method === 'GET' && operation.pathParameters.includes('agentId'),
+        fixture: operation.pathParameters.length > 0,
         needsJwt: variant.jwt,
       },
       (run) => rejectedWith401(run, operation.operationId, variant.id),

@@ -113,13 +113,22 @@ export function fileOf(id: string): FixtureFile {
 
 /**
  * Whether --read-only may send a check: a POST goes out only when two independent guards each make a correct server
- * reject it, so that one broken guard can never create anything. Auth checks pair bad credentials with an invalid body
- * or an unknown agent (auth.test.ts); an over-long path parameter is both invalid and unknown (`twoGuards`). An invalid body alone, or an
- * unknown agent alone, is one guard, so those checks (and generated cases) are skipped.
- * @example readOnlySafe(namedChecks.find((c) => c.check === 'auth')!) // true
+ * reject it, so that one broken guard can never create anything; an over-long path parameter is both invalid and unknown
+ * (`twoGuards`). An invalid body alone, or an unknown agent alone, is one guard, so those checks (and generated cases)
+ * are skipped; so are the auth checks of writing operations, whose bad credentials come with a request that would
+ * succeed with a valid token (bad credentials are the only guard there).
+ * @example readOnlySafe(namedChecks.find((c) => c.id === 'auth/getAgent/missing')!) // true
  */
 export function readOnlySafe(check: PlannedCheck): boolean {
-  return check.posts === 0 || check.check === 'auth' || check.twoGuards;
+  return check.posts === 0 || check.twoGuards;
+}
+
+/**
+ * The auth checks --read-only leaves out (those of writing operations), for the run's header and report.
+ * @example readOnlySkippedAuth() // ['auth/deployAgent/missing', …]
+ */
+export function readOnlySkippedAuth(): string[] {
+  return namedChecks.filter((check) => check.check === 'auth' && !readOnlySafe(check)).map((check) => check.id);
 }
 
 export type Decision = { run: true } | { run: false; reason: 'max-writes' | 'read-only' };

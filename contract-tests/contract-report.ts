@@ -202,7 +202,14 @@ function skipLines(report: ContractReport): string[] {
       partial.length > 0
         ? ` (${partial.map((r) => `${r.id}: only ${r.generated?.runs} of ${r.generated?.requestedRuns} generated cases ran`).join('; ')})`
         : '';
-    lines.push(`↷ ${skipped.length} skipped: ${text}: ${listIds(skipped.map((r) => r.id))}${cut}`);
+    // Auth checks skipped by --read-only leave a hole the user must know of: say which operations went unchecked.
+    const auth = reason === 'read-only' ? skipped.filter((r) => r.check === 'auth') : [];
+    const rest = skipped.filter((r) => !auth.includes(r));
+    if (auth.length > 0)
+      lines.push(
+        `↷ ${auth.length} auth check(s) could not run under --read-only (with a valid token their request would write, so a server that skips auth on ${[...new Set(auth.map((r) => r.operationId))].join(', ')} is not caught): ${listIds(auth.map((r) => r.id))}`,
+      );
+    if (rest.length > 0) lines.push(`↷ ${rest.length} skipped: ${text}: ${listIds(rest.map((r) => r.id))}${cut}`);
   }
   return lines;
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { SpawnedServer } from '../scripts/spawned-server.ts';
 import { fakeToken, startPrism } from '../test/contract/contract-runner.ts';
 import { startFake } from '../test/robustness/fake-process.ts';
-import { getAtPointer, isJsonObject, openapiDocument, type JsonObject } from '../spec/index.ts';
+import { getAtPointer, isJsonObject, openapiDocument, operations, type JsonObject } from '../spec/index.ts';
 import { runDiff } from './diff-run.ts';
 import { buildScript, defaultScriptOptions, type DiffStep } from './diff-script.ts';
 
@@ -52,7 +52,8 @@ function expectedOfPrism(script: DiffStep[]): Record<string, string> {
     'invalid/executeAgentTask/content-type-missing': 'status',
     // Any bearer token is accepted; a missing or non-Bearer one gets the placeholder challenge "string".
     ...Object.fromEntries(
-      ['getAgent', 'deployAgent'].flatMap((operation) => [
+      // Every operation of the spec gets the bad credentials (with a request that would succeed with the token).
+      [...operations.keys()].flatMap((operation) => [
         [`auth/${operation}/missing`, 'conformance'],
         [`auth/${operation}/not-bearer`, 'conformance'],
         ...['malformed', 'bad-signature', 'signature-removed', 'alg-none', 'alg-switched', 'payload-altered'].map(

@@ -145,6 +145,26 @@ const expectedDivergence: Record<string, { kind: DivergenceKind; step: RegExp; p
     step: /^deploy\/edge-revenueShare-maximum-1$/,
     pointer: '',
   },
+  'no auth check on deployAgent (any credentials, or none, are let through; caught with --seed-only)': {
+    kind: 'status',
+    step: /^auth\/deployAgent\//,
+    pointer: '',
+  },
+  'no auth check on executeAgentTask (any credentials, or none, are let through; caught with --seed-only)': {
+    kind: 'status',
+    step: /^auth\/executeAgentTask\//,
+    pointer: '',
+  },
+  'the deployAgent result has no tokenAddress (caught with --seed-only: the description lists it)': {
+    kind: 'shape',
+    step: /^deploy\//,
+    pointer: '/tokenAddress',
+  },
+  'the executeAgentTask result has no cost (caught with --seed-only: the description lists it)': {
+    kind: 'shape',
+    step: /^execute\//,
+    pointer: '/cost',
+  },
   'a documented but wrong status: tasks for an active agent are answered 409': {
     kind: 'status',
     step: /^execute\//,

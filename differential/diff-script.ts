@@ -263,17 +263,20 @@ export function buildScript(options: ScriptOptions): DiffStep[] {
       });
     }
   }
-  for (const operationId of [reader, creator]) {
+  // Every operation with each bad credential and a request that would succeed with the token (issue 18).
+  for (const operation of operations.values()) {
+    const { operationId } = operation;
+    const body = takesBody(operationId) ? (requestExamples(operationId).at(-1) ?? {}) : undefined;
     for (const variant of authVariants) {
       steps.push({
         id: `auth/${operationId}/${variant}`,
         title: `${operationId} with ${variant === 'missing' ? 'no Authorization header' : `a ${variant} token`}`,
         operationId,
         method: getOperation(operationId).method,
-        agent: operationId === reader ? { kind: 'existing' } : { kind: 'none' },
+        agent: operation.pathParameters.includes(parameter) ? { kind: 'existing' } : { kind: 'none' },
         auth: variant,
-        contentType: operationId === creator ? 'application/json' : undefined,
-        body: operationId === creator ? JSON.stringify(examples.at(-1) ?? {}) : undefined,
+        contentType: body === undefined ? undefined : 'application/json',
+        body: body === undefined ? undefined : JSON.stringify(body),
         sent: undefined,
         // Rejecting bad credentials at all is the seed's rule; the 401 status and its challenge are the spec's choices.
         expected: expect(operationId, 401, { specPointer: '/security', origin: 'seed' }),

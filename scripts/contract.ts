@@ -11,6 +11,7 @@ import {
   defaultMaxWrites,
   generatedProperties,
   planRun,
+  readOnlySkippedAuth,
   type RunPlan,
   shrinkAllowance,
 } from '../contract-tests/check-plan.ts';
@@ -160,6 +161,13 @@ async function probe(options: RunOptions, redact: Redact): Promise<void> {
   }
 }
 
+/** Under --read-only: which auth checks cannot run, and what that leaves unchecked. */
+function readOnlyAuthLine(): string {
+  const skipped = readOnlySkippedAuth();
+  const operations = [...new Set(skipped.map((id) => id.split('/')[1]))];
+  return `  auth checks that cannot run (--read-only): ${skipped.length}, those of ${operations.join(', ')}: their bad credentials come with a request that would write if accepted, so a server that skips auth there is not caught`;
+}
+
 /**
  * One run of the suite in this process: vitest over contract-tests/ with `options` provided to every check, reported
  * by one ContractReporter. Several runs may follow one another in one process (the self-check's broken-server matrix).
@@ -227,6 +235,7 @@ export async function main(args: string[]): Promise<void> {
       `agent-registry-kit contract: checking ${options.baseUrl} against spec/openapi.yaml${options.readOnly ? ' (read-only)' : ''}${options.seedOnly ? ' (seed rules only)' : ''}`,
       `  writes: at most ${plan.totals.posts} POST requests (--max-writes ${plan.maxWrites}): up to ${plan.totals.deploys} deploys (${generatedDeploys} generated) and ${plan.totals.executes} task submissions (${generatedExecutes} generated) that a correct server accepts, up to ${plan.shrinkBudget} more while shrinking a generated failure; the rest are requests a correct server rejects`,
       `  generated cases: ${options.runs} per property, seed ${options.seed}${options.replay ? `, replaying ${options.replay}` : ''}; timeout ${options.timeoutMs} ms per request`,
+      ...(options.readOnly ? [readOnlyAuthLine()] : []),
       '',
     ].join('\n')}\n`,
   );

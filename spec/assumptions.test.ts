@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assumptions } from './assumptions.ts';
-import { getAtPointer } from './json-pointer.ts';
+import { getAtPointer, isJsonObject } from './json-pointer.ts';
+import { ruleOrigin } from './rule-origin.ts';
 import { openapiDocument } from './openapi-document.generated.ts';
 
 // Every decision the contract issue lists must be findable in the reviewer's checklist, at the node it touches.
@@ -111,6 +112,19 @@ describe('assumptions', () => {
           `${pointer} ${String(keyword)}`,
         ).toBeDefined();
       }
+    }
+  });
+});
+
+describe('the results of deploy (2.2) and task submission (2.3)', () => {
+  // The description lists their fields without 2.1's caveat: each member of `required` is the seed's, not an assumption.
+  it.each(['DeployResult', 'TaskSubmission'])('%s requires every listed field, each as seed', (name) => {
+    const pointer = `/components/schemas/${name}/required`;
+    const required = getAtPointer(openapiDocument, pointer);
+    const properties = getAtPointer(openapiDocument, `/components/schemas/${name}/properties`);
+    expect(required).toEqual(Object.keys(isJsonObject(properties) ? properties : {}));
+    for (const member of Array.isArray(required) ? required : []) {
+      expect(ruleOrigin(pointer, undefined, String(member)), String(member)).toBe('seed');
     }
   });
 });

@@ -737,7 +737,7 @@ export const openapiDocument: JsonObject = {
       },
       "DeployResult": {
         "type": "object",
-        "description": "The result of a deploy.",
+        "description": "The result of a deploy. Section 2.2 of the description lists these seven fields without the caveat section 2.1 puts on the agent record (\"which response fields are always present: not shown\"), so every one is required by the seed.",
         "required": [
           "agentId",
           "name",
@@ -746,10 +746,6 @@ export const openapiDocument: JsonObject = {
           "holders",
           "status",
           "deployedAt"
-        ],
-        "x-assumption": "Which response fields are always present is not shown; every field is always present and never null.",
-        "x-assumed-keywords": [
-          "required"
         ],
         "properties": {
           "agentId": {
@@ -831,7 +827,7 @@ export const openapiDocument: JsonObject = {
       },
       "TaskSubmission": {
         "type": "object",
-        "description": "The result of a task submission.",
+        "description": "The result of a task submission. Section 2.3 of the description lists these four fields without the caveat section 2.1 puts on the agent record, so every one is required by the seed.",
         "required": [
           "taskId",
           "status",

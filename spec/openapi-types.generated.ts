@@ -181,7 +181,7 @@ export interface components {
              */
             revenueShare?: number;
         };
-        /** @description The result of a deploy. */
+        /** @description The result of a deploy. Section 2.2 of the description lists these seven fields without the caveat section 2.1 puts on the agent record ("which response fields are always present: not shown"), so every one is required by the seed. */
         DeployResult: {
             agentId: components["schemas"]["AgentId"];
             /** @description Name of the agent, as sent. */
@@ -208,7 +208,7 @@ export interface components {
             };
             priority?: components["schemas"]["TaskPriority"];
         };
-        /** @description The result of a task submission. */
+        /** @description The result of a task submission. Section 2.3 of the description lists these four fields without the caveat section 2.1 puts on the agent record, so every one is required by the seed. */
         TaskSubmission: {
             taskId: components["schemas"]["TaskId"];
             status: components["schemas"]["TaskStatus"];

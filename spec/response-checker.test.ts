@@ -141,10 +141,10 @@ describe('checkResponse', () => {
       },
     ],
     [
-      'a deploy result without holders (always present is a decision)',
+      'a deploy result without holders (the description lists it: seed)',
       {
         given: { ...ok('deployAgent', 201, deployed), body: withChange(deployed, ['holders'], undefined) },
-        want: { rule: 'body-schema', pointer: '/holders', origin: 'assumption' },
+        want: { rule: 'body-schema', pointer: '/holders', origin: 'seed' },
       },
     ],
     [

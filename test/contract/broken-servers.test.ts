@@ -35,7 +35,7 @@ describe('the contract suite against deliberately broken servers', () => {
     } finally {
       await Promise.all(proxies.map((proxy) => proxy.close()));
     }
-  }, 600_000);
+  }, 1_200_000);
 
   afterAll(async () => {
     await fake?.stop();

@@ -538,4 +538,39 @@ export const brokenServers: Array<[string, BrokenServer]> = [
       }),
     },
   ],
+  // Issue 18: auth skipped on one writing operation only, and a field the description lists missing from a result.
+  // Each is caught in --seed-only mode: a 2xx to bad credentials and a missing listed field break the seed itself.
+  ...(['deployAgent', 'executeAgentTask'] as const).map((operationId): [string, BrokenServer] => [
+    `no auth check on ${operationId} (any credentials, or none, are let through; caught with --seed-only)`,
+    {
+      rules: ['rejects-unauthenticated'],
+      args: ['--seed-only'],
+      given: ({ token }) => ({
+        request: (req) =>
+          operationOf(req) === operationId && req.headers.authorization !== `Bearer ${token}`
+            ? { ...req, headers: { ...req.headers, authorization: `Bearer ${token}` } }
+            : req,
+      }),
+    },
+  ]),
+  ...(
+    [
+      ['deployAgent', 201, 'tokenAddress'],
+      ['executeAgentTask', 200, 'cost'],
+    ] as const
+  ).map(([operationId, status, field]): [string, BrokenServer] => [
+    `the ${operationId} result has no ${field} (caught with --seed-only: the description lists it)`,
+    {
+      rules: ['body-schema'],
+      args: ['--seed-only'],
+      given: () => ({
+        response: (res, req) =>
+          operationOf(req) === operationId && res.status === status
+            ? editJson(res, (b) => {
+                delete b[field];
+              })
+            : res,
+      }),
+    },
+  ]),
 ];

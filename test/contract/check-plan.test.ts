@@ -8,6 +8,7 @@ import {
   defaultMaxWrites,
   namedChecks,
   planRun,
+  readOnlySkippedAuth,
   shrinkAllowance,
   type PlanInput,
 } from '../../contract-tests/check-plan.ts';
@@ -59,8 +60,8 @@ describe('planRun', () => {
 
   test('read-only sends only GETs and POSTs that two guards reject, and says why it skips the rest', () => {
     const plan = planRun({ maxWrites: undefined, readOnly: true, runs: 5 });
-    const twoGuards = (id: string): boolean =>
-      id.startsWith('auth/') || id === 'request-validation/executeAgentTask/agentId-max-length';
+    // The auth checks of writing operations send a request that would succeed with a valid token: one guard only.
+    const twoGuards = (id: string): boolean => id === 'request-validation/executeAgentTask/agentId-max-length';
     for (const check of namedChecks) {
       const runs = check.posts === 0 || twoGuards(check.id);
       expect(plan.decisions.get(check.id), check.id).toEqual(
@@ -69,6 +70,11 @@ describe('planRun', () => {
     }
     expect(plan.decisions.get('request-validation/deployAgent/malformed-json')?.run).toBe(false);
     expect(plan.decisions.get('behaviour/executeAgentTask/unknown')?.run).toBe(false);
+    expect(plan.decisions.get('auth/executeAgentTask/missing')).toEqual({ run: false, reason: 'read-only' });
+    expect(plan.decisions.get('auth/getAgent/missing')).toEqual({ run: true });
+    expect(readOnlySkippedAuth().length).toBeGreaterThan(0);
+    for (const id of readOnlySkippedAuth())
+      expect(plan.decisions.get(id), id).toEqual({ run: false, reason: 'read-only' });
     for (const generated of plan.generated.values())
       expect(generated).toEqual({ runs: 0, requested: 5, skip: 'read-only' });
     expect(plan.totals.deploys + plan.totals.executes).toBe(0);

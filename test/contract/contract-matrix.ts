@@ -39,18 +39,19 @@ export async function runContractMatrix(jobs: readonly MatrixJob[], processes = 
 async function runInOneProcess(jobs: readonly MatrixJob[]): Promise<ContractRun[]> {
   const dir = mkdtempSync(join(tmpdir(), 'agent-registry-matrix-'));
   try {
+    // stdout is not needed (each run's console report is a file), and waiting for 'exit', not 'close', does not wait
+    // on a vitest worker the child forked that may still hold a copy of its stdio for a moment.
     const child = spawn(process.execPath, ['test/contract/contract-matrix-child.ts', dir], {
       cwd: repoRoot,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1' },
-      stdio: ['pipe', 'pipe', 'pipe'],
+      stdio: ['pipe', 'ignore', 'pipe'],
     });
     let stderr = '';
-    child.stdout.resume();
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString('utf8');
     });
     child.stdin.end(JSON.stringify(jobs));
-    const code = await new Promise<number | null>((done) => child.on('close', done));
+    const code = await new Promise<number | null>((done) => child.on('exit', done));
     if (code !== 0) throw new Error(`the contract matrix exited with ${code}: ${stderr}`);
     return jobs.map((_, index) => {
       const read = (suffix: string): string => {

@@ -125,8 +125,11 @@ describe('--read-only against a server with one broken guard', () => {
         ]);
         expect(run.report?.errors, run.stdout).toEqual([]);
         const posts = proxy.log.filter((entry) => entry.method === 'POST');
-        expect(posts.length, 'the auth checks did send POSTs').toBeGreaterThan(0);
+        expect(posts.length, 'the doubly guarded checks did send POSTs').toBeGreaterThan(0);
         expect(posts.filter((entry) => entry.status < 400)).toEqual([]);
+        // The auth checks of writing operations cannot run (a valid request with bad credentials): the run says so.
+        expect(run.stdout).toContain('auth checks that cannot run (--read-only)');
+        expect(run.stdout).toMatch(/auth check\(s\) could not run under --read-only .*deployAgent, executeAgentTask/);
       } finally {
         await proxy.close();
       }
