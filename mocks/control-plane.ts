@@ -17,6 +17,7 @@ import { problemResponse } from './problems.ts';
 import { readJsonBody } from './request-body.ts';
 import { createRouter } from './router.ts';
 import { scenarioErrors, type ScenarioConfig, type Scenarios } from './scenarios.ts';
+import { sessionIdProblem, type SessionRegistry, type SessionTarget } from './sessions.ts';
 import type { AgentStore } from './store.ts';
 
 /** What the control plane may use of the core: a narrow view, so it depends on no module that imports it. */
@@ -35,7 +36,12 @@ export interface ControlPlaneHost {
   advanceClock(ms: number): Promise<void>;
   /** Replaces the scenarios once durable. */
   configureScenarios(config: ScenarioConfig): Promise<void>;
+  /** The live sessions; undefined when sessions are off (and in a session's own core). */
+  readonly sessions?: Pick<SessionRegistry<ControlledSession>, 'max' | 'maxRecords' | 'list' | 'get' | 'delete'>;
 }
+
+/** What the control plane uses of a session's core. */
+type ControlledSession = SessionTarget & { readonly store: Pick<AgentStore, 'agentCount'> };
 
 type Query<K extends ControlOperationId> = operations[K]['parameters'] extends { query?: infer Q }
   ? [Q] extends [undefined]
@@ -69,6 +75,20 @@ const scenariosView = (host: ControlPlaneHost): ScenarioConfig => ({
   ...host.scenarios.config,
   taskFailureRatio: host.scenarios.taskFailureRatio,
 });
+
+/** The 400 for a session id no request could name (the path's pattern, checked here as the header's is). */
+function badSessionId(id: string, instance: string): MockResponse | undefined {
+  const problem = sessionIdProblem(id);
+  if (problem === undefined) return undefined;
+  return problemResponse('bad-request', {
+    detail: `The session id ${problem}.`,
+    instance,
+    errors: [{ path: '/path/sessionId', message: problem }],
+  });
+}
+
+const sessionsAreOff = (instance: string): MockResponse =>
+  problemResponse('not-found', { detail: 'This fake runs without sessions (--max-sessions 0).', instance });
 
 /** Every operation of mocks/control-plane.yaml: one missing is a type error. */
 const controlHandlers = {
@@ -142,6 +162,34 @@ const controlHandlers = {
   clearScenarios: async (_request, host) => {
     await host.configureScenarios({});
     return noContent();
+  },
+  listSessions: (_request, host) => {
+    const sessions = host.sessions?.list() ?? [];
+    return jsonValueResponse(200, {
+      max: host.sessions?.max ?? 0,
+      maxRecords: host.sessions?.maxRecords ?? 0,
+      records: sessions.reduce((sum, session) => sum + session.records, 0),
+      sessions,
+    });
+  },
+  deleteSession: ({ params, instance }, host) => {
+    const id = params.sessionId ?? '';
+    const bad = badSessionId(id, instance);
+    if (bad) return bad;
+    if (!host.sessions) return sessionsAreOff(instance);
+    if (host.sessions.delete(id)) return noContent();
+    return problemResponse('not-found', { detail: `No session ${id} is live (never used, or evicted).`, instance });
+  },
+  resetSession: async ({ params, instance }, host) => {
+    const id = params.sessionId ?? '';
+    const bad = badSessionId(id, instance);
+    if (bad) return bad;
+    if (!host.sessions) return sessionsAreOff(instance);
+    // A session that is not live is started here: the answer reports the state its next request will see.
+    const session = host.sessions.get(id);
+    session.reset();
+    await session.persist();
+    return jsonValueResponse(200, { seed: host.seed, agents: session.store.agentCount });
   },
 } satisfies { [K in ControlOperationId]: ControlHandler<K> };
 

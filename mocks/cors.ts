@@ -7,7 +7,7 @@ import { problemResponse } from './problems.ts';
 export type CorsOrigins = '*' | readonly string[];
 
 const ALLOW_METHODS = 'GET, HEAD, POST, PUT, DELETE, OPTIONS';
-const ALLOW_HEADERS = 'Authorization, Content-Type, Prefer, X-Mock-Control-Token';
+const ALLOW_HEADERS = 'Authorization, Content-Type, Prefer, X-Mock-Control-Token, X-Mock-Session';
 const EXPOSE_HEADERS = 'WWW-Authenticate, Retry-After, Allow, Preference-Applied';
 
 /** Whether `origin` may call the API (`/v1`) from a browser. */
