@@ -2,9 +2,11 @@
 // and tokens derived from the user's own (signature altered or removed, alg none, alg switched, payload altered), each
 // with 401 and a Bearer challenge. No request can write: a deploy carries an invalid body, a task targets an unknown agent.
 import { getOperation, operations, type OperationId } from '../spec/index.ts';
-import { defineCheck, type AuthVariant, type CheckDefinition, type CheckRun } from './check-definition.ts';
-import { takesBody, unknownAgentId, validRequest, type CheckRequest } from './operation-requests.ts';
-import { requestExamples, requestSchema } from './spec-schemas.ts';
+import type { AuthVariant } from '../client/auth-variants.ts';
+import { defineCheck, type CheckDefinition, type CheckRun } from './check-definition.ts';
+import { takesBody, validRequest, type CheckRequest } from '../client/operation-requests.ts';
+import { unknownAgentId } from './expect-success.ts';
+import { requestExamples, requestSchema } from '../client/spec-schemas.ts';
 
 /** Every way the suite presents bad credentials; `jwt` variants are derived from API_TOKEN and need it to be a JWT. */
 export const authVariants: ReadonlyArray<{ id: AuthVariant; title: string; jwt: boolean }> = [

@@ -9,11 +9,12 @@ import {
   type JsonValue,
   type OperationId,
 } from '../spec/index.ts';
-import { boundaryBodies } from './boundary-values.ts';
+import { boundaryBodies } from '../client/boundary-values.ts';
 import { defineCheck, type CheckDefinition, type CheckRun } from './check-definition.ts';
 import { agree, deploy, readBack } from './deploy-read-back.ts';
-import { expectSuccess, successStatus, unknownAgentId, validRequest } from './operation-requests.ts';
-import { requestExamples, requestSchema, resolveSchema, responseSchema } from './spec-schemas.ts';
+import { successStatus, validRequest } from '../client/operation-requests.ts';
+import { expectSuccess, unknownAgentId } from './expect-success.ts';
+import { requestExamples, requestSchema, resolveSchema, responseSchema } from '../client/spec-schemas.ts';
 
 const executeSpec = getOperation('executeAgentTask').pointer;
 /** Deploys in a row for the agentId uniqueness check, and task submissions per agent for the taskId one. */

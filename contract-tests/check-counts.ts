@@ -1,14 +1,14 @@
-// The counts the README states about the suite (checks per family and operation, writes of a default run), rendered
-// from the plan itself so the prose cannot drift; test/contract/readme-counts.test.ts compares the README with it.
+// The counts docs/contract-tests.md states about the suite (checks per family and operation, writes of a default run), rendered
+// from the plan itself so the prose cannot drift; test/contract/readme-counts.test.ts compares the page with it.
 import { operations } from '../spec/index.ts';
 import { generatedProperties, namedChecks, planRun } from './check-plan.ts';
-import type { CheckName } from './check-record.ts';
+import type { CheckName } from '../client/check-record.ts';
 import { defaultRunOptions } from './run-options.ts';
 
 const families: CheckName[] = ['conformance', 'auth', 'request-validation', 'behaviour', 'reliability', 'generated'];
 
 /**
- * The README's table of checks, as markdown.
+ * The table of checks in docs/contract-tests.md, as markdown.
  * @example console.log(renderCheckCounts());
  */
 export function renderCheckCounts(): string {
@@ -35,7 +35,7 @@ export function renderCheckCounts(): string {
   ].join('\n');
 }
 
-/** The markers around the table in README.md. */
+/** The markers around the table in docs/contract-tests.md. */
 export const countsMarkers = {
   begin: '<!-- contract-counts: generated from contract-tests/check-counts.ts, compared by a test -->',
   end: '<!-- /contract-counts -->',

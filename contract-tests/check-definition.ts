@@ -1,20 +1,10 @@
 // One named check, defined once next to its code: what it is (id, family, operation, title), what it may send (the
 // plan reads this), and the body that runs it. Pure data and types: no vitest here, so the CLI can plan from it.
 import type { OperationId } from '../spec/index.ts';
-import type { CheckName, CheckRecord, CheckViolation } from './check-record.ts';
-import type { OutgoingRequest, SentExchange } from './http-exchange.ts';
+import type { AuthVariant } from '../client/auth-variants.ts';
+import type { CheckName, CheckRecord, CheckViolation } from '../client/check-record.ts';
+import type { OutgoingRequest, SentExchange } from '../client/http-exchange.ts';
 import type { RunOptions } from './run-options.ts';
-
-/** How a check authenticates a request: the run's token, or one of the ways the auth checks break it. */
-export type AuthVariant =
-  | 'missing'
-  | 'not-bearer'
-  | 'malformed'
-  | 'bad-signature'
-  | 'signature-removed'
-  | 'alg-none'
-  | 'alg-switched'
-  | 'payload-altered';
 
 /** What a check body can do. */
 export interface CheckRun {

@@ -5,9 +5,9 @@ import { operations, type BodyOperationId } from '../spec/index.ts';
 import { authChecks } from './auth-checks.ts';
 import { behaviourChecks } from './behaviour-checks.ts';
 import type { CheckDefinition } from './check-definition.ts';
-import type { CheckName } from './check-record.ts';
+import type { CheckName } from '../client/check-record.ts';
 import { acceptedWrites, conformanceChecks } from './conformance-checks.ts';
-import { takesBody } from './operation-requests.ts';
+import { takesBody } from '../client/operation-requests.ts';
 import { reliabilityChecks } from './reliability-checks.ts';
 import { requestValidationChecks } from './request-validation-checks.ts';
 

@@ -2,7 +2,8 @@
 // conforming body. (Every response of every other check is checked the same way; these make sure each success is seen.)
 import { operations, type OperationId } from '../spec/index.ts';
 import { defineCheck, type CheckDefinition } from './check-definition.ts';
-import { expectSuccess, successStatus, validRequest } from './operation-requests.ts';
+import { successStatus, validRequest } from '../client/operation-requests.ts';
+import { expectSuccess } from './expect-success.ts';
 
 /**
  * What an accepted request of an operation creates, for the plan's totals and --read-only.

@@ -1,80 +1,64 @@
-// Registers the named checks as vitest tests: applies the run plan (caps, read-only), sends requests through one
-// recorder, checks every response for conformance (and any 5xx), applies --seed-only, stores the record in the task
-// meta and fails with an explanation.
-import { describe, inject, test } from 'vitest';
+// Runs the named checks against a server: applies the run plan (caps, read-only), sends requests through one recorder,
+// checks every response for conformance (and any 5xx), applies --seed-only, and fails with an explanation. No vitest
+// here: the thin vitest layer (register-checks.ts) reads the run's options and turns checks into tests.
 import { checkResponse, operations, type OperationId, type Violation } from '../spec/index.ts';
-import type { AuthVariant, CheckDefinition, CheckRun } from './check-definition.ts';
-import type { CheckName, CheckRecord, CheckViolation } from './check-record.ts';
+import { authorization, credentialsFor, type Credentials } from '../client/auth-variants.ts';
+import type { CheckDefinition, CheckRun } from './check-definition.ts';
+import type { CheckName, CheckRecord, CheckViolation } from '../client/check-record.ts';
 import { fileOf, planRun, type FixtureFile, type RunPlan } from './check-plan.ts';
-import { formatFailure } from './failure-text.ts';
-import { hostileTokens } from './hostile-tokens.ts';
-import { sendRequest, type OutgoingRequest } from './http-exchange.ts';
+import { formatFailure } from '../client/failure-text.ts';
+import { sendRequest } from '../client/http-exchange.ts';
 import { assertReadOnlySafe } from './read-only-guard.ts';
-import { createRedactor, describeServerText, type Redact } from './redaction.ts';
+import { createRedactor, describeServerText, type Redact } from '../client/redaction.ts';
 import type { RunOptions } from './run-options.ts';
-import { successStatus } from './operation-requests.ts';
-import { requestExamples } from './spec-schemas.ts';
+import { successStatus } from '../client/operation-requests.ts';
+import { requestExamples } from '../client/spec-schemas.ts';
 
 export type { CheckRun };
 
-/** The run's options, read once per test file. */
-export const runOptions: RunOptions = inject('contractOptions');
-/** The run's plan; every file computes the same one from the same options. */
-export const runPlan: RunPlan = planRun({
-  maxWrites: runOptions.maxWrites,
-  readOnly: runOptions.readOnly,
-  runs: runOptions.runs,
-});
-
-const hostile = hostileTokens(runOptions.token);
-/**
- * The run's redactor, the same one scripts/contract.ts builds from the same normalized token: the token, every token
- * derived from it (hostile-tokens.ts) and their encodings never leave the suite.
- */
-export const redact: Redact = createRedactor(runOptions.token);
-
-const hostileLabels: Record<keyof typeof hostile, string> = {
-  'bad-signature': 'Bearer <API_TOKEN with its signature altered>',
-  'signature-removed': 'Bearer <API_TOKEN with its signature removed>',
-  'alg-none': 'Bearer <API_TOKEN with alg none and no signature>',
-  'alg-switched': 'Bearer <API_TOKEN with its alg switched>',
-  'payload-altered': 'Bearer <API_TOKEN with its payload altered>',
-};
-
-function authorization(variant: AuthVariant | 'token'): OutgoingRequest['authorization'] {
-  switch (variant) {
-    case 'token':
-      return { value: `Bearer ${runOptions.token}`, label: 'Bearer <API_TOKEN>' };
-    case 'missing':
-      return undefined;
-    case 'not-bearer':
-      return { value: `Basic ${runOptions.token}`, label: 'Basic <API_TOKEN>' };
-    case 'malformed':
-      return { value: 'Bearer not-a-jwt', label: 'Bearer not-a-jwt' };
-    default: {
-      const token = hostile[variant];
-      // Planned away (the check is skipped when API_TOKEN is not a JWT); the empty token is rejected either way.
-      return { value: `Bearer ${token ?? ''}`, label: hostileLabels[variant] };
-    }
-  }
+/** One contract run: its options, its plan, its redactor and credentials, and the fixture agents of its files. */
+export interface ContractSession {
+  options: RunOptions;
+  /** Every file computes the same plan from the same options. */
+  plan: RunPlan;
+  /**
+   * The same redactor scripts/contract.ts builds from the same normalized token: the token, every token derived from
+   * it (hostile-tokens.ts) and their encodings never leave the suite.
+   */
+  redact: Redact;
+  credentials: Credentials;
+  fixtures: Map<FixtureFile, Promise<string>>;
 }
 
-const fixtures = new Map<FixtureFile, Promise<string>>();
+/**
+ * A session for a run's options (the vitest layer makes one per test file from `inject('contractOptions')`).
+ * @example const session = createContractSession(options);
+ */
+export function createContractSession(options: RunOptions): ContractSession {
+  return {
+    options,
+    plan: planRun({ maxWrites: options.maxWrites, readOnly: options.readOnly, runs: options.runs }),
+    redact: createRedactor(options.token),
+    credentials: credentialsFor(options.token, '<API_TOKEN>'),
+    fixtures: new Map(),
+  };
+}
 
 /** Thrown when the fixture agent could not be deployed; the check reports it as a behaviour failure. */
 class FixtureError extends Error {}
 
-async function deployFixture(file: FixtureFile): Promise<string> {
-  if (runOptions.readOnly) {
-    if (runOptions.agentId === undefined) throw new FixtureError('--read-only needs API_AGENT_ID (an existing agent)');
-    return runOptions.agentId;
+async function deployFixture(session: ContractSession, file: FixtureFile): Promise<string> {
+  const { options, redact } = session;
+  if (options.readOnly) {
+    if (options.agentId === undefined) throw new FixtureError('--read-only needs API_AGENT_ID (an existing agent)');
+    return options.agentId;
   }
   const example = requestExamples('deployAgent').at(-1);
-  const { record, response } = await sendRequest(runOptions.baseUrl, runOptions.timeoutMs, redact, {
+  const { record, response } = await sendRequest(options.baseUrl, options.timeoutMs, redact, {
     operationId: 'deployAgent',
     method: 'POST',
     path: '/v1/agents/deploy',
-    authorization: authorization('token'),
+    authorization: authorization(session.credentials, 'token'),
     contentType: 'application/json',
     body: JSON.stringify({ ...example, name: `contract fixture (${file})` }),
   });
@@ -94,11 +78,11 @@ async function deployFixture(file: FixtureFile): Promise<string> {
   return agentId;
 }
 
-function fixtureAgentOf(file: FixtureFile): Promise<string> {
-  let pending = fixtures.get(file);
+function fixtureAgentOf(session: ContractSession, file: FixtureFile): Promise<string> {
+  let pending = session.fixtures.get(file);
   if (!pending) {
-    pending = deployFixture(file);
-    fixtures.set(file, pending);
+    pending = deployFixture(session, file);
+    session.fixtures.set(file, pending);
   }
   return pending;
 }
@@ -120,25 +104,30 @@ export function emptyRecord(id: string, check: CheckName, operationId: string, t
 }
 
 /** Creates the run object of one check; `allowedPosts` is enforced so the plan's totals are a promise, not a guess. */
-export function createCheckRun(record: CheckRecord, allowedPosts: number | (() => boolean)): CheckRun {
+export function createCheckRun(
+  session: ContractSession,
+  record: CheckRecord,
+  allowedPosts: number | (() => boolean),
+): CheckRun {
+  const { options, redact } = session;
   let posts = 0;
   const run: CheckRun = {
-    options: runOptions,
+    options,
     record,
     async send(request) {
       if (request.method === 'POST') {
         const allowed = typeof allowedPosts === 'number' ? posts < allowedPosts : allowedPosts();
         if (!allowed) throw new Error(`suite bug: ${record.id} sent more POSTs than the plan allows`);
         posts += 1;
-        if (runOptions.readOnly)
+        if (options.readOnly)
           assertReadOnlySafe(
             { ...request, method: 'POST', validCredentials: (request.auth ?? 'token') === 'token' },
-            runOptions.agentId,
+            options.agentId,
           );
       }
-      const sent = await sendRequest(runOptions.baseUrl, runOptions.timeoutMs, redact, {
+      const sent = await sendRequest(options.baseUrl, options.timeoutMs, redact, {
         ...request,
-        authorization: authorization(request.auth ?? 'token'),
+        authorization: authorization(session.credentials, request.auth ?? 'token'),
       });
       const index = record.exchanges.push(sent.record) - 1;
       if (!sent.response) {
@@ -161,8 +150,8 @@ export function createCheckRun(record: CheckRecord, allowedPosts: number | (() =
         body: sent.response.body,
         headers: sent.response.headers,
       });
-      for (const violation of checked.violations) record.violations.push(fromSpec(violation, index, 'conformance'));
-      for (const warning of checked.warnings) record.warnings.push(fromSpec(warning, index, 'conformance'));
+      for (const violation of checked.violations) record.violations.push(fromSpec(redact, violation, index));
+      for (const warning of checked.warnings) record.warnings.push(fromSpec(redact, warning, index));
       if (sent.response.status >= 500) {
         // Schemathesis' not_a_server_error: documented or not, a 5xx means the server failed, whatever was sent.
         // A rule of every answer, like the spec's: reported under conformance, with the path template, so that the
@@ -193,15 +182,15 @@ export function createCheckRun(record: CheckRecord, allowedPosts: number | (() =
       });
     },
     fixtureAgent() {
-      return fixtureAgentOf(fileOf(record.id));
+      return fixtureAgentOf(session, fileOf(record.id));
     },
   };
   return run;
 }
 
-function fromSpec(violation: Violation, exchange: number, check: CheckName): CheckViolation {
+function fromSpec(redact: Redact, violation: Violation, exchange: number): CheckViolation {
   return {
-    check,
+    check: 'conformance',
     rule: violation.rule,
     pointer: violation.pointer,
     expected: violation.expected,
@@ -214,8 +203,8 @@ function fromSpec(violation: Violation, exchange: number, check: CheckName): Che
 }
 
 /** Applies --seed-only, sets the outcome, and throws the explanation when the check failed. */
-export function finishCheck(record: CheckRecord): void {
-  if (runOptions.seedOnly) {
+export function finishCheck(session: ContractSession, record: CheckRecord): void {
+  if (session.options.seedOnly) {
     record.warnings.push(...record.violations.filter((v) => v.origin === 'assumption'));
     record.violations = record.violations.filter((v) => v.origin !== 'assumption');
   }
@@ -227,34 +216,44 @@ export function finishCheck(record: CheckRecord): void {
   }
 }
 
-async function runCheck(definition: CheckDefinition, skip: (note: string) => void, record: CheckRecord): Promise<void> {
-  const decision = runPlan.decisions.get(definition.id);
+/**
+ * Runs one named check into `record`, or marks it skipped (calling `skip` with the reason) when the plan says so.
+ * @example await runCheck(session, definition, (note) => context.skip(note), record);
+ */
+export async function runCheck(
+  session: ContractSession,
+  definition: CheckDefinition,
+  skip: (note: string) => void,
+  record: CheckRecord,
+): Promise<void> {
+  const { options } = session;
+  const decision = session.plan.decisions.get(definition.id);
   if (decision && !decision.run) {
     record.outcome = 'skipped';
     record.skipReason = decision.reason;
     skip(decision.reason === 'max-writes' ? 'skipped: --max-writes leaves no room for it' : 'skipped: --read-only');
     return;
   }
-  if (definition.fixture && runOptions.readOnly && runOptions.agentId === undefined) {
+  if (definition.fixture && options.readOnly && options.agentId === undefined) {
     record.outcome = 'skipped';
     record.skipReason = 'no-agent';
     skip('skipped: needs API_AGENT_ID under --read-only');
     return;
   }
-  if (definition.needsJwt && hostile['alg-none'] === undefined) {
+  if (definition.needsJwt && session.credentials.hostile['alg-none'] === undefined) {
     record.outcome = 'skipped';
     record.skipReason = 'not-a-jwt';
     skip('skipped: API_TOKEN is not a JWT, so no token can be derived from it');
     return;
   }
-  const run = createCheckRun(record, definition.posts);
+  const run = createCheckRun(session, record, definition.posts);
   try {
     await definition.body(run);
   } catch (error) {
     if (!(error instanceof FixtureError)) throw error;
     fixtureViolation(run, error);
   }
-  finishCheck(record);
+  finishCheck(session, record);
 }
 
 function fixtureViolation(run: CheckRun, error: FixtureError): void {
@@ -273,7 +272,7 @@ function fixtureViolation(run: CheckRun, error: FixtureError): void {
 /**
  * The family's fixture agent, or undefined after recording why it could not be deployed (for checks outside
  * registerChecks, such as the generated properties).
- * @example const agentId = await fixtureOrViolation(createCheckRun(record, 0)); if (agentId === undefined) return;
+ * @example const agentId = await fixtureOrViolation(createCheckRun(session, record, 0)); if (agentId === undefined) return;
  */
 export async function fixtureOrViolation(run: CheckRun): Promise<string | undefined> {
   try {
@@ -282,24 +281,5 @@ export async function fixtureOrViolation(run: CheckRun): Promise<string | undefi
     if (!(error instanceof FixtureError)) throw error;
     fixtureViolation(run, error);
     return undefined;
-  }
-}
-
-/**
- * Registers named checks as tests, grouped by operation.
- * @example registerChecks(authChecks); // in auth.test.ts
- */
-export function registerChecks(definitions: readonly CheckDefinition[]): void {
-  const byOperation = Map.groupBy(definitions, (definition) => definition.operationId);
-  for (const [operationId, mine] of byOperation) {
-    describe(operationId, () => {
-      for (const definition of mine) {
-        test(`${definition.check}: ${definition.title}`, async (context) => {
-          const record = emptyRecord(definition.id, definition.check, definition.operationId, definition.title);
-          context.task.meta.contract = record;
-          await runCheck(definition, (note) => context.skip(note), record);
-        });
-      }
-    });
   }
 }

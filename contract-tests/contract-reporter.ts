@@ -2,11 +2,11 @@
 // --json and --junit.
 import { writeFileSync } from 'node:fs';
 import type { Reporter, SerializedError, TestModule } from 'vitest/node';
-import type { CheckRecord } from './check-record.ts';
+import type { CheckRecord } from '../client/check-record.ts';
 import { buildReport, formatConsoleReport, type ContractReport, type ReportSection } from './contract-report.ts';
 import { formatJUnit } from './junit-report.ts';
 import type { RunPlan } from './check-plan.ts';
-import type { Redact } from './redaction.ts';
+import type { Redact } from '../client/redaction.ts';
 import type { RunOptions } from './run-options.ts';
 
 export interface ContractReporterOptions {

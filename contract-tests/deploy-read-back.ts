@@ -2,8 +2,9 @@
 // with what was sent (or the documented default) and what the deploy answered. Shared by behaviour and generated checks.
 import { getOperation, isJsonObject, type JsonObject, type JsonValue, type RuleOrigin } from '../spec/index.ts';
 import type { CheckRun } from './check-definition.ts';
-import { expectSuccess, successStatus, validRequest } from './operation-requests.ts';
-import { requestSchema, resolveSchema, responseSchema } from './spec-schemas.ts';
+import { successStatus, validRequest } from '../client/operation-requests.ts';
+import { expectSuccess } from './expect-success.ts';
+import { requestSchema, resolveSchema, responseSchema } from '../client/spec-schemas.ts';
 
 const deploySpec = getOperation('deployAgent').pointer;
 

@@ -5,21 +5,14 @@ import fc from 'fast-check';
 import { describe, test } from 'vitest';
 import { getOperation, isJsonObject, type JsonObject, type JsonValue } from '../spec/index.ts';
 import { generatedProperties, type GeneratedPropertyId } from './check-plan.ts';
-import type { CheckRecord } from './check-record.ts';
-import {
-  createCheckRun,
-  emptyRecord,
-  finishCheck,
-  fixtureOrViolation,
-  runOptions,
-  runPlan,
-  type CheckRun,
-} from './contract-check.ts';
+import type { CheckRecord } from '../client/check-record.ts';
+import { emptyRecord, fixtureOrViolation, type CheckRun } from './contract-check.ts';
+import { createCheckRun, finishCheck, runOptions, runPlan } from './register-checks.ts';
 import { agree, deployAgreements, retrieve } from './deploy-read-back.ts';
-import { expectSuccess } from './operation-requests.ts';
+import { expectSuccess } from './expect-success.ts';
 import { expectRejection } from './expect-rejection.ts';
-import { invalidBodies, validBodies } from './schema-arbitraries.ts';
-import { requestSchemaPointer } from './spec-schemas.ts';
+import { invalidBodies, validBodies } from '../client/schema-arbitraries.ts';
+import { requestSchemaPointer } from '../client/spec-schemas.ts';
 
 let shrinkLeft = runPlan.shrinkBudget;
 

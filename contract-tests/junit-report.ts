@@ -1,8 +1,8 @@
 // The JUnit XML of a run, for CI: one suite named after the kit, one testcase per check with its operation as the
 // classname (CI groups by it), a one-line failure message (the first violation) and the full explanation in the body.
-import type { CheckRecord } from './check-record.ts';
+import type { CheckRecord } from '../client/check-record.ts';
 import type { ContractReport, ReportSection } from './contract-report.ts';
-import { formatFailure } from './failure-text.ts';
+import { formatFailure } from '../client/failure-text.ts';
 
 /** The suite name CI shows. */
 export const junitSuiteName = 'agent-registry-kit contract';

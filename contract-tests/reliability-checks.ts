@@ -4,8 +4,9 @@
 import { isJsonObject, operations, type OperationId } from '../spec/index.ts';
 import { acceptedWrites } from './conformance-checks.ts';
 import { defineCheck, type CheckDefinition } from './check-definition.ts';
-import { expectSuccess, takesBody, validRequest } from './operation-requests.ts';
-import { requestExamples } from './spec-schemas.ts';
+import { takesBody, validRequest } from '../client/operation-requests.ts';
+import { expectSuccess } from './expect-success.ts';
+import { requestExamples } from '../client/spec-schemas.ts';
 
 /** How often each kind of request is repeated. */
 export const repeats = { read: 40, write: 8 } as const;

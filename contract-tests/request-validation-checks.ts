@@ -4,9 +4,9 @@
 import { getOperation, operations, type OperationId } from '../spec/index.ts';
 import { defineCheck, type CheckDefinition } from './check-definition.ts';
 import { expectRejection } from './expect-rejection.ts';
-import { invalidRequests } from './invalid-requests.ts';
-import { takesBody, validRequest } from './operation-requests.ts';
-import { resolveSchema } from './spec-schemas.ts';
+import { invalidRequests } from '../client/invalid-requests.ts';
+import { takesBody, validRequest } from '../client/operation-requests.ts';
+import { resolveSchema } from '../client/spec-schemas.ts';
 
 const agentIdSchema = resolveSchema('/components/parameters/AgentId/schema');
 

@@ -8,10 +8,11 @@ import {
   openapiDocument,
   type Violation,
 } from '../spec/index.ts';
-import type { RecordedExchange } from '../contract-tests/check-record.ts';
-import { sendRequest, type OutgoingRequest, type SentExchange } from '../contract-tests/http-exchange.ts';
-import { hostileTokens, type HostileTokens } from '../contract-tests/hostile-tokens.ts';
-import { createRedactor, type Redact } from '../contract-tests/redaction.ts';
+import type { RecordedExchange } from '../client/check-record.ts';
+import { sendRequest, type SentExchange } from '../client/http-exchange.ts';
+import { authorization, credentialsFor, type Credentials } from '../client/auth-variants.ts';
+import { hostileTokens } from '../client/hostile-tokens.ts';
+import { createRedactor, type Redact } from '../client/redaction.ts';
 import { buildScript, defaultScriptOptions, type DiffStep, type SpecRule } from './diff-script.ts';
 import { checkInvariants, type InvariantResult } from './invariants.ts';
 import { compareShapes, fieldSchema, shapeOf, valueAt, valueRules } from './response-shape.ts';
@@ -91,7 +92,7 @@ export interface DiffResult {
 interface SideState {
   target: DiffTarget;
   redact: Redact;
-  hostile: HostileTokens;
+  credentials: Credentials;
   posts: number;
   /** agentId each deploy step created on this server. */
   agents: Map<string, string>;
@@ -107,34 +108,6 @@ export function derivedSecrets(token: string): string[] {
   return Object.values(hostileTokens(token))
     .filter((derived): derived is string => derived !== undefined)
     .flatMap((derived) => [derived, ...derived.split('.').filter((segment) => segment.length >= 8)]);
-}
-
-const hostileLabels: Record<keyof HostileTokens, string> = {
-  'bad-signature': 'with its signature altered',
-  'signature-removed': 'with its signature removed',
-  'alg-none': 'with alg none and no signature',
-  'alg-switched': 'with its alg switched',
-  'payload-altered': 'with its payload altered',
-};
-
-function authorization(state: SideState, variant: DiffStep['auth']): OutgoingRequest['authorization'] {
-  const { token, tokenLabel } = state.target;
-  switch (variant) {
-    case 'token':
-      return { value: `Bearer ${token}`, label: `Bearer ${tokenLabel}` };
-    case 'missing':
-      return undefined;
-    case 'not-bearer':
-      return { value: `Basic ${token}`, label: `Basic ${tokenLabel}` };
-    case 'malformed':
-      return { value: 'Bearer not-a-jwt', label: 'Bearer not-a-jwt' };
-    default:
-      // A token that is not a JWT has no derived forms; an empty bearer token is refused all the same.
-      return {
-        value: `Bearer ${state.hostile[variant] ?? ''}`,
-        label: `Bearer ${tokenLabel} ${hostileLabels[variant]}`,
-      };
-  }
 }
 
 function agentFor(state: SideState, step: DiffStep): string | undefined {
@@ -379,7 +352,7 @@ export async function runDiff(options: DiffOptions): Promise<DiffResult> {
   });
   const stateOf = (target: DiffTarget): SideState => ({
     target,
-    hostile: hostileTokens(target.token),
+    credentials: credentialsFor(target.token, target.tokenLabel),
     redact: createRedactor(target.token, derivedSecrets(target.token)),
     posts: 0,
     agents: new Map(),
@@ -420,7 +393,7 @@ export async function runDiff(options: DiffOptions): Promise<DiffResult> {
           operationId: step.operationId,
           method: step.method,
           path,
-          authorization: authorization(state, step.auth),
+          authorization: authorization(state.credentials, step.auth),
           contentType: step.contentType,
           body: step.body,
         });

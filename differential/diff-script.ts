@@ -9,11 +9,11 @@ import {
   type OperationId,
   type RuleOrigin,
 } from '../spec/index.ts';
-import { boundaryBodies } from '../contract-tests/boundary-values.ts';
-import type { HostileTokens } from '../contract-tests/hostile-tokens.ts';
-import { invalidRequests } from '../contract-tests/invalid-requests.ts';
-import { validBodies } from '../contract-tests/schema-arbitraries.ts';
-import { requestExamples, resolveSchema } from '../contract-tests/spec-schemas.ts';
+import { boundaryBodies } from '../client/boundary-values.ts';
+import { authVariants, type AuthVariant } from '../client/auth-variants.ts';
+import { invalidRequests } from '../client/invalid-requests.ts';
+import { validBodies } from '../client/schema-arbitraries.ts';
+import { requestExamples, resolveSchema } from '../client/spec-schemas.ts';
 
 /** Which agent a step's path names, resolved per server at run time. */
 export type AgentRef =
@@ -32,7 +32,7 @@ export interface DiffStep {
   operationId: OperationId;
   method: HttpMethod;
   agent: AgentRef;
-  auth: DiffAuthVariant | 'token';
+  auth: AuthVariant | 'token';
   contentType: string | undefined;
   body: string | undefined;
   /** The body as an object, for valid requests (the invariants compare the answers with it). */
@@ -63,19 +63,6 @@ export interface ScriptOptions {
 
 /** Defaults of the script: enough variety to catch a drifting fake in about a hundred requests per server. */
 export const defaultScriptOptions = { generatedDeploys: 4, generatedTasks: 3 } as const;
-
-/** Credentials a correct server refuses: none, another scheme, not a JWT, and each token derived from the real one. */
-export type DiffAuthVariant = 'missing' | 'not-bearer' | 'malformed' | keyof HostileTokens;
-const authVariants: DiffAuthVariant[] = [
-  'missing',
-  'not-bearer',
-  'malformed',
-  'bad-signature',
-  'signature-removed',
-  'alg-none',
-  'alg-switched',
-  'payload-altered',
-];
 
 /** A rule of the spec: where it lives and whether the service description or the spec decided it. */
 export interface SpecRule {

@@ -1,7 +1,7 @@
 // The behavioural rules the differential check holds each server to on its own answers: what is retrieved agrees with
 // what was deployed, omitted fields get the documented defaults, ids are unique, a new task is queued.
 import { isJsonObject, ruleOrigin, type JsonObject, type JsonValue, type RuleOrigin } from '../spec/index.ts';
-import { propertiesOf, requestSchema, resolveSchema } from '../contract-tests/spec-schemas.ts';
+import { propertiesOf, requestSchema, resolveSchema } from '../client/spec-schemas.ts';
 import type { DiffStep } from './diff-script.ts';
 import { valueAt } from './response-shape.ts';
 

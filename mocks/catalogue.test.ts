@@ -23,7 +23,7 @@ describe('createCatalogue', () => {
     expect(new Set(agents.map((a) => a.agentId)).size).toBe(agents.length);
   });
 
-  it('lays agents out as the README says: category i mod 7, model i mod 4, 5/17/29 paused, 11/23/35 deprecated', () => {
+  it('lays agents out as docs/fake-backend.md says: category i mod 7, model i mod 4, 5/17/29 paused, 11/23/35 deprecated', () => {
     const agents = createCatalogue(42).map((entry) => entry.agent);
     expect(agents.map((a) => a.category).slice(0, 8)).toEqual([...CATEGORIES, CATEGORIES[0]]);
     expect(agents.map((a) => a.model).slice(0, 5)).toEqual([...MODELS, MODELS[0]]);
@@ -65,10 +65,10 @@ describe('createCatalogue', () => {
   });
 });
 
-describe('the README list of default ids', () => {
+describe('the list of default ids in docs/fake-backend.md', () => {
   it('matches the catalogue of the default seed', async () => {
     const { readFile } = await import('node:fs/promises');
-    const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
+    const readme = await readFile(new URL('../docs/fake-backend.md', import.meta.url), 'utf8');
     const listed = [...readme.matchAll(/^\| `(agt_\w+)` \| (.+?) \| (\w+) \| ([\w.-]+) \| (\w+) \|$/gm)].map((match) =>
       match.slice(1, 6).join(' | '),
     );

@@ -8,7 +8,7 @@ import { cliError } from './cli-error.ts';
 import { parseCommandLine } from './command-line.ts';
 import { defaultMaxWrites, generatedProperties, planRun, shrinkAllowance } from '../contract-tests/check-plan.ts';
 import { ContractReporter } from '../contract-tests/contract-reporter.ts';
-import { createRedactor, type Redact } from '../contract-tests/redaction.ts';
+import { createRedactor, type Redact } from '../client/redaction.ts';
 import {
   defaultRunOptions,
   normalizeToken,

@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { cliError } from './cli-error.ts';
 import { parseCommandLine } from './command-line.ts';
-import { createRedactor } from '../contract-tests/redaction.ts';
+import { createRedactor } from '../client/redaction.ts';
 import { normalizeToken } from '../contract-tests/run-options.ts';
 import { buildScript, defaultScriptOptions } from '../differential/diff-script.ts';
 import { derivedSecrets, runDiff, type DiffTarget } from '../differential/diff-run.ts';

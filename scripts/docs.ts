@@ -43,34 +43,48 @@ export function assumptionsMarkdown(list: readonly Assumption[]): string {
   ].join('\n');
 }
 
-/** The README section of the published package (the page is read offline too, so the link names the section). */
+/**
+ * A guide of the published package: `docs/<page>.md` ships in the tarball beside the README (the page is read offline
+ * too, so the text names the file as well as linking the README's list of guides).
+ */
+function guide(page: string, title: string): string {
+  return `[${title}](${readmeSection('documentation')}) (\`docs/${page}.md\` in the package)`;
+}
+
+/** The README section of the published package. */
 function readmeSection(anchor: string): string {
   return `https://www.npmjs.com/package/agent-registry-kit#${anchor}`;
 }
 
-/** How to measure what was exercised of this contract, from both sides (README, "Coverage" and "Status coverage"). */
+/** How to measure what was exercised of this contract, from both sides (testing-your-app and contract-tests guides). */
 const coverageMarkdown = [
   '## Coverage of this contract',
   '',
   "From the frontend's side: the fake backend counts every documented status, named example, `Prefer` code, scenario",
   'branch and problem kind it answers (`GET /__mock/coverage`); `npm run coverage -- --base-url http://127.0.0.1:4010',
-  "--min 80 --html coverage.html` prints what the frontend's tests exercised and what they never did.",
+  "--min 80 --html coverage.html` prints what the frontend's tests exercised and what they never did. Worked example:",
+  `${guide('testing-your-app', 'Testing your app')}.`,
   '',
   "From the server's side: `npm run contract` lists the documented (operation, status) pairs the live server was seen",
   'to answer, those it was never provoked into, and undocumented ones, in its summary, `--json` and JUnit properties.',
-  'Both are described with worked examples in the README of agent-registry-kit.',
+  `Worked example: ${guide('contract-tests', 'Contract tests')}.`,
   '',
   '## Checking the fake and the spec against reality',
   '',
   '`npx agent-registry-kit diff --fake <url> --real <url>` runs one seeded script of deploys, retrieves, tasks and',
   'documented errors against the fake and a real server, and shows each exchange where they diverge side by side with',
-  'the spec rule involved (seed or assumption). Worked example: [README, "Does the fake still behave like',
-  `production?"](${readmeSection('does-the-fake-still-behave-like-production-diff')}).`,
+  'the spec rule involved (seed or assumption).',
   '',
   '`npx agent-registry-kit spec-change --base <file or git ref>` classifies every change to this document as breaking',
   "for clients, for servers, or compatible, and replays the base version's examples, a running fake's journal and a",
-  'contract report through the new version to list the recorded calls it would reject. Worked example: [README, "Which',
-  `real calls would this spec change break?"](${readmeSection('which-real-calls-would-this-spec-change-break-spec-change')}).`,
+  'contract report through the new version to list the recorded calls it would reject.',
+  '',
+  `Worked examples of both: ${guide('spec-change-and-diff', 'Spec change and diff')}.`,
+  '',
+  '## Guides',
+  '',
+  `Using the kit from your project, configuration and the control plane: the [README](${readmeSection('use-it-in-your-project')});`,
+  `every other subject has its own guide, listed under [Documentation](${readmeSection('documentation')}).`,
 ].join('\n');
 
 /** A copy of the document whose description ends with the assumptions section; the spec itself is not touched. */

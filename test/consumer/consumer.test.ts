@@ -117,7 +117,7 @@ describe('the packed package, installed into a scratch app', { timeout: 180_000 
     const paths = packed.files.map((file) => file.path).sort();
     const stray = paths.filter(
       (path) =>
-        !/^(README\.md|package\.json|spec\/openapi\.yaml|dist\/.+\.(js|d\.ts))$/.test(path) ||
+        !/^(README\.md|package\.json|spec\/openapi\.yaml|docs\/[\w-]+\.md|dist\/.+\.(js|d\.ts))$/.test(path) ||
         /(^|\/)(test|bench\w*|soak|demo|generate|prism|browser-demo|worker|\.ci)(\/|\.)/.test(path) ||
         // The contract suite is what `contract` runs, so its own files and config are the one exception.
         (/\.test\.|vitest\.config/.test(path) && !/^dist\/contract-tests\/[\w.-]+\.js$/.test(path)),

@@ -2,8 +2,8 @@
 // each bound is reached exactly, every enum value is used, and the base example has every field.
 import { describe, expect, test } from 'vitest';
 import { validateRequestBody } from '../../spec/index.ts';
-import { boundaryBodies } from '../../contract-tests/boundary-values.ts';
-import { propertiesOf, requestExamples, requestSchema } from '../../contract-tests/spec-schemas.ts';
+import { boundaryBodies } from '../../client/boundary-values.ts';
+import { propertiesOf, requestExamples, requestSchema } from '../../client/spec-schemas.ts';
 
 describe.each(['deployAgent', 'executeAgentTask'] as const)('boundaryBodies(%s)', (operationId) => {
   const bodies = boundaryBodies(operationId);

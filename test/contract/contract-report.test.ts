@@ -3,8 +3,8 @@
 // however many checks found it; a common cause of all answers is named first; the whole fits one screen.
 import { describe, expect, test } from 'vitest';
 import { planRun } from '../../contract-tests/check-plan.ts';
-import type { CheckRecord, CheckViolation, RecordedExchange } from '../../contract-tests/check-record.ts';
-import { diagnose } from '../../contract-tests/answer-diagnosis.ts';
+import type { CheckRecord, CheckViolation, RecordedExchange } from '../../client/check-record.ts';
+import { diagnose } from '../../client/answer-diagnosis.ts';
 import { buildReport, formatConsoleReport, type ReportSection } from '../../contract-tests/contract-report.ts';
 import { formatJUnit, junitSuiteName } from '../../contract-tests/junit-report.ts';
 import type { RunOptions } from '../../contract-tests/run-options.ts';

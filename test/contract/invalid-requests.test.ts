@@ -2,8 +2,8 @@
 // together they cover every required field, enum, bound and type the issue names.
 import { describe, expect, test } from 'vitest';
 import { validateRequestBody } from '../../spec/index.ts';
-import { invalidRequests } from '../../contract-tests/invalid-requests.ts';
-import { propertiesOf, requestExamples, requestSchema } from '../../contract-tests/spec-schemas.ts';
+import { invalidRequests } from '../../client/invalid-requests.ts';
+import { propertiesOf, requestExamples, requestSchema } from '../../client/spec-schemas.ts';
 
 describe.each(['deployAgent', 'executeAgentTask'] as const)('invalidRequests(%s)', (operationId) => {
   test('the example it starts from is valid', () => {

@@ -1,7 +1,7 @@
 // The one redactor hides the token in every form a server commonly echoes it in, and text is redacted before it is cut.
 import { describe, expect, test } from 'vitest';
-import { hostileTokens } from '../../contract-tests/hostile-tokens.ts';
-import { createRedactor, describeServerText } from '../../contract-tests/redaction.ts';
+import { hostileTokens } from '../../client/hostile-tokens.ts';
+import { createRedactor, describeServerText } from '../../client/redaction.ts';
 
 const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJkZXYtdXNlciJ9.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg';
 // An opaque token with the characters escapes care about: `/` (JSON's `\/`), `+`, `=`.

@@ -3,8 +3,8 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { validateRequestBody } from '../../spec/index.ts';
-import { arbitraryFor, invalidBodies, validBodies } from '../../contract-tests/schema-arbitraries.ts';
-import { requestSchema } from '../../contract-tests/spec-schemas.ts';
+import { arbitraryFor, invalidBodies, validBodies } from '../../client/schema-arbitraries.ts';
+import { requestSchema } from '../../client/spec-schemas.ts';
 
 describe.each(['deployAgent', 'executeAgentTask'] as const)('%s bodies', (operationId) => {
   test('valid bodies validate', () => {
