@@ -12,6 +12,7 @@ import { documentedResponse } from './documented-response.ts';
 import type { MockRequest, MockResponse } from './mock-http.ts';
 import type { OperationHandler, OperationRequest, OperationServices } from './operations/operation-handler.ts';
 import { operationHandlers } from './operations/operation-table.ts';
+import { overrideAnswer } from './overrides.ts';
 import { parsePrefer, preferredResponse } from './prefer.ts';
 import { problemResponse } from './problems.ts';
 import { readJsonBody } from './request-body.ts';
@@ -34,6 +35,8 @@ export interface ApiDispatchDependencies {
   services: OperationServices;
   /** Waits a scenario's latency; injected so tests can see it without waiting. */
   sleep: (ms: number) => Promise<void>;
+  /** Answers a test set for operations (checked against the spec when set); empty on the hot path. */
+  overrides: ReadonlyMap<OperationId, MockResponse>;
 }
 
 type Step<T> = { ok: true; value: T } | { ok: false; response: MockResponse };
@@ -45,7 +48,7 @@ type Step<T> = { ok: true; value: T } | { ok: false; response: MockResponse };
 export function createApiDispatch(
   dependencies: ApiDispatchDependencies,
 ): (request: MockRequest, trace: DispatchTrace) => Promise<MockResponse> {
-  const { clock, scenarios, authenticator, services, sleep } = dependencies;
+  const { clock, scenarios, authenticator, services, sleep, overrides } = dependencies;
 
   return async function dispatch(request, trace) {
     const instance = request.path;
@@ -66,6 +69,12 @@ export function createApiDispatch(
     }
     const operationId = route.operationId;
     trace.operationId = operationId;
+
+    // A test's override answers the route as an msw `server.use` handler would, before auth and scenarios.
+    if (overrides.size > 0) {
+      const overridden = overrides.get(operationId);
+      if (overridden) return overrideAnswer(overridden);
+    }
 
     if (scenarios.active) {
       const forced = await applyScenarios(operationId, instance, trace);

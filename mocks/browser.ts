@@ -2,12 +2,14 @@
 import { setupWorker, type SetupWorker } from 'msw/browser';
 import type { MockCore } from './core.ts';
 import { createHandlers, type MockHandlerOptions } from './handlers.ts';
+import { createTestApi, type MockTestApi } from './test-api.ts';
 
 export { DEFAULT_JWT_SECRET, mintToken, type MintOptions } from './auth.ts';
 export type { MockHandlerOptions } from './handlers.ts';
+export * from './test-api-exports.ts';
 
-/** msw's worker, plus the core behind it. */
-export type MockWorker = SetupWorker & { core: MockCore };
+/** msw's worker, plus the core behind it and the test API over both (`api.reset()` resets handlers and state). */
+export type MockWorker = SetupWorker & { core: MockCore; api: MockTestApi };
 
 /**
  * Sets up msw's service worker with the fake's handlers; call `start()` before the app's first request.
@@ -17,5 +19,6 @@ export type MockWorker = SetupWorker & { core: MockCore };
  */
 export function setupMockWorker(options: MockHandlerOptions = {}): MockWorker {
   const { all, core } = createHandlers(options);
-  return Object.assign(setupWorker(...all), { core });
+  const worker = setupWorker(...all);
+  return Object.assign(worker, { core, api: createTestApi(core, { resetHandlers: () => worker.resetHandlers() }) });
 }

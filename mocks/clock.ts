@@ -56,6 +56,15 @@ export function createSystemClock(offset = 0, wall: () => number = Date.now): Cl
 }
 
 /**
+ * A wall clock that reads `Date.now()` afresh on every call, so it follows a test runner's fake timers
+ * (`vi.useFakeTimers()`, Jest's, sinon's) installed before or after it was made; `advance` shifts it as any other.
+ * @example vi.useFakeTimers(); const clock = createRunnerClock(); vi.advanceTimersByTime(5000); // clock.now() moved 5 s
+ */
+export function createRunnerClock(): Clock {
+  return createSystemClock(0, () => Date.now());
+}
+
+/**
  * A clock that only moves when told to: unit tests and deterministic demos.
  * @example const clock = createFixedClock(Date.parse('2026-11-20T12:00:00Z')); clock.advance(1500);
  */

@@ -228,6 +228,60 @@ export const controlPlaneDocument: JsonObject = {
             "$ref": "#/components/responses/Forbidden"
           }
         }
+      },
+      "post": {
+        "operationId": "createAgent",
+        "summary": "Seed an agent from a partial record (the rest generated from the seed)",
+        "description": "Any field of the API's Agent (spec/openapi.yaml), nested figures one by one, plus `tasksFailed` (the failures\nbehind successRate). Missing fields are generated from the seed; the status is `active` unless given;\ncirculatingSupply follows totalSupply, marketCap price × circulatingSupply and successRate the task counts,\nunless given. Checked against the Agent schema (nothing undocumented), the deploy bounds (name 1–100\ncharacters…) and those rules; each bad field is named in `errors`.\n",
+        "tags": [
+          "Control"
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "description": "A partial Agent of spec/openapi.yaml, plus tasksFailed; checked by the fake against that document."
+              },
+              "examples": {
+                "deprecatedVeteran": {
+                  "summary": "A deprecated agent with 40 completed tasks and no holders",
+                  "value": {
+                    "status": "deprecated",
+                    "performance": {
+                      "tasksCompleted": 40
+                    },
+                    "statistics": {
+                      "holders": 0
+                    }
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "The agent as stored, as GET /v1/agents/{agentId} now answers it.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "503": {
+            "$ref": "#/components/responses/NotSaved"
+          }
+        }
       }
     },
     "/__mock/agents/{agentId}/status": {
@@ -283,6 +337,82 @@ export const controlPlaneDocument: JsonObject = {
             "$ref": "#/components/responses/Forbidden"
           },
           "404": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "503": {
+            "$ref": "#/components/responses/NotSaved"
+          }
+        }
+      }
+    },
+    "/__mock/tasks": {
+      "post": {
+        "operationId": "createTask",
+        "summary": "Seed a task on an agent in a given status",
+        "description": "`status` is the task's status now on the mock's clock: a queued task starts after its queue wait, a processing\none started now, a completed or failed one finished now and counts in its agent's figures at once. Queued and\nprocessing tasks need an active agent (409 otherwise), as a submission does; `outcome` says how they end.\n",
+        "tags": [
+          "Control"
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "required": [
+                  "agentId",
+                  "status"
+                ],
+                "properties": {
+                  "agentId": {
+                    "type": "string"
+                  },
+                  "status": {
+                    "type": "string",
+                    "description": "A TaskStatus of spec/openapi.yaml."
+                  },
+                  "priority": {
+                    "type": "string",
+                    "description": "A TaskPriority of spec/openapi.yaml (default normal)."
+                  },
+                  "cost": {
+                    "type": "number",
+                    "description": "Agent tokens (default what a minimal task costs)."
+                  },
+                  "outcome": {
+                    "type": "string",
+                    "enum": [
+                      "completed",
+                      "failed"
+                    ],
+                    "description": "How a queued or processing task ends."
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "The task, its status read on the mock's clock.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Task"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "409": {
             "$ref": "#/components/responses/Problem"
           },
           "503": {
@@ -544,6 +674,111 @@ export const controlPlaneDocument: JsonObject = {
         "responses": {
           "204": {
             "description": "Cleared."
+          },
+          "405": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
+    },
+    "/__mock/overrides": {
+      "put": {
+        "operationId": "setOverride",
+        "summary": "Answer one operation of the API with a chosen status and body until reset",
+        "description": "`operation` is an operationId or `METHOD /path/{template}` of spec/openapi.yaml. The answer is checked with the\nspec's response checker (documented status, media type, required headers, body schema, no undocumented field)\nunless `unchecked` is true; a breaking one is a 400 whose `errors` give each JSON Pointer and rule. Without a\nbody, the spec's example of that status is served. POST /__mock/reset or DELETE here removes every override.\n",
+        "tags": [
+          "Control"
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "required": [
+                  "operation",
+                  "status"
+                ],
+                "additionalProperties": false,
+                "properties": {
+                  "operation": {
+                    "type": "string"
+                  },
+                  "status": {
+                    "type": "integer",
+                    "minimum": 100,
+                    "maximum": 599
+                  },
+                  "body": {
+                    "description": "The JSON body to answer with (any JSON value)."
+                  },
+                  "headers": {
+                    "type": "object",
+                    "additionalProperties": {
+                      "type": "string"
+                    }
+                  },
+                  "unchecked": {
+                    "type": "boolean",
+                    "default": false
+                  }
+                }
+              },
+              "examples": {
+                "paused": {
+                  "summary": "Every execute answers 409 (the spec's example)",
+                  "value": {
+                    "operation": "executeAgentTask",
+                    "status": 409
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Set; the operation and status now overridden.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "operationId",
+                    "status"
+                  ],
+                  "properties": {
+                    "operationId": {
+                      "type": "string"
+                    },
+                    "status": {
+                      "type": "integer"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          }
+        }
+      },
+      "delete": {
+        "operationId": "clearOverrides",
+        "summary": "Remove every override",
+        "tags": [
+          "Control"
+        ],
+        "responses": {
+          "204": {
+            "description": "Removed."
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
           },
           "405": {
             "$ref": "#/components/responses/Problem"

@@ -47,7 +47,15 @@ export interface paths {
         /** List agents (the seeded catalogue first, then deploys) */
         get: operations["listAgents"];
         put?: never;
-        post?: never;
+        /**
+         * Seed an agent from a partial record (the rest generated from the seed)
+         * @description Any field of the API's Agent (spec/openapi.yaml), nested figures one by one, plus `tasksFailed` (the failures
+         *     behind successRate). Missing fields are generated from the seed; the status is `active` unless given;
+         *     circulatingSupply follows totalSupply, marketCap price × circulatingSupply and successRate the task counts,
+         *     unless given. Checked against the Agent schema (nothing undocumented), the deploy bounds (name 1–100
+         *     characters…) and those rules; each bad field is named in `errors`.
+         */
+        post: operations["createAgent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -65,6 +73,28 @@ export interface paths {
         /** Set an agent's status (the API has no operation for it) */
         put: operations["setAgentStatus"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__mock/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Seed a task on an agent in a given status
+         * @description `status` is the task's status now on the mock's clock: a queued task starts after its queue wait, a processing
+         *     one started now, a completed or failed one finished now and counts in its agent's figures at once. Queued and
+         *     processing tasks need an active agent (409 otherwise), as a submission does; `outcome` says how they end.
+         */
+        post: operations["createTask"];
         delete?: never;
         options?: never;
         head?: never;
@@ -160,6 +190,30 @@ export interface paths {
         post?: never;
         /** Forget what was served */
         delete: operations["clearCoverage"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__mock/overrides": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Answer one operation of the API with a chosen status and body until reset
+         * @description `operation` is an operationId or `METHOD /path/{template}` of spec/openapi.yaml. The answer is checked with the
+         *     spec's response checker (documented status, media type, required headers, body schema, no undocumented field)
+         *     unless `unchecked` is true; a breaking one is a 400 whose `errors` give each JSON Pointer and rule. Without a
+         *     body, the spec's example of that status is served. POST /__mock/reset or DELETE here removes every override.
+         */
+        put: operations["setOverride"];
+        post?: never;
+        /** Remove every override */
+        delete: operations["clearOverrides"];
         options?: never;
         head?: never;
         patch?: never;
@@ -502,6 +556,33 @@ export interface operations {
             403: components["responses"]["Forbidden"];
         };
     };
+    createAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The agent as stored, as GET /v1/agents/{agentId} now answers it. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["Problem"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["NotSaved"];
+        };
+    };
     setAgentStatus: {
         parameters: {
             query?: never;
@@ -531,6 +612,48 @@ export interface operations {
             400: components["responses"]["Problem"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["Problem"];
+            503: components["responses"]["NotSaved"];
+        };
+    };
+    createTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    agentId: string;
+                    /** @description A TaskStatus of spec/openapi.yaml. */
+                    status: string;
+                    /** @description A TaskPriority of spec/openapi.yaml (default normal). */
+                    priority?: string;
+                    /** @description Agent tokens (default what a minimal task costs). */
+                    cost?: number;
+                    /**
+                     * @description How a queued or processing task ends.
+                     * @enum {string}
+                     */
+                    outcome?: "completed" | "failed";
+                };
+            };
+        };
+        responses: {
+            /** @description The task, its status read on the mock's clock. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Task"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
             503: components["responses"]["NotSaved"];
         };
     };
@@ -693,6 +816,65 @@ export interface operations {
                 };
                 content?: never;
             };
+            405: components["responses"]["Problem"];
+        };
+    };
+    setOverride: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    operation: string;
+                    status: number;
+                    /** @description The JSON body to answer with (any JSON value). */
+                    body?: unknown;
+                    headers?: {
+                        [key: string]: string;
+                    };
+                    /** @default false */
+                    unchecked?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Set; the operation and status now overridden. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        operationId: string;
+                        status: number;
+                    };
+                };
+            };
+            400: components["responses"]["Problem"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    clearOverrides: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["Forbidden"];
             405: components["responses"]["Problem"];
         };
     };

@@ -344,6 +344,8 @@ describe('the control plane through its narrow host interface', () => {
         list: () => ({ total: 0, agents: [] }),
         setStatus: () => undefined,
         getTask: () => undefined,
+        seedAgent: () => ({ ok: false as const, status: 400 as const, errors: [] }),
+        seedTask: () => ({ ok: false as const, status: 400 as const, errors: [] }),
       },
       clock: { now: () => START, offset: 0 },
       journal: { capacity: 5, entries: () => [], clear: () => {} },
@@ -351,6 +353,8 @@ describe('the control plane through its narrow host interface', () => {
       scenarios: { config: {}, taskFailureRatio: 0.5 },
       advanceClock: () => Promise.resolve(),
       configureScenarios: () => Promise.resolve(),
+      setOverride: () => {},
+      clearOverrides: () => {},
       reset: () => {
         resets += 1;
       },

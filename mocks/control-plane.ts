@@ -18,12 +18,16 @@ import { readJsonBody } from './request-body.ts';
 import { createRouter } from './router.ts';
 import { scenarioErrors, type ScenarioConfig, type Scenarios } from './scenarios.ts';
 import { sessionIdProblem, type SessionRegistry, type SessionTarget } from './sessions.ts';
-import type { AgentStore } from './store.ts';
+import { buildOverride, OverrideError, type BuiltOverride, type OverrideProblem } from './overrides.ts';
+import type { AgentStore, SeedOutcome } from './store.ts';
 
 /** What the control plane may use of the core: a narrow view, so it depends on no module that imports it. */
 export interface ControlPlaneHost {
   readonly seed: number;
-  readonly store: Pick<AgentStore, 'agentCount' | 'taskCount' | 'maxTasks' | 'list' | 'setStatus' | 'getTask'>;
+  readonly store: Pick<
+    AgentStore,
+    'agentCount' | 'taskCount' | 'maxTasks' | 'list' | 'setStatus' | 'getTask' | 'seedAgent' | 'seedTask'
+  >;
   readonly clock: Pick<Clock, 'now' | 'offset'>;
   readonly journal: Pick<Journal, 'capacity' | 'entries' | 'clear'>;
   readonly coverage: Pick<Coverage, 'report' | 'reset'>;
@@ -38,6 +42,9 @@ export interface ControlPlaneHost {
   configureScenarios(config: ScenarioConfig): Promise<void>;
   /** The live sessions; undefined when sessions are off (and in a session's own core). */
   readonly sessions?: Pick<SessionRegistry<ControlledSession>, 'max' | 'maxRecords' | 'list' | 'get' | 'delete'>;
+  /** Answers an operation with a built (and, unless asked not to, checked) override until reset. */
+  setOverride(override: BuiltOverride): void;
+  clearOverrides(): void;
 }
 
 /** What the control plane uses of a session's core. */
@@ -89,6 +96,34 @@ function badSessionId(id: string, instance: string): MockResponse | undefined {
 
 const sessionsAreOff = (instance: string): MockResponse =>
   problemResponse('not-found', { detail: 'This fake runs without sessions (--max-sessions 0).', instance });
+const SEED_REFUSALS = { 400: 'validation', 404: 'agent-not-found', 409: 'agent-not-active' } as const;
+
+/** A seeding call's answer: 201 with the stored record once durable, or the problem naming each bad field. */
+async function seededResponse<T>(
+  outcome: SeedOutcome<T>,
+  instance: string,
+  host: ControlPlaneHost,
+): Promise<MockResponse> {
+  if (!outcome.ok) {
+    const { errors } = outcome;
+    return problemResponse(SEED_REFUSALS[outcome.status], {
+      detail: `The seed is refused: ${errors.map((e) => `${e.path || '(the body)'} ${e.message}`).join('; ')}.`,
+      instance,
+      errors,
+    });
+  }
+  await host.persist();
+  return jsonValueResponse(201, outcome.value);
+}
+
+/** Where an override's problem lies in the PUT /__mock/overrides body. */
+function overrideFieldPath(problem: OverrideProblem): string {
+  if (problem.rule === 'operation') return '/operation';
+  if (problem.rule === 'status-documented') return '/status';
+  if (problem.rule === 'content-type') return '/headers/content-type';
+  if (problem.rule === 'required-header') return problem.path;
+  return `/body${problem.path}`;
+}
 
 /** Every operation of mocks/control-plane.yaml: one missing is a type error. */
 const controlHandlers = {
@@ -116,6 +151,35 @@ const controlHandlers = {
     if (!agent) return problemResponse('agent-not-found', { detail: `No agent has the id ${agentId}.`, instance });
     await host.persist();
     return jsonValueResponse(200, agent);
+  },
+  createAgent: ({ body, instance }, host) => seededResponse(host.store.seedAgent(body), instance, host),
+  createTask: ({ body, instance }, host) => seededResponse(host.store.seedTask(body), instance, host),
+  setOverride: ({ body, instance }, host) => {
+    try {
+      const built = buildOverride(
+        body.operation,
+        body.status,
+        body.body,
+        body.headers ? { headers: body.headers } : {},
+        body.unchecked !== true,
+      );
+      host.setOverride(built);
+      return jsonValueResponse(200, { operationId: built.operation.operationId, status: body.status });
+    } catch (error) {
+      if (!(error instanceof OverrideError)) throw error;
+      return problemResponse('validation', {
+        detail: `${error.message}.`,
+        instance,
+        errors: error.problems.map((problem) => ({
+          path: overrideFieldPath(problem),
+          message: `${problem.message} (rule ${problem.rule} at ${problem.specPointer})`,
+        })),
+      });
+    }
+  },
+  clearOverrides: (_request, host) => {
+    host.clearOverrides();
+    return noContent();
   },
   getTask: ({ params, instance }, host) => {
     const task = host.store.getTask(params.taskId ?? '');

@@ -1,13 +1,15 @@
 // The fake's core: assembles store, clock, journal, scenarios and auth, and answers every request (API, control plane, CORS).
 import { createApiDispatch, type DispatchTrace } from './api-dispatch.ts';
 import { createAuthenticator, DEFAULT_JWT_SECRET, type Authenticator } from './auth.ts';
-import { createSessionClock, createSystemClock, type Clock } from './clock.ts';
+import { createRunnerClock, createSessionClock, createSystemClock, type Clock } from './clock.ts';
 import { handleControlRequest } from './control-plane.ts';
 import { Coverage } from './coverage.ts';
 import { preflight, refuseCrossSite, withCors, type CorsOrigins } from './cors.ts';
+import { MockInputError } from './input-error.ts';
 import { DEFAULT_JOURNAL_SIZE, Journal, JOURNAL_BODY_LIMIT, journalText } from './journal.ts';
 import { consoleLogger, type Logger } from './logger.ts';
 import type { MockRequest, MockResponse } from './mock-http.ts';
+import type { BuiltOverride } from './overrides.ts';
 import { problemResponse } from './problems.ts';
 import { seedFromText } from './random.ts';
 import { refuseRepeatedHeaders } from './repeated-headers.ts';
@@ -20,6 +22,7 @@ import {
   createSessionRouting,
   type SessionOptions,
 } from './sessions.ts';
+import type { OperationId } from '../spec/index.ts';
 import { createMemoryStorage, StorageWriteError, type Storage } from './storage.ts';
 import { AgentStore, DEFAULT_FAILURE_RATIO } from './store.ts';
 
@@ -33,6 +36,12 @@ export interface MockCoreOptions {
   seed?: number | string;
   /** The mock's clock (default: wall time, advanceable). */
   clock?: Clock;
+  /**
+   * Follow the test runner's fake timers: the clock reads `Date.now()` on every call (so `vi.useFakeTimers()` and
+   * `vi.advanceTimersByTime()` move tasks along) and scenario latency waits on the (faked) `setTimeout`. Ignored when
+   * `clock` is given.
+   */
+  followFakeTimers?: boolean;
   /** Wall time used to check token expiry (default Date.now). */
   wallClock?: () => number;
   /** Number of seeded agents (default 36). */
@@ -95,8 +104,16 @@ export interface MockCore {
   readonly records: number;
   /** Moves the mock's clock forward, once the new offset is durable (a failed write leaves the clock where it was). */
   advanceClock(ms: number): Promise<void>;
-  /** Replaces the scenarios (`{}` clears them) and waits until they are durable. */
+  /**
+   * Replaces the scenarios (`{}` clears them) and waits until they are durable. Checked as PUT /__mock/scenarios checks
+   * them: a MockInputError names each bad field (latencyMs -5, an errorStatus the operation does not document).
+   */
   configureScenarios(config: ScenarioConfig): Promise<void>;
+  /** Answers of operations set by a test (`setOverride`), until `clearOverrides` or `reset`. */
+  readonly overrides: ReadonlyMap<OperationId, BuiltOverride['response']>;
+  /** From now on, answers the override's operation with its answer (built and checked by `buildOverride`). */
+  setOverride(override: BuiltOverride): void;
+  clearOverrides(): void;
 }
 
 /** Names of the core's documents in the storage. */
@@ -138,7 +155,8 @@ function sessionOptions(options: MockCoreOptions, parent: SessionParent): MockCo
 /** A core; with `parent`, the core of one session (it shares the parent's coverage and follows its clock). */
 function assembleCore(options: MockCoreOptions, parent: SessionParent | undefined): MockCore {
   const seed = typeof options.seed === 'string' ? seedFromText(options.seed) : (options.seed ?? DEFAULT_SEED);
-  const clock = options.clock ?? createSystemClock();
+  const clock = options.clock ?? (options.followFakeTimers ? createRunnerClock() : createSystemClock());
+  const overrides = new Map<OperationId, BuiltOverride['response']>();
   const logger = options.logger ?? consoleLogger;
   const corsOrigins = options.corsOrigins ?? '*';
   const storage = options.storage ?? createMemoryStorage();
@@ -192,6 +210,7 @@ function assembleCore(options: MockCoreOptions, parent: SessionParent | undefine
     authenticator,
     services: { store, persist },
     sleep: options.sleep ?? sleepFor,
+    overrides,
   });
 
   function dispatch(request: MockRequest, trace: DispatchTrace): Promise<MockResponse> | MockResponse {
@@ -234,7 +253,15 @@ function assembleCore(options: MockCoreOptions, parent: SessionParent | undefine
     get records() {
       return store.agentCount - store.catalogue.size + store.taskCount + journal.size;
     },
+    overrides,
+    setOverride({ operation, response }) {
+      overrides.set(operation.operationId, response);
+    },
+    clearOverrides() {
+      overrides.clear();
+    },
     reset() {
+      overrides.clear();
       store.reset();
       scenarios.reset();
       if (storage.durable) storage.writeDocument(SCENARIOS_DOCUMENT, {});
@@ -255,8 +282,10 @@ function assembleCore(options: MockCoreOptions, parent: SessionParent | undefine
       store.settle();
     },
     async configureScenarios(config) {
-      scenarios.configure(config);
-      if (storage.durable) storage.writeDocument(SCENARIOS_DOCUMENT, config);
+      const parsed = parseScenarioConfig(config);
+      if (parsed.errors.length > 0) throw new MockInputError('The scenarios', parsed.errors);
+      scenarios.configure(parsed.config);
+      if (storage.durable) storage.writeDocument(SCENARIOS_DOCUMENT, parsed.config);
       await persist();
     },
     handle(request) {

@@ -1,10 +1,13 @@
 // msw handlers over the core: one per operation (to compose or override with `server.use(...)`), plus catch-alls that send
 // unknown /v1 paths, wrong methods and the /__mock/ control plane to the same core.
 import { http, HttpResponse, type HttpHandler } from 'msw';
-import { getOperation, type OperationId } from '../spec/index.ts';
+import { getOperation, type OperationId, type OperationSpec } from '../spec/index.ts';
 import { createMockCore, type MockCore, type MockCoreOptions } from './core.ts';
 import { MAX_BODY_BYTES, type MockRequest } from './mock-http.ts';
+import { mswBase, mswRoute } from './msw-route.ts';
 import { operationHandlers } from './operations/operation-table.ts';
+
+export { overrideHandler, uncheckedOverrideHandler, type OverrideHandlerOptions } from './override-handler.ts';
 
 export interface MockHandlerOptions extends MockCoreOptions {
   /** Origin (and optional path prefix) of the API, e.g. `https://api.example.com`; default: any origin (`*`). */
@@ -95,13 +98,14 @@ export async function answerWithCore(core: MockCore, request: Request, prefix: s
  */
 export function createHandlers(options: MockHandlerOptions = {}): MockHandlers {
   const core = options.core ?? createMockCore(options);
-  const base = options.baseUrl ? options.baseUrl.replace(/\/+$/, '') : '*';
+  const base = mswBase(options.baseUrl);
   const prefix = options.baseUrl ? new URL(base).pathname.replace(/\/+$/, '') : '';
   const resolver = ({ request }: { request: Request }): Promise<HttpResponse<string>> =>
     answerWithCore(core, request, prefix);
-  const perOperation = operationRoutes().map(
-    ({ operationId, method, path }) => [operationId, http[method](`${base}${path}`, resolver)] as const,
-  );
+  const perOperation = operationRoutes().map(({ operationId, method, path }) => {
+    const route = mswRoute({ method, path }, base);
+    return [operationId, http[route.method](route.url, resolver)] as const;
+  });
   // `/v1/*` does not match `/v1` itself.
   const v1CatchAll = http.all(`${base}/v1/*`, resolver);
   const v1Root = http.all(`${base}/v1`, resolver);
@@ -118,27 +122,15 @@ export function createHandlers(options: MockHandlerOptions = {}): MockHandlers {
   };
 }
 
-/** The msw route builders an operation's method maps to (msw has no TRACE). */
-type MswMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'all';
-
 /**
- * The msw route of each operation of the table, from the spec's path template (`{agentId}` becomes `:agentId`); paths
- * with more literal segments first, so an override of `/v1/agents/deploy` is not shadowed by `/v1/agents/:agentId`.
+ * The operations of the table, paths with more literal segments first, so an override of `/v1/agents/deploy` is not
+ * shadowed by `/v1/agents/:agentId`.
  */
-function operationRoutes(): { operationId: OperationId; method: MswMethod; path: string }[] {
+function operationRoutes(): OperationSpec[] {
   const literalSegments = (path: string): number => path.split('/').filter((s) => !s.startsWith('{')).length;
   return (Object.keys(operationHandlers) as OperationId[])
-    .map((operationId) => {
-      const { method, path } = getOperation(operationId);
-      return {
-        operationId,
-        method: method === 'TRACE' ? ('all' as const) : (method.toLowerCase() as Lowercase<typeof method>),
-        path: path.replace(/\{([^}]+)\}/g, ':$1'),
-        literals: literalSegments(path),
-      };
-    })
-    .sort((a, b) => b.literals - a.literals)
-    .map(({ operationId, method, path }) => ({ operationId, method, path }));
+    .map((operationId) => getOperation(operationId))
+    .sort((a, b) => literalSegments(b.path) - literalSegments(a.path));
 }
 
 /**

@@ -2,22 +2,25 @@
 import { setupServer, type SetupServer } from 'msw/node';
 import type { MockCore } from './core.ts';
 import { createHandlers, type MockHandlerOptions } from './handlers.ts';
+import { createTestApi, type MockTestApi } from './test-api.ts';
 
 export { DEFAULT_JWT_SECRET, mintToken, type MintOptions } from './auth.ts';
 export type { MockHandlerOptions } from './handlers.ts';
+export * from './test-api-exports.ts';
 
-/** msw's server, plus the core behind it (to reset, read the journal, or move the clock from a test). */
-export type MockServer = SetupServer & { core: MockCore };
+/** msw's server, plus the core behind it and the test API over both (`api.reset()` resets handlers and state). */
+export type MockServer = SetupServer & { core: MockCore; api: MockTestApi };
 
 /**
  * Sets up msw in node with the fake's handlers; call `listen()` / `close()` as with any msw server.
  * @example
  * const server = setupMockServer({ seed: 7, baseUrl: 'http://api.test' });
  * beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
- * afterEach(() => { server.resetHandlers(); server.core.reset(); });
+ * afterEach(() => server.api.reset());
  * afterAll(() => server.close());
  */
 export function setupMockServer(options: MockHandlerOptions = {}): MockServer {
   const { all, core } = createHandlers(options);
-  return Object.assign(setupServer(...all), { core });
+  const server = setupServer(...all);
+  return Object.assign(server, { core, api: createTestApi(core, { resetHandlers: () => server.resetHandlers() }) });
 }

@@ -1,17 +1,34 @@
 // Scenarios a developer switches on to provoke failures: added latency, forced error statuses per operation, a rate limit.
-import { escapePointerToken, isJsonObject, operations, type OperationId, type ValidationError } from '../spec/index.ts';
+import {
+  escapePointerToken,
+  isJsonObject,
+  operations,
+  type ErrorStatus,
+  type OperationId,
+  type ValidationError,
+} from '../spec/index.ts';
 import { controlOperations, validateBody } from './control-plane-schemas.ts';
 import type { components } from './control-plane-types.generated.ts';
 import { createRandom, type Random } from './random.ts';
 
 type DocumentedScenarios = components['schemas']['Scenarios'];
 
-/** Per-operation scenario (`#/components/schemas/Scenarios/properties/operations` of mocks/control-plane.yaml). */
-export type OperationScenario = NonNullable<DocumentedScenarios['operations']>[string];
+type DocumentedOperationScenario = NonNullable<DocumentedScenarios['operations']>[string];
+
+/**
+ * Per-operation scenario (`#/components/schemas/Scenarios/properties/operations` of mocks/control-plane.yaml), its
+ * `errorStatus` typed as the error statuses that operation documents in spec/openapi.yaml.
+ */
+export type OperationScenario<K extends OperationId = OperationId> = Omit<
+  DocumentedOperationScenario,
+  'errorStatus'
+> & {
+  errorStatus?: ErrorStatus<K>;
+};
 
 /** Everything the scenario endpoint accepts, every field optional; `operations` is keyed by the spec's operationIds. */
 export type ScenarioConfig = Omit<DocumentedScenarios, 'operations'> & {
-  operations?: Partial<Record<OperationId, OperationScenario>>;
+  operations?: { [K in OperationId]?: OperationScenario<K> };
 };
 
 /** What the scenarios decide for one request. */

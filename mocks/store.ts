@@ -1,15 +1,27 @@
 // The fake's state and the three operations over it: the seeded catalogue cache, the agent table, the task ledger.
 // Where agents and tasks are kept is the storage's business (mocks/storage.ts): in memory, or durable on disk.
-import type { Agent, AgentStatus, DeployResult, TaskSubmission, WithDefaults } from '../spec/index.ts';
-import { DEFAULT_CATALOGUE_SIZE } from './catalogue.ts';
+import {
+  validateRequestBody,
+  type Agent,
+  type AgentStatus,
+  type DeployRequest,
+  type DeployResult,
+  type TaskSubmission,
+  type ValidationError,
+  type WithDefaults,
+} from '../spec/index.ts';
+import { buildSeededAgent } from './agent-seed.ts';
+import { catalogueEntry, DEFAULT_CATALOGUE_SIZE } from './catalogue.ts';
 import { CatalogueCache } from './catalogue-cache.ts';
 import type { Clock } from './clock.ts';
+import { MockInputError } from './input-error.ts';
 import { createRandom, type Random } from './random.ts';
 import { createMemoryStorage, type AgentRecord, type AgentTable, type Storage } from './storage.ts';
 import { TaskLedger } from './task-ledger.ts';
 import { taskStatusAt, type TaskRecord } from './task-lifecycle.ts';
 import { toTaskView, type TaskView } from './task-view.ts';
 import { planTask } from './task-rules.ts';
+import { checkTaskSeed, seededTaskRecord } from './task-seed.ts';
 
 /**
  * Default bound of the task history (the oldest are forgotten beyond it) and of unfinished tasks (beyond it the one that
@@ -42,6 +54,15 @@ export type SubmitResult =
   | { ok: true; submission: TaskSubmission; task: TaskRecord }
   | { ok: false; reason: 'agent-not-found' }
   | { ok: false; reason: 'agent-not-active'; status: AgentStatus };
+
+/** What a seeding call made, or why not: the status a control-plane answer takes and each bad field. */
+export type SeedOutcome<T> = { ok: true; value: T } | { ok: false; status: 400 | 404 | 409; errors: ValidationError[] };
+
+/**
+ * The deploy the core's operation calls with a body the spec's validator already passed (defaults filled in); the public
+ * `deploy` validates first. Not exported by any package entry.
+ */
+export const deployValidated: unique symbol = Symbol('deployValidated');
 
 const round4 = (value: number): number => Math.round(value * 10_000) / 10_000;
 // A stream distinct from faker's, so deploy ids never replay catalogue ids.
@@ -130,10 +151,17 @@ export class AgentStore {
   }
 
   /**
-   * Creates an agent as the spec's deploy operation describes it; `creator` is the caller's JWT `sub`.
-   * The request is a validated one, so the spec's defaults (pricePerToken, revenueShare) are already in it.
+   * Creates an agent as the spec's deploy operation describes it; `creator` is the caller's JWT `sub`. The request is
+   * checked with the spec's validator first (a MockInputError names each bad field), and its defaults filled in.
    */
-  deploy(request: WithDefaults<'DeployRequest'>, creator: string): DeployResult {
+  deploy(request: DeployRequest, creator: string): DeployResult {
+    const validated = validateRequestBody('deployAgent', request);
+    if (!validated.ok) throw new MockInputError('The deploy request', validated.errors);
+    return this[deployValidated](validated.value, creator);
+  }
+
+  /** `deploy` for a request the spec's validator passed already: the API's hot path validates once. */
+  [deployValidated](request: WithDefaults<'DeployRequest'>, creator: string): DeployResult {
     const agentId = this.#newId('agt_', (id) => this.catalogue.has(id) || this.#agents.has(id));
     const price = request.pricePerToken;
     const supply = request.initialSupply;
@@ -216,6 +244,69 @@ export class AgentStore {
         cost: plan.cost,
       },
     };
+  }
+
+  /**
+   * Stores an agent made from a partial record (the rest generated from the seed), checked against the spec's Agent
+   * schema, the deploy bounds and the figures' rules; the stored record is returned (a copy).
+   */
+  seedAgent(input: unknown): SeedOutcome<Agent> {
+    this.settle();
+    const given = typeof input === 'object' && input !== null ? (input as { agentId?: unknown }).agentId : undefined;
+    const agentId =
+      typeof given === 'string' ? given : this.#newId('agt_', (id) => this.catalogue.has(id) || this.#agents.has(id));
+    const generated = catalogueEntry(this.seed, this.catalogue.size + this.#agents.deployedCount, agentId);
+    generated.agent.deployedAt = new Date(this.clock.now()).toISOString();
+    const seeded = buildSeededAgent(input, generated, (id) => this.catalogue.has(id) || this.#agents.has(id));
+    if (!seeded.ok) return { ok: false, status: 400, errors: seeded.errors };
+    this.#agents.add({
+      agent: seeded.agent,
+      tasksFailed: seeded.tasksFailed,
+      catalogueIndex: undefined,
+      json: undefined,
+    });
+    this.#saveRandom();
+    return { ok: true, value: structuredClone(seeded.agent) };
+  }
+
+  /**
+   * Stores a task whose status now is the one asked for; a finished one is applied to its agent's figures at once.
+   * Queued and processing tasks need an active agent, as a submission does.
+   */
+  seedTask(input: unknown): SeedOutcome<TaskView> {
+    const checked = checkTaskSeed(input);
+    if (!checked.ok) return { ok: false, status: 400, errors: checked.errors };
+    const { seed } = checked;
+    this.settle();
+    const agent = this.get(seed.agentId);
+    if (!agent) return { ok: false, status: 404, errors: [{ path: '/agentId', message: 'is no agent of the fake' }] };
+    if ((seed.status === 'queued' || seed.status === 'processing') && agent.status !== 'active')
+      return {
+        ok: false,
+        status: 409,
+        errors: [{ path: '/status', message: `cannot be ${seed.status}: agent ${seed.agentId} is ${agent.status}` }],
+      };
+    const record = this.#record(seed.agentId);
+    if (!record) return { ok: false, status: 404, errors: [{ path: '/agentId', message: 'is no agent of the fake' }] };
+    const plan = planTask({
+      model: record.agent.model,
+      priority: seed.priority ?? 'normal',
+      taskLength: 0,
+      parametersLength: 0,
+    });
+    const now = this.clock.now();
+    const drawn = this.#random.next() < this.#failureRatio() ? 'failed' : 'completed';
+    const task = seededTaskRecord(
+      seed,
+      plan,
+      this.#newId('tsk_', (id) => this.#ledger.has(id)),
+      now,
+      drawn,
+    );
+    this.#ledger.add(task);
+    this.settle();
+    this.#saveRandom();
+    return { ok: true, value: toTaskView(task, now) };
   }
 
   /** Sets an agent's status (the API itself has no operation for it: the control plane does). */

@@ -43,6 +43,24 @@ export function checkStoredAgent(text: unknown): Checked<Agent> {
   const schema = validateSchema('Agent', parsed.value, { strict: true });
   if (!schema.ok) return { ok: false, reason: first(schema.errors) };
   const agent = parsed.value as Agent;
+  const bounds = deployBoundsErrors(agent);
+  if (bounds.length > 0) return { ok: false, reason: first(bounds) };
+  return { ok: true, value: agent };
+}
+
+/** Where each field of a deploy request lives in the agent it made. */
+const DEPLOYED_AS: Readonly<Record<string, string>> = {
+  initialSupply: '/tokenomics/totalSupply',
+  pricePerToken: '/tokenomics/price',
+  revenueShare: '/tokenomics/revenueShare',
+};
+
+/**
+ * Where an agent's deploy fields leave the bounds a deploy request has (name 1–100 characters…), by the agent's own
+ * pointers: an agent outside them could never have been deployed.
+ * @example deployBoundsErrors({ ...agent, name: 'x'.repeat(300) }) // [{ path: '/name', message: 'must NOT have more than 100 characters' }]
+ */
+export function deployBoundsErrors(agent: Agent): ValidationError[] {
   const asDeployed = validateSchema('DeployRequest', {
     name: agent.name,
     description: agent.description,
@@ -53,8 +71,11 @@ export function checkStoredAgent(text: unknown): Checked<Agent> {
     pricePerToken: agent.tokenomics.price,
     revenueShare: agent.tokenomics.revenueShare,
   });
-  if (!asDeployed.ok) return { ok: false, reason: first(asDeployed.errors) };
-  return { ok: true, value: agent };
+  if (asDeployed.ok) return [];
+  return asDeployed.errors.map((error) => {
+    const [, field = '', rest = ''] = /^\/([^/]*)(.*)$/.exec(error.path) ?? [];
+    return { ...error, path: `${DEPLOYED_AS[field] ?? `/${field}`}${rest}` };
+  });
 }
 
 const TASK_FIELDS = [

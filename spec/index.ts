@@ -8,6 +8,7 @@ export {
   operations,
   operationsOf,
   getOperation,
+  findOperation,
   takesJsonBody,
   type OperationSpec,
   type HttpMethod,

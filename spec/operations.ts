@@ -2,7 +2,7 @@
 import { openapiDocument } from './openapi-document.generated.ts';
 import { resolveRef } from './document-refs.ts';
 import { escapePointerToken, isJsonObject, toPointer, type JsonObject } from './json-pointer.ts';
-import type { BodyOperationId, OperationId } from './types.ts';
+import type { BodyOperationId, OperationId, OperationKey } from './types.ts';
 
 export interface RequiredHeader {
   /** As the document spells it, e.g. `WWW-Authenticate`. */
@@ -126,4 +126,20 @@ export function getOperation(operationId: OperationId, document: JsonObject = op
  */
 export function takesJsonBody(operationId: OperationId): operationId is BodyOperationId {
   return getOperation(operationId).requestMediaType === 'application/json';
+}
+
+/**
+ * The operation an operationId or a `METHOD /path/{template}` of spec/openapi.yaml names; undefined when none does.
+ * @example findOperation('GET /v1/agents/{agentId}')?.operationId // the retrieve operation's id
+ */
+export function findOperation(key: OperationKey | string): OperationSpec | undefined {
+  const byId = operations.get(key as OperationId);
+  if (byId) return byId;
+  const space = key.indexOf(' ');
+  if (space < 0) return undefined;
+  const method = key.slice(0, space).toUpperCase();
+  const path = key.slice(space + 1);
+  for (const operation of operations.values())
+    if (operation.method === method && operation.path === path) return operation;
+  return undefined;
 }

@@ -61,3 +61,45 @@ export type PathParameters<K extends OperationId> = generatedOperations[K]['para
 
 export type { components, paths };
 export type { generatedOperations as OperationTypes };
+
+/** The statuses an operation documents, as numbers. */
+export type DocumentedStatus<K extends OperationId> = keyof generatedOperations[K]['responses'] & number;
+/** The documented statuses of an operation that are errors (4xx and 5xx). */
+export type ErrorStatus<K extends OperationId> = {
+  [S in DocumentedStatus<K>]: `${S}` extends `4${string}` | `5${string}` ? S : never;
+}[DocumentedStatus<K>];
+/** The body the spec documents for `status` of an operation (its JSON or problem+json schema). */
+export type ResponseBody<
+  K extends OperationId,
+  S extends DocumentedStatus<K>,
+> = generatedOperations[K]['responses'][S] extends {
+  content: infer Content;
+}
+  ? Content[keyof Content]
+  : never;
+
+type PathMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
+/** An operation named by its method and the spec's path template, e.g. `GET /v1/agents/{agentId}`. */
+export type OperationRoute = {
+  [P in keyof paths]: {
+    [M in PathMethod]: [NonNullable<paths[P][M]>] extends [never] ? never : `${Uppercase<M>} ${P & string}`;
+  }[PathMethod];
+}[keyof paths];
+/** An operationId, or the same operation as `METHOD /path/{template}`. */
+export type OperationKey = OperationId | OperationRoute;
+/** The operationId an OperationKey names. */
+export type OperationOf<Key extends OperationKey> = Key extends OperationId
+  ? Key
+  : Key extends `${infer M} ${infer P}`
+    ? {
+        [K in OperationId]: P extends keyof paths
+          ? Lowercase<M> extends keyof paths[P]
+            ? [generatedOperations[K]] extends [NonNullable<paths[P][Lowercase<M>]>]
+              ? [NonNullable<paths[P][Lowercase<M>]>] extends [generatedOperations[K]]
+                ? K
+                : never
+              : never
+            : never
+          : never;
+      }[OperationId]
+    : never;
