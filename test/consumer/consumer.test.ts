@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../scripts/spawned-server.ts';
 import { stopsAnswering } from '../stops-answering.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -97,8 +98,11 @@ beforeAll(async () => {
         `typescript@${manifest.devDependencies.typescript}`,
         'jsdom',
         'happy-dom',
+        `@playwright/test@${manifest.devDependencies['@playwright/test']}`,
       ],
       app,
+      // Playwright's browsers are never downloaded: the tests use Debian's chromium.
+      { PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
     ),
     run('npm', [...install, `node@${oldestNode}`], node22),
   ]);
@@ -311,6 +315,48 @@ describe('the packed package, installed into a scratch app', { timeout: 180_000 
         // the group is gone already: nothing was left running
       }
     }
+  });
+
+  it('runs Playwright with 4 workers against one serve: colliding tests pass with sessions and fail without', async () => {
+    const playwright = async (sessions: 'on' | 'off'): Promise<{ run: Run; results: Record<string, string> }> => {
+      const port = await freePort();
+      const json = join(work, `playwright-${sessions}.json`);
+      const run_ = await run(
+        join(app, 'node_modules', '.bin', 'playwright'),
+        ['test', '-c', 'e2e/playwright.config.ts'],
+        app,
+        { MOCK_PORT: String(port), MOCK_SESSIONS: sessions, PW_JSON: json },
+      );
+      const report = JSON.parse(await readFile(json, 'utf8')) as {
+        suites: { specs: { title: string; ok: boolean }[] }[];
+      };
+      const specs = report.suites.flatMap((suite) => suite.specs);
+      return {
+        run: run_,
+        results: Object.fromEntries(specs.map((spec) => [spec.title, spec.ok ? 'passed' : 'failed'])),
+      };
+    };
+    const on = await playwright('on');
+    expect(on.results, `${on.run.stdout}\n${on.run.stderr}`).toEqual({
+      'a paused agent refuses tasks (409)': 'passed',
+      'an active agent accepts tasks (200)': 'passed',
+      'a 500 scenario on getAgent shows the error': 'passed',
+      'an agent seeded by this test is there': 'passed',
+    });
+    expect(on.run.status).toBe(0);
+    expect(on.run.stdout).toMatch(/4 passed/);
+    expect(on.run.stdout).toMatch(/using 4 workers/);
+    // The same tests on the shared default session: the pause and the 500 scenario leak into the others.
+    const off = await playwright('off');
+    expect(off.results, off.run.stdout).toEqual({
+      'a paused agent refuses tasks (409)': 'passed',
+      'an active agent accepts tasks (200)': 'failed',
+      'a 500 scenario on getAgent shows the error': 'passed',
+      'an agent seeded by this test is there': 'failed',
+    });
+    expect(off.run.stdout).toMatch(/Received string: {2}"409"/);
+    expect(off.run.stdout).toMatch(/Received string: {2}"500 Internal server error"/);
+    expect(off.run.status).toBe(1);
   });
 
   it('lists its subcommands, and says in one line with status 2 what is wrong', async () => {
