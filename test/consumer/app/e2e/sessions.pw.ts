@@ -21,6 +21,7 @@ interface AppWindow {
 /** The app's own origin (one static server per worker): a page on another origin than the fake, as in real life. */
 const test = mockTest.extend<object, { appUrl: string }>({
   appUrl: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from its destructuring.
     async ({}, use) => {
       const body = await html;
       const server = createServer((_request, response) => response.end(body)).listen(0, '127.0.0.1');
