@@ -317,7 +317,10 @@ describe('the packed package, installed into a scratch app', { timeout: 180_000 
     }
   });
 
-  it('runs Playwright with 4 workers against one serve: colliding tests pass with sessions and fail without', async () => {
+  // Two Playwright runs of 4 browsers each: far longer than the other steps on a loaded machine.
+  it('runs Playwright with 4 workers against one serve: colliding tests pass with sessions and fail without', {
+    timeout: 900_000,
+  }, async () => {
     const playwright = async (sessions: 'on' | 'off'): Promise<{ run: Run; results: Record<string, string> }> => {
       const port = await freePort();
       const json = join(work, `playwright-${sessions}.json`);
