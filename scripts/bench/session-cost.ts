@@ -1,10 +1,12 @@
 // What sessions cost per request, in process CPU time (steadier than req/s on a loaded machine): GET and deploy through
 // the core of another checkout (`--baseline DIR`, e.g. a `git worktree` of main), through this core without a session,
-// and through this core in a session, interleaved round by round.
+// and through this core in a session, interleaved round by round. Each measurement runs in a process of its own, so no
+// variant's traffic shapes the JIT's view of another's code.
 // Usage: node scripts/bench/session-cost.ts --baseline DIR [--rounds 15] [--requests 2000]
+import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { mintToken } from '../../mocks/auth.ts';
 import { createMockCore, type MockCore } from '../../mocks/core.ts';
 import { silentLogger } from '../../mocks/logger.ts';
@@ -29,25 +31,27 @@ async function cpuPerRequest(variant: Variant, make: (headers: Record<string, st
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
-async function main(args: string[]): Promise<void> {
-  const values = parseCommandLine(
-    { baseline: { type: 'string' }, rounds: { type: 'string' }, requests: { type: 'string' } },
-    { usage },
-    args,
-  );
-  if (values.baseline === undefined) cliError(`--baseline DIR is required; ${usage}`);
-  const rounds = numberFlag('rounds', values.rounds ?? '15', { integer: true, min: 1 }, usage);
-  const count = numberFlag('requests', values.requests ?? '2000', { integer: true, min: 1 }, usage);
-  const baselineModule = (await import(pathToFileURL(join(resolve(values.baseline), 'mocks/core.ts')).href)) as {
-    createMockCore: typeof createMockCore;
-  };
+const VARIANTS = ['baseline', 'default session', 'in a session'] as const;
+type VariantName = (typeof VARIANTS)[number];
+const OPS = ['getAgent', 'deployAgent'] as const;
+
+/** In a child: one variant, warmed up, then `count` GETs and `count` deploys; prints µs CPU per request of each. */
+async function child(name: VariantName, baseline: string, count: number): Promise<void> {
   const options = { seed: 42, logger: silentLogger, failureRatio: 0 };
   const auth = { authorization: `Bearer ${await mintToken({ sub: 'bench' })}` };
-  const variants: Variant[] = [
-    { name: 'baseline', core: baselineModule.createMockCore(options), headers: auth },
-    { name: 'default session', core: createMockCore(options), headers: auth },
-    { name: 'in a session', core: createMockCore(options), headers: { ...auth, 'x-mock-session': 'bench' } },
-  ];
+  const make =
+    name === 'baseline'
+      ? (
+          (await import(pathToFileURL(join(resolve(baseline), 'mocks/core.ts')).href)) as {
+            createMockCore: typeof createMockCore;
+          }
+        ).createMockCore
+      : createMockCore;
+  const variant: Variant = {
+    name,
+    core: make(options),
+    headers: name === 'in a session' ? { ...auth, 'x-mock-session': 'bench' } : auth,
+  };
   const body = new TextEncoder().encode(deployBody);
   const deploy = (headers: Record<string, string>): MockRequest => ({
     method: 'POST',
@@ -56,47 +60,68 @@ async function main(args: string[]): Promise<void> {
     headers: { ...headers, 'content-type': 'application/json' },
     body,
   });
-  const agentIds = new Map<string, string>();
-  for (const variant of variants) {
-    const answer = await variant.core.handle(deploy(variant.headers));
-    agentIds.set(variant.name, (JSON.parse(answer.body) as { agentId: string }).agentId);
-  }
+  const answer = await variant.core.handle(deploy(variant.headers));
+  const agentId = (JSON.parse(answer.body) as { agentId: string }).agentId;
+  const get = (headers: Record<string, string>): MockRequest => ({
+    method: 'GET',
+    path: `/v1/agents/${agentId}`,
+    query: '',
+    headers,
+    body: null,
+  });
+  // A warm-up of the same size, not counted (JIT, caches).
+  await cpuPerRequest(variant, get, count);
+  await cpuPerRequest(variant, deploy, count);
+  const figures = {
+    getAgent: await cpuPerRequest(variant, get, count),
+    deployAgent: await cpuPerRequest(variant, deploy, count),
+  };
+  process.stdout.write(JSON.stringify(figures));
+}
+
+async function main(args: string[]): Promise<void> {
+  const values = parseCommandLine(
+    {
+      baseline: { type: 'string' },
+      rounds: { type: 'string' },
+      requests: { type: 'string' },
+      child: { type: 'string' },
+    },
+    { usage },
+    args,
+  );
+  if (values.baseline === undefined) cliError(`--baseline DIR is required; ${usage}`);
+  const rounds = numberFlag('rounds', values.rounds ?? '15', { integer: true, min: 1 }, usage);
+  const count = numberFlag('requests', values.requests ?? '2000', { integer: true, min: 1 }, usage);
+  if (values.child !== undefined) return child(values.child as VariantName, values.baseline, count);
   const samples = new Map<string, number[]>();
   const load = loadavg()[0] ?? 0;
-  // Round -1 warms every path up (JIT, caches) and is not counted.
-  for (let round = -1; round < rounds; round += 1) {
-    for (let offset = 0; offset < variants.length; offset += 1) {
-      const variant = variants[(round + 1 + offset) % variants.length] as Variant;
-      const get = (headers: Record<string, string>): MockRequest => ({
-        method: 'GET',
-        path: `/v1/agents/${agentIds.get(variant.name) ?? ''}`,
-        query: '',
-        headers,
-        body: null,
-      });
-      for (const [op, make] of [
-        ['getAgent', get],
-        ['deployAgent', deploy],
-      ] as const) {
-        const key = `${op}|${variant.name}`;
-        const figure = await cpuPerRequest(variant, make, count);
-        if (round >= 0) samples.set(key, [...(samples.get(key) ?? []), figure]);
-      }
+  const script = fileURLToPath(import.meta.url);
+  for (let round = 0; round < rounds; round += 1) {
+    for (let offset = 0; offset < VARIANTS.length; offset += 1) {
+      const name = VARIANTS[(round + offset) % VARIANTS.length] as VariantName;
+      const output = execFileSync(
+        process.execPath,
+        [script, '--child', name, '--baseline', values.baseline, '--requests', String(count)],
+        { encoding: 'utf8' },
+      );
+      const figures = JSON.parse(output) as Record<(typeof OPS)[number], number>;
+      for (const op of OPS) samples.set(`${op}|${name}`, [...(samples.get(`${op}|${name}`) ?? []), figures[op]]);
     }
   }
   const lines = [
-    `| operation | ${variants.map((v) => `${v.name} µs CPU/request`).join(' | ')} | default/baseline | session/baseline |`,
-    `|---|${variants.map(() => '---').join('|')}|---|---|`,
+    `| operation | ${VARIANTS.map((v) => `${v} µs CPU/request`).join(' | ')} | default/baseline | session/baseline |`,
+    `|---|${VARIANTS.map(() => '---').join('|')}|---|---|`,
   ];
-  for (const op of ['getAgent', 'deployAgent']) {
-    const figures = variants.map((v) => median(samples.get(`${op}|${v.name}`) ?? []));
+  for (const op of OPS) {
+    const figures = VARIANTS.map((v) => median(samples.get(`${op}|${v}`) ?? []));
     const [base = NaN, plain = NaN, session = NaN] = figures;
     lines.push(
       `| ${op} | ${figures.map((f) => f.toFixed(1)).join(' | ')} | ${(plain / base).toFixed(3)}× | ${(session / base).toFixed(3)}× |`,
     );
   }
   process.stdout.write(
-    `${lines.join('\n')}\n\nmedian of ${rounds} interleaved rounds × ${count} requests; load average ${load.toFixed(2)} before, ${(loadavg()[0] ?? 0).toFixed(2)} after; ${process.version}\n`,
+    `${lines.join('\n')}\n\nmedian of ${rounds} interleaved rounds × ${count} requests, one process per measurement; load average ${load.toFixed(2)} before, ${(loadavg()[0] ?? 0).toFixed(2)} after; ${process.version}\n`,
   );
 }
 
