@@ -17,6 +17,8 @@ export default defineConfig({
   workers: 4,
   fullyParallel: true,
   retries: 0,
+  // Four browsers at once on a small, loaded CI machine: starting them alone can take half a minute.
+  timeout: 120_000,
   reporter: [['list'], ['json', { outputFile: process.env.PW_JSON ?? 'playwright-results.json' }]],
   webServer: {
     command: `${process.env.MOCK_SERVE ?? 'npx agent-registry-kit serve'} --port ${port}`,
