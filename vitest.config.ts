@@ -10,10 +10,13 @@ export default defineConfig({
       'mocks/**/*.test.ts',
       'differential/**/*.test.ts',
       'spec-change/**/*.test.ts',
+      'proxy/**/*.test.ts',
       'scripts/**/*.test.ts',
       'test/**/*.test.ts',
     ],
     exclude: ['node_modules/**', 'contract-tests/**', 'build/**'],
+    // One throwaway PostgreSQL cluster for the files under test/postgres/ (started only when the run includes them).
+    globalSetup: ['test/postgres/global-setup.ts'],
     reporters: ['default', new SummaryLineReporter()],
     testTimeout: 20_000,
     hookTimeout: 60_000,

@@ -130,7 +130,7 @@ function edgesOf(name: string, at: SchemaAt): Edge[] {
  * Valid bodies of an operation, each with one field at a documented edge, starting from its richest example (every
  * field present); enum fields cycle through all their values across the bodies, and a `name` field is set to the
  * label (unless it is the field at its edge), so no two deploys look alike.
- * @example boundaryBodies('deployAgent').find((b) => b.label.startsWith('revenueShare maximum'))?.body.revenueShare // 1
+ * @example boundaryBodies(deploy).find((b) => b.label.startsWith('revenueShare maximum'))?.body.revenueShare // 1
  */
 export function boundaryBodies(operationId: BodyOperationId): BoundaryBody[] {
   const at = requestSchema(operationId);

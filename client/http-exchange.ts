@@ -1,6 +1,7 @@
 // Sends one request to the server under test with a timeout and records it, token redacted, with what came back.
 import type { HttpMethod } from '../spec/index.ts';
 import type { RecordedExchange } from './check-record.ts';
+import { readCappedBody, TooLargeError } from './bounded-read.ts';
 import { describeServerText, type Redact } from './redaction.ts';
 
 /** What a check asks to send. `authorization` is the header value, or undefined for none; `label` is what reports show instead. */
@@ -20,10 +21,14 @@ export interface SentExchange {
   response: { status: number; contentType: string | null; headers: Headers; body: string } | undefined;
 }
 
+/** A response body larger than this is not read on (the API's answers are a few KiB; an endless one must not fill memory). */
+export const maxResponseBytes = 16 * 1024 * 1024;
+
 /** Request and response bodies are kept up to this many characters in the records (after redaction). */
 const recordedTextLimit = 4000;
 
 function describeFetchError(error: unknown, timeoutMs: number): string {
+  if (error instanceof TooLargeError) return `${error.message}; stopped reading`;
   if (error instanceof DOMException && error.name === 'TimeoutError')
     return `no answer within ${timeoutMs} ms (--timeout)`;
   if (error instanceof Error) {
@@ -76,7 +81,7 @@ export async function sendRequest(
       signal: AbortSignal.timeout(timeoutMs),
       redirect: 'manual',
     });
-    const text = await answer.text();
+    const text = await readCappedBody(answer, maxResponseBytes);
     record.durationMs = Math.round(performance.now() - started);
     const shown: Record<string, string> = {};
     answer.headers.forEach((value, name) => {

@@ -55,7 +55,7 @@ export function requestExamples(operationId: BodyOperationId): JsonObject[] {
 
 /**
  * The JSON body schema of one documented response of an operation, resolved.
- * @example responseSchema('getAgent', 200).pointer // '/components/schemas/Agent'
+ * @example responseSchema(operationId, 200).pointer // '/components/schemas/Agent' for the retrieve
  */
 export function responseSchema(operationId: OperationId, status: number): SchemaAt {
   const response = getOperation(operationId).responses.get(status);

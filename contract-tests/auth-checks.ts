@@ -5,7 +5,7 @@ import { getOperation, operations, type OperationId } from '../spec/index.ts';
 import type { AuthVariant } from '../client/auth-variants.ts';
 import { defineCheck, type CheckDefinition, type CheckRun } from './check-definition.ts';
 import { takesBody, validRequest, type CheckRequest } from '../client/operation-requests.ts';
-import { unknownAgentId } from './expect-success.ts';
+import { unknownValues } from './expect-success.ts';
 import { requestExamples, requestSchema } from '../client/spec-schemas.ts';
 
 /** Every way the suite presents bad credentials; `jwt` variants are derived from API_TOKEN and need it to be a JWT. */
@@ -24,15 +24,15 @@ export const authVariants: ReadonlyArray<{ id: AuthVariant; title: string; jwt: 
 async function harmlessRequest(run: CheckRun, operationId: OperationId): Promise<CheckRequest> {
   const operation = getOperation(operationId);
   if (operation.method === 'GET') {
-    const agentId = operation.pathParameters.includes('agentId') ? await run.fixtureAgent() : '';
-    return validRequest(operationId, agentId);
+    const values = operation.pathParameters.length > 0 ? await run.pathValues(operationId) : {};
+    return validRequest(operationId, values);
   }
-  if (operation.pathParameters.includes('agentId')) return validRequest(operationId, unknownAgentId(run));
+  if (operation.pathParameters.length > 0) return validRequest(operationId, unknownValues(run, operationId));
   // No agent to aim at: a body without its required fields cannot create anything.
   const required = takesBody(operationId) ? requestSchema(operationId).schema.required : undefined;
   const example = takesBody(operationId) ? { ...requestExamples(operationId)[0] } : {};
   for (const name of Array.isArray(required) ? required : []) delete example[String(name)];
-  return validRequest(operationId, '', example);
+  return validRequest(operationId, {}, example);
 }
 
 async function rejectedWith401(run: CheckRun, operationId: OperationId, variant: AuthVariant): Promise<void> {

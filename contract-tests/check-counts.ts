@@ -1,5 +1,5 @@
 // The counts docs/contract-tests.md states about the suite (checks per family and operation, writes of a default run), rendered
-// from the plan itself so the prose cannot drift; test/contract/readme-counts.test.ts compares the page with it.
+// from the plan itself so the prose cannot drift: `npm run generate` writes them into the page (scripts/generated-docs.ts).
 import { operations } from '../spec/index.ts';
 import { generatedProperties, namedChecks, planRun } from './check-plan.ts';
 import type { CheckName } from '../client/check-record.ts';
@@ -34,9 +34,3 @@ export function renderCheckCounts(): string {
       `${plan.shrinkBudget} kept for shrinking, the rest requests a correct server rejects.`,
   ].join('\n');
 }
-
-/** The markers around the table in docs/contract-tests.md. */
-export const countsMarkers = {
-  begin: '<!-- contract-counts: generated from contract-tests/check-counts.ts, compared by a test -->',
-  end: '<!-- /contract-counts -->',
-} as const;

@@ -4,6 +4,7 @@ import type { OperationId } from '../spec/index.ts';
 import type { AuthVariant } from '../client/auth-variants.ts';
 import type { CheckName, CheckRecord, CheckViolation } from '../client/check-record.ts';
 import type { OutgoingRequest, SentExchange } from '../client/http-exchange.ts';
+import type { PathValues } from '../client/path-parameters.ts';
 import type { RunOptions } from './run-options.ts';
 
 /** What a check body can do. */
@@ -20,8 +21,11 @@ export interface CheckRun {
   violate(
     violation: Omit<CheckViolation, 'check' | 'exchange'> & { exchange?: number | undefined; check?: CheckName },
   ): void;
-  /** The agent this check's family works on: deployed once per family, or API_AGENT_ID under --read-only. */
-  fixtureAgent(): Promise<string>;
+  /**
+   * Valid values of the operation's path parameters, from the family's fixtures: created once per family through the
+   * spec's links (client/path-parameters.ts), or API_AGENT_ID under --read-only.
+   */
+  pathValues(operationId: OperationId): Promise<PathValues>;
   /** The check's record (generated checks add their details to it). */
   record: CheckRecord;
 }
@@ -36,10 +40,12 @@ export interface CheckMeta {
   /** Of those, deploys and task submissions a correct server accepts (they create something; --read-only skips them). */
   deploys?: number;
   executes?: number;
-  /** Needs its family's fixture agent (deployed once per family, or API_AGENT_ID under --read-only). */
+  /** Needs its family's fixtures (its operation's path parameters: created once per family, or API_AGENT_ID under --read-only). */
   fixture?: boolean;
   /** Which auth variant it sends, when that variant needs the token to be a JWT. */
   needsJwt?: boolean;
+  /** Every POST it sends is refused by a correct server for two independent reasons, so --read-only may send it. */
+  twoGuards?: boolean;
 }
 
 /** A check as the plan and the runner see it. */
@@ -53,6 +59,7 @@ export interface CheckDefinition {
   executes: number;
   fixture: boolean;
   needsJwt: boolean;
+  twoGuards: boolean;
   body: (run: CheckRun) => Promise<void>;
 }
 
@@ -69,8 +76,8 @@ const families: readonly CheckName[] = [
  * Defines a named check; its family and operation are read from its id, so they cannot disagree with it.
  * @example
  * export const unknownAgent = defineCheck(
- *   { id: 'behaviour/getAgent/unknown', title: 'an unknown agentId is answered 404', posts: 0 },
- *   async (run) => { await run.send({ operationId: 'getAgent', method: 'GET', path: '/v1/agents/x', ... }); },
+ *   { id: `behaviour/${operationId}/unknown`, title: 'an unknown agentId is answered 404', posts: 0 },
+ *   async (run) => { await run.send(validRequest(operationId, { agentId: 'x' })); },
  * );
  */
 export function defineCheck(meta: CheckMeta, body: (run: CheckRun) => Promise<void>): CheckDefinition {
@@ -86,6 +93,7 @@ export function defineCheck(meta: CheckMeta, body: (run: CheckRun) => Promise<vo
     executes: meta.executes ?? 0,
     fixture: meta.fixture ?? false,
     needsJwt: meta.needsJwt ?? false,
+    twoGuards: meta.twoGuards ?? false,
     body,
   };
 }

@@ -1,12 +1,14 @@
 // The plan of a run, derived from the checks' own definitions (each family's *-checks.ts, built from the spec's
 // operations) and the generated properties: what runs, what the caps skip, how many generated cases fit, and the totals
 // printed before anything is sent. Pure: no HTTP and no vitest in here.
-import { operations, type BodyOperationId } from '../spec/index.ts';
+import { operations, type BodyOperationId, type OperationId } from '../spec/index.ts';
+import { creationSteps } from '../client/path-parameters.ts';
 import { authChecks } from './auth-checks.ts';
 import { behaviourChecks } from './behaviour-checks.ts';
 import type { CheckDefinition } from './check-definition.ts';
 import type { CheckName } from '../client/check-record.ts';
-import { acceptedWrites, conformanceChecks } from './conformance-checks.ts';
+import { conformanceChecks } from './conformance-checks.ts';
+import { acceptedWrites } from '../client/linked-operations.ts';
 import { takesBody } from '../client/operation-requests.ts';
 import { reliabilityChecks } from './reliability-checks.ts';
 import { requestValidationChecks } from './request-validation-checks.ts';
@@ -26,12 +28,12 @@ export interface GeneratedProperty {
 
 /**
  * The generated-case properties, in run order: valid and invalid bodies of every operation of the spec that takes one.
- * @example generatedProperties.map((p) => p.id) // ['generated/deployAgent/valid', 'generated/deployAgent/invalid', …]
+ * @example generatedProperties.map((p) => p.id) // ['generated/<operationId>/valid', 'generated/<operationId>/invalid', …]
  */
 export const generatedProperties: readonly GeneratedProperty[] = [...operations.values()].flatMap((operation) => {
   const operationId = operation.operationId;
   if (!takesBody(operationId)) return [];
-  const fixture = operation.pathParameters.includes('agentId');
+  const fixture = operation.pathParameters.length > 0;
   return [
     {
       id: `generated/${operationId}/valid`,
@@ -69,7 +71,7 @@ export const checkDefinitions: readonly CheckDefinition[] = [
 
 /**
  * Every named check, in run order, without its body.
- * @example namedChecks.find((c) => c.id === 'behaviour/getAgent/unknown')?.posts // 0
+ * @example namedChecks.find((c) => c.id === `behaviour/${operationId}/unknown`)?.posts // 0 for a GET
  */
 export const namedChecks: readonly PlannedCheck[] = checkDefinitions.map(({ body: _body, ...planned }) => planned);
 
@@ -82,6 +84,28 @@ export const fixtureFiles: readonly CheckName[] = [
 ];
 export type FixtureFile = CheckName;
 
+/**
+ * The creations a family's fixtures take: every value its checks' operations need (client/path-parameters.ts), each
+ * created once per family, counted as the writes they are.
+ * @example fixtureWrites('conformance') // { posts: 1, deploys: 1, executes: 0 } with the live spec
+ */
+export function fixtureWrites(file: FixtureFile): { posts: number; deploys: number; executes: number } {
+  const operationIds = [
+    ...namedChecks.filter((check) => check.fixture && fileOf(check.id) === file).map((check) => check.operationId),
+    ...(file === 'generated' ? generatedProperties.filter((p) => p.fixture).map((p) => p.operationId) : []),
+  ];
+  const creators = new Map<string, OperationId>();
+  for (const operationId of operationIds)
+    for (const step of creationSteps(operationId)) creators.set(step.parameter, step.creator);
+  const writes = { posts: creators.size, deploys: 0, executes: 0 };
+  for (const creator of creators.values()) {
+    const accepted = acceptedWrites(creator);
+    writes.deploys += accepted.deploys;
+    writes.executes += accepted.executes;
+  }
+  return writes;
+}
+
 /** The family a check id belongs to (each family has its own fixture agent). */
 export function fileOf(id: string): FixtureFile {
   return id.split('/')[0] as FixtureFile;
@@ -90,14 +114,12 @@ export function fileOf(id: string): FixtureFile {
 /**
  * Whether --read-only may send a check: a POST goes out only when two independent guards each make a correct server
  * reject it, so that one broken guard can never create anything. Auth checks pair bad credentials with an invalid body
- * or an unknown agent (auth.test.ts); an over-long agentId is both invalid and unknown. An invalid body alone, or an
+ * or an unknown agent (auth.test.ts); an over-long path parameter is both invalid and unknown (`twoGuards`). An invalid body alone, or an
  * unknown agent alone, is one guard, so those checks (and generated cases) are skipped.
- * @example readOnlySafe(namedChecks.find((c) => c.id === 'auth/deployAgent/missing')!) // true
+ * @example readOnlySafe(namedChecks.find((c) => c.check === 'auth')!) // true
  */
 export function readOnlySafe(check: PlannedCheck): boolean {
-  return (
-    check.posts === 0 || check.check === 'auth' || check.id === 'request-validation/executeAgentTask/agentId-max-length'
-  );
+  return check.posts === 0 || check.check === 'auth' || check.twoGuards;
 }
 
 export type Decision = { run: true } | { run: false; reason: 'max-writes' | 'read-only' };
@@ -124,7 +146,7 @@ export interface PlanInput {
 
 /** The --max-writes default: every named check once, every generated case, and a margin for shrinking. */
 export function defaultMaxWrites(readOnly: boolean, runs: number): number {
-  let posts = readOnly ? 0 : fixtureFiles.length;
+  let posts = readOnly ? 0 : fixtureFiles.reduce((sum, file) => sum + fixtureWrites(file).posts, 0);
   for (const check of namedChecks) if (!readOnly || readOnlySafe(check)) posts += check.posts;
   if (!readOnly) posts += generatedProperties.length * runs;
   // Read-only sends no generated case, so there is nothing to shrink.
@@ -134,7 +156,7 @@ export function defaultMaxWrites(readOnly: boolean, runs: number): number {
 /**
  * Decides what a run does within its caps. Fixtures come first (checks need them), then named checks in catalogue
  * order, then generated cases; whatever is left is the shrink budget.
- * @example planRun({ maxWrites: 0, readOnly: false, runs: 10 }).decisions.get('behaviour/getAgent/unknown') // { run: true }
+ * @example planRun({ maxWrites: 0, readOnly: false, runs: 10 }).decisions.get(`behaviour/${operationId}/unknown`) // { run: true } for a GET
  */
 export function planRun(input: PlanInput): RunPlan {
   const maxWrites = input.maxWrites ?? defaultMaxWrites(input.readOnly, input.runs);
@@ -152,7 +174,13 @@ export function planRun(input: PlanInput): RunPlan {
   for (const file of fixtureFiles) {
     const id = `fixture/${file}`;
     if (input.readOnly) decisions.set(id, { run: false, reason: 'read-only' });
-    else decisions.set(id, claim(1, 1, 0) ? { run: true } : { run: false, reason: 'max-writes' });
+    else {
+      const writes = fixtureWrites(file);
+      decisions.set(
+        id,
+        claim(writes.posts, writes.deploys, writes.executes) ? { run: true } : { run: false, reason: 'max-writes' },
+      );
+    }
   }
   for (const check of namedChecks) {
     if (input.readOnly && !readOnlySafe(check)) {

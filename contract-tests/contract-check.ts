@@ -1,7 +1,7 @@
 // Runs the named checks against a server: applies the run plan (caps, read-only), sends requests through one recorder,
 // checks every response for conformance (and any 5xx), applies --seed-only, and fails with an explanation. No vitest
 // here: the thin vitest layer (register-checks.ts) reads the run's options and turns checks into tests.
-import { checkResponse, operations, type OperationId, type Violation } from '../spec/index.ts';
+import { checkResponse, operationRoles, operations, type OperationId, type Violation } from '../spec/index.ts';
 import { authorization, credentialsFor, type Credentials } from '../client/auth-variants.ts';
 import type { CheckDefinition, CheckRun } from './check-definition.ts';
 import type { CheckName, CheckRecord, CheckViolation } from '../client/check-record.ts';
@@ -11,7 +11,8 @@ import { sendRequest } from '../client/http-exchange.ts';
 import { assertReadOnlySafe } from './read-only-guard.ts';
 import { createRedactor, describeServerText, type Redact } from '../client/redaction.ts';
 import type { RunOptions } from './run-options.ts';
-import { successStatus } from '../client/operation-requests.ts';
+import { successStatus, takesBody, validRequest } from '../client/operation-requests.ts';
+import { findPathValues, type PathValues } from '../client/path-parameters.ts';
 import { requestExamples } from '../client/spec-schemas.ts';
 
 export type { CheckRun };
@@ -27,7 +28,8 @@ export interface ContractSession {
    */
   redact: Redact;
   credentials: Credentials;
-  fixtures: Map<FixtureFile, Promise<string>>;
+  /** Path values each family has created so far (its fixtures), extended as its checks need more. */
+  fixtures: Map<FixtureFile, Promise<PathValues>>;
 }
 
 /**
@@ -44,47 +46,65 @@ export function createContractSession(options: RunOptions): ContractSession {
   };
 }
 
-/** Thrown when the fixture agent could not be deployed; the check reports it as a behaviour failure. */
-class FixtureError extends Error {}
-
-async function deployFixture(session: ContractSession, file: FixtureFile): Promise<string> {
-  const { options, redact } = session;
-  if (options.readOnly) {
-    if (options.agentId === undefined) throw new FixtureError('--read-only needs API_AGENT_ID (an existing agent)');
-    return options.agentId;
+/** Thrown when a fixture could not be created; the check reports it as a behaviour failure. */
+class FixtureError extends Error {
+  /** The operation that was to create the value, when known. */
+  readonly creator: OperationId | undefined;
+  constructor(message: string, creator?: OperationId) {
+    super(message);
+    this.creator = creator;
   }
-  const example = requestExamples('deployAgent').at(-1);
-  const { record, response } = await sendRequest(options.baseUrl, options.timeoutMs, redact, {
-    operationId: 'deployAgent',
-    method: 'POST',
-    path: '/v1/agents/deploy',
-    authorization: authorization(session.credentials, 'token'),
-    contentType: 'application/json',
-    body: JSON.stringify({ ...example, name: `contract fixture (${file})` }),
-  });
-  let agentId: unknown;
-  try {
-    agentId =
-      response && response.status >= 200 && response.status < 300
-        ? (JSON.parse(response.body) as { agentId?: unknown }).agentId
-        : undefined;
-  } catch {
-    agentId = undefined;
-  }
-  if (typeof agentId !== 'string') {
-    const answer = response ? `${response.status} ${describeServerText(redact, response.body, 80)}` : record.error;
-    throw new FixtureError(`could not deploy the agent this check needs (POST /v1/agents/deploy answered ${answer})`);
-  }
-  return agentId;
 }
 
-function fixtureAgentOf(session: ContractSession, file: FixtureFile): Promise<string> {
-  let pending = session.fixtures.get(file);
-  if (!pending) {
-    pending = deployFixture(session, file);
-    session.fixtures.set(file, pending);
+/** Sends a valid request of the operation a link names as a parameter's source, and returns its parsed answer. */
+async function createFixture(
+  session: ContractSession,
+  file: FixtureFile,
+  creator: OperationId,
+  values: PathValues,
+): Promise<unknown> {
+  const { options, redact } = session;
+  if (options.readOnly)
+    throw new FixtureError(`--read-only cannot create what ${creator} creates; it needs API_AGENT_ID`, creator);
+  const example = takesBody(creator) ? requestExamples(creator).at(-1) : undefined;
+  // Named after its family where the body has a name, so fixtures left on a real server say where they came from.
+  const named =
+    example && typeof example.name === 'string' ? { ...example, name: `contract fixture (${file})` } : example;
+  const request = validRequest(creator, values, named);
+  const { record, response } = await sendRequest(options.baseUrl, options.timeoutMs, redact, {
+    ...request,
+    authorization: authorization(session.credentials, 'token'),
+  });
+  if (response && response.status >= 200 && response.status < 300) {
+    try {
+      return JSON.parse(response.body) as unknown;
+    } catch {
+      // Reported below with the rest of the failures.
+    }
   }
-  return pending;
+  const answer = response ? `${response.status} ${describeServerText(redact, response.body, 80)}` : record.error;
+  throw new FixtureError(
+    `could not create what this check needs (${request.method} ${request.path} answered ${answer})`,
+    creator,
+  );
+}
+
+/** The family's path values, extended (once, in order) with whatever `operationId` needs that it does not have yet. */
+function fixtureValuesOf(session: ContractSession, file: FixtureFile, operationId: OperationId): Promise<PathValues> {
+  const { options } = session;
+  if (options.readOnly && options.agentId === undefined)
+    return Promise.reject(new FixtureError('--read-only needs API_AGENT_ID (an existing agent)'));
+  const start: PathValues = options.readOnly && options.agentId !== undefined ? { agentId: options.agentId } : {};
+  const previous = session.fixtures.get(file) ?? Promise.resolve(start);
+  const next = previous.then((known) =>
+    findPathValues(operationId, (creator, values) => createFixture(session, file, creator, values), known).catch(
+      (error: unknown) => {
+        throw error instanceof FixtureError ? error : new FixtureError(String((error as Error).message ?? error));
+      },
+    ),
+  );
+  session.fixtures.set(file, next);
+  return next;
 }
 
 /** A fresh record; generated properties, which are not in the named catalogue, make theirs with it too. */
@@ -181,8 +201,8 @@ export function createCheckRun(
         exchange,
       });
     },
-    fixtureAgent() {
-      return fixtureAgentOf(session, fileOf(record.id));
+    pathValues(operationId) {
+      return fixtureValuesOf(session, fileOf(record.id), operationId);
     },
   };
   return run;
@@ -257,26 +277,27 @@ export async function runCheck(
 }
 
 function fixtureViolation(run: CheckRun, error: FixtureError): void {
+  const creator = error.creator ?? operationRoles().creators[0];
   run.violate({
     check: 'behaviour',
-    rule: 'deploy-creates-agent',
-    pointer: '/agentId',
-    expected: 'a 2xx answer with an agentId',
+    rule: 'creation-succeeds',
+    pointer: '',
+    expected: 'a 2xx answer holding what the links say it creates',
     found: error.message,
     origin: 'seed',
-    specPointer: successStatus('deployAgent').pointer,
+    specPointer: creator === undefined ? '' : successStatus(creator).pointer,
     message: error.message,
   });
 }
 
 /**
- * The family's fixture agent, or undefined after recording why it could not be deployed (for checks outside
- * registerChecks, such as the generated properties).
- * @example const agentId = await fixtureOrViolation(createCheckRun(session, record, 0)); if (agentId === undefined) return;
+ * The family's path values for an operation, or undefined after recording why they could not be created (for checks
+ * outside registerChecks, such as the generated properties).
+ * @example const values = await fixtureOrViolation(createCheckRun(session, record, 0), operationId); if (!values) return;
  */
-export async function fixtureOrViolation(run: CheckRun): Promise<string | undefined> {
+export async function fixtureOrViolation(run: CheckRun, operationId: OperationId): Promise<PathValues | undefined> {
   try {
-    return await run.fixtureAgent();
+    return await run.pathValues(operationId);
   } catch (error) {
     if (!(error instanceof FixtureError)) throw error;
     fixtureViolation(run, error);

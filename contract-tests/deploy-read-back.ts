@@ -1,12 +1,24 @@
 // Every accepted deploy is read back: deploys a body, retrieves the agent it created and compares it, field by field,
 // with what was sent (or the documented default) and what the deploy answered. Shared by behaviour and generated checks.
-import { getOperation, isJsonObject, type JsonObject, type JsonValue, type RuleOrigin } from '../spec/index.ts';
+import {
+  getAtPointer,
+  getOperation,
+  isJsonObject,
+  type JsonObject,
+  type JsonValue,
+  type RuleOrigin,
+} from '../spec/index.ts';
+import { primaryCreation } from '../client/linked-operations.ts';
 import type { CheckRun } from './check-definition.ts';
 import { successStatus, validRequest } from '../client/operation-requests.ts';
 import { expectSuccess } from './expect-success.ts';
 import { requestSchema, resolveSchema, responseSchema } from '../client/spec-schemas.ts';
 
-const deploySpec = getOperation('deployAgent').pointer;
+/** The write the links name as the first creator (the deploy), what it creates, and the GET that reads it back. */
+const creation = primaryCreation();
+const creator = creation.creator;
+const reader = creation.readBack;
+const deploySpec = getOperation(creator).pointer;
 
 /** One field of the retrieved agent and the value it must have. */
 export interface Agreement {
@@ -39,6 +51,15 @@ function same(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
   return a === b;
 }
 
+/** The id a creation answered, where its link says it is. */
+function createdId(answer: JsonValue | undefined): string | undefined {
+  const value = answer === undefined ? undefined : getAtPointer(answer, creation.field);
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The creating operation and the GET that reads back what it created (from the spec's links). */
+export const readBackPair = { creator, reader, parameter: creation.parameter, field: creation.field } as const;
+
 /**
  * Deploys `body`; records why it did not create an agent, or returns the answer.
  * @example const deployed = await deploy(run, { name: 'x', category: 'defi', model: 'gpt-4', initialSupply: 1 });
@@ -48,23 +69,24 @@ export async function deploy(
   body: JsonObject,
   validBy?: RuleOrigin,
   what = 'a valid deploy',
-): Promise<{ answer: JsonObject; index: number } | undefined> {
-  const { response, index } = await run.send(validRequest('deployAgent', '', body));
-  if (!response || !expectSuccess(run, 'deployAgent', response.status, index, what, validBy)) return undefined;
+): Promise<{ answer: JsonObject; id: string; index: number } | undefined> {
+  const { response, index } = await run.send(validRequest(creator, {}, body));
+  if (!response || !expectSuccess(run, creator, response.status, index, what, validBy)) return undefined;
   const answer = parse(response.body);
-  // A success without an agentId is a conformance violation of the body (recorded by send); nothing to read back.
-  return isJsonObject(answer) && typeof answer.agentId === 'string' ? { answer, index } : undefined;
+  // A success without the created id is a conformance violation of the body (recorded by send); nothing to read back.
+  const id = createdId(answer);
+  return isJsonObject(answer) && id !== undefined ? { answer, id, index } : undefined;
 }
 
 /**
- * Retrieves an agent that a deploy just returned; records why it cannot be.
+ * Retrieves an agent that a deploy just returned (through the GET its link names); records why it cannot be.
  * @example const retrieved = await retrieve(run, 'agt_1'); // undefined when it could not be retrieved
  */
 export async function retrieve(
   run: CheckRun,
   agentId: string,
 ): Promise<{ agent: JsonObject; index: number } | undefined> {
-  const { response, index } = await run.send(validRequest('getAgent', agentId));
+  const { response, index } = await run.send(validRequest(reader, { [creation.parameter]: agentId }));
   if (!response || response.status >= 500) return undefined;
   const agent = parse(response.body);
   if (response.status !== 200 || !isJsonObject(agent)) {
@@ -74,7 +96,7 @@ export async function retrieve(
       expected: 'status 200 with the agent',
       found: String(response.status),
       origin: 'seed',
-      specPointer: successStatus('getAgent').pointer,
+      specPointer: successStatus(reader).pointer,
       message: `the agent ${agentId} that deploy just returned cannot be retrieved (${response.status})`,
       exchange: index,
     });
@@ -128,11 +150,11 @@ const requestFieldInAgent: Record<string, string> = {
 
 /** Values an agent has for omitted request fields: the schema's `default`, else the Agent schema's documented empty value. */
 function omittedValue(name: string): { want: JsonValue | undefined; specPointer: string } {
-  const request = resolveSchema(`${requestSchema('deployAgent').pointer}/properties/${name}`);
+  const request = resolveSchema(`${requestSchema(creator).pointer}/properties/${name}`);
   if (request.schema.default !== undefined)
     return { want: request.schema.default, specPointer: `${request.pointer}/default` };
   // Fields without a default are top-level ones of the Agent (description, capabilities).
-  const agentPointer = `${responseSchema('getAgent', 200).pointer}/properties${requestFieldInAgent[name] ?? ''}`;
+  const agentPointer = `${responseSchema(reader, successStatus(reader).status).pointer}/properties${requestFieldInAgent[name] ?? ''}`;
   const empty = resolveSchema(agentPointer).schema.type === 'array' ? [] : '';
   return { want: empty, specPointer: agentPointer };
 }
@@ -168,7 +190,7 @@ export function deployAgreements(sent: JsonObject, answer: JsonObject, answerExc
       pointer: `/${name}`,
       want: answer[name],
       origin: 'seed',
-      specPointer: successStatus('deployAgent').pointer,
+      specPointer: successStatus(creator).pointer,
       why: 'what the deploy answered',
       ...(answerExchange === undefined ? {} : { source: answerExchange }),
     });
@@ -177,7 +199,7 @@ export function deployAgreements(sent: JsonObject, answer: JsonObject, answerExc
 
 /**
  * Deploys `sent`, retrieves the agent and compares them; returns the answer and the retrieved agent.
- * @example await readBack(run, requestExamples('deployAgent')[0]);
+ * @example await readBack(run, requestExamples(readBackPair.creator)[0]);
  */
 export async function readBack(
   run: CheckRun,
@@ -187,7 +209,7 @@ export async function readBack(
 ): Promise<{ answer: JsonObject; agent: JsonObject; index: number } | undefined> {
   const deployed = await deploy(run, sent, validBy, what);
   if (!deployed) return undefined;
-  const retrieved = await retrieve(run, String(deployed.answer.agentId));
+  const retrieved = await retrieve(run, deployed.id);
   if (!retrieved) return undefined;
   agree(run, retrieved.agent, retrieved.index, deployAgreements(sent, deployed.answer, deployed.index));
   return { answer: deployed.answer, agent: retrieved.agent, index: retrieved.index };

@@ -1,22 +1,26 @@
-// The one rule for the answer to a valid request (the operation's documented success status), and the agentId no
-// deploy returned that checks aim requests at when nothing may be written.
+// The one rule for the answer to a valid request (the operation's documented success status), and the path values no
+// creation returned that checks aim requests at when nothing may be written.
 import { getOperation, type OperationId, type RuleOrigin } from '../spec/index.ts';
 import { successStatus } from '../client/operation-requests.ts';
+import type { PathValues } from '../client/path-parameters.ts';
 import type { CheckRun } from './check-definition.ts';
 
 /**
- * An agentId no deploy ever returned (it differs per seed, so runs do not collide).
- * @example unknownAgentId(run) // 'agt_contract_unknown_42'
+ * Path values no creation ever returned, one per path parameter of the operation (they differ per seed, so runs do
+ * not collide): what a correct server answers 404.
+ * @example unknownValues(run, operationId) // { agentId: 'agentId_contract_unknown_42' }
  */
-export function unknownAgentId(run: CheckRun): string {
-  return `agt_contract_unknown_${run.options.seed}`;
+export function unknownValues(run: CheckRun, operationId: OperationId): PathValues {
+  return Object.fromEntries(
+    getOperation(operationId).pathParameters.map((name) => [name, `${name}_contract_unknown_${run.options.seed}`]),
+  );
 }
 
 /**
  * Records `success-status` when a valid request was not answered with its documented success status, and says whether
  * it was. A 5xx (`not-a-server-error`), an undocumented status (`status-documented`) and no answer (`answers`) are
  * recorded by send already, so they are not repeated here.
- * @example if (!expectSuccess(run, 'deployAgent', response?.status, index, 'a valid deploy')) return;
+ * @example if (!expectSuccess(run, operationId, response?.status, index, 'a valid deploy')) return;
  */
 export function expectSuccess(
   run: CheckRun,

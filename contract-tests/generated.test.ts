@@ -3,12 +3,13 @@
 // a documented 4xx. Seeded, shrunk on failure, and printed with the command that replays it.
 import fc from 'fast-check';
 import { describe, test } from 'vitest';
-import { getOperation, isJsonObject, type JsonObject, type JsonValue } from '../spec/index.ts';
+import { isJsonObject, mintedIds, type JsonObject, type JsonValue, type MintedId } from '../spec/index.ts';
 import { generatedProperties, type GeneratedPropertyId } from './check-plan.ts';
 import type { CheckRecord } from '../client/check-record.ts';
 import { emptyRecord, fixtureOrViolation, type CheckRun } from './contract-check.ts';
 import { createCheckRun, finishCheck, runOptions, runPlan } from './register-checks.ts';
-import { agree, deployAgreements, retrieve } from './deploy-read-back.ts';
+import { agree, deployAgreements, readBackPair, retrieve } from './deploy-read-back.ts';
+import { fillPath } from '../client/path-parameters.ts';
 import { expectSuccess } from './expect-success.ts';
 import { expectRejection } from './expect-rejection.ts';
 import { invalidBodies, validBodies } from '../client/schema-arbitraries.ts';
@@ -31,16 +32,17 @@ function answerField(text: string, field: string): string | undefined {
 }
 
 /** Records an id the server already returned in this property (ids are compared across its cases). */
-function repeated(run: CheckRun, minted: Set<string>, id: string, field: string, exchange: number): void {
+function repeated(run: CheckRun, minted: Set<string>, id: string, which: MintedId | undefined, exchange: number): void {
+  const field = which?.field ?? 'id';
   if (minted.has(id)) {
     run.violate({
       check: 'behaviour',
-      rule: field === 'agentId' ? 'distinct-agent-ids' : 'distinct-task-ids',
+      rule: field === readBackPair.field.slice(1) ? 'distinct-agent-ids' : 'distinct-task-ids',
       pointer: `/${field}`,
       expected: `a ${field} not returned before`,
       found: JSON.stringify(id),
       origin: 'seed',
-      specPointer: field === 'agentId' ? '/components/schemas/AgentId' : '/components/schemas/TaskId',
+      specPointer: which?.schemaPointer ?? '',
       message: `the server returned the ${field} ${JSON.stringify(id)} for two different requests`,
       exchange,
     });
@@ -69,12 +71,12 @@ for (const property of generatedProperties) {
         return;
       }
       // The fixture agent is deployed through a run of its own, so its POST is not taken from the cases' budget.
-      const agentId = property.fixture ? await fixtureOrViolation(createCheckRun(record, 0)) : '';
-      if (agentId === undefined) {
+      const values = property.fixture ? await fixtureOrViolation(createCheckRun(record, 0), property.operationId) : {};
+      if (values === undefined) {
         finishCheck(record);
         return;
       }
-      const path = getOperation(property.operationId).path.replace('{agentId}', encodeURIComponent(agentId));
+      const path = fillPath(property.operationId, values);
       let sent = 0;
       let lastFailure: CheckRecord | undefined;
       // Ids the server minted in this property: every accepted deploy or task must get a new one.
@@ -97,21 +99,23 @@ for (const property of generatedProperties) {
         });
         if (response && property.valid) {
           const what = 'a body the schema accepts';
-          if (property.operationId === 'deployAgent' && isJsonObject(body)) {
+          if (property.operationId === readBackPair.creator && isJsonObject(body)) {
             // Every accepted deploy is read back and compared field by field, not only the named examples.
-            const agentId = expectSuccess(run, 'deployAgent', response.status, index, what)
-              ? answerField(response.body, 'agentId')
+            const agentId = expectSuccess(run, property.operationId, response.status, index, what)
+              ? answerField(response.body, readBackPair.field.slice(1))
               : undefined;
             if (typeof agentId === 'string') {
               const retrieved = await retrieve(run, agentId);
               const answer = parseObject(response.body);
               if (retrieved && answer)
                 agree(run, retrieved.agent, retrieved.index, deployAgreements(body, answer, index));
-              repeated(run, minted, agentId, 'agentId', index);
+              repeated(run, minted, agentId, mintedIds(property.operationId)[0], index);
             }
           } else if (expectSuccess(run, property.operationId, response.status, index, what)) {
-            const taskId = answerField(response.body, 'taskId');
-            if (taskId !== undefined) repeated(run, minted, taskId, 'taskId', index);
+            for (const id of mintedIds(property.operationId)) {
+              const value = answerField(response.body, id.field);
+              if (value !== undefined) repeated(run, minted, value, id, index);
+            }
           }
         }
         if (response && !property.valid)

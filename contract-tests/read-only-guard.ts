@@ -1,6 +1,13 @@
 // The --read-only promise enforced where requests leave the suite: a POST goes out only if two independent guards each
 // make a correct server reject it, so a server with one broken guard (auth that accepts anything, say) creates nothing.
-import { getOperation, validatePathParameter, validateRequestBody, type OperationId } from '../spec/index.ts';
+import {
+  takesJsonBody,
+  validatePathParameter,
+  validateRequestBody,
+  type BodyOperationId,
+  type OperationId,
+} from '../spec/index.ts';
+import { matchPath } from '../client/path-parameters.ts';
 
 /** The independent reasons a correct server has to refuse a request. */
 export type Guard = 'credentials' | 'validation' | 'unknown-agent';
@@ -16,7 +23,7 @@ export interface GuardedRequest {
   body: string | undefined;
 }
 
-function bodyIsInvalid(operationId: 'deployAgent' | 'executeAgentTask', request: GuardedRequest): boolean {
+function bodyIsInvalid(operationId: BodyOperationId, request: GuardedRequest): boolean {
   if (request.body === undefined || !/^application\/json\b/i.test(request.contentType ?? '')) return true;
   let parsed: unknown;
   try {
@@ -29,20 +36,19 @@ function bodyIsInvalid(operationId: 'deployAgent' | 'executeAgentTask', request:
 
 /**
  * The guards that stop `request` on a correct server, given the one agent the run may touch (API_AGENT_ID).
- * @example guardsOf({ operationId: 'deployAgent', method: 'POST', path: '/v1/agents/deploy', validCredentials: false, contentType: 'application/json', body: '{}' }, 'agt_1') // ['credentials', 'validation']
+ * @example guardsOf({ operationId, method: 'POST', path: '/v1/agents/deploy', validCredentials: false, contentType: 'application/json', body: '{}' }, 'agt_1') // ['credentials', 'validation']
  */
 export function guardsOf(request: GuardedRequest, knownAgentId: string | undefined): Guard[] {
   const guards: Guard[] = [];
   if (!request.validCredentials) guards.push('credentials');
   const operationId = request.operationId as OperationId;
-  const operation = getOperation(operationId);
-  const template = new RegExp(`^${operation.path.replace('{agentId}', '([^/?]*)')}(?:\\?|$)`);
-  const agentId = template.exec(request.path)?.[1];
-  const decoded = agentId === undefined ? undefined : decodeURIComponent(agentId);
-  const pathInvalid = decoded !== undefined && !validatePathParameter(operationId, 'agentId', decoded).ok;
-  const bodyInvalid = operationId !== 'getAgent' && bodyIsInvalid(operationId, request);
+  // Every path parameter (client/path-parameters.ts): one the spec's schema refuses, or one that is not the agent the
+  // run may touch (no creation returned it), is a reason to refuse.
+  const values = Object.entries(matchPath(operationId, request.path) ?? {});
+  const pathInvalid = values.some(([name, value]) => !validatePathParameter(operationId, name, value).ok);
+  const bodyInvalid = takesJsonBody(operationId) && bodyIsInvalid(operationId, request);
   if (pathInvalid || bodyInvalid) guards.push('validation');
-  if (decoded !== undefined && decoded !== knownAgentId) guards.push('unknown-agent');
+  if (values.some(([, value]) => value !== knownAgentId)) guards.push('unknown-agent');
   return guards;
 }
 

@@ -2,7 +2,7 @@
 // 5xx to a valid request is always a failure (even a documented 500), and repeating is what catches a server that
 // fails only some of the time. Reads repeat more than writes, which count against --max-writes.
 import { isJsonObject, operations, type OperationId } from '../spec/index.ts';
-import { acceptedWrites } from './conformance-checks.ts';
+import { acceptedWrites } from '../client/linked-operations.ts';
 import { defineCheck, type CheckDefinition } from './check-definition.ts';
 import { takesBody, validRequest } from '../client/operation-requests.ts';
 import { expectSuccess } from './expect-success.ts';
@@ -16,7 +16,7 @@ function repeatedCheck(operationId: OperationId): CheckDefinition {
   const write = operation?.method === 'POST';
   const times = write ? repeats.write : repeats.read;
   const writes = acceptedWrites(operationId);
-  const needsAgent = operation?.pathParameters.includes('agentId') ?? false;
+  const needsValues = (operation?.pathParameters.length ?? 0) > 0;
   return defineCheck(
     {
       id: `reliability/${operationId}/repeated`,
@@ -24,10 +24,10 @@ function repeatedCheck(operationId: OperationId): CheckDefinition {
       posts: write ? times : 0,
       deploys: writes.deploys * times,
       executes: writes.executes * times,
-      fixture: needsAgent,
+      fixture: needsValues,
     },
     async (run) => {
-      const agentId = needsAgent ? await run.fixtureAgent() : '';
+      const values = needsValues ? await run.pathValues(operationId) : {};
       const example = takesBody(operationId) ? requestExamples(operationId).at(-1) : undefined;
       for (let i = 0; i < times; i += 1) {
         // Each write differs (its name), so a server that caches by content cannot answer them all from one entry.
@@ -35,7 +35,7 @@ function repeatedCheck(operationId: OperationId): CheckDefinition {
           isJsonObject(example) && typeof example.name === 'string'
             ? { ...example, name: `contract repeat ${i + 1}` }
             : example;
-        const { response, index } = await run.send(validRequest(operationId, agentId, body));
+        const { response, index } = await run.send(validRequest(operationId, values, body));
         expectSuccess(
           run,
           operationId,

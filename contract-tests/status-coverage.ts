@@ -28,7 +28,7 @@ export const STATUS_COVERAGE_DEFINITION =
 
 /**
  * Tallies every response recorded by the run's checks against the statuses the spec documents.
- * @example statusCoverage(report.checks).neverSeen // [{ operationId: 'deployAgent', status: 413 }, ...]
+ * @example statusCoverage(report.checks).neverSeen // [{ operationId, status: 413 }, ...]
  */
 export function statusCoverage(records: readonly CheckRecord[]): StatusCoverage {
   const counts = new Map<string, StatusCount>();
@@ -67,7 +67,7 @@ export function statusCoverage(records: readonly CheckRecord[]): StatusCoverage 
   };
 }
 
-/** `deployAgent 201, 400; getAgent 404` from pairs, grouped by operation in the spec's order. */
+/** `<operationId> 201, 400; <operationId> 404` from pairs, grouped by operation in the spec's order. */
 function grouped(pairs: readonly { operationId: string; status: number; count?: number }[]): string {
   const byOperation = new Map<string, string[]>();
   for (const pair of pairs) {

@@ -1,18 +1,13 @@
 // Runs the differential check: the script against a fake and a real server, step by step, then compares each pair of
 // answers (status, content type, shape, pinned values, conformance) and the invariants each server keeps.
-import {
-  checkResponse,
-  getAtPointer,
-  getOperation,
-  isJsonObject,
-  openapiDocument,
-  type Violation,
-} from '../spec/index.ts';
+import { checkResponse, getAtPointer, isJsonObject, linksOf, openapiDocument, type Violation } from '../spec/index.ts';
 import type { RecordedExchange } from '../client/check-record.ts';
 import { sendRequest, type SentExchange } from '../client/http-exchange.ts';
 import { authorization, credentialsFor, type Credentials } from '../client/auth-variants.ts';
 import { hostileTokens } from '../client/hostile-tokens.ts';
 import { createRedactor, type Redact } from '../client/redaction.ts';
+import { primaryCreation } from '../client/linked-operations.ts';
+import { fillPath } from '../client/path-parameters.ts';
 import { buildScript, defaultScriptOptions, type DiffStep, type SpecRule } from './diff-script.ts';
 import { checkInvariants, type InvariantResult } from './invariants.ts';
 import { compareShapes, fieldSchema, shapeOf, valueAt, valueRules } from './response-shape.ts';
@@ -96,6 +91,8 @@ interface SideState {
   posts: number;
   /** agentId each deploy step created on this server. */
   agents: Map<string, string>;
+  /** The latest value of each linked path parameter created on this server (a task's id, say). */
+  created: Map<string, string>;
   /** Parsed answers by step id, for the invariants. */
   answers: Map<string, { status: number; body: unknown }>;
 }
@@ -356,6 +353,7 @@ export async function runDiff(options: DiffOptions): Promise<DiffResult> {
     redact: createRedactor(target.token, derivedSecrets(target.token)),
     posts: 0,
     agents: new Map(),
+    created: new Map(),
     answers: new Map(),
   });
   const states: Record<Side, SideState> = { fake: stateOf(options.fake), real: stateOf(options.real) };
@@ -388,7 +386,7 @@ export async function runDiff(options: DiffOptions): Promise<DiffResult> {
       sides.map((side) => {
         const state = states[side];
         if (step.method === 'POST') state.posts += 1;
-        const path = getPath(step, agents[side] ?? '');
+        const path = getPath(step, state, agents[side] ?? '');
         return sendRequest(state.target.baseUrl, options.timeoutMs, redactBoth, {
           operationId: step.operationId,
           method: step.method,
@@ -409,8 +407,7 @@ export async function runDiff(options: DiffOptions): Promise<DiffResult> {
       if (!exchange.response) continue;
       const body = parse(exchange.response.body);
       states[side].answers.set(step.id, { status: exchange.response.status, body });
-      if (step.id.startsWith('deploy/') && isJsonObject(body) && typeof body.agentId === 'string')
-        states[side].agents.set(step.id, body.agentId);
+      if (exchange.response.status >= 200 && exchange.response.status < 300) remember(states[side], step, body);
     }
     if (!fakeSent.response || !realSent.response) {
       if (fakeSent.response || realSent.response) {
@@ -485,6 +482,19 @@ export async function runDiff(options: DiffOptions): Promise<DiffResult> {
   };
 }
 
-function getPath(step: DiffStep, agentId: string): string {
-  return getOperation(step.operationId).path.replace('{agentId}', encodeURIComponent(agentId));
+/** The step's path: the agent it names, and every other parameter from what earlier steps created on this server. */
+function getPath(step: DiffStep, state: SideState, agentId: string): string {
+  const values = Object.fromEntries(state.created);
+  return fillPath(step.operationId, { ...values, [primaryCreation().parameter]: agentId });
+}
+
+/** Keeps what a successful step created, where the spec's links say its answer holds a parameter's value. */
+function remember(state: SideState, step: DiffStep, body: unknown): void {
+  for (const link of linksOf()) {
+    if (link.from !== step.operationId) continue;
+    const value = valueAt(body, link.field);
+    if (typeof value !== 'string') continue;
+    state.created.set(link.parameter, value);
+    if (link.parameter === primaryCreation().parameter) state.agents.set(step.id, value);
+  }
 }

@@ -3,7 +3,10 @@
 import fc from 'fast-check';
 import {
   getOperation,
+  operations,
+  parameterSchemaPointer,
   ruleOrigin,
+  type BodyOperationId,
   type HttpMethod,
   type JsonObject,
   type OperationId,
@@ -13,7 +16,9 @@ import { boundaryBodies } from '../client/boundary-values.ts';
 import { authVariants, type AuthVariant } from '../client/auth-variants.ts';
 import { invalidRequests } from '../client/invalid-requests.ts';
 import { validBodies } from '../client/schema-arbitraries.ts';
-import { requestExamples, resolveSchema } from '../client/spec-schemas.ts';
+import { requestExamples, requestSchema, resolveSchema } from '../client/spec-schemas.ts';
+import { primaryCreation } from '../client/linked-operations.ts';
+import { successStatus, takesBody } from '../client/operation-requests.ts';
 
 /** Which agent a step's path names, resolved per server at run time. */
 export type AgentRef =
@@ -26,7 +31,7 @@ export type AgentRef =
 
 /** One request of the script, sent alike to both servers. */
 export interface DiffStep {
-  /** Stable id, e.g. `deploy/example-tradingAgent`, `auth/getAgent/missing`. */
+  /** Stable id, e.g. `deploy/example-tradingAgent`, `auth/<operationId>/missing`. */
   id: string;
   title: string;
   operationId: OperationId;
@@ -72,7 +77,7 @@ export interface SpecRule {
 
 /**
  * The rule behind a documented status: the response object, a seed rule unless the response is itself an assumption.
- * @example statusRule('getAgent', 404) // { specPointer: '/components/responses/AgentNotFound', origin: 'assumption' }
+ * @example statusRule(reader, 404) // { specPointer: '/components/responses/AgentNotFound', origin: 'assumption' }
  */
 export function statusRule(operationId: OperationId, status: number): SpecRule {
   const operation = getOperation(operationId);
@@ -87,17 +92,18 @@ function expect(operationId: OperationId, status: number, rejectRule?: SpecRule)
 
 /** A retrieve with the run's own token, expected to answer 200. */
 function retrieveStep(id: string, title: string, agent: AgentRef, sameSubject: boolean): DiffStep {
+  const { readBack } = primaryCreation();
   return {
     id,
     title,
-    operationId: 'getAgent',
+    operationId: readBack,
     method: 'GET',
     agent,
     auth: 'token',
     contentType: undefined,
     body: undefined,
     sent: undefined,
-    expected: expect('getAgent', 200),
+    expected: expect(readBack, successStatus(readBack).status),
     creates: false,
     sameSubject,
   };
@@ -108,38 +114,38 @@ function retrieveStep(id: string, title: string, agent: AgentRef, sameSubject: b
  * @example buildScript({ seed: 7, ...defaultScriptOptions, existingAgent: false }).filter((s) => s.creates).length // 14
  */
 export function buildScript(options: ScriptOptions): DiffStep[] {
+  // Which operation deploys, which reads back and which submits tasks: from the spec's links, not named here.
+  const { creator, readBack: reader, parameter, submissions } = primaryCreation();
   const steps: DiffStep[] = [];
   const deployBodies: Array<{ name: string; body: JsonObject }> = [];
   // The spec's examples first (richest and minimal, so defaults are exercised), then generated bodies.
-  const examples = requestExamples('deployAgent');
+  const examples = requestExamples(creator);
   examples.forEach((body, index) => {
     deployBodies.push({ name: `example-${index + 1}`, body });
   });
-  fc.sample(validBodies('deployAgent'), { seed: options.seed, numRuns: options.generatedDeploys }).forEach(
-    (body, index) => {
-      deployBodies.push({ name: `generated-${index + 1}`, body });
-    },
-  );
+  fc.sample(validBodies(creator), { seed: options.seed, numRuns: options.generatedDeploys }).forEach((body, index) => {
+    deployBodies.push({ name: `generated-${index + 1}`, body });
+  });
   // The same body twice more: a server that hands out ids per name or per body shows it on the third deploy.
   const minimal = examples.at(-1) ?? {};
   deployBodies.push({ name: 'repeat-1', body: minimal }, { name: 'repeat-2', body: minimal });
   // Every documented edge of the request schema, reached exactly (the contract suite's boundary bodies): where
   // servers most often read a range differently.
-  for (const edge of boundaryBodies('deployAgent')) deployBodies.push({ name: edgeName(edge.label), body: edge.body });
+  for (const edge of boundaryBodies(creator)) deployBodies.push({ name: edgeName(edge.label), body: edge.body });
   for (const { name, body } of deployBodies) {
     steps.push({
       id: `deploy/${name}`,
       title: name.startsWith('example')
         ? `deploy the spec's example with ${Object.keys(body).length} fields (${name})`
         : `deploy a generated body (${name})`,
-      operationId: 'deployAgent',
+      operationId: creator,
       method: 'POST',
       agent: { kind: 'none' },
       auth: 'token',
       contentType: 'application/json',
       body: JSON.stringify(body),
       sent: body,
-      expected: expect('deployAgent', 201),
+      expected: expect(creator, successStatus(creator).status),
       creates: true,
       sameSubject: true,
     });
@@ -161,48 +167,28 @@ export function buildScript(options: ScriptOptions): DiffStep[] {
     steps.push(retrieveStep('retrieve/existing', 'retrieve the existing agent (--agent)', { kind: 'existing' }, false));
   // Tasks go to the agent of the richest example: an active agent both servers were given the same way.
   const taskAgent: AgentRef = { kind: 'deployed', step: 'deploy/example-1' };
-  const taskBase = requestExamples('executeAgentTask').at(-1) ?? {};
-  const priorities = resolveSchema('/components/schemas/TaskPriority').schema.enum;
-  const taskBodies: Array<{ name: string; body: JsonObject }> = [{ name: 'no-priority', body: taskBase }];
-  for (const priority of Array.isArray(priorities) ? priorities : [])
-    taskBodies.push({ name: `priority-${String(priority)}`, body: { ...taskBase, priority } });
-  fc.sample(validBodies('executeAgentTask'), { seed: options.seed + 1, numRuns: options.generatedTasks }).forEach(
-    (body, index) => {
-      taskBodies.push({ name: `generated-${index + 1}`, body });
-    },
-  );
-  for (const edge of boundaryBodies('executeAgentTask'))
-    taskBodies.push({ name: edgeName(edge.label), body: edge.body });
-  for (const { name, body } of taskBodies) {
+  for (const submission of submissions) steps.push(...submissionSteps(submission, taskAgent, options));
+  // Every other operation on what was created (an operation added to the spec with a linked path parameter): one valid
+  // call, its other parameters filled from what earlier steps created on each server.
+  for (const operation of operations.values()) {
+    const { operationId } = operation;
+    if (operationId === creator || operationId === reader || submissions.includes(operationId as BodyOperationId))
+      continue;
     steps.push({
-      id: `execute/${name}`,
-      title: `submit a task (${name}) to the agent of ${taskAgent.kind === 'deployed' ? taskAgent.step : ''}`,
-      operationId: 'executeAgentTask',
-      method: 'POST',
-      agent: taskAgent,
+      id: `call/${operationId}`,
+      title: `a valid ${operationId} request on the agent of deploy/example-1`,
+      operationId,
+      method: operation.method,
+      agent: operation.pathParameters.includes(parameter) ? taskAgent : { kind: 'none' },
       auth: 'token',
-      contentType: 'application/json',
-      body: JSON.stringify(body),
-      sent: body,
-      expected: expect('executeAgentTask', 200),
-      creates: true,
+      contentType: takesBody(operationId) ? 'application/json' : undefined,
+      body: takesBody(operationId) ? JSON.stringify(requestExamples(operationId).at(-1) ?? {}) : undefined,
+      sent: takesBody(operationId) ? (requestExamples(operationId).at(-1) ?? {}) : undefined,
+      expected: expect(operationId, successStatus(operationId).status),
+      creates: operation.method === 'POST',
       sameSubject: true,
     });
   }
-  steps.push({
-    id: 'execute/second-agent',
-    title: 'submit a task to another agent (the agent of deploy/example-2)',
-    operationId: 'executeAgentTask',
-    method: 'POST',
-    agent: { kind: 'deployed', step: 'deploy/example-2' },
-    auth: 'token',
-    contentType: 'application/json',
-    body: JSON.stringify(taskBase),
-    sent: taskBase,
-    expected: expect('executeAgentTask', 200),
-    creates: true,
-    sameSubject: true,
-  });
   for (const { name } of deployBodies) {
     steps.push(
       retrieveStep(
@@ -217,58 +203,46 @@ export function buildScript(options: ScriptOptions): DiffStep[] {
     );
   }
   const unknown = `agt_diff_unknown_${options.seed}`;
-  steps.push(
-    {
-      id: 'unknown/getAgent',
-      title: 'retrieve an agent that does not exist',
-      operationId: 'getAgent',
-      method: 'GET',
+  for (const operationId of consumersWith404(parameter)) {
+    const operation = getOperation(operationId);
+    const body = takesBody(operationId) ? JSON.stringify(requestExamples(operationId).at(-1) ?? {}) : undefined;
+    steps.push({
+      id: `unknown/${operationId}`,
+      title: `${operationId} on an agent that does not exist`,
+      operationId,
+      method: operation.method,
       agent: { kind: 'literal', agentId: unknown },
+      auth: 'token',
+      contentType: body === undefined ? undefined : 'application/json',
+      body,
+      sent: undefined,
+      expected: expect(operationId, 404, { specPointer: statusRule(operationId, 404).specPointer, origin: 'seed' }),
+      creates: false,
+      sameSubject: true,
+    });
+  }
+  const idSchema = parameterSchemaPointer(reader, parameter);
+  const idMaxLength = resolveSchema(idSchema).schema.maxLength;
+  if (typeof idMaxLength === 'number')
+    steps.push({
+      id: `invalid-agent-id/${reader}`,
+      title: `${reader} with an ${parameter} longer than the spec allows`,
+      operationId: reader,
+      method: 'GET',
+      agent: { kind: 'literal', agentId: 'a'.repeat(idMaxLength + 1) },
       auth: 'token',
       contentType: undefined,
       body: undefined,
       sent: undefined,
-      expected: expect('getAgent', 404, { specPointer: statusRule('getAgent', 404).specPointer, origin: 'seed' }),
-      creates: false,
-      sameSubject: true,
-    },
-    {
-      id: 'unknown/executeAgentTask',
-      title: 'submit a task to an agent that does not exist',
-      operationId: 'executeAgentTask',
-      method: 'POST',
-      agent: { kind: 'literal', agentId: unknown },
-      auth: 'token',
-      contentType: 'application/json',
-      body: JSON.stringify(taskBase),
-      sent: undefined,
-      expected: expect('executeAgentTask', 404, {
-        specPointer: statusRule('executeAgentTask', 404).specPointer,
-        origin: 'seed',
+      expected: expect(reader, 400, {
+        specPointer: `${resolveSchema(idSchema).pointer}/maxLength`,
+        origin: ruleOrigin(`${resolveSchema(idSchema).pointer}/maxLength`),
       }),
       creates: false,
       sameSubject: true,
-    },
-    {
-      id: 'invalid-agent-id/getAgent',
-      title: 'retrieve with an agentId longer than the spec allows',
-      operationId: 'getAgent',
-      method: 'GET',
-      agent: { kind: 'literal', agentId: 'a'.repeat(maxAgentIdLength() + 1) },
-      auth: 'token',
-      contentType: undefined,
-      body: undefined,
-      sent: undefined,
-      expected: expect('getAgent', 400, {
-        specPointer: '/components/schemas/AgentId/maxLength',
-        origin: ruleOrigin('/components/schemas/AgentId/maxLength'),
-      }),
-      creates: false,
-      sameSubject: true,
-    },
-  );
-  for (const operationId of ['deployAgent', 'executeAgentTask'] as const) {
-    const agent: AgentRef = operationId === 'deployAgent' ? { kind: 'none' } : { kind: 'existing' };
+    });
+  for (const operationId of [creator, ...submissions]) {
+    const agent: AgentRef = operationId === creator ? { kind: 'none' } : { kind: 'existing' };
     for (const invalid of invalidRequests(operationId)) {
       steps.push({
         id: `invalid/${operationId}/${invalid.id}`,
@@ -289,17 +263,17 @@ export function buildScript(options: ScriptOptions): DiffStep[] {
       });
     }
   }
-  for (const operationId of ['getAgent', 'deployAgent'] as const) {
+  for (const operationId of [reader, creator]) {
     for (const variant of authVariants) {
       steps.push({
         id: `auth/${operationId}/${variant}`,
         title: `${operationId} with ${variant === 'missing' ? 'no Authorization header' : `a ${variant} token`}`,
         operationId,
         method: getOperation(operationId).method,
-        agent: operationId === 'getAgent' ? { kind: 'existing' } : { kind: 'none' },
+        agent: operationId === reader ? { kind: 'existing' } : { kind: 'none' },
         auth: variant,
-        contentType: operationId === 'deployAgent' ? 'application/json' : undefined,
-        body: operationId === 'deployAgent' ? JSON.stringify(examples.at(-1) ?? {}) : undefined,
+        contentType: operationId === creator ? 'application/json' : undefined,
+        body: operationId === creator ? JSON.stringify(examples.at(-1) ?? {}) : undefined,
         sent: undefined,
         // Rejecting bad credentials at all is the seed's rule; the 401 status and its challenge are the spec's choices.
         expected: expect(operationId, 401, { specPointer: '/security', origin: 'seed' }),
@@ -316,7 +290,51 @@ function edgeName(label: string): string {
   return `edge-${label.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
 }
 
-function maxAgentIdLength(): number {
-  const { schema } = resolveSchema('/components/schemas/AgentId');
-  return typeof schema.maxLength === 'number' ? schema.maxLength : 128;
+/** The operations taking the created parameter that document a 404 for an unknown one. */
+function consumersWith404(parameter: string): OperationId[] {
+  return [...operations.values()]
+    .filter((operation) => operation.pathParameters.includes(parameter) && operation.responses.has(404))
+    .map((operation) => operation.operationId);
+}
+
+/** Task submissions to the deployed agent: one per priority and none, generated bodies, every edge, a second agent. */
+function submissionSteps(submission: BodyOperationId, taskAgent: AgentRef, options: ScriptOptions): DiffStep[] {
+  const taskBase = requestExamples(submission).at(-1) ?? {};
+  const priorities = resolveSchema(`${requestSchema(submission).pointer}/properties/priority`).schema.enum;
+  const taskBodies: Array<{ name: string; body: JsonObject }> = [{ name: 'no-priority', body: taskBase }];
+  for (const priority of Array.isArray(priorities) ? priorities : [])
+    taskBodies.push({ name: `priority-${String(priority)}`, body: { ...taskBase, priority } });
+  fc.sample(validBodies(submission), { seed: options.seed + 1, numRuns: options.generatedTasks }).forEach(
+    (body, index) => {
+      taskBodies.push({ name: `generated-${index + 1}`, body });
+    },
+  );
+  for (const edge of boundaryBodies(submission)) taskBodies.push({ name: edgeName(edge.label), body: edge.body });
+  const expected = expect(submission, successStatus(submission).status);
+  const step = (id: string, title: string, agent: AgentRef, body: JsonObject): DiffStep => ({
+    id,
+    title,
+    operationId: submission,
+    method: 'POST',
+    agent,
+    auth: 'token',
+    contentType: 'application/json',
+    body: JSON.stringify(body),
+    sent: body,
+    expected,
+    creates: true,
+    sameSubject: true,
+  });
+  const from = taskAgent.kind === 'deployed' ? taskAgent.step : '';
+  return [
+    ...taskBodies.map(({ name, body }) =>
+      step(`execute/${name}`, `submit a task (${name}) to the agent of ${from}`, taskAgent, body),
+    ),
+    step(
+      'execute/second-agent',
+      'submit a task to another agent (the agent of deploy/example-2)',
+      { kind: 'deployed', step: 'deploy/example-2' },
+      taskBase,
+    ),
+  ];
 }

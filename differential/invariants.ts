@@ -1,7 +1,15 @@
 // The behavioural rules the differential check holds each server to on its own answers: what is retrieved agrees with
 // what was deployed, omitted fields get the documented defaults, ids are unique, a new task is queued.
-import { isJsonObject, ruleOrigin, type JsonObject, type JsonValue, type RuleOrigin } from '../spec/index.ts';
+import {
+  isJsonObject,
+  ruleOrigin,
+  type BodyOperationId,
+  type JsonObject,
+  type JsonValue,
+  type RuleOrigin,
+} from '../spec/index.ts';
 import { propertiesOf, requestSchema, resolveSchema } from '../client/spec-schemas.ts';
+import { primaryCreation } from '../client/linked-operations.ts';
 import type { DiffStep } from './diff-script.ts';
 import { valueAt } from './response-shape.ts';
 
@@ -33,7 +41,7 @@ const executeSpec = '/paths/~1v1~1agents~1{agentId}~1execute/post';
  * @example agentPointerOf('revenueShare') // '/tokenomics/revenueShare'
  */
 export function agentPointerOf(requestField: string): string | undefined {
-  // "its totalSupply and circulatingSupply equal initialSupply; its price is pricePerToken" (deployAgent's description).
+  // "its totalSupply and circulatingSupply equal initialSupply; its price is pricePerToken" (the deploy's description).
   const renamed: Record<string, string> = {
     initialSupply: '/tokenomics/totalSupply',
     pricePerToken: '/tokenomics/price',
@@ -59,7 +67,7 @@ function sharedAnswerFields(): string[] {
 /** What the retrieved agent shows for a field the deploy omitted: the request schema's default, or the Agent field's documented empty value. */
 function omittedDefaults(): Array<{ field: string; pointer: string; value: JsonValue; specPointer: string }> {
   const result: Array<{ field: string; pointer: string; value: JsonValue; specPointer: string }> = [];
-  for (const property of propertiesOf(requestSchema('deployAgent'))) {
+  for (const property of propertiesOf(requestSchema(primaryCreation().creator))) {
     const pointer = agentPointerOf(property.name);
     if (pointer === undefined || property.required) continue;
     if (property.at.schema.default !== undefined) {
@@ -108,10 +116,11 @@ export function checkInvariants(
   const seenAgents = new Set<string>();
   const seenTasks = new Set<string>();
   const defaults = omittedDefaults();
+  const creation = primaryCreation();
   for (const step of script) {
     const answer = ok(step.id);
     if (!answer) continue;
-    if (step.operationId === 'deployAgent' && step.sent) {
+    if (step.operationId === creation.creator && step.sent) {
       const agentId = String(answer.agentId);
       results.push({
         rule: 'distinct-agent-ids',
@@ -172,7 +181,7 @@ export function checkInvariants(
         });
       }
     }
-    if (step.operationId === 'executeAgentTask' && step.sent) {
+    if (creation.submissions.includes(step.operationId as BodyOperationId) && step.sent) {
       const taskId = String(answer.taskId);
       results.push({
         rule: 'distinct-task-ids',

@@ -159,7 +159,7 @@ const rulesCache = new Map<string, ValueRule[]>();
  * For one documented response, which values both servers must agree on: those the spec pins (an `enum` or `const`) and
  * top-level fields that echo a request field of the same name. Every other value (ids, timestamps with a `format`,
  * addresses with a `pattern`, computed figures) is each server's own and only its JSON type is compared.
- * @example valueRules('deployAgent', 201).find((r) => r.pointer === '/deployedAt')?.compared // false
+ * @example valueRules(creator, 201).find((r) => r.pointer === '/deployedAt')?.compared // false for the deploy
  */
 export function valueRules(operationId: OperationId, status: number): ValueRule[] {
   const key = `${operationId} ${status}`;
@@ -188,7 +188,7 @@ export function valueAt(body: unknown, pointer: string): JsonValue | undefined {
 
 /**
  * The schema of the field at a body pointer of a documented response, with the pointer of its parent object schema.
- * @example fieldSchema('getAgent', 200, '/tokenomics/price')?.at.pointer // '/components/schemas/Tokenomics/properties/price'
+ * @example fieldSchema(reader, 200, '/tokenomics/price')?.at.pointer // '/components/schemas/Tokenomics/properties/price'
  */
 export function fieldSchema(
   operationId: OperationId,

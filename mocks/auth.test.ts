@@ -1,7 +1,13 @@
 import { createHmac } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { bearerChallenge, createAuthenticator, MAX_TOKEN_LIFETIME_SECONDS, mintToken } from './auth.ts';
+import {
+  bearerChallenge,
+  createAuthenticator,
+  MAX_TOKEN_LIFETIME_SECONDS,
+  mintToken,
+  TOKEN_CACHE_BYTES,
+} from './auth.ts';
 
 const NOW = Date.parse('2026-11-20T12:00:00.000Z');
 const sign = (
@@ -49,11 +55,25 @@ describe('claim rules: exp required, lifetime bounded, iat not in the future, no
     ['iat 1e309', { payload: `{"sub":"a","iat":1e309,"exp":${nowSeconds + 60}}`, want: /iat claim is Infinity/ }],
     ['iat as a string', { payload: `{"sub":"a","iat":"now","exp":${nowSeconds + 60}}`, want: /iat claim/ }],
     ['nbf 1e309', { payload: `{"sub":"a","nbf":1e309,"exp":${nowSeconds + 60}}`, want: /nbf claim/ }],
+    // The sub becomes `creator`: served, persisted, printed. A lone surrogate would be served and then refused as input.
+    ...['\\ud800', '\\udfffa', 'a\\u0000b', '\\u001b[31mred', 'a\\u009bb', 'a\\u007f'].map(
+      (sub): [string, { payload: string; want: RegExp }] => [
+        `sub "${sub}"`,
+        {
+          payload: `{"sub":"${sub}","exp":${nowSeconds + 60}}`,
+          want: /sub claim holds a control character or a lone surrogate/,
+        },
+      ],
+    ),
+    [
+      'sub in any script',
+      { payload: `{"sub":"\\u00e9l\\u00e8ve-\\ud83d\\ude00","exp":${nowSeconds + 60}}`, want: 'accepted' },
+    ],
   ];
   it.each(cases)('%s', async (_name, { payload, want }) => {
     const result = await createAuthenticator(undefined, () => NOW).authenticate(`Bearer ${signRaw(payload)}`);
     if (want === 'accepted') {
-      expect(result).toEqual({ ok: true, sub: 'a' });
+      expect(result).toEqual({ ok: true, sub: JSON.parse(payload).sub });
       return;
     }
     expect(result.ok).toBe(false);
@@ -135,5 +155,18 @@ describe('createAuthenticator', () => {
     const auth = createAuthenticator('s3cret', () => NOW);
     expect((await auth.authenticate(`Bearer ${await mintToken({ secret: 's3cret', now: NOW })}`)).ok).toBe(true);
     expect((await auth.authenticate(`Bearer ${await mintToken({ now: NOW })}`)).ok).toBe(false);
+  });
+});
+
+describe('the verified-token cache is bounded in bytes, not tokens', () => {
+  it('2,000 distinct 7.9 KB tokens keep it under TOKEN_CACHE_BYTES, and each is still accepted', async () => {
+    const auth = createAuthenticator(undefined, () => NOW);
+    for (let i = 0; i < 2000; i += 1) {
+      const token = signRaw(`{"sub":"u${i}","exp":${nowSeconds + 600},"pad":"${'x'.repeat(5800)}"}`);
+      expect(token.length).toBeGreaterThan(7800);
+      expect((await auth.authenticate(`Bearer ${token}`)).ok).toBe(true);
+      expect(auth.cachedBytes()).toBeLessThanOrEqual(TOKEN_CACHE_BYTES);
+    }
+    expect(auth.cachedBytes()).toBeGreaterThan(0);
   });
 });

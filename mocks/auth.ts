@@ -3,11 +3,19 @@ import { errors, jwtVerify, SignJWT } from 'jose';
 
 /** The documented development secret; set MOCK_JWT_SECRET (or the `jwtSecret` option) to use another. */
 export const DEFAULT_JWT_SECRET = 'agent-registry-kit-dev-secret';
-/** Verified tokens remembered at most: beyond it the cache starts over (a bound, not a policy). */
-const CACHE_LIMIT = 10_000;
+/**
+ * Bytes of verified tokens remembered at most: beyond it the cache starts over (a bound, not a policy). Counted in
+ * bytes, not tokens: anyone can mint valid 8 KB tokens with the public default secret, and 10,000 of them took 540 MB.
+ */
+export const TOKEN_CACHE_BYTES = 8 * 1024 * 1024;
+/** What one cache entry costs beside its strings: the map slot, the record, the string headers (an estimate). */
+const ENTRY_OVERHEAD_BYTES = 160;
 /** Longest Authorization header looked at; longer ones are rejected before jose sees them. */
 const MAX_TOKEN_LENGTH = 8192;
 const BEARER = /^Bearer +(\S+) *$/i;
+/** C0 and C1 controls and DEL: a `sub` holding one would reach the store, the API's answers and terminals. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+const unprintable = /[\u0000-\u001f\u007f-\u009f]/;
 /**
  * Longest lifetime accepted: a token must expire within 7 days of now (a decision of this kit: a development token
  * that leaks stops working within a week, and the verified-token cache never holds one longer).
@@ -29,10 +37,16 @@ export interface Authenticator {
  * An authenticator for HS256 tokens signed with `secret`. `now` is wall time (tokens carry real expiry times).
  * @example const auth = createAuthenticator(); (await auth.authenticate(`Bearer ${token}`)).ok
  */
-export function createAuthenticator(secret: string = DEFAULT_JWT_SECRET, now: () => number = Date.now): Authenticator {
+export function createAuthenticator(
+  secret: string = DEFAULT_JWT_SECRET,
+  now: () => number = Date.now,
+  cacheBytes: number = TOKEN_CACHE_BYTES,
+): Authenticator & { cachedBytes(): number } {
   let key: Promise<CryptoKey> | undefined;
-  const verified = new Map<string, { sub: string; expiresAt: number }>();
+  const verified = new Map<string, { sub: string; expiresAt: number; bytes: number }>();
+  let bytes = 0;
   return {
+    cachedBytes: () => bytes,
     async authenticate(header) {
       if (header === undefined || header === '') {
         return {
@@ -55,6 +69,7 @@ export function createAuthenticator(secret: string = DEFAULT_JWT_SECRET, now: ()
       if (cached) {
         if (cached.expiresAt > now()) return { ok: true, sub: cached.sub };
         verified.delete(token);
+        bytes -= cached.bytes;
         return {
           ok: false,
           error: 'invalid_token',
@@ -77,11 +92,23 @@ export function createAuthenticator(secret: string = DEFAULT_JWT_SECRET, now: ()
             detail: 'The bearer token has no `sub` claim; the caller must be named.',
           };
         }
-        if (verified.size >= CACHE_LIMIT) verified.clear();
-        verified.set(token, {
-          sub: payload.sub,
-          expiresAt: Number(payload.exp) * 1000,
-        });
+        if (!payload.sub.isWellFormed() || unprintable.test(payload.sub)) {
+          // It becomes the `creator` of deployed agents: served, persisted and printed, so it must be plain text.
+          return {
+            ok: false,
+            error: 'invalid_token',
+            detail:
+              "The bearer token's sub claim holds a control character or a lone surrogate; name the caller in plain text.",
+          };
+        }
+        // Two bytes a character covers strings V8 stores as UTF-16; Latin-1 ones take half.
+        const entryBytes = 2 * (token.length + payload.sub.length) + ENTRY_OVERHEAD_BYTES;
+        if (bytes + entryBytes > cacheBytes) {
+          verified.clear();
+          bytes = 0;
+        }
+        verified.set(token, { sub: payload.sub, expiresAt: Number(payload.exp) * 1000, bytes: entryBytes });
+        bytes += entryBytes;
         return { ok: true, sub: payload.sub };
       } catch (error) {
         // jose reports every fault of the token as a JOSEError; anything else is a fault of the fake or its environment,

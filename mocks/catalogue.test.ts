@@ -64,17 +64,3 @@ describe('createCatalogue', () => {
     for (const agent of agents) expect(agent.capabilities.length).toBeGreaterThan(0);
   });
 });
-
-describe('the list of default ids in docs/fake-backend.md', () => {
-  it('matches the catalogue of the default seed', async () => {
-    const { readFile } = await import('node:fs/promises');
-    const readme = await readFile(new URL('../docs/fake-backend.md', import.meta.url), 'utf8');
-    const listed = [...readme.matchAll(/^\| `(agt_\w+)` \| (.+?) \| (\w+) \| ([\w.-]+) \| (\w+) \|$/gm)].map((match) =>
-      match.slice(1, 6).join(' | '),
-    );
-    const actual = createCatalogue(42).map(({ agent }) =>
-      [agent.agentId, agent.name, agent.category, agent.model, agent.status].join(' | '),
-    );
-    expect(listed).toEqual(actual);
-  });
-});

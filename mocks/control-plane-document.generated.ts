@@ -423,7 +423,7 @@ export const controlPlaneDocument: JsonObject = {
     },
     "/__mock/tasks/{taskId}": {
       "get": {
-        "operationId": "getTask",
+        "operationId": "getMockTask",
         "summary": "Read a task (the last 10,000 are kept)",
         "tags": [
           "Control"
@@ -557,56 +557,7 @@ export const controlPlaneDocument: JsonObject = {
                     "entries": {
                       "type": "array",
                       "items": {
-                        "type": "object",
-                        "required": [
-                          "at",
-                          "method",
-                          "path",
-                          "query",
-                          "operationId",
-                          "status",
-                          "durationMs",
-                          "body",
-                          "bodyTruncated"
-                        ],
-                        "properties": {
-                          "at": {
-                            "type": "string",
-                            "format": "date-time",
-                            "description": "Arrival on the mock's clock."
-                          },
-                          "method": {
-                            "type": "string"
-                          },
-                          "path": {
-                            "type": "string"
-                          },
-                          "query": {
-                            "type": "string"
-                          },
-                          "operationId": {
-                            "type": [
-                              "string",
-                              "null"
-                            ]
-                          },
-                          "status": {
-                            "type": "integer"
-                          },
-                          "durationMs": {
-                            "type": "number"
-                          },
-                          "body": {
-                            "type": [
-                              "string",
-                              "null"
-                            ],
-                            "description": "The request body text, cut at 4096 characters."
-                          },
-                          "bodyTruncated": {
-                            "type": "boolean"
-                          }
-                        }
+                        "$ref": "#/components/schemas/JournalEntry"
                       }
                     }
                   }
@@ -1055,11 +1006,69 @@ export const controlPlaneDocument: JsonObject = {
       },
       "AgentStatus": {
         "type": "string",
+        "description": "Status of the agent. A newly deployed agent is `active`. Tasks are accepted only by\n`active` agents. This API has no operation that changes the status.\n",
         "enum": [
           "active",
           "paused",
           "deprecated"
+        ],
+        "x-assumption": "Agent transitions are not shown; a new agent is active, only active agents accept tasks, and status changes happen outside this API.",
+        "x-assumed-keywords": [
+          "description"
         ]
+      },
+      "JournalEntry": {
+        "type": "object",
+        "description": "One request the fake answered (mocks/journal.ts types its entries by this schema).",
+        "required": [
+          "at",
+          "method",
+          "path",
+          "query",
+          "operationId",
+          "status",
+          "durationMs",
+          "body",
+          "bodyTruncated"
+        ],
+        "properties": {
+          "at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "Arrival on the mock's clock."
+          },
+          "method": {
+            "type": "string"
+          },
+          "path": {
+            "type": "string"
+          },
+          "query": {
+            "type": "string"
+          },
+          "operationId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "status": {
+            "type": "integer"
+          },
+          "durationMs": {
+            "type": "number"
+          },
+          "body": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The request body text, cut at 4096 characters."
+          },
+          "bodyTruncated": {
+            "type": "boolean"
+          }
+        }
       },
       "Task": {
         "type": "object",
@@ -1083,20 +1092,27 @@ export const controlPlaneDocument: JsonObject = {
           },
           "status": {
             "type": "string",
+            "description": "Status of a task: `queued` → `processing` → `completed` or `failed`.\n",
             "enum": [
               "queued",
               "processing",
               "completed",
               "failed"
+            ],
+            "x-assumption": "Task transitions are not shown; a task moves queued → processing → completed or failed, and the two last are final.",
+            "x-assumed-keywords": [
+              "description"
             ]
           },
           "priority": {
             "type": "string",
+            "description": "Priority of a task.",
             "enum": [
               "low",
               "normal",
               "high"
-            ]
+            ],
+            "default": "normal"
           },
           "cost": {
             "type": "number"

@@ -4,8 +4,16 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { agentStatuses, getAtPointer, taskPriorities, taskStatuses, type JsonObject } from '../spec/index.ts';
+import {
+  agentStatuses,
+  getAtPointer,
+  operations,
+  taskPriorities,
+  taskStatuses,
+  type JsonObject,
+} from '../spec/index.ts';
 import { createFixedClock } from './clock.ts';
+import { controlPlaneDocument } from './control-plane-document.generated.ts';
 import { createMockCore } from './core.ts';
 import { silentLogger } from './logger.ts';
 
@@ -22,15 +30,32 @@ describe('mocks/control-plane.yaml', () => {
     expect(result.status).toBe(0);
   });
 
-  it("restates the API's enums exactly (statuses and priorities of agents and tasks)", () => {
-    const document = parse(readFileSync(documentUrl, 'utf8')) as { components: { schemas: Record<string, unknown> } };
+  it("refers to the API's enums instead of restating them, and its generated document has exactly the API's", () => {
+    const document = parse(readFileSync(documentUrl, 'utf8')) as JsonObject;
     const at = (root: unknown, pointer: string): unknown => getAtPointer(root as JsonObject, pointer);
     const cases = [
-      ['/components/schemas/AgentStatus/enum', agentStatuses],
-      ['/components/schemas/Task/properties/status/enum', taskStatuses],
-      ['/components/schemas/Task/properties/priority/enum', taskPriorities],
+      ['/components/schemas/AgentStatus', 'AgentStatus', agentStatuses],
+      ['/components/schemas/Task/properties/status', 'TaskStatus', taskStatuses],
+      ['/components/schemas/Task/properties/priority', 'TaskPriority', taskPriorities],
     ] as const;
-    for (const [pointer, fromSpec] of cases) expect(at(document, pointer), pointer).toEqual(fromSpec);
+    for (const [pointer, name, fromSpec] of cases) {
+      expect(at(document, pointer), pointer).toEqual({ $ref: `../spec/openapi.yaml#/components/schemas/${name}` });
+      expect(at(controlPlaneDocument, `${pointer}/enum`), pointer).toEqual(fromSpec);
+    }
+  });
+
+  it('names no operation as the API does (one operationId, one meaning)', () => {
+    const api = new Set(operations.keys() as Iterable<string>);
+    const document = parse(readFileSync(documentUrl, 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+    const ids = Object.values(document.paths).flatMap((item) =>
+      Object.values(item).flatMap((operation) =>
+        typeof operation === 'object' && operation !== null && 'operationId' in operation
+          ? [String(operation.operationId)]
+          : [],
+      ),
+    );
+    expect(ids.length).toBeGreaterThan(0);
+    expect(ids.filter((id) => api.has(id))).toEqual([]);
   });
 
   it('documents only routes the control plane serves', async () => {

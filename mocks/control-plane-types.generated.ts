@@ -109,7 +109,7 @@ export interface paths {
             cookie?: never;
         };
         /** Read a task (the last 10,000 are kept) */
-        get: operations["getTask"];
+        get: operations["getMockTask"];
         put?: never;
         post?: never;
         delete?: never;
@@ -307,15 +307,43 @@ export interface components {
     schemas: {
         /** @description 1 to 64 characters of A-Z, a-z, 0-9 and `. _ ~ -`; any other id is a 400. */
         SessionId: string;
-        /** @enum {string} */
+        /**
+         * @description Status of the agent. A newly deployed agent is `active`. Tasks are accepted only by
+         *     `active` agents. This API has no operation that changes the status.
+         * @enum {string}
+         */
         AgentStatus: "active" | "paused" | "deprecated";
+        /** @description One request the fake answered (mocks/journal.ts types its entries by this schema). */
+        JournalEntry: {
+            /**
+             * Format: date-time
+             * @description Arrival on the mock's clock.
+             */
+            at: string;
+            method: string;
+            path: string;
+            query: string;
+            operationId: string | null;
+            status: number;
+            durationMs: number;
+            /** @description The request body text, cut at 4096 characters. */
+            body: string | null;
+            bodyTruncated: boolean;
+        };
         /** @description A task as the fake keeps it, its status read on the mock's clock. */
         Task: {
             taskId: string;
             agentId: string;
-            /** @enum {string} */
+            /**
+             * @description Status of a task: `queued` → `processing` → `completed` or `failed`.
+             * @enum {string}
+             */
             status: "queued" | "processing" | "completed" | "failed";
-            /** @enum {string} */
+            /**
+             * @description Priority of a task.
+             * @default normal
+             * @enum {string}
+             */
             priority: "low" | "normal" | "high";
             cost: number;
             /** Format: date-time */
@@ -657,7 +685,7 @@ export interface operations {
             503: components["responses"]["NotSaved"];
         };
     };
-    getTask: {
+    getMockTask: {
         parameters: {
             query?: never;
             header?: never;
@@ -736,22 +764,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         capacity: number;
-                        entries: {
-                            /**
-                             * Format: date-time
-                             * @description Arrival on the mock's clock.
-                             */
-                            at: string;
-                            method: string;
-                            path: string;
-                            query: string;
-                            operationId: string | null;
-                            status: number;
-                            durationMs: number;
-                            /** @description The request body text, cut at 4096 characters. */
-                            body: string | null;
-                            bodyTruncated: boolean;
-                        }[];
+                        entries: components["schemas"]["JournalEntry"][];
                     };
                 };
             };

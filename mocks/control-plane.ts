@@ -9,6 +9,7 @@ import {
   type ControlOperationId,
   type ControlOperationSpec,
 } from './control-plane-schemas.ts';
+import { toControlPlaneTask } from './control-plane-task.ts';
 import type { operations } from './control-plane-types.generated.ts';
 import type { Coverage } from './coverage.ts';
 import type { Journal } from './journal.ts';
@@ -181,14 +182,14 @@ const controlHandlers = {
     host.clearOverrides();
     return noContent();
   },
-  getTask: ({ params, instance }, host) => {
+  getMockTask: ({ params, instance }, host) => {
     const task = host.store.getTask(params.taskId ?? '');
     if (!task)
       return problemResponse('task-not-found', {
         detail: `No task has the id ${params.taskId ?? ''} (the history keeps the last ${host.store.maxTasks}).`,
         instance,
       });
-    return jsonValueResponse(200, task);
+    return jsonValueResponse(200, toControlPlaneTask(task));
   },
   getClock: (_request, host) => jsonValueResponse(200, clockView(host)),
   advanceClock: async ({ body, instance }, host) => {

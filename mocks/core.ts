@@ -13,6 +13,7 @@ import type { BuiltOverride } from './overrides.ts';
 import { problemResponse } from './problems.ts';
 import { seedFromText } from './random.ts';
 import { refuseRepeatedHeaders } from './repeated-headers.ts';
+import { matchRoute } from './router.ts';
 import { parseScenarioConfig, Scenarios, type ScenarioConfig } from './scenarios.ts';
 import {
   SESSION_HEADER,
@@ -23,7 +24,13 @@ import {
   type SessionOptions,
 } from './sessions.ts';
 import type { OperationId } from '../spec/index.ts';
-import { createMemoryStorage, StorageWriteError, type Storage } from './storage.ts';
+import {
+  createMemoryStorage,
+  StorageConflictError,
+  StorageUnavailableError,
+  StorageWriteError,
+  type Storage,
+} from './storage.ts';
 import { AgentStore, DEFAULT_FAILURE_RATIO } from './store.ts';
 
 /** The seed used when none is given (MOCK_SEED). */
@@ -50,6 +57,8 @@ export interface MockCoreOptions {
   failureRatio?: number;
   /** Bound of the task history (default 10,000). */
   maxTasks?: number;
+  /** Deployed agents kept at most; a deploy beyond it is a 503 until a reset (default 1,000,000). */
+  maxAgents?: number;
   /** Bound of the request journal (default 1,000). */
   journalSize?: number;
   /** HS256 secret of accepted tokens (default `agent-registry-kit-dev-secret`). */
@@ -121,6 +130,12 @@ const CLOCK_DOCUMENT = 'clock';
 const SCENARIOS_DOCUMENT = 'scenarios';
 const COVERAGE_DOCUMENT = 'coverage';
 
+/**
+ * Times a request is handled again when a replica sharing the storage changed the same rows first (nothing of the
+ * attempt was applied). Past it the answer is the 503 of a change not saved.
+ */
+const MAX_ATTEMPTS = 8;
+
 const sleepFor = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const isControlPath = (path: string): boolean => path.startsWith(CONTROL_PREFIX) || path === '/__mock';
 
@@ -168,6 +183,7 @@ function assembleCore(options: MockCoreOptions, parent: SessionParent | undefine
     failureRatio: () => scenarios.taskFailureRatio,
     ...(options.catalogueSize !== undefined && { catalogueSize: options.catalogueSize }),
     ...(options.maxTasks !== undefined && { maxTasks: options.maxTasks }),
+    ...(options.maxAgents !== undefined && { maxAgents: options.maxAgents }),
   });
   const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
   const authenticator: Authenticator = createAuthenticator(options.jwtSecret ?? DEFAULT_JWT_SECRET, options.wallClock);
@@ -197,12 +213,52 @@ function assembleCore(options: MockCoreOptions, parent: SessionParent | undefine
   let clockTarget = clock.offset;
   storage.onRollback(() => {
     coverageWritten = -1;
-    scenarios.configure(savedScenarios() ?? {});
+    // Only when they differ: configuring restarts the rate-limit window, and another replica's change lands here too.
+    const storedScenarios = savedScenarios() ?? {};
+    if (JSON.stringify(storedScenarios) !== JSON.stringify(scenarios.config)) scenarios.configure(storedScenarios);
     // A reset of the batch may have moved the clock back; forward is the one way a clock moves, so it is re-advanced.
     const stored = storage.readDocument(CLOCK_DOCUMENT);
     if (typeof stored === 'number' && stored > clock.offset) clock.advance(stored - clock.offset);
     clockTarget = clock.offset;
   });
+  // Another replica's reset moves the shared clock back; this one follows it (a rollback never needs to).
+  storage.onReplicaChange?.(() => {
+    const stored = storage.readDocument(CLOCK_DOCUMENT);
+    if (typeof stored !== 'number' || stored >= clock.offset || !clock.reset) return;
+    clock.reset();
+    if (stored > clock.offset) clock.advance(stored - clock.offset);
+    clockTarget = clock.offset;
+  });
+  const refresh = storage.refresh?.bind(storage);
+  /**
+   * One attempt: memory first brought up to what other replicas committed (a shared storage only), and a rate limit
+   * counted where every replica counts. Nothing is awaited between the count and the scenarios' decision.
+   */
+  const attempt = async (request: MockRequest, trace: DispatchTrace): Promise<MockResponse> => {
+    if (refresh) await refresh();
+    const limit = scenarios.config.rateLimit;
+    if (
+      limit &&
+      storage.countRequest &&
+      !isControlPath(request.path) &&
+      matchRoute(request.method, request.path).kind === 'operation'
+    )
+      scenarios.useSharedWindow(
+        await storage.countRequest(clock.now(), limit.windowSeconds * 1000, JSON.stringify(limit)),
+      );
+    return dispatch(request, trace);
+  };
+  const dispatchShared = async (request: MockRequest, trace: DispatchTrace): Promise<MockResponse> => {
+    for (let tries = 1; ; tries += 1) {
+      try {
+        return await attempt(request, trace);
+      } catch (error) {
+        if (!(error instanceof StorageConflictError) || tries >= MAX_ATTEMPTS) throw error;
+        trace.operationId = null;
+        trace.bodyText = null;
+      }
+    }
+  };
 
   const dispatchApi = createApiDispatch({
     clock,
@@ -303,9 +359,14 @@ function assembleCore(options: MockCoreOptions, parent: SessionParent | undefine
     const context: DispatchTrace = { operationId: null, bodyText: null };
     let response: MockResponse;
     try {
-      response = await dispatch(request, context);
+      response = await (refresh ? dispatchShared(request, context) : dispatch(request, context));
     } catch (error) {
-      if (error instanceof StorageWriteError) {
+      if (error instanceof StorageUnavailableError) {
+        response = problemResponse('state-not-saved', {
+          detail: `The shared state could not be read (${error.message}); nothing was applied, so retrying is safe.`,
+          instance: request.path.slice(0, 2048),
+        });
+      } else if (error instanceof StorageWriteError) {
         response = problemResponse('state-not-saved', {
           detail: `The change could not be saved (${error.message}); nothing of it was applied, so retrying is safe.`,
           instance: request.path.slice(0, 2048),

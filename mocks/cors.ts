@@ -8,6 +8,8 @@ export type CorsOrigins = '*' | readonly string[];
 
 const ALLOW_METHODS = 'GET, HEAD, POST, PUT, DELETE, OPTIONS';
 const ALLOW_HEADERS = 'Authorization, Content-Type, Prefer, X-Mock-Control-Token, X-Mock-Session';
+/** The Sec-Fetch-Site values of requests this machine's pages or the user made; `cross-site`, two joined, or any other is refused. */
+const SAME_SITE_VALUES = new Set(['same-origin', 'same-site', 'none']);
 const EXPOSE_HEADERS = 'WWW-Authenticate, Retry-After, Allow, Preference-Applied';
 
 /** Whether `origin` may call the API (`/v1`) from a browser. */
@@ -22,7 +24,10 @@ export function isOriginAllowed(origins: CorsOrigins, origin: string): boolean {
 export function isLoopbackOrigin(origin: string): boolean {
   if (!origin.startsWith('http://') && !origin.startsWith('https://')) return false;
   try {
-    return isLoopbackHost(new URL(origin).hostname);
+    // Browsers send an origin already serialized; anything URL parsing would rewrite (`localhost\\@evil.com`,
+    // `127.1`, a path, a user) is not one a browser sent.
+    const url = new URL(origin);
+    return url.origin === origin && isLoopbackHost(url.hostname);
   } catch {
     return false;
   }
@@ -54,9 +59,11 @@ export function refuseCrossSite(origins: CorsOrigins, request: MockRequest): Moc
       instance: request.path.slice(0, 2048),
     });
   }
-  if (request.headers['sec-fetch-site']?.toLowerCase() === 'cross-site') {
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined && !SAME_SITE_VALUES.has(site.trim().toLowerCase())) {
     return problemResponse('forbidden-origin', {
-      detail: 'The control plane refuses requests another site makes (Sec-Fetch-Site: cross-site).',
+      detail:
+        'The control plane refuses requests another site makes (Sec-Fetch-Site other than same-origin, same-site or none).',
       instance: request.path.slice(0, 2048),
     });
   }

@@ -11,10 +11,11 @@ export function isLoopbackHost(host: string): boolean {
   if (name === '::1' || name === '0:0:0:0:0:0:0:1') return true;
   const v4 = name.startsWith('::ffff:') ? name.slice('::ffff:'.length) : name;
   const octets = v4.split('.');
+  // Dotted-decimal as written by everyone: no leading zeros (`127.000.000.001` is refused, as WHATWG URL reads `010` as octal).
   return (
     octets.length === 4 &&
     octets[0] === '127' &&
-    octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) < 256)
+    octets.every((octet) => /^(?:0|[1-9]\d{0,2})$/.test(octet) && Number(octet) < 256)
   );
 }
 
@@ -23,20 +24,22 @@ function unbracket(host: string): string {
 }
 
 /**
- * The host name of a Host header value, without the port and brackets, lower-cased; undefined when it is not one host
- * (empty, or several values joined by commas).
+ * A Host header value (RFC 9110 `uri-host [ ":" port ]`), lower-cased: a bracketed IPv6 address or a DNS name (labels of
+ * letters, digits, `-` and `_`, an optional final dot), then an optional port. Nothing else: no `user@`, nothing after
+ * `]`, no second value.
+ */
+const HOST_HEADER =
+  /^(?:\[([0-9a-f:.]+)\]|([a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)*\.?))(?::(\d{1,5}))?$/;
+
+/**
+ * The host name of a Host header value, without the port and brackets, lower-cased; undefined when it is not exactly
+ * one well-formed host (empty, several values joined by commas, `localhost:4711@evil.com`, `[::1]evil.com`).
  * @example hostnameOf('[::1]:4010') // '::1'; hostnameOf('Example.COM:80') // 'example.com'
  */
 export function hostnameOf(header: string): string | undefined {
-  const value = header.trim().toLowerCase();
-  if (value === '' || value.includes(',')) return undefined;
-  if (value.startsWith('[')) {
-    const close = value.indexOf(']');
-    return close === -1 ? undefined : value.slice(1, close);
-  }
-  const colon = value.lastIndexOf(':');
-  const name = colon === -1 ? value : value.slice(0, colon);
-  return name.replace(/\.$/, '');
+  const match = HOST_HEADER.exec(header.trim().toLowerCase());
+  if (!match || Number(match[3] ?? 0) > 65_535) return undefined;
+  return (match[1] ?? match[2] ?? '').replace(/\.$/, '');
 }
 
 /**

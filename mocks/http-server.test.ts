@@ -6,6 +6,7 @@ import { createFixedClock } from './clock.ts';
 import { expectConforms } from './expect-conforms.ts';
 import { startMockServer, type RunningMockServer } from './http-server.ts';
 import { silentLogger } from './logger.ts';
+import { MAX_BODY_BYTES } from './mock-http.ts';
 
 let server: RunningMockServer;
 let token: string;
@@ -221,6 +222,37 @@ describe('bad input gets the documented problem, never a 2xx, a 500 or a hang', 
       headers: { 'content-type': 'application/json' },
     });
     expect(answer.status).toBe(413);
+  });
+
+  // The limit is exactly MAX_BODY_BYTES: one byte less or equal is read (and judged: a name this long is a 400), one more
+  // is a 413, whether the length is declared or only seen while the body arrives.
+  it.each([
+    ['declared', MAX_BODY_BYTES, 400],
+    ['declared', MAX_BODY_BYTES + 1, 413],
+    ['streamed', MAX_BODY_BYTES, 400],
+    ['streamed', MAX_BODY_BYTES + 1, 413],
+  ] as const)('a %s body of %i bytes → %i', async (how, size, status) => {
+    const text = `{"name":"${'a'.repeat(size - 11)}"}`;
+    expect(Buffer.byteLength(text)).toBe(size);
+    const bytes = new TextEncoder().encode(text);
+    const body =
+      how === 'declared'
+        ? bytes
+        : new ReadableStream<Uint8Array>({
+            start(controller) {
+              for (let offset = 0; offset < bytes.length; offset += 65_536)
+                controller.enqueue(bytes.subarray(offset, offset + 65_536));
+              controller.close();
+            },
+          });
+    const response = await fetch(`${server.url}/v1/agents/deploy`, {
+      method: 'POST',
+      body,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      ...(how === 'streamed' && { duplex: 'half' }),
+    } as RequestInit);
+    await response.text();
+    expect(response.status).toBe(status);
   });
 
   it('body over 1 MiB streamed without Content-Length → 413', async () => {

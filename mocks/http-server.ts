@@ -1,16 +1,27 @@
 // The standalone server: a thin node:http adapter that calls the core directly (no msw on this path: it is the fast one).
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { CONTROL_PREFIX, createMockCore, type MockCore, type MockCoreOptions } from './core.ts';
-import { createHostCheck, isLoopbackHost } from './host-check.ts';
+import { createMockCore, type MockCore, type MockCoreOptions } from './core.ts';
+import { isLoopbackHost } from './host-check.ts';
+import { rawProblem, send } from './http-send.ts';
+import { type LingerLimits, lingerAfter, lingering, refuseEarly } from './lingering-close.ts';
 import { consoleLogger } from './logger.ts';
-import { MAX_BODY_BYTES, type MockRequest, type MockResponse } from './mock-http.ts';
-import { problemResponse, type ProblemKind } from './problems.ts';
-import { SINGLE_HEADERS } from './repeated-headers.ts';
+import { MAX_BODY_BYTES, type MockRequest } from './mock-http.ts';
+import { problemResponse } from './problems.ts';
+import {
+  CONTROL_TOKEN_HEADER,
+  controlTokenGuard,
+  exchangeOf,
+  type Exchange,
+  type Guard,
+  hostGuard,
+  urlLengthGuard,
+} from './request-guards.ts';
 
-/** Longest request target accepted (method line URL); longer ones get 414. Header blocks over 16 KiB get 431 from node. */
-export const MAX_URL_LENGTH = 8192;
+// Reachable from here as before (the proxy and the tests import them from this module).
+export { digest, rawProblem, send, tokenMatches } from './http-send.ts';
+export { CONTROL_TOKEN_HEADER, MAX_URL_LENGTH } from './request-guards.ts';
+
 /** The HTTP-layer limits of a server. */
 export interface HttpLimits {
   maxHeaderSize: number;
@@ -44,13 +55,7 @@ export const HTTP_LIMITS: Readonly<HttpLimits> = {
   lingerMs: 2_000,
 };
 
-/** Sockets whose request was already answered while its body kept arriving: a parse error there gets no second answer. */
-const lingering = new WeakSet<Socket>();
-
 const WILDCARD_ADDRESSES = new Set(['0.0.0.0', '::', '[::]', '0:0:0:0:0:0:0:0']);
-
-/** The header that carries the control-plane token (`--control-token`). */
-export const CONTROL_TOKEN_HEADER = 'x-mock-control-token';
 
 /** Who may reach a server over the network, checked before the core sees a request. */
 export interface ExposureOptions {
@@ -92,69 +97,29 @@ export interface RunningMockServer {
   close(): Promise<void>;
 }
 
-function send(res: ServerResponse, response: MockResponse, close = false): void {
-  if (res.destroyed || res.headersSent) return;
-  if (close) response.headers.connection = 'close';
-  // An explicit length spares node the chunked encoding it would otherwise use after writeHead.
-  response.headers['content-length'] = String(Buffer.byteLength(response.body));
-  try {
-    res.writeHead(response.status, response.headers);
-  } catch {
-    // A header value node refuses (it would be a bug of the core) must not become an unhandled rejection that kills
-    // the process: answer a plain 500 instead.
-    const fallback = problemResponse('internal', { detail: 'The fake backend built an invalid response header.' });
-    res.writeHead(fallback.status, {
-      ...fallback.headers,
-      'content-length': String(Buffer.byteLength(fallback.body)),
-      connection: 'close',
-    });
-    res.end(fallback.body);
-    return;
-  }
-  res.end(response.body);
-}
-
-function rawProblem(kind: ProblemKind, detail: string): string {
-  const response = problemResponse(kind, { detail });
-  const body = Buffer.from(response.body);
-  return `HTTP/1.1 ${response.status} ${kind}\r\nContent-Type: application/problem+json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${response.body}`;
-}
-
 /** What a listener needs besides the core: its body limits and who may reach it. */
-export type ListenerOptions = Partial<Pick<HttpLimits, 'drainLimitBytes' | 'lingerMs'>> & ExposureOptions;
-
-/** Node keeps the first of repeated headers silently; these are joined instead, so the core can refuse them. */
-function joinRepeated(req: IncomingMessage): Record<string, string | undefined> {
-  const headers = req.headers as Record<string, string | undefined>;
-  const raw = req.rawHeaders;
-  let joined: Record<string, string | undefined> | undefined;
-  for (const name of SINGLE_HEADERS) {
-    let count = 0;
-    for (let index = 0; index < raw.length; index += 2) {
-      const key = raw[index] ?? '';
-      if (key.length === name.length && key.toLowerCase() === name) count += 1;
-    }
-    if (count > 1) {
-      joined ??= { ...headers };
-      joined[name] = req.headersDistinct[name]?.join(', ');
-    }
-  }
-  return joined ?? headers;
-}
+export type ListenerOptions = Partial<LingerLimits> & ExposureOptions;
 
 /**
- * The request listener over a core: usable with any node:http server. The third argument says node emitted the request
- * as `checkContinue` (Expect: 100-continue): then 100 Continue is sent only when the body will be read.
+ * The request listener over a core: usable with any node:http server. A chain of small guards (URL length, Host
+ * allow-list, control token: request-guards.ts) runs first; then the body is read (bounded) and the core answers. The
+ * third argument says node emitted the request as `checkContinue` (Expect: 100-continue): then 100 Continue is sent
+ * only when the body will be read.
  * @example createServer(createRequestListener(createMockCore())).listen(4010)
  */
 export function createRequestListener(
   core: MockCore,
   options: ListenerOptions = {},
 ): (req: IncomingMessage, res: ServerResponse, expectsContinue?: boolean) => void {
-  const drainLimitBytes = options.drainLimitBytes ?? HTTP_LIMITS.drainLimitBytes;
-  const lingerMs = options.lingerMs ?? HTTP_LIMITS.lingerMs;
-  const hostAllowed = createHostCheck(options.allowedHosts);
-  const tokenDigest = options.controlToken === undefined ? undefined : digest(options.controlToken);
+  const limits: LingerLimits = {
+    drainLimitBytes: options.drainLimitBytes ?? HTTP_LIMITS.drainLimitBytes,
+    lingerMs: options.lingerMs ?? HTTP_LIMITS.lingerMs,
+  };
+  const guards: Guard[] = [
+    urlLengthGuard,
+    hostGuard(options.allowedHosts),
+    ...(options.controlToken === undefined ? [] : [controlTokenGuard(options.controlToken)]),
+  ];
   const answer = (res: ServerResponse, request: MockRequest, close: boolean): void => {
     core.handle(request).then(
       (response) => send(res, response, close),
@@ -162,153 +127,78 @@ export function createRequestListener(
     );
   };
   return (req, res, expectsContinue = false) => {
-    const target = req.url ?? '/';
-    if (target.length > MAX_URL_LENGTH) {
-      refuse(
-        req,
-        res,
-        problemResponse('uri-too-long', { detail: `The request target is longer than ${MAX_URL_LENGTH} characters.` }),
-      );
-      return;
-    }
-    const question = target.indexOf('?');
-    const path = question === -1 ? target : target.slice(0, question);
-    const headers = joinRepeated(req);
-    const host = headers.host;
-    // A repeated Host (a comma) is left to the core, which answers 400 for it.
-    if (host !== undefined && !host.includes(',') && !hostAllowed(host)) {
-      const name = host.slice(0, 200);
-      refuse(
-        req,
-        res,
-        problemResponse('forbidden-host', {
-          detail: `The Host ${name} is not a loopback name or address; if you meant to reach the fake by this name, start it with --allowed-host ${name.replace(/:\d+$/, '')}.`,
-          instance: path.slice(0, 2048),
-        }),
-      );
-      return;
-    }
-    if (
-      tokenDigest !== undefined &&
-      (path.startsWith(CONTROL_PREFIX) || path === '/__mock') &&
-      !(req.method === 'OPTIONS' && headers['access-control-request-method'] !== undefined) &&
-      !tokenMatches(tokenDigest, headers[CONTROL_TOKEN_HEADER])
-    ) {
-      refuse(
-        req,
-        res,
-        problemResponse('control-token', {
-          detail: `The control plane needs the token given with --control-token, in the ${CONTROL_TOKEN_HEADER} header.`,
-          instance: path.slice(0, 2048),
-        }),
-      );
-      return;
+    const exchange = exchangeOf(req, res, expectsContinue);
+    for (const guard of guards) {
+      const refusal = guard(exchange);
+      if (refusal) {
+        refuseEarly(req, res, refusal, limits);
+        return;
+      }
     }
     const request: MockRequest = {
       method: req.method ?? 'GET',
-      path,
-      query: question === -1 ? '' : target.slice(question + 1),
+      path: exchange.path,
+      query: exchange.query,
       // node lower-cases names; only set-cookie is ever an array, and the core never reads it.
-      headers,
+      headers: exchange.headers,
       body: null,
     };
-    const declared = req.headers['content-length'];
-    if (req.headers['transfer-encoding'] === undefined && (declared === undefined || declared === '0')) {
-      answer(res, request, false);
-      return;
-    }
-    if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) {
-      // Under Expect: 100-continue no 100 is sent: the client learns the answer without sending the body at all.
-      tooLarge(req, res, request);
-      return;
-    }
-    if (expectsContinue) res.writeContinue();
-    const chunks: Buffer[] = [];
-    let received = 0;
-    const onData = (chunk: Buffer): void => {
-      received += chunk.length;
-      if (received > MAX_BODY_BYTES) {
-        req.off('data', onData);
-        req.off('end', onEnd);
-        chunks.length = 0;
-        tooLarge(req, res, request, received);
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = (): void => {
-      const buffer = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-      request.body = buffer ? new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength) : new Uint8Array(0);
-      answer(res, request, false);
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    // An aborted upload needs no answer: there is nobody left to read it.
-    req.on('error', () => req.destroy());
-  };
-
-  function tooLarge(req: IncomingMessage, res: ServerResponse, request: MockRequest, received = 0): void {
-    request.bodyTooLarge = true;
-    lingerAfter(req, received);
-    answer(res, request, true);
-  }
-
-  /** Answers before the body is read (if there is one), then closes the connection the same careful way as a 413. */
-  function refuse(req: IncomingMessage, res: ServerResponse, response: MockResponse): void {
-    const hasBody = req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
-    if (hasBody) lingerAfter(req, 0);
-    else req.resume();
-    send(res, response, true);
-  }
-
-  /**
-   * Lingering close (as Apache and nginx do): node closes a `Connection: close` answer as soon as it is written, which
-   * resets the connection under a client still writing its body, so the client sees a broken pipe instead of the answer.
-   * Instead the rest of the body is read and discarded, up to `drainLimitBytes` in all; the connection closes once the
-   * body is in, once the client has been silent for `lingerMs`, or past the bound.
-   */
-  function lingerAfter(req: IncomingMessage, alreadyReceived: number): void {
-    const socket = req.socket;
-    lingering.add(socket);
-    let drained = alreadyReceived;
-    let timer: NodeJS.Timeout | undefined;
-    let answered = false;
-    const cut = (): void => {
-      socket.destroy();
-    };
-    const wait = (): void => {
-      clearTimeout(timer);
-      timer = setTimeout(cut, lingerMs);
-      timer.unref();
-    };
-    req.on('data', (chunk: Buffer) => {
-      drained += chunk.length;
-      if (drained > drainLimitBytes) cut();
-      else if (answered) wait();
+    readBody(exchange, limits, {
+      read: (body) => {
+        request.body = body;
+        answer(res, request, false);
+      },
+      tooLarge: () => {
+        request.bodyTooLarge = true;
+        answer(res, request, true);
+      },
     });
-    req.on('error', cut);
-    req.resume();
-    const closeWhenWritten = socket.destroySoon.bind(socket);
-    socket.destroySoon = () => {
-      answered = true;
-      if (req.complete) {
-        closeWhenWritten();
-        return;
-      }
-      req.once('end', closeWhenWritten);
-      wait();
-    };
-    socket.once('close', () => clearTimeout(timer));
+  };
+}
+
+/**
+ * Reads the body, at most MAX_BODY_BYTES of it: `read` gets it (null when the request has none), `tooLarge` is called
+ * instead once it is known to be larger (from Content-Length, or while it arrives), after the rest is set to drain.
+ */
+function readBody(
+  { req, res, expectsContinue }: Exchange,
+  limits: LingerLimits,
+  then: { read: (body: Uint8Array | null) => void; tooLarge: () => void },
+): void {
+  const declared = req.headers['content-length'];
+  if (req.headers['transfer-encoding'] === undefined && (declared === undefined || declared === '0')) {
+    then.read(null);
+    return;
   }
-}
-
-function digest(text: string): Buffer {
-  return createHash('sha256').update(text).digest();
-}
-
-/** Compares digests in constant time, so the answer's timing says nothing about how much of a guess was right. */
-function tokenMatches(expected: Buffer, given: string | undefined): boolean {
-  return given !== undefined && timingSafeEqual(expected, digest(given));
+  if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) {
+    // Under Expect: 100-continue no 100 is sent: the client learns the answer without sending the body at all.
+    lingerAfter(req, 0, limits);
+    then.tooLarge();
+    return;
+  }
+  if (expectsContinue) res.writeContinue();
+  const chunks: Buffer[] = [];
+  let received = 0;
+  const onData = (chunk: Buffer): void => {
+    received += chunk.length;
+    if (received > MAX_BODY_BYTES) {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      chunks.length = 0;
+      lingerAfter(req, received, limits);
+      then.tooLarge();
+      return;
+    }
+    chunks.push(chunk);
+  };
+  const onEnd = (): void => {
+    const buffer = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+    then.read(buffer ? new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength) : new Uint8Array(0));
+  };
+  req.on('data', onData);
+  req.on('end', onEnd);
+  // An aborted upload needs no answer: there is nobody left to read it.
+  req.on('error', () => req.destroy());
 }
 
 /**
@@ -334,6 +224,41 @@ export function exposureWarning(
 }
 
 /**
+ * A node:http server with the HTTP-layer `limits` (header size, timeouts), whose parse errors and timeouts are answered
+ * with a problem+json and a closed connection: the fake's server, and the proxy's.
+ * @example const server = createLimitedServer(HTTP_LIMITS, listener);
+ */
+export function createLimitedServer(
+  limits: HttpLimits,
+  listener: (req: IncomingMessage, res: ServerResponse) => void,
+): Server {
+  const server = createServer(
+    {
+      maxHeaderSize: limits.maxHeaderSize,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: limits.connectionsCheckingIntervalMs,
+    },
+    listener,
+  );
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (!socket.writable || error.code === 'ECONNRESET' || lingering.has(socket)) {
+      socket.destroy();
+      return;
+    }
+    const reply =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? rawProblem('headers-too-large', `The request line and headers are larger than ${limits.maxHeaderSize} bytes.`)
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? rawProblem('request-timeout', 'The request was not received in time.')
+          : rawProblem('bad-request', 'The request is not valid HTTP/1.1.');
+    socket.end(reply);
+  });
+  return server;
+}
+
+/**
  * Starts the fake backend on node:http.
  * @example
  * const server = await startMockServer({ port: 0 });
@@ -353,31 +278,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     allowedHosts: [...(options.allowedHosts ?? []), ...(WILDCARD_ADDRESSES.has(host) ? [] : [host])],
     ...(options.controlToken !== undefined && { controlToken: options.controlToken }),
   });
-  const server = createServer(
-    {
-      maxHeaderSize: limits.maxHeaderSize,
-      keepAliveTimeout: limits.keepAliveTimeoutMs,
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      connectionsCheckingInterval: limits.connectionsCheckingIntervalMs,
-    },
-    listener,
-  );
+  const server = createLimitedServer(limits, listener);
   // With a listener here, node no longer answers 100 Continue by itself: the listener sends it only for a body it will read.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => listener(req, res, true));
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (!socket.writable || error.code === 'ECONNRESET' || lingering.has(socket)) {
-      socket.destroy();
-      return;
-    }
-    const reply =
-      error.code === 'HPE_HEADER_OVERFLOW'
-        ? rawProblem('headers-too-large', `The request line and headers are larger than ${limits.maxHeaderSize} bytes.`)
-        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? rawProblem('request-timeout', 'The request was not received in time.')
-          : rawProblem('bad-request', 'The request is not valid HTTP/1.1.');
-    socket.end(reply);
-  });
   await new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException): void => {
       server.off('listening', onListening);

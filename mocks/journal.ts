@@ -1,4 +1,5 @@
 // The request journal: a ring buffer of the last N requests, so tests can check what a frontend sent without memory growing.
+import type { components } from './control-plane-types.generated.ts';
 
 /** Default number of requests the journal keeps. */
 export const DEFAULT_JOURNAL_SIZE = 1000;
@@ -15,20 +16,8 @@ export function journalText(text: string, limit: number = JOURNAL_BODY_LIMIT): s
   return text.length > limit ? ` ${text.slice(0, limit)}`.slice(1) : text;
 }
 
-/** One request the fake answered, as the control plane shows it. */
-export interface JournalEntry {
-  /** When it arrived, on the mock's clock (ISO 8601). */
-  at: string;
-  method: string;
-  path: string;
-  query: string;
-  operationId: string | null;
-  status: number;
-  durationMs: number;
-  /** The request body as text (cut at 4096 characters), or null when there was none or it was not text. */
-  body: string | null;
-  bodyTruncated: boolean;
-}
+/** One request the fake answered, as the control plane shows it (`JournalEntry` of mocks/control-plane.yaml). */
+export type JournalEntry = components['schemas']['JournalEntry'];
 
 /** What the hot path records: the time stays a number until someone reads the journal. */
 export type JournalRecord = Omit<JournalEntry, 'at'> & { atMs: number };

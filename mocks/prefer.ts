@@ -8,6 +8,8 @@ import { problemResponse } from './problems.ts';
 export interface Preference {
   code: number | undefined;
   example: string | undefined;
+  /** A `code=` value that is not a status code (`1e3`, `0500`, `__proto__`), as sent: answered 400, never ignored. */
+  unreadableCode?: string;
 }
 
 /**
@@ -18,6 +20,7 @@ export function parsePrefer(header: string | undefined): Preference | undefined 
   if (!header) return undefined;
   let code: number | undefined;
   let example: string | undefined;
+  let unreadableCode: string | undefined;
   for (const part of header.split(/[,;]/)) {
     const [rawName, ...rest] = part.split('=');
     const name = rawName?.trim().toLowerCase();
@@ -25,9 +28,13 @@ export function parsePrefer(header: string | undefined): Preference | undefined 
       .join('=')
       .trim()
       .replace(/^"(.*)"$/, '$1');
-    if (name === 'code' && /^\d{3}$/.test(value)) code = Number(value);
-    else if (name === 'example' && value !== '') example = value;
+    if (name === 'code') {
+      // Exactly three digits, 100–599: Number() would also read `1e3`, `0x1F4` or ` 500`.
+      if (/^[1-5]\d{2}$/.test(value)) code = Number(value);
+      else unreadableCode = value.slice(0, 40);
+    } else if (name === 'example' && value !== '') example = value;
   }
+  if (unreadableCode !== undefined) return { code: undefined, example, unreadableCode };
   return code === undefined && example === undefined ? undefined : { code, example };
 }
 
@@ -43,6 +50,11 @@ export function preferredResponse(
   instance: string,
 ): MockResponse | undefined {
   const documented = [...getOperation(operationId).responses.keys()];
+  if (preference.unreadableCode !== undefined)
+    return problemResponse('bad-request', {
+      detail: `Prefer: code=${JSON.stringify(preference.unreadableCode)} is not a status code; use one of ${documented.join(', ')}.`,
+      instance,
+    });
   const success = documented.find((status) => status >= 200 && status < 300) ?? 200;
   const status = preference.code ?? success;
   if (!documented.includes(status)) {

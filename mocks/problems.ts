@@ -30,9 +30,19 @@ export const PROBLEMS = {
   'rate-limited': { status: 429, slug: 'rate-limited', title: 'Too many requests' },
   'headers-too-large': { status: 431, slug: 'headers-too-large', title: 'Request header fields too large' },
   internal: { status: 500, slug: 'internal', title: 'Internal server error' },
+  /** The proxy (proxy --upstream) forwarded the request but the real server gave no answer. */
+  'upstream-unreachable': {
+    status: 502,
+    slug: 'upstream-unreachable',
+    title: 'The upstream server could not be reached',
+  },
+  /** The proxy's upstream answered something the contract forbids, and --fail-on-violation is on. */
+  'contract-violation': { status: 502, slug: 'contract-violation', title: "The upstream's answer breaks the contract" },
   unavailable: { status: 503, slug: 'unavailable', title: 'Service unavailable' },
   /** The durable store could not write a change: nothing of it was applied, so the client may retry. */
   'state-not-saved': { status: 503, slug: 'state-not-saved', title: 'The change could not be saved' },
+  /** The proxy's upstream did not answer within its timeout. */
+  'upstream-timeout': { status: 504, slug: 'upstream-timeout', title: 'The upstream server did not answer in time' },
 } as const;
 
 export type ProblemKind = keyof typeof PROBLEMS;

@@ -126,6 +126,15 @@ export class Scenarios {
     this.#random = createRandom((this.#seed ^ 0x5bd1e995) >>> 0);
   }
 
+  /**
+   * Takes the rate-limit window from a count shared by several replicas (the request about to be decided is `count`).
+   * @example scenarios.useSharedWindow({ start: now, count: 3 }); scenarios.decide('getAgent', now); // the 3rd request
+   */
+  useSharedWindow(window: { start: number; count: number }): void {
+    this.#windowStart = window.start;
+    this.#windowCount = window.count - 1;
+  }
+
   /** Decides latency, forced error and rate limiting for one /v1 request at time `now` (mock clock). */
   decide(operationId: OperationId | undefined, now: number): ScenarioDecision {
     const config = this.#config;

@@ -107,6 +107,28 @@ describe('openSqliteStorage', () => {
     expect(await deploy(restarted, 'next')).toBe(await deploy(uninterrupted, 'next'));
   });
 
+  it('keeps the failed-task count, so the success rate after a restart goes on from the right figures', async () => {
+    const first = openStorage();
+    const core = coreOn(first);
+    const agentId = await deploy(core, 'unlucky');
+    await call(core, 'PUT', '/__mock/scenarios', { taskFailureRatio: 1 });
+    await call(core, 'POST', `/v1/agents/${agentId}/execute`, { task: 'fails' });
+    await call(core, 'POST', '/__mock/clock/advance', { seconds: 60 });
+    await call(core, 'PUT', '/__mock/scenarios', { taskFailureRatio: 0 });
+    await call(core, 'POST', `/v1/agents/${agentId}/execute`, { task: 'succeeds' });
+    await call(core, 'POST', '/__mock/clock/advance', { seconds: 60 });
+    expect(core.store.get(agentId)?.performance).toMatchObject({ tasksCompleted: 1, successRate: 0.5 });
+    await close(first);
+
+    // The stored Agent says 0.5 either way; only the failed count makes the next settlement right: 2 of 3, not 2 of 2.
+    const restarted = coreOn(openStorage());
+    await call(restarted, 'POST', `/v1/agents/${agentId}/execute`, { task: 'succeeds too' });
+    await call(restarted, 'POST', '/__mock/clock/advance', { seconds: 60 });
+    const performance = restarted.store.get(agentId)?.performance;
+    expect(performance?.tasksCompleted).toBe(2);
+    expect(performance?.successRate).toBeCloseTo(2 / 3, 3);
+  });
+
   it('keeps the coverage counts, those of reads included once a later batch or the shutdown carries them', async () => {
     const first = openStorage();
     const core = coreOn(first);
@@ -303,6 +325,22 @@ const HOSTILE: [string, (db: DatabaseSync) => void, RegExp][] = [
   [
     'a table of its own',
     (db) => db.exec('CREATE TABLE extra (x)'),
+    /is not a state database of this kit \(or of this version\)/,
+  ],
+  [
+    // Each deploy would be acknowledged, then deleted behind the fake's back: lost at the next restart.
+    'a trigger that deletes every deployed agent',
+    (db) => db.exec('CREATE TRIGGER t AFTER INSERT ON agents BEGIN DELETE FROM agents WHERE seq = NEW.seq; END'),
+    /holds a trigger t that this kit did not make/,
+  ],
+  [
+    'a view',
+    (db) => db.exec('CREATE VIEW v AS SELECT agent_id FROM agents'),
+    /holds a view v that this kit did not make/,
+  ],
+  [
+    'an index of its own',
+    (db) => db.exec('CREATE INDEX by_status ON agents (status)'),
     /is not a state database of this kit \(or of this version\)/,
   ],
   [

@@ -70,11 +70,38 @@ export interface Storage {
   onRollback(listener: () => void): void;
   /** Commits what is pending and releases the storage. */
   close(): Promise<void>;
+  /**
+   * Only for a storage several processes share (PostgreSQL): brings memory up to what the others committed. The core
+   * awaits it before each request; memory and SQLite storages leave it out, and the core then awaits nothing.
+   */
+  refresh?(): Promise<void>;
+  /**
+   * Only for a shared storage: the random state this process starts from and a reset returns to (each replica has its
+   * own stream, so the ids two replicas draw never collide). Without it, the seed's stream.
+   */
+  readonly randomStart?: number;
+  /**
+   * Only for a shared storage: counts one request in the rate-limit window every replica shares (`key` names the
+   * limit; another key starts a new window). Resolves with the window's start and this request's number in it.
+   */
+  countRequest?(now: number, windowMs: number, key: string): Promise<{ start: number; count: number }>;
+  /** Only for a shared storage: called after another process changed what is stored (a reset may move the clock back). */
+  onReplicaChange?(listener: () => void): void;
 }
 
 /** Raised by `commit` when a batch could not be written; the core answers 503 for it. */
 export class StorageWriteError extends Error {
-  override readonly name = 'StorageWriteError';
+  override readonly name: string = 'StorageWriteError';
+}
+
+/** A batch was based on rows another replica changed first: nothing of it was applied, and the core handles it again. */
+export class StorageConflictError extends StorageWriteError {
+  override readonly name: string = 'StorageConflictError';
+}
+
+/** A shared storage could not be read before a request (its database is unreachable): the core answers 503. */
+export class StorageUnavailableError extends StorageWriteError {
+  override readonly name: string = 'StorageUnavailableError';
 }
 
 /**

@@ -18,8 +18,7 @@ import { MockInputError } from './input-error.ts';
 import { createRandom, type Random } from './random.ts';
 import { createMemoryStorage, type AgentRecord, type AgentTable, type Storage } from './storage.ts';
 import { TaskLedger } from './task-ledger.ts';
-import { taskStatusAt, type TaskRecord } from './task-lifecycle.ts';
-import { toTaskView, type TaskView } from './task-view.ts';
+import { taskStatusAt, type TaskRecord, type TaskState } from './task-lifecycle.ts';
 import { planTask } from './task-rules.ts';
 import { checkTaskSeed, seededTaskRecord } from './task-seed.ts';
 
@@ -28,6 +27,12 @@ import { checkTaskSeed, seededTaskRecord } from './task-seed.ts';
  * would finish first is settled ahead of time), so memory stays flat under any load.
  */
 export const DEFAULT_MAX_TASKS = 10_000;
+/**
+ * Deployed agents kept at most (`--max-agents`); a deploy beyond it is answered 503 until a reset. An agent costs
+ * about 0.8 KB of heap (2-3 KB of RSS) as typically deployed, 6 KB of heap (12 KB of RSS) at the schema's maximum field
+ * sizes (scripts/bench/agent-memory.ts; docs/security.md).
+ */
+export const DEFAULT_MAX_AGENTS = 1_000_000;
 /** Default share of tasks that fail, decided per task from the seeded random source. */
 export const DEFAULT_FAILURE_RATIO = 0.1;
 /** Name of the document that holds the random source's state in durable storage. */
@@ -43,6 +48,8 @@ export interface StoreOptions {
   failureRatio?: number | (() => number);
   /** Bound of the task history (default 10,000). */
   maxTasks?: number;
+  /** Deployed agents kept at most (default DEFAULT_MAX_AGENTS); the seeded catalogue does not count. */
+  maxAgents?: number;
   /** Where agents, tasks and the random state live (default: in memory). A durable one is resumed from. */
   storage?: Storage;
 }
@@ -68,6 +75,13 @@ const round4 = (value: number): number => Math.round(value * 10_000) / 10_000;
 // A stream distinct from faker's, so deploy ids never replay catalogue ids.
 const randomSeed = (seed: number): number => (seed ^ 0x9e3779b9) >>> 0;
 
+/** A record of a starting agent; its failed tasks are what its success rate says of them, so later tasks add up. */
+function startingRecord(agent: Agent): AgentRecord {
+  const { tasksCompleted, successRate } = agent.performance;
+  const tasksFailed = successRate > 0 ? Math.round(tasksCompleted / successRate - tasksCompleted) : 0;
+  return { agent: structuredClone(agent), tasksFailed, catalogueIndex: undefined, json: undefined };
+}
+
 /**
  * The stateful store.
  * @example
@@ -80,10 +94,13 @@ export class AgentStore {
   readonly clock: Clock;
   readonly catalogue: CatalogueCache;
   readonly storage: Storage;
+  readonly maxAgents: number;
   #failureRatio: () => number;
   #random: Random;
   #agents: AgentTable;
   #ledger: TaskLedger;
+  /** Agents kept besides the catalogue from the start and after every reset (serve --from-recording). */
+  #starting: readonly Agent[] = [];
 
   constructor(options: StoreOptions) {
     this.seed = options.seed;
@@ -91,6 +108,7 @@ export class AgentStore {
     const ratio = options.failureRatio ?? DEFAULT_FAILURE_RATIO;
     this.#failureRatio = typeof ratio === 'number' ? () => ratio : ratio;
     this.storage = options.storage ?? createMemoryStorage();
+    this.maxAgents = options.maxAgents ?? DEFAULT_MAX_AGENTS;
     this.#agents = this.storage.agents;
     this.catalogue = new CatalogueCache(options.seed, options.catalogueSize ?? DEFAULT_CATALOGUE_SIZE);
     this.#ledger = new TaskLedger(options.maxTasks ?? DEFAULT_MAX_TASKS, this.storage.tasks, (task) =>
@@ -109,21 +127,38 @@ export class AgentStore {
 
   /** Back to the seeded catalogue: deployed agents and all tasks are forgotten, the random source restarts. */
   reset(): void {
-    this.#random = createRandom(randomSeed(this.seed));
+    this.#random = createRandom(this.storage.randomStart ?? randomSeed(this.seed));
     this.#agents.clear();
     this.#ledger.clear();
+    for (const agent of this.#starting) this.#agents.add(startingRecord(agent));
     this.#saveRandom();
+  }
+
+  /**
+   * Agents the store starts from besides the seeded catalogue, with their figures as given (a recording of a real
+   * server): added now, and again by every reset. Each must already have been checked (mocks/stored-records.ts).
+   */
+  setStartingAgents(agents: readonly Agent[]): void {
+    this.#starting = agents.map((agent) => structuredClone(agent));
+    for (const agent of this.#starting) this.#agents.add(startingRecord(agent));
   }
 
   /** Takes up what durable storage holds (at start, and after a failed write was rolled back). */
   resume(): void {
     const state = this.storage.readDocument(RANDOM_DOCUMENT);
-    this.#random = createRandom(typeof state === 'number' ? state : randomSeed(this.seed));
+    this.#random = createRandom(
+      typeof state === 'number' ? state : (this.storage.randomStart ?? randomSeed(this.seed)),
+    );
     this.#ledger.load(this.storage.tasks.saved());
   }
 
   get agentCount(): number {
     return this.catalogue.size + this.#agents.deployedCount;
+  }
+
+  /** Whether deployed agents reached `maxAgents`: a deploy is then refused until a reset. */
+  get full(): boolean {
+    return this.#agents.deployedCount >= this.maxAgents;
   }
 
   get taskCount(): number {
@@ -320,10 +355,10 @@ export class AgentStore {
   }
 
   /** A task of the bounded history, with its status now. */
-  getTask(taskId: string): TaskView | undefined {
+  getTask(taskId: string): TaskState | undefined {
     this.settle();
     const task = this.#ledger.get(taskId);
-    return task ? toTaskView(task, this.clock.now()) : undefined;
+    return task ? { ...task, status: taskStatusAt(task, this.clock.now()) } : undefined;
   }
 
   /** Summaries of the agents in insertion order (the catalogue first), optionally of one status. */

@@ -18,6 +18,11 @@ export interface TaskRecord {
   settled: boolean;
 }
 
+/** A task of the store as it stands at one moment: its record and the status it has then. */
+export interface TaskState extends Readonly<TaskRecord> {
+  readonly status: TaskStatus;
+}
+
 /**
  * The status of `task` at time `now`.
  * @example taskStatusAt({ ...task, startsAt: 10, finishesAt: 20 }, 15) // 'processing'

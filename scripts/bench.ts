@@ -60,6 +60,12 @@ export async function main(args: string[]): Promise<void> {
     report.throughput = await throughput(options);
     process.stdout.write(`\n${throughputTable(report.throughput, options)}\n`);
   }
+  if (options.sections.includes('path')) {
+    // CPU µs per stage of the fake's request path, in this process (scripts/bench/request-path.ts).
+    const { requestPathCosts, requestPathTable } = await import('./bench/request-path.ts');
+    report.path = await requestPathCosts(options.quick ? 2_000 : 20_000);
+    process.stdout.write(`\n${requestPathTable(report.path)}\n`);
+  }
   const fake = options.targets.includes('fake');
   if (fake && options.sections.includes('cold')) report.cold = await coldStarts(options);
   if (fake && options.sections.includes('scale')) report.scale = await scale(options);
@@ -76,6 +82,12 @@ export async function main(args: string[]): Promise<void> {
       rounds: options.quick ? 1 : 3,
     });
     process.stdout.write(`\n${persistenceTable(report.persistence)}\n`);
+  }
+  if (fake && options.sections.includes('proxy')) {
+    // What a validating proxy adds per request, beside Prism's proxy, on the fake (scripts/bench/proxy-overhead.ts).
+    const { proxyOverhead, proxyOverheadTable } = await import('./bench/proxy-overhead.ts');
+    report.proxy = await proxyOverhead({ requests: options.quick ? 200 : 1000, rounds: options.rounds });
+    process.stdout.write(`\n${proxyOverheadTable(report.proxy)}\n`);
   }
   if (report.scale) {
     process.stdout.write(

@@ -1,5 +1,9 @@
-// The one way a command-line entry point reports a usage or environment mistake: one line, then a non-zero exit.
+// The one way a command-line entry point reports a usage or environment mistake (one line, exit 2) or its own crash
+// (one line, exit 70): neither may look like exit 1, which means "found a problem".
 import { LOG_PREFIX } from '../mocks/logger.ts';
+
+/** Exit status of a crash of the kit itself: EX_SOFTWARE of sysexits.h, never 1 (a finding) or 2 (a mistake). */
+export const crashExitCode = 70;
 
 /**
  * Prints `agent-registry-kit: <message>` to stderr and exits with status 2.
@@ -8,4 +12,29 @@ import { LOG_PREFIX } from '../mocks/logger.ts';
 export function cliError(message: string, exitCode = 2): never {
   process.stderr.write(`${LOG_PREFIX} ${message}\n`);
   process.exit(exitCode);
+}
+
+/**
+ * Reports a crash in one line (the message and where it was thrown) and exits 70.
+ * @example process.on('uncaughtException', crashed);
+ */
+export function crashed(error: unknown): never {
+  const message = error instanceof Error ? `${error.name}: ${error.message.split('\n')[0]}` : String(error);
+  const frame = error instanceof Error ? error.stack?.split('\n').find((line) => /^\s+at /.test(line)) : undefined;
+  cliError(
+    `internal error, a bug in the kit (please report it): ${message}${frame ? ` (${frame.trim()})` : ''}`,
+    crashExitCode,
+  );
+}
+
+/**
+ * Runs a subcommand's `main`; a crash becomes one line and exit 70 instead of Node's stack trace and exit 1.
+ * @example if (import.meta.main) await runCommand(main, process.argv.slice(2));
+ */
+export async function runCommand(main: (args: string[]) => Promise<void> | void, args: string[]): Promise<void> {
+  try {
+    await main(args);
+  } catch (error) {
+    crashed(error);
+  }
 }

@@ -4,7 +4,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { enableCompileCache } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { cliError } from './cli-error.ts';
+import { cliError, runCommand } from './cli-error.ts';
 
 /** What a subcommand module exports: its whole command line after the subcommand's name. */
 export interface SubcommandModule {
@@ -29,6 +29,10 @@ export const subcommands: Readonly<Record<string, Subcommand>> = {
   contract: {
     summary: 'check a live server (API_BASE_URL, API_TOKEN) against the spec; JUnit and JSON reports',
     load: () => import('./contract.ts'),
+  },
+  proxy: {
+    summary: 'a validating proxy in front of a real server: checks every exchange, --record, --fail-on-violation',
+    load: () => import('./proxy.ts'),
   },
   token: { summary: 'print a bearer token the fake backend accepts', load: () => import('./token.ts') },
   assumptions: {
@@ -96,7 +100,8 @@ export async function main(args: string[]): Promise<void> {
   const subcommand = Object.hasOwn(subcommands, name) ? subcommands[name] : undefined;
   if (subcommand === undefined)
     cliError(`unknown subcommand "${name}"; ${usage} (agent-registry-kit --help lists them)`);
-  await (await subcommand.load()).main(rest);
+  const module = await subcommand.load();
+  await runCommand((rest) => module.main(rest), rest);
 }
 
 // import.meta.main exists from Node 22.18 and 24.2; on an older 22 the bin (a symlink npm made) is compared instead.

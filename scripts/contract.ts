@@ -4,10 +4,19 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startVitest } from 'vitest/node';
-import { cliError } from './cli-error.ts';
+import { cliError, crashed, runCommand } from './cli-error.ts';
 import { parseCommandLine } from './command-line.ts';
-import { defaultMaxWrites, generatedProperties, planRun, shrinkAllowance } from '../contract-tests/check-plan.ts';
+import { guardWrites } from './terminal-text.ts';
+import {
+  defaultMaxWrites,
+  generatedProperties,
+  planRun,
+  type RunPlan,
+  shrinkAllowance,
+} from '../contract-tests/check-plan.ts';
+import type { ContractReport } from '../contract-tests/contract-report.ts';
 import { ContractReporter } from '../contract-tests/contract-reporter.ts';
+import { acceptedWrites } from '../client/linked-operations.ts';
 import { createRedactor, type Redact } from '../client/redaction.ts';
 import {
   defaultRunOptions,
@@ -53,7 +62,15 @@ function parseCount(name: string, text: string | undefined, fallback: number, mi
   return Number(text);
 }
 
-function readArgs(args: string[]): {
+/**
+ * The run's options from the command line and the environment (API_BASE_URL, API_TOKEN, API_AGENT_ID); a mistake is
+ * one line on stderr and exit status 2.
+ * @example const { options } = readArgs(['--runs', '5'], { API_BASE_URL: url, API_TOKEN: token });
+ */
+export function readArgs(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): {
   options: RunOptions;
   junit: string | undefined;
   json: string | undefined;
@@ -77,8 +94,8 @@ function readArgs(args: string[]): {
   let baseUrl: string;
   let token: string;
   try {
-    const base = parseBaseUrl(process.env.API_BASE_URL);
-    token = normalizeToken(process.env.API_TOKEN);
+    const base = parseBaseUrl(env.API_BASE_URL);
+    token = normalizeToken(env.API_TOKEN);
     baseUrl = base.baseUrl;
     for (const warning of base.warnings) process.stderr.write(`agent-registry-kit: ${warning}\n`);
   } catch (error) {
@@ -86,7 +103,7 @@ function readArgs(args: string[]): {
     throw error;
   }
   const readOnly = values['read-only'] === true;
-  const agentId = process.env.API_AGENT_ID || undefined;
+  const agentId = env.API_AGENT_ID || undefined;
   if (readOnly && agentId === undefined)
     cliError('--read-only needs an existing agent; export API_AGENT_ID=<its agentId>');
   const runs = parseCount('runs', values.runs, defaultRunOptions.runs, 1);
@@ -119,30 +136,16 @@ function readArgs(args: string[]): {
   return { options, junit: values.junit, json: values.json, maxWritesGiven: values['max-writes'] !== undefined };
 }
 
-/** Passes every write to `stream` (stdout, stderr) through the redactor, whoever writes: the report, vitest, a crash. */
-function redactWrites(stream: NodeJS.WriteStream, redact: Redact): void {
-  const write = stream.write.bind(stream);
-  const redacted = (
-    chunk: string | Uint8Array,
-    encoding?: BufferEncoding | ((error?: Error | null) => void),
-    callback?: (error?: Error | null) => void,
-  ): boolean => {
-    const text = redact(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-    return typeof encoding === 'function' ? write(text, encoding) : write(text, encoding ?? 'utf8', callback);
-  };
-  stream.write = redacted as typeof stream.write;
-}
-
 /** Fails fast, with one line, when nothing answers at API_BASE_URL. */
 async function probe(options: RunOptions, redact: Redact): Promise<void> {
   const url = `${options.baseUrl}/v1/agents/contract-probe`;
   try {
-    await (
-      await fetch(url, {
-        headers: { authorization: `Bearer ${options.token}` },
-        signal: AbortSignal.timeout(options.timeoutMs),
-      })
-    ).arrayBuffer();
+    const answer = await fetch(url, {
+      headers: { authorization: `Bearer ${options.token}` },
+      signal: AbortSignal.timeout(options.timeoutMs),
+    });
+    // Only that something answers matters: the body is never read (an endless one would fill the memory).
+    await answer.body?.cancel();
   } catch (error) {
     const reason =
       error instanceof DOMException && error.name === 'TimeoutError'
@@ -158,6 +161,37 @@ async function probe(options: RunOptions, redact: Redact): Promise<void> {
 }
 
 /**
+ * One run of the suite in this process: vitest over contract-tests/ with `options` provided to every check, reported
+ * by one ContractReporter. Several runs may follow one another in one process (the self-check's broken-server matrix).
+ * @example const report = await runSuite({ options, plan, redact, jsonFile: 'c.json', write: (t) => process.stdout.write(t) });
+ */
+export async function runSuite(settings: {
+  options: RunOptions;
+  plan: RunPlan;
+  redact: Redact;
+  jsonFile: string | undefined;
+  junitFile: string | undefined;
+  write: (text: string) => void;
+  setupFiles?: string[];
+}): Promise<ContractReport | undefined> {
+  const { options, setupFiles = [] } = settings;
+  const reporter = new ContractReporter({ ...settings, sections: [statusCoverageSection] });
+  // Compiled into the package this module is .js, and so is the suite beside it.
+  const ownExtension = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
+  const configFile = fileURLToPath(new URL(`../contract-tests/vitest.config.${ownExtension}`, import.meta.url));
+  const vitest = await startVitest('test', [], {
+    config: configFile,
+    watch: false,
+    run: true,
+    reporters: [reporter],
+    provide: { contractOptions: options },
+    ...(setupFiles.length > 0 ? { setupFiles } : {}),
+  });
+  await vitest.close();
+  return reporter.report;
+}
+
+/**
  * Runs the contract suite against API_BASE_URL with the options in `args` and exits 0 if and only if every check passed.
  * @example await main(['--junit', 'report.xml']); // with API_BASE_URL and API_TOKEN exported
  */
@@ -165,16 +199,12 @@ export async function main(args: string[]): Promise<void> {
   const { options, junit, json } = readArgs(args);
   // The one redactor of the run, from the one normalized token: everything this process prints goes through it.
   const redact = createRedactor(options.token);
-  redactWrites(process.stdout, redact);
-  redactWrites(process.stderr, redact);
+  // …and then through terminalSafe: a server's escape sequences never reach the terminal raw.
+  guardWrites(process.stdout, redact);
+  guardWrites(process.stderr, redact);
   // Node prints an uncaught error past process.stderr.write; print it here instead, so it goes through the redactor too.
   // Only until vitest starts: from then on vitest catches errors and hands them to the (redacting) reporter.
-  const crash = (error: unknown): never => {
-    process.stderr.write(
-      `agent-registry-kit: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
-    process.exit(1);
-  };
+  const crash = crashed;
   process.on('uncaughtException', crash);
   process.on('unhandledRejection', crash);
   const plan = planRun({ maxWrites: options.maxWrites, readOnly: options.readOnly, runs: options.runs });
@@ -185,12 +215,13 @@ export async function main(args: string[]): Promise<void> {
     .map((file) => resolve(file));
   if (setupFiles.length === 0) await probe(options, redact);
 
-  const generatedDeploys = [...plan.generated]
-    .filter(([id]) => id === 'generated/deployAgent/valid')
-    .reduce((sum, [, g]) => sum + g.runs, 0);
-  const generatedExecutes = [...plan.generated]
-    .filter(([id]) => id === 'generated/executeAgentTask/valid')
-    .reduce((sum, [, g]) => sum + g.runs, 0);
+  // What each generated valid case creates comes from the links (client/linked-operations.ts), not from its id.
+  const generatedWrites = (kind: 'deploys' | 'executes'): number =>
+    generatedProperties
+      .filter((property) => property.valid)
+      .reduce((sum, p) => sum + acceptedWrites(p.operationId)[kind] * (plan.generated.get(p.id)?.runs ?? 0), 0);
+  const generatedDeploys = generatedWrites('deploys');
+  const generatedExecutes = generatedWrites('executes');
   process.stdout.write(
     `${[
       `agent-registry-kit contract: checking ${options.baseUrl} against spec/openapi.yaml${options.readOnly ? ' (read-only)' : ''}${options.seedOnly ? ' (seed rules only)' : ''}`,
@@ -200,31 +231,19 @@ export async function main(args: string[]): Promise<void> {
     ].join('\n')}\n`,
   );
 
-  const reporter = new ContractReporter({
+  process.off('uncaughtException', crash);
+  process.off('unhandledRejection', crash);
+  const report = await runSuite({
     options,
     plan,
     redact,
     jsonFile: json,
     junitFile: junit === undefined ? undefined : resolve(junit),
-    sections: [statusCoverageSection],
     write: (text) => process.stdout.write(text),
+    setupFiles,
   });
-  // Compiled into the package this module is .js, and so is the suite beside it.
-  const ownExtension = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
-  const configFile = fileURLToPath(new URL(`../contract-tests/vitest.config.${ownExtension}`, import.meta.url));
-  process.off('uncaughtException', crash);
-  process.off('unhandledRejection', crash);
-  const vitest = await startVitest('test', [], {
-    config: configFile,
-    watch: false,
-    run: true,
-    reporters: [reporter],
-    provide: { contractOptions: options },
-    ...(setupFiles.length > 0 ? { setupFiles } : {}),
-  });
-  await vitest.close();
-  const verdict = reporter.report?.verdict ?? 'failed';
+  const verdict = report?.verdict ?? 'failed';
   process.exit(verdict === 'passed' ? 0 : 1);
 }
 
-if (import.meta.main) await main(process.argv.slice(2));
+if (import.meta.main) await runCommand(main, process.argv.slice(2));

@@ -60,7 +60,7 @@ function operationsOf(report: CoverageReport): string[] {
   return [...new Set(report.entries.flatMap((e) => (e.operationId === null ? [] : [e.operationId])))];
 }
 
-/** Unseen documented statuses, grouped by operation: `deployAgent 401, 413; getAgent 500`. */
+/** Unseen documented statuses, grouped by operation: `<operationId> 401, 413; <operationId> 500`. */
 export function neverSeenStatuses(report: CoverageReport): string {
   return operationsOf(report)
     .map((operationId) => {

@@ -1,9 +1,14 @@
 // `agent-registry-kit coverage` (npm run coverage): what a running fake answered of the contract, as a table, JSON or HTML.
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { cliError } from './cli-error.ts';
+import { cliError, runCommand } from './cli-error.ts';
 import { parseCommandLine } from './command-line.ts';
+import { fakeBaseUrl, readControlPlane } from './control-plane-read.ts';
+import { guardWrites } from './terminal-text.ts';
 import { formatCoverageTable, parseCoverageReport, renderCoverageHtml } from './coverage-report.ts';
+
+/** A coverage report is a few hundred entries; more than this is not the fake. */
+const maxCoverageBytes = 16 * 1024 * 1024;
 
 const usage =
   'usage: agent-registry-kit coverage --base-url <url> [--min <percent>] [--json <file>] [--html <file>] [--timeout <ms>]';
@@ -18,6 +23,9 @@ session made it answer, and what they never did.
   --html <file>      write a one-page HTML report
   --timeout <ms>     how long to wait for the fake (default 5000)
 
+Environment:
+  MOCK_CONTROL_TOKEN  the fake's --control-token, sent as X-Mock-Control-Token (never printed)
+
 Contract coverage = documented (operation, response status) pairs of spec/openapi.yaml the fake answered at least once,
 divided by all documented pairs. Named examples, Prefer codes, scenario branches and problem kinds are shown beside it
 and do not count towards it. Counts add up until DELETE /__mock/coverage; POST /__mock/reset keeps them.
@@ -29,6 +37,9 @@ Exit status: 0, or 1 below --min, or 2 on a usage mistake or when the fake canno
  * @example await main(['--base-url', 'http://127.0.0.1:4010', '--min', '80']);
  */
 export async function main(args: string[]): Promise<void> {
+  // Server text (bodies, names, paths) reaches stdout and stderr: never with its control characters raw.
+  guardWrites(process.stdout);
+  guardWrites(process.stderr);
   const values = parseCommandLine(
     {
       'base-url': { type: 'string' },
@@ -42,15 +53,7 @@ export async function main(args: string[]): Promise<void> {
   );
   const raw = values['base-url'];
   if (raw === undefined) cliError(`--base-url is required (the running fake, e.g. http://127.0.0.1:4010); ${usage}`);
-  let base: URL;
-  try {
-    base = new URL(raw);
-  } catch {
-    cliError(`--base-url is not a URL ("${raw}"); give the fake's address, e.g. http://127.0.0.1:4010`);
-  }
-  if (base.protocol !== 'http:' && base.protocol !== 'https:')
-    cliError(`--base-url must be http or https, got ${base.protocol}`);
-  const baseUrl = base.href.replace(/\/+$/, '');
+  const baseUrl = fakeBaseUrl('--base-url', raw);
   let min: number | undefined;
   if (values.min !== undefined) {
     min = Number(values.min);
@@ -62,23 +65,10 @@ export async function main(args: string[]): Promise<void> {
     cliError(`--timeout must be a whole number of milliseconds, got "${timeoutText}"`);
 
   const url = `${baseUrl}/__mock/coverage`;
-  let body: unknown;
-  try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(Number(timeoutText)) });
-    if (response.status !== 200)
-      cliError(`GET ${url} answered ${response.status}; is ${baseUrl} the kit's fake backend (npm start)?`);
-    body = await response.json();
-  } catch (error) {
-    const reason =
-      error instanceof DOMException && error.name === 'TimeoutError'
-        ? `no answer within ${timeoutText} ms`
-        : error instanceof Error && error.cause instanceof Error
-          ? error.cause.message
-          : error instanceof Error
-            ? error.message
-            : String(error);
-    cliError(`cannot read ${url} (${reason}); is the fake running (npm start) and is --base-url right?`);
-  }
+  const body = await readControlPlane(baseUrl, '/__mock/coverage', {
+    timeoutMs: Number(timeoutText),
+    maxBytes: maxCoverageBytes,
+  });
   const report = parseCoverageReport(body);
   if (!report) cliError(`${url} did not answer a coverage report; is ${baseUrl} the kit's fake backend (npm start)?`);
 
@@ -93,4 +83,4 @@ export async function main(args: string[]): Promise<void> {
   }
 }
 
-if (import.meta.main) await main(process.argv.slice(2));
+if (import.meta.main) await runCommand(main, process.argv.slice(2));

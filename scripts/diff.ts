@@ -1,7 +1,8 @@
 // `agent-registry-kit diff`: runs one seeded script against a fake and a real server and says where the fake diverges.
 import { writeFileSync } from 'node:fs';
-import { cliError } from './cli-error.ts';
+import { cliError, runCommand } from './cli-error.ts';
 import { parseCommandLine } from './command-line.ts';
+import { guardWrites } from './terminal-text.ts';
 import { createRedactor } from '../client/redaction.ts';
 import { normalizeToken } from '../contract-tests/run-options.ts';
 import { buildScript, defaultScriptOptions } from '../differential/diff-script.ts';
@@ -63,12 +64,12 @@ function parseCount(flag: string, text: string | undefined, min: number): number
 
 async function probe(side: string, target: DiffTarget, timeoutMs: number): Promise<void> {
   try {
-    await (
-      await fetch(`${target.baseUrl}/v1/agents/diff-probe`, {
-        headers: { authorization: `Bearer ${target.token}` },
-        signal: AbortSignal.timeout(timeoutMs),
-      })
-    ).arrayBuffer();
+    const answer = await fetch(`${target.baseUrl}/v1/agents/diff-probe`, {
+      headers: { authorization: `Bearer ${target.token}` },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    // Only that something answers matters: the body is never read (an endless one would fill the memory).
+    await answer.body?.cancel();
   } catch (error) {
     const reason =
       error instanceof DOMException && error.name === 'TimeoutError'
@@ -87,6 +88,9 @@ async function probe(side: string, target: DiffTarget, timeoutMs: number): Promi
  * @example await main(['--fake', 'http://127.0.0.1:4010', '--real', 'https://api.example.com', '--json', 'diff.json']);
  */
 export async function main(args: string[]): Promise<void> {
+  // Server text (bodies, names, paths) reaches stdout and stderr: never with its control characters raw.
+  guardWrites(process.stdout);
+  guardWrites(process.stderr);
   const values = parseCommandLine(
     {
       fake: { type: 'string' },
@@ -182,4 +186,4 @@ export async function main(args: string[]): Promise<void> {
   process.exitCode = report.verdict === 'agree' ? 0 : 1;
 }
 
-if (import.meta.main) await main(process.argv.slice(2));
+if (import.meta.main) await runCommand(main, process.argv.slice(2));

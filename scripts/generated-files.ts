@@ -1,7 +1,9 @@
-// Renders every file derived from spec/openapi.yaml and mocks/control-plane.yaml, so `generate` writes them and tests compare them.
+// Renders every file derived from spec/openapi.yaml and mocks/control-plane.yaml (and the tables of the docs), so `generate`
+// writes them and tests compare them.
 import { readFile } from 'node:fs/promises';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { parse } from 'yaml';
+import { renderDocFiles } from './generated-docs.ts';
 
 const specUrl = new URL('../spec/openapi.yaml', import.meta.url);
 const controlPlaneUrl = new URL('../mocks/control-plane.yaml', import.meta.url);
@@ -67,6 +69,24 @@ function renderRequestDefaults(document: Node): string {
   );
 }
 
+/** How mocks/control-plane.yaml refers to the API's own schemas (its enums), instead of restating them. */
+const API_REF_PREFIX = '../spec/openapi.yaml#';
+
+/**
+ * The control-plane document with every reference into spec/openapi.yaml replaced by what it points at, so the
+ * generated types and the document the browser validates with are self-contained and say exactly what the API says.
+ */
+function inlineApiReferences(node: unknown, api: Node): unknown {
+  if (Array.isArray(node)) return node.map((item) => inlineApiReferences(item, api));
+  if (!isNode(node)) return node;
+  if (typeof node.$ref === 'string' && node.$ref.startsWith(API_REF_PREFIX)) {
+    const target = follow(api, { $ref: `#${node.$ref.slice(API_REF_PREFIX.length)}` });
+    if (target === undefined) throw new Error(`mocks/control-plane.yaml refers to ${node.$ref}, which is not there`);
+    return structuredClone(target);
+  }
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, inlineApiReferences(value, api)]));
+}
+
 /**
  * The derived files, keyed by their path relative to the project root.
  * @example for (const [path, content] of await renderGeneratedFiles()) await writeFile(path, content);
@@ -77,9 +97,9 @@ export async function renderGeneratedFiles(): Promise<Map<string, string>> {
   const types = astToString(await openapiTS(source, { defaultNonNullable: false }));
   const document: unknown = parse(source);
   if (!isNode(document)) throw new Error('spec/openapi.yaml is not a document');
-  const controlSource = await readFile(controlPlaneUrl, 'utf8');
+  const controlDocument = inlineApiReferences(parse(await readFile(controlPlaneUrl, 'utf8')), document);
   const controlHeader = headerFor('mocks/control-plane.yaml');
-  const controlTypes = astToString(await openapiTS(controlSource, { defaultNonNullable: false }));
+  const controlTypes = astToString(await openapiTS(JSON.stringify(controlDocument), { defaultNonNullable: false }));
   return new Map([
     ['spec/openapi-types.generated.ts', `${header}${types}`],
     [
@@ -94,8 +114,9 @@ export async function renderGeneratedFiles(): Promise<Map<string, string>> {
       'mocks/control-plane-document.generated.ts',
       `${controlHeader}import type { JsonObject } from '../spec/index.ts';\n\n` +
         `/** mocks/control-plane.yaml as data: its schemas validate the control plane's requests in the browser too. */\n` +
-        `export const controlPlaneDocument: JsonObject = ${JSON.stringify(parse(controlSource), null, 2)};\n`,
+        `export const controlPlaneDocument: JsonObject = ${JSON.stringify(controlDocument, null, 2)};\n`,
     ],
+    ...(await renderDocFiles()),
   ]);
 }
 

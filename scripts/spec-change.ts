@@ -1,9 +1,13 @@
 // `agent-registry-kit spec-change`: classifies what changed between a base version of spec/openapi.yaml and the current
 // one, and replays recorded traffic (base examples, a fake's journal, a contract report) through the new version.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { cliError } from './cli-error.ts';
+import { cliError, runCommand } from './cli-error.ts';
 import { parseCommandLine } from './command-line.ts';
+import { readCappedFile } from '../client/bounded-read.ts';
+import { fakeBaseUrl, readControlPlane } from './control-plane-read.ts';
+import { guardWrites } from './terminal-text.ts';
+import type { JsonObject } from '../spec/index.ts';
 import { classifyChanges } from '../spec-change/change-classifier.ts';
 import { buildSpecChangeReport, formatSpecChangeReport } from '../spec-change/spec-change-report.ts';
 import { loadSpecVersion, SpecVersionError } from '../spec-change/spec-versions.ts';
@@ -25,38 +29,50 @@ const help = `Usage: agent-registry-kit spec-change --base <file or git ref> [op
 Compares a base version of the spec with the current one (or --head): every change, classified as breaking for
 clients, breaking for servers, or compatible, with its JSON Pointer. Then replays recorded evidence through the new
 version's validators: every example of the base version, every request in a running fake's journal, every exchange of
-a contract run's --json report; each request or answer the base version accepted and the new one rejects is listed.
+a contract run's --json report or of a proxy's recording (proxy --record); each request or answer the base version accepted and the new one rejects is listed.
 Exit status 1 when anything breaks, 0 otherwise.
 
 Options:
   --base <file|ref>   the base version: a YAML or JSON file, or a git ref (read with git show <ref>:spec/openapi.yaml)
   --head <file>       the new version (default: ${currentSpec})
   --journal <url>     a running fake's base URL; its GET /__mock/journal is replayed (repeatable)
-  --report <file>     a contract run's --json report; its exchanges are replayed (repeatable)
+  --report <file>     a contract run's --json report, or a recording of proxy --record; its exchanges are replayed
+                      (repeatable)
   --json <file>       write every change and every replay finding as JSON
+
+Environment:
+  MOCK_CONTROL_TOKEN  the fake's --control-token, sent as X-Mock-Control-Token with --journal (never printed)
   -h, --help          show this help
 `;
 
 const usage =
   'usage: agent-registry-kit spec-change --base <file or git ref> [--head <file>] [--journal <url>] [--report <file>] [--json <file>]';
 
-async function fetchJournal(base: string): Promise<unknown> {
-  let url: URL;
+/**
+ * A journal or a report larger than this is refused in one line: each is parsed whole. The fake's default journal of
+ * 1,000 entries is at most about 5 MiB; 64 MiB holds some 500,000 entries without bodies.
+ */
+const maxEvidenceBytes = 64 * 1024 * 1024;
+
+function readReport(file: string): unknown {
   try {
-    url = new URL('/__mock/journal', base);
-  } catch {
-    cliError(`--journal must be the fake's base URL (e.g. http://127.0.0.1:4010), got "${base}"`);
-  }
-  try {
-    const answer = await fetch(url, { signal: AbortSignal.timeout(10_000) });
-    if (!answer.ok) cliError(`GET ${url.href} answered ${answer.status}; is ${base} the fake backend of this kit?`);
-    return await answer.json();
+    return JSON.parse(readCappedFile(file, maxEvidenceBytes));
   } catch (error) {
-    if (error instanceof SyntaxError)
-      cliError(`GET ${url.href} did not answer JSON; is ${base} the fake backend of this kit?`);
-    const reason = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
-    cliError(`cannot read the journal at ${url.href} (${reason}); is the fake running?`);
+    cliError(
+      `cannot read the report ${file} (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
+    );
   }
+}
+
+/** Every piece of evidence, one source at a time, so no list of all of them is ever built. */
+function* evidenceOf(
+  base: JsonObject,
+  journals: ReadonlyArray<unknown>,
+  reports: ReadonlyArray<unknown>,
+): Generator<Evidence> {
+  yield* examplesOf(base);
+  for (const journal of journals) yield* journalEvidence(journal, base);
+  for (const report of reports) yield* reportEvidence(report, base);
 }
 
 /**
@@ -64,6 +80,9 @@ async function fetchJournal(base: string): Promise<unknown> {
  * @example await main(['--base', 'main', '--journal', 'http://127.0.0.1:4010', '--json', 'spec-change.json']);
  */
 export async function main(args: string[]): Promise<void> {
+  // Server text (bodies, names, paths) reaches stdout and stderr: never with its control characters raw.
+  guardWrites(process.stdout);
+  guardWrites(process.stderr);
   const values = parseCommandLine(
     {
       base: { type: 'string' },
@@ -86,25 +105,23 @@ export async function main(args: string[]): Promise<void> {
     throw error;
   }
   if (values.head === undefined) head.label = 'spec/openapi.yaml';
-  const evidence: Evidence[] = examplesOf(base.document);
   const sources = ['examples of the base version'];
+  const journals: unknown[] = [];
+  for (const url of values.journal ?? []) {
+    const baseUrl = fakeBaseUrl('--journal', url);
+    journals.push(
+      await readControlPlane(baseUrl, '/__mock/journal', { timeoutMs: 10_000, maxBytes: maxEvidenceBytes }),
+    );
+    sources.push(`journal of ${baseUrl}`);
+  }
+  const reports: unknown[] = [];
+  for (const file of values.report ?? []) {
+    reports.push(readReport(file));
+    sources.push(`contract report ${file}`);
+  }
+  let replayed: ReturnType<typeof replay>;
   try {
-    for (const url of values.journal ?? []) {
-      evidence.push(...journalEvidence(await fetchJournal(url), base.document));
-      sources.push(`journal of ${url}`);
-    }
-    for (const file of values.report ?? []) {
-      let report: unknown;
-      try {
-        report = JSON.parse(readFileSync(file, 'utf8'));
-      } catch (error) {
-        cliError(
-          `cannot read the report ${file} (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
-        );
-      }
-      evidence.push(...reportEvidence(report, base.document));
-      sources.push(`contract report ${file}`);
-    }
+    replayed = replay(base.document, head.document, evidenceOf(base.document, journals, reports));
   } catch (error) {
     if (error instanceof EvidenceError) cliError(error.message);
     throw error;
@@ -113,7 +130,7 @@ export async function main(args: string[]): Promise<void> {
     base: base.label,
     head: head.label,
     changes: classifyChanges(base.document, head.document),
-    replay: replay(base.document, head.document, evidence),
+    replay: replayed,
     sources,
   });
   process.stdout.write(formatSpecChangeReport(report));
@@ -121,4 +138,4 @@ export async function main(args: string[]): Promise<void> {
   process.exitCode = report.verdict === 'breaking' ? 1 : 0;
 }
 
-if (import.meta.main) await main(process.argv.slice(2));
+if (import.meta.main) await runCommand(main, process.argv.slice(2));

@@ -5,24 +5,30 @@ import { setFlagsFromString } from 'node:v8';
 import { cliError } from './cli-error.ts';
 import { parseCommandLine } from './command-line.ts';
 import { stopWithLauncher } from './stop-with-launcher.ts';
-import type { SqliteStorage } from '../mocks/sqlite-storage.ts';
+import type { Storage } from '../mocks/storage.ts';
 
 // Node's on-disk compile cache (in the OS temp dir) keeps the type-stripped, compiled modules between runs: loading the
 // fake went from ~0.42 s to ~0.23 s here. It must be on before the fake's modules load, hence the dynamic imports in main.
 enableCompileCache();
 
 const usage =
-  'usage: agent-registry-kit serve [--port <n>] [--host <addr>] [--seed <seed>] [--state <store.db>] [--agents <n>] [--failure-ratio <r>] [--journal-size <n>] [--max-tasks <n>] [--max-sessions <n>] [--session-records <n>] [--cors-origin <origin>]... [--allowed-host <name>]... [--control-token <secret>] [--unsafe-open-control-plane] [--help]';
+  'usage: agent-registry-kit serve [--port <n>] [--host <addr>] [--seed <seed>] [--state <store.db|postgres://…>] [--from-recording <file>] [--agents <n>] [--failure-ratio <r>] [--journal-size <n>] [--max-tasks <n>] [--max-agents <n>] [--max-sessions <n>] [--session-records <n>] [--cors-origin <origin>]... [--allowed-host <name>]... [--control-token <secret>] [--unsafe-open-control-plane] [--help]';
 const help = (defaultSeed: string | number): string => `${usage}
 
   --port <n>             port to listen on; 0 picks a free one (env PORT, default 4010)
   --host <addr>          interface to bind (env HOST, default 127.0.0.1)
   --seed <seed>          seed of the catalogue and every random choice (env MOCK_SEED, default ${defaultSeed})
   --state <store.db>     keep the store in this SQLite database (each answered change is on disk first; one server per file)
+  --state postgres://user@host:port/db
+                         keep it in PostgreSQL, shared by every replica started on that database (env MOCK_STATE)
+  --from-recording <file>  start from the agents a recording of proxy --record saw (each checked; see docs/proxy.md);
+                         the seeded catalogue is then empty unless --agents says otherwise
   --agents <n>           number of seeded agents (env MOCK_AGENTS, default 36)
   --failure-ratio <r>    share of tasks that fail, 0..1 (env MOCK_FAILURE_RATIO, default 0.1)
   --journal-size <n>     requests the journal keeps (default 1000)
   --max-tasks <n>        tasks the history keeps, and unfinished tasks at most (default 10000)
+  --max-agents <n>       deployed agents kept at most; a deploy beyond is 503 state-not-saved until a reset
+                         (default 1000000; each costs 2-3 KB of RSS as typically deployed, 12 KB at maximum sizes)
   --max-sessions <n>     sessions (X-Mock-Session) kept at once, least recently used evicted; 0 = off (default 100)
   --session-records <n>  agents + tasks + journal entries all sessions hold together at most (default 100000)
   --cors-origin <origin> allow only this browser origin (repeatable; env MOCK_CORS_ORIGINS, comma-separated; default any)
@@ -46,12 +52,14 @@ export async function main(args: string[]): Promise<void> {
     { consoleLogger },
     { seedFromText },
     { MAX_CATALOGUE_SIZE },
+    { DEFAULT_MAX_AGENTS },
   ] = await Promise.all([
     import('../mocks/core.ts'),
     import('../mocks/http-server.ts'),
     import('../mocks/logger.ts'),
     import('../mocks/random.ts'),
     import('../mocks/catalogue.ts'),
+    import('../mocks/store.ts'),
   ]);
   const values = parseCommandLine(
     {
@@ -59,10 +67,12 @@ export async function main(args: string[]): Promise<void> {
       host: { type: 'string' },
       seed: { type: 'string' },
       state: { type: 'string' },
+      'from-recording': { type: 'string' },
       agents: { type: 'string' },
       'failure-ratio': { type: 'string' },
       'journal-size': { type: 'string' },
       'max-tasks': { type: 'string' },
+      'max-agents': { type: 'string' },
       'max-sessions': { type: 'string' },
       'session-records': { type: 'string' },
       'cors-origin': { type: 'string', multiple: true },
@@ -87,14 +97,18 @@ export async function main(args: string[]): Promise<void> {
   if (host === '') cliError('host must not be empty (--host or HOST)');
   const seed = values.seed ?? env.MOCK_SEED ?? String(DEFAULT_SEED);
   if (seed === '') cliError('seed must not be empty (--seed or MOCK_SEED)');
-  const agentsText = values.agents ?? env.MOCK_AGENTS ?? '36';
+  const fromRecording = values['from-recording'];
+  if (fromRecording === '') cliError('--from-recording needs the file written by proxy --record');
+  if (fromRecording !== undefined && values.state !== undefined)
+    cliError('--from-recording and --state cannot be combined: a state database already has its own starting state');
+  const agentsText = values.agents ?? env.MOCK_AGENTS ?? (fromRecording === undefined ? '36' : '0');
   if (!/^\d{1,7}$/.test(agentsText) || Number(agentsText) > MAX_CATALOGUE_SIZE)
     cliError(`--agents must be a whole number from 0 to ${MAX_CATALOGUE_SIZE}, got ${agentsText}`);
   const ratioText = values['failure-ratio'] ?? env.MOCK_FAILURE_RATIO ?? '0.1';
   const failureRatio = Number(ratioText);
   if (ratioText.trim() === '' || !Number.isFinite(failureRatio) || failureRatio < 0 || failureRatio > 1)
     cliError(`--failure-ratio must be a number from 0 to 1, got ${ratioText}`);
-  type BoundFlag = 'journal-size' | 'max-tasks' | 'max-sessions' | 'session-records';
+  type BoundFlag = 'journal-size' | 'max-tasks' | 'max-agents' | 'max-sessions' | 'session-records';
   const bound = (flag: BoundFlag, fallback: number, min = 1): number => {
     const text = values[flag];
     if (text === undefined) return fallback;
@@ -104,6 +118,7 @@ export async function main(args: string[]): Promise<void> {
   };
   const journalSize = bound('journal-size', 1000);
   const maxTasks = bound('max-tasks', 10_000);
+  const maxAgents = bound('max-agents', DEFAULT_MAX_AGENTS);
   const sessions = { max: bound('max-sessions', 100, 0), maxRecords: bound('session-records', 100_000, 0) };
   const origins =
     values['cors-origin'] ??
@@ -129,16 +144,19 @@ export async function main(args: string[]): Promise<void> {
   if (controlToken !== undefined && !/^\S+$/.test(controlToken))
     cliError('--control-token (or MOCK_CONTROL_TOKEN) must be a non-empty value without spaces');
 
-  // node:sqlite is loaded only with --state: the in-memory fake starts without it.
-  let storage: SqliteStorage | undefined;
-  if (values.state !== undefined) {
-    const { openSqliteStorage } = await import('../mocks/sqlite-storage.ts');
+  // node:sqlite (or pg) is loaded only with --state: the in-memory fake starts without it.
+  let storage: Storage | undefined;
+  const state = values.state ?? (env.MOCK_STATE || undefined);
+  if (state !== undefined) {
+    const identity = { seed: seedFromText(seed), catalogueSize: Number(agentsText), maxTasks };
     try {
-      storage = openSqliteStorage(values.state, {
-        seed: seedFromText(seed),
-        catalogueSize: Number(agentsText),
-        maxTasks,
-      });
+      if (/^postgres(ql)?:/i.test(state)) {
+        const { openPostgresStorage } = await import('../mocks/postgres-storage.ts');
+        storage = await openPostgresStorage(state, identity);
+      } else {
+        const { openSqliteStorage } = await import('../mocks/sqlite-storage.ts');
+        storage = openSqliteStorage(state, identity);
+      }
     } catch (error) {
       cliError(error instanceof Error ? error.message : String(error));
     }
@@ -150,11 +168,16 @@ export async function main(args: string[]): Promise<void> {
     failureRatio,
     journalSize,
     maxTasks,
+    maxAgents,
     sessions,
     ...(origins && { corsOrigins: origins }),
     ...(env.MOCK_JWT_SECRET && { jwtSecret: env.MOCK_JWT_SECRET }),
     ...(storage && { storage }),
   });
+  if (fromRecording !== undefined) {
+    const { loadRecordedAgents } = await import('./recorded-state.ts');
+    core.store.setStartingAgents(loadRecordedAgents(fromRecording));
+  }
   // The state is resumed (and a new database written once) before the port opens, so a full disk shows now, not later.
   await core
     .persist()

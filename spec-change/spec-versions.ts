@@ -1,10 +1,12 @@
 // Loads a version of the OpenAPI document for a spec-change check: a file (YAML or JSON), or a git ref, read with
 // `git show <ref>:spec/openapi.yaml` so no checkout is touched.
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
+import { readCappedFile, TooLargeError } from '../client/bounded-read.ts';
 import { isJsonObject, type JsonObject } from '../spec/index.ts';
+import { checkDocumentShape } from './spec-shape.ts';
 
 const run = promisify(execFile);
 
@@ -21,22 +23,45 @@ export interface SpecVersion {
 /** Why a version could not be loaded, in one line a person can act on. */
 export class SpecVersionError extends Error {}
 
+/** A spec larger than this is refused (ours is about 40 KB). */
+export const maxSpecBytes = 64 * 1024 * 1024;
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+}
+
+/** JSON goes through JSON.parse (fast, and no recursion limit); anything else is YAML. */
+function parseText(text: string, label: string): unknown {
+  if (/^\s*[{[]/.test(text)) {
+    try {
+      return JSON.parse(text);
+    } catch (error) {
+      throw new SpecVersionError(`${label} is not valid JSON (${firstLine(error)})`);
+    }
+  }
+  try {
+    // The YAML parser gives plain data; the round trip drops anything that is not JSON (dates, undefined).
+    return JSON.parse(JSON.stringify(parse(text, { maxAliasCount: 100 })));
+  } catch (error) {
+    throw new SpecVersionError(
+      error instanceof RangeError
+        ? `${label} is nested too deeply to read as YAML; give it as JSON`
+        : `${label} is not valid YAML or JSON (${firstLine(error)})`,
+    );
+  }
+}
+
 /**
  * Parses the text of a version; throws SpecVersionError when it is not an OpenAPI document.
  * @example parseSpec('openapi: 3.1.0\npaths: {}\n', 'inline').document.openapi // '3.1.0'
  */
 export function parseSpec(text: string, label: string): SpecVersion {
-  let document: unknown;
-  try {
-    document = parse(text, { maxAliasCount: 100 });
-  } catch (error) {
-    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new SpecVersionError(`${label} is not valid YAML or JSON (${reason})`);
-  }
+  const document = parseText(text, label);
   if (!isJsonObject(document) || typeof document.openapi !== 'string' || !isJsonObject(document.paths))
     throw new SpecVersionError(`${label} is not an OpenAPI document (it needs "openapi" and "paths")`);
-  // The YAML parser gives plain data; the round trip drops anything that is not JSON (dates, undefined).
-  return { document: JSON.parse(JSON.stringify(document)) as JsonObject, label };
+  const problem = checkDocumentShape(document);
+  if (problem !== undefined) throw new SpecVersionError(`${label}: ${problem}`);
+  return { document, label };
 }
 
 /**
@@ -44,7 +69,19 @@ export function parseSpec(text: string, label: string): SpecVersion {
  * @example await loadSpecVersion('main') // { label: 'main:spec/openapi.yaml', document: {...} }
  */
 export async function loadSpecVersion(source: string, cwd: string = process.cwd()): Promise<SpecVersion> {
-  if (existsSync(source) && statSync(source).isFile()) return parseSpec(readFileSync(source, 'utf8'), source);
+  if (existsSync(source) && statSync(source).isFile()) {
+    let text: string;
+    try {
+      text = readCappedFile(source, maxSpecBytes);
+    } catch (error) {
+      throw new SpecVersionError(
+        error instanceof TooLargeError
+          ? `${source} is not read: ${error.message}`
+          : `cannot read ${source} (${firstLine(error)})`,
+      );
+    }
+    return parseSpec(text, source);
+  }
   if (source.startsWith('-') || /\s/.test(source) || source === '')
     throw new SpecVersionError(`"${source}" is neither a file nor a git ref`);
   const label = `${source}:${specPathInRepository}`;

@@ -60,9 +60,71 @@ export interface ReplayResult {
   findings: ReplayFinding[];
 }
 
-function templateRegex(template: string): RegExp {
-  const escaped = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
-  return new RegExp(`^${escaped.replace(/\\?\{[^}]+\\?\}/g, '([^/]+)')}$`);
+/** One segment of a template: literal text and parameters, in order. */
+type SegmentToken = { literal: string } | { parameter: true };
+
+function segmentTokens(segment: string): SegmentToken[] {
+  return segment
+    .split(/(\{[^}]*\})/)
+    .filter((piece) => piece !== '')
+    .map((piece) => (/^\{[^}]*\}$/.test(piece) ? { parameter: true as const } : { literal: piece }));
+}
+
+/** Gives `count` parameters the text `value`: one character each, the last the rest (each needs one or more). */
+function spread(value: string, count: number, into: string[]): boolean {
+  if (count === 0) return value === '';
+  if (value.length < count) return false;
+  for (let i = 0; i < count - 1; i += 1) into.push(value[i] ?? '');
+  into.push(value.slice(count - 1));
+  return true;
+}
+
+/**
+ * The parameter values of one path segment, or undefined when it does not fit. No regular expression: a template is
+ * untrusted (a pull request controls the head spec), and `{p1}{p2}…` as a regex backtracks exponentially. Each literal
+ * is found leftmost (a segment's last literal at its end), so the work is linear in the segment.
+ */
+function matchSegment(tokens: readonly SegmentToken[], text: string): string[] | undefined {
+  const values: string[] = [];
+  let at = 0;
+  let pending = 0;
+  for (const [index, token] of tokens.entries()) {
+    if ('parameter' in token) {
+      pending += 1;
+      continue;
+    }
+    const last = index === tokens.length - 1;
+    const found = last
+      ? text.endsWith(token.literal) && text.length - token.literal.length >= at + pending
+        ? text.length - token.literal.length
+        : -1
+      : pending === 0
+        ? text.startsWith(token.literal, at)
+          ? at
+          : -1
+        : text.indexOf(token.literal, at + pending);
+    if (found === -1 || !spread(text.slice(at, found), pending, values)) return undefined;
+    at = found + token.literal.length;
+    pending = 0;
+  }
+  return spread(text.slice(at), pending, values) ? values : undefined;
+}
+
+/**
+ * The path parameters' values, in the template's order, or undefined when `path` does not fit `template`.
+ * @example matchTemplate('/v1/agents/{agentId}', '/v1/agents/agt_1') // ['agt_1']
+ */
+export function matchTemplate(template: string, path: string): string[] | undefined {
+  const templateSegments = template.split('/');
+  const pathSegments = path.split('/');
+  if (templateSegments.length !== pathSegments.length) return undefined;
+  const values: string[] = [];
+  for (const [index, segment] of templateSegments.entries()) {
+    const matched = matchSegment(segmentTokens(segment), pathSegments[index] ?? '');
+    if (matched === undefined) return undefined;
+    values.push(...matched);
+  }
+  return values;
 }
 
 function normalized(path: string): string {
@@ -86,11 +148,11 @@ export function matchOperation(
         return { operationId: operation.operationId, parameters: {} };
       continue;
     }
-    const match = templateRegex(operation.path).exec(path);
+    const match = matchTemplate(operation.path, path);
     if (!match) continue;
     const parameters: Record<string, string> = {};
     operation.pathParameters.forEach((name, index) => {
-      parameters[name] = match[index + 1] ?? '';
+      parameters[name] = match[index] ?? '';
     });
     return { operationId: operation.operationId, parameters };
   }
@@ -165,7 +227,7 @@ function responseReasons(document: JsonObject, evidence: Evidence): string[] | u
  * when the server accepted it (a 2xx, or an example): a request that was refused anyway breaks nothing.
  * @example replay(base, head, [...examplesOf(base), ...journalEvidence(journal)]).findings
  */
-export function replay(base: JsonObject, head: JsonObject, evidence: readonly Evidence[]): ReplayResult {
+export function replay(base: JsonObject, head: JsonObject, evidence: Iterable<Evidence>): ReplayResult {
   const result: ReplayResult = {
     counts: { example: 0, journal: 0, report: 0 },
     requests: 0,
@@ -335,17 +397,24 @@ export function journalEvidence(journal: unknown, base: JsonObject): Evidence[] 
 const truncated = /\.\.\. \(\d+ characters\)$/;
 
 /**
- * The exchanges of a contract run's --json report as evidence (tokens are already redacted there).
+ * The exchanges of a contract run's --json report, or of a proxy's recording, as evidence (tokens are already redacted).
  * @example reportEvidence(JSON.parse(readFileSync('contract.json', 'utf8')), base)
  */
 export function reportEvidence(report: unknown, base: JsonObject): Evidence[] {
-  if (!isJsonObject(report) || !Array.isArray(report.checks))
+  // A proxy's recording (proxy --record) holds exchanges of the same shape, as one list: replayed as one "check".
+  const checks =
+    isJsonObject(report) && report.format === 'agent-registry-kit-recording' && Array.isArray(report.exchanges)
+      ? [{ id: 'recording', exchanges: report.exchanges }]
+      : isJsonObject(report) && Array.isArray(report.checks)
+        ? report.checks
+        : undefined;
+  if (!isJsonObject(report) || checks === undefined)
     throw new EvidenceError(
-      'the file is not a contract report (expected the --json output of the contract command, with "checks")',
+      'the file is not a contract report or a recording (expected the --json output of the contract command, with "checks", or a file written by proxy --record)',
     );
   const prefix = typeof report.baseUrl === 'string' ? safePathname(report.baseUrl).replace(/\/+$/, '') : '';
   const evidence: Evidence[] = [];
-  for (const check of report.checks) {
+  for (const check of checks) {
     if (!isJsonObject(check) || !Array.isArray(check.exchanges)) continue;
     check.exchanges.forEach((exchange, index) => {
       if (!isJsonObject(exchange) || !isJsonObject(exchange.request)) return;

@@ -18,6 +18,7 @@ export {
 export {
   validateRequestBody,
   validatePathParameter,
+  parameterSchemaPointer,
   type ValidateRequestBodyOptions,
   type ValidationResult,
 } from './request-validators.ts';
@@ -29,6 +30,7 @@ export {
   type ResponseToCheck,
   type Violation,
 } from './response-checker.ts';
+export { checkRequest, type RequestRule, type RequestToCheck, type RequestViolation } from './request-checker.ts';
 export { ruleOrigin, type RuleOrigin } from './rule-origin.ts';
 export { assumptions, type Assumption } from './assumptions.ts';
 export { toFieldErrors } from './field-errors.ts';
@@ -41,3 +43,13 @@ export {
   type JsonObject,
   type JsonValue,
 } from './json-pointer.ts';
+export {
+  linksOf,
+  mintedIds,
+  parameterSource,
+  operationRoles,
+  type MintedId,
+  type OperationLink,
+  type OperationRoles,
+  type ParameterSource,
+} from './operation-links.ts';

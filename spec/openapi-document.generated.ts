@@ -90,6 +90,22 @@ export const openapiDocument: JsonObject = {
                   }
                 }
               }
+            },
+            "links": {
+              "GetDeployedAgent": {
+                "operationId": "getAgent",
+                "parameters": {
+                  "agentId": "$response.body#/agentId"
+                },
+                "description": "Retrieve the agent that was just deployed; it agrees with what the deploy sent and answered."
+              },
+              "ExecuteOnDeployedAgent": {
+                "operationId": "executeAgentTask",
+                "parameters": {
+                  "agentId": "$response.body#/agentId"
+                },
+                "description": "Submit a task to the agent that was just deployed."
+              }
             }
           },
           "400": {

@@ -1,7 +1,7 @@
 // Validates what a client sends (request bodies and path parameters) against the document, filling in the spec's defaults.
 import { resolveRef } from './document-refs.ts';
 import { getOperation } from './operations.ts';
-import { getAtPointer, isJsonObject, toPointer, type JsonObject } from './json-pointer.ts';
+import { getAtPointer, isJsonObject, type JsonObject } from './json-pointer.ts';
 import { getSchemaValidator } from './schema-compiler.ts';
 import { toFieldErrors } from './field-errors.ts';
 import type { BodyOperationId, OperationId, RequestBodies, ValidationError } from './types.ts';
@@ -49,7 +49,15 @@ export function validateRequestBody<K extends BodyOperationId>(
 // Memoized: the fake backend validates a path parameter on every request, and walking the document each time showed in its profile.
 const parameterPointers = new Map<string, string>();
 
-function parameterSchemaPointer(operationId: OperationId, name: string, document: JsonObject): string {
+/**
+ * Pointer of a path parameter's schema (after following the parameter's $ref).
+ * @example parameterSchemaPointer(operationId, 'agentId') // '/components/parameters/AgentId/schema'
+ */
+export function parameterSchemaPointer(
+  operationId: OperationId,
+  name: string,
+  document: JsonObject = openapiDocument,
+): string {
   if (document !== openapiDocument) return findParameterSchemaPointer(operationId, name, document);
   const key = `${operationId} ${name}`;
   const cached = parameterPointers.get(key);
@@ -65,11 +73,8 @@ function findParameterSchemaPointer(operationId: OperationId, name: string, docu
   if (Array.isArray(parameters)) {
     for (const [index, raw] of parameters.entries()) {
       if (!isJsonObject(raw)) continue;
-      const { node, pointer } = resolveRef(
-        raw,
-        toPointer([...operation.pointer.slice(1).split('/'), 'parameters', index]),
-        document,
-      );
+      // operation.pointer is already escaped (`~1` for each `/` of the path): append to it, do not escape it again.
+      const { node, pointer } = resolveRef(raw, `${operation.pointer}/parameters/${index}`, document);
       if (node.name === name && node.in === 'path') return `${pointer}/schema`;
     }
   }

@@ -1,7 +1,7 @@
 // The demo's calls to the fake's control plane (/__mock/, documented in mocks/control-plane.yaml): things the API itself
 // cannot do, such as listing the seeded agents, reading a task's status, advancing the mock's clock and switching scenarios.
 import type { AgentCategory, AgentModel, AgentStatus } from '../../spec/index.ts';
-import type { TaskView as ControlTaskView } from '../task-view.ts';
+import type { ControlPlaneTask } from '../control-plane-task.ts';
 import type { ErrorAnswer } from './problem-message.ts';
 
 /** One row of `GET /__mock/agents`. */
@@ -14,7 +14,7 @@ export interface AgentSummary {
 }
 
 /** What the demo shows of `GET /__mock/tasks/{taskId}` (the control plane's one task view). */
-export type TaskView = Pick<ControlTaskView, 'taskId' | 'agentId' | 'status' | 'priority' | 'cost' | 'finishesAt'>;
+export type TaskView = Pick<ControlPlaneTask, 'taskId' | 'agentId' | 'status' | 'priority' | 'cost' | 'finishesAt'>;
 
 /** A control-plane answer: the value, or the error answer to show. */
 export type ControlResult<T> = { ok: true; value: T } | { ok: false; error: ErrorAnswer };

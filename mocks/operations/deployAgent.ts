@@ -1,13 +1,20 @@
 // POST /v1/agents/deploy: a new active agent owned by the caller, answered 201 with Location once it is durable.
 import { jsonValueResponse } from '../mock-http.ts';
 import { deployValidated } from '../store.ts';
+import { problemResponse } from '../problems.ts';
 import type { OperationHandler } from './operation-handler.ts';
 
 /**
  * Answers deployAgent.
  * @example await deployAgent({ params: {}, body, caller: 'alice', instance: '/v1/agents/deploy' }, services) // 201
  */
-export const deployAgent: OperationHandler<'deployAgent'> = async ({ body, caller }, { store, persist }) => {
+export const deployAgent: OperationHandler<'deployAgent'> = async ({ body, caller, instance }, { store, persist }) => {
+  // The memory bound: a documented 503 (nothing applied, so a retry after a reset is safe), never an exhausted process.
+  if (store.full)
+    return problemResponse('state-not-saved', {
+      detail: `The change could not be saved: the fake holds --max-agents ${store.maxAgents} deployed agents; POST /__mock/reset, or start it with a higher --max-agents. Nothing was applied.`,
+      instance,
+    });
   const result = store[deployValidated](body, caller);
   await persist();
   const response = jsonValueResponse(201, result);

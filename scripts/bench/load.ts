@@ -4,6 +4,8 @@ import { getOperation, type OperationId } from '../../spec/index.ts';
 import { LOG_PREFIX } from '../../mocks/logger.ts';
 import { cpuSecondsOf } from '../spawned-server.ts';
 import { headers, requestBody, type Started } from './servers.ts';
+import { primaryCreation } from '../../client/linked-operations.ts';
+import { fillPath, findPathValues, type PathValues } from '../../client/path-parameters.ts';
 
 let current: autocannon.Instance | undefined;
 
@@ -25,19 +27,39 @@ export interface Run {
 }
 
 /**
- * The request of an operation on an agent: method and path from the spec (`{agentId}` filled in), body its example.
- * @example requestFor('getAgent', 'agt_1') // { method: 'GET', path: '/v1/agents/agt_1', body: undefined }
+ * The request of an operation: method and path from the spec (its path parameters filled with `values`), body its
+ * example.
+ * @example requestFor(op, { agentId: 'agt_1' }) // { method: 'GET', path: '/v1/agents/agt_1', body: undefined }
  */
 export function requestFor(
   op: OperationId,
-  agentId: string,
+  values: PathValues,
 ): { method: string; path: string; body: string | undefined } {
-  const operation = getOperation(op);
-  return {
-    method: operation.method,
-    path: operation.path.replace('{agentId}', encodeURIComponent(agentId)),
-    body: requestBody(op),
-  };
+  return { method: getOperation(op).method, path: fillPath(op, values), body: requestBody(op) };
+}
+
+/**
+ * Valid path values of an operation on a started server: its agent, and whatever else the spec's links say the
+ * operation needs (created once here, e.g. a task for an operation on a task), so every operation is measured on
+ * something that exists rather than answering 404.
+ * @example const values = await pathValuesOn(started, op);
+ */
+export function pathValuesOn(started: Started, op: OperationId): Promise<PathValues> {
+  return findPathValues(
+    op,
+    async (creator, values) => {
+      const request = requestFor(creator, values);
+      const response = await fetch(`${started.server.baseUrl}${request.path}`, {
+        method: request.method,
+        headers: headers(),
+        body: request.body,
+      });
+      const text = await response.text();
+      if (!response.ok) throw new Error(`${started.server.name} answered ${creator} with ${response.status}`);
+      return JSON.parse(text) as unknown;
+    },
+    { [primaryCreation().parameter]: started.agentId },
+  );
 }
 
 /**
@@ -56,10 +78,10 @@ export function load(url: string, options: Partial<autocannon.Options>): Promise
 
 /**
  * Runs one operation against a started server for `duration` seconds.
- * @example const run = await measure(probe, 'getAgent', 50, 4); run.rps
+ * @example const run = await measure(probe, op, 50, 4); run.rps
  */
 export async function measure(started: Started, op: OperationId, connections: number, duration: number): Promise<Run> {
-  const request = requestFor(op, started.agentId);
+  const request = requestFor(op, await pathValuesOn(started, op));
   const cpuBefore = cpuSecondsOf(started.server.pid);
   const result = await load(`${started.server.baseUrl}${request.path}`, {
     method: request.method as autocannon.Request['method'],

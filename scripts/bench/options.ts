@@ -5,7 +5,7 @@ import { listFlag, numberFlag, parseCommandLine } from '../command-line.ts';
 
 export const usage =
   'usage: npm run bench -- [--quick] [--duration S] [--rounds N] [--connections 1,50] [--targets fake,prism,bare,session,baseline] [--baseline DIR] ' +
-  '[--sections throughput,cold,scale,steady,msw,persistence] [--scale 1000,10000,100000] [--steady S] [--json FILE] [--fake-node-args="--cpu-prof --cpu-prof-dir=artifacts/prof"]';
+  '[--sections throughput,path,cold,scale,steady,msw,persistence,proxy] [--scale 1000,10000,100000] [--steady S] [--json FILE] [--fake-node-args="--cpu-prof --cpu-prof-dir=artifacts/prof"]';
 
 /**
  * `session`: this fake with every request in one session (X-Mock-Session); `baseline`: the fake of another checkout
@@ -13,11 +13,11 @@ export const usage =
  */
 export type Target = 'fake' | 'prism' | 'bare' | 'session' | 'baseline';
 const knownTargets: Target[] = ['fake', 'prism', 'bare', 'session', 'baseline'];
-export type Section = 'throughput' | 'cold' | 'scale' | 'steady' | 'msw' | 'persistence';
+export type Section = 'throughput' | 'path' | 'cold' | 'scale' | 'steady' | 'msw' | 'persistence' | 'proxy';
 export const allTargets: Target[] = ['fake', 'prism', 'bare'];
 /** Every operation of the spec, each measured on its own. */
 export const allOps: OperationId[] = [...operations.keys()];
-export const allSections: Section[] = ['throughput', 'cold', 'scale', 'steady', 'msw', 'persistence'];
+export const allSections: Section[] = ['throughput', 'path', 'cold', 'scale', 'steady', 'msw', 'persistence', 'proxy'];
 /** The core the servers under test are pinned to, and the one the load generator gets. */
 export const serverCpu = 0;
 export const loadCpu = 1;

@@ -5,9 +5,11 @@ import { fmt } from './load.ts';
 import type { mswPath } from './msw-path.ts';
 import { allOps, type Options, type Target } from './options.ts';
 import type { PersistenceRow } from './persistence.ts';
+import type { ProxyOverheadRow } from './proxy-overhead.ts';
 import type { ScaleRow } from './scale.ts';
 import type { steady } from './steady.ts';
 import type { ThroughputResult } from './throughput.ts';
+import type { StageCost } from './request-path.ts';
 
 /** One performance target and whether this run met it. */
 export interface Verdict {
@@ -98,5 +100,8 @@ export interface Report {
   steady?: Awaited<ReturnType<typeof steady>>;
   msw?: Awaited<ReturnType<typeof mswPath>>;
   persistence?: PersistenceRow[];
+  /** CPU µs per stage of the request path (scripts/bench/request-path.ts). */
+  path?: StageCost[];
+  proxy?: ProxyOverheadRow[];
   verdicts?: Verdict[];
 }

@@ -1,5 +1,5 @@
 // The reference page as a reviewer opens it: built by `npm run docs`, opened from disk with every network request refused,
-// it must show the three operations with their parameters and responses, and the spec's assumptions.
+// it must show every operation of the spec with its parameters and responses, and the spec's assumptions.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,47 +7,55 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { assumptions } from '../../spec/index.ts';
+import {
+  assumptions,
+  getAtPointer,
+  isJsonObject,
+  openapiDocument,
+  operations as specOperations,
+  resolveRef,
+  type OperationSpec,
+} from '../../spec/index.ts';
 import { chromiumPresent, launchChromium, screenshot, type Browser } from './chromium.ts';
 
-// Redoc 3 renders one page per tag (#/agents, #/tasks), each operation has its own route, and it gives every operation, parameter and response an id.
-const operations: Array<
-  [string, { page: string; id: string; summary: string; path: string; parameters: string[]; statuses: string[] }]
-> = [
-  [
-    'deployAgent',
-    {
-      page: '#/agents/deployagent',
-      id: 'agents/deployagent',
-      summary: 'Deploy an agent',
-      path: '/v1/agents/deploy',
-      parameters: ['t=request&path=name', 't=request&path=initialsupply', 't=request&path=revenueshare'],
-      statuses: ['201', '400', '401', '413', '415', '429', '500'],
-    },
-  ],
-  [
-    'getAgent',
-    {
-      page: '#/agents/getagent',
-      id: 'agents/getagent',
-      summary: 'Retrieve an agent',
-      path: '/v1/agents/{agentId}',
-      parameters: ['t=request&in=path&path=agentid'],
-      statuses: ['200', '400', '401', '404', '429', '500'],
-    },
-  ],
-  [
-    'executeAgentTask',
-    {
-      page: '#/tasks/executeagenttask',
-      id: 'tasks/executeagenttask',
-      summary: 'Execute an agent task',
-      path: '/v1/agents/{agentId}/execute',
-      parameters: ['t=request&in=path&path=agentid', 't=request&path=task', 't=request&path=priority'],
-      statuses: ['200', '400', '401', '404', '409', '413', '415', '429', '500'],
-    },
-  ],
-];
+// Redoc 3 renders one page per tag (#/agents, #/tasks), each operation has its own route, and it gives every operation,
+// parameter and response an id. What to look for comes from the spec: every operation, its path parameters, its
+// request body's properties and its documented statuses.
+interface Expected {
+  page: string;
+  id: string;
+  summary: string;
+  path: string;
+  parameters: string[];
+  statuses: string[];
+}
+
+function expectedOf(operation: OperationSpec): Expected {
+  const node = getAtPointer(openapiDocument, operation.pointer);
+  const fields = isJsonObject(node) ? node : {};
+  const tag = Array.isArray(fields.tags) ? String(fields.tags[0]).toLowerCase() : '';
+  const id = `${tag}/${operation.operationId.toLowerCase()}`;
+  const schema = operation.requestSchemaPointer
+    ? resolveRef({ $ref: `#${operation.requestSchemaPointer}` }, operation.requestSchemaPointer).node
+    : {};
+  const properties = isJsonObject(schema.properties) ? Object.keys(schema.properties) : [];
+  return {
+    page: `#/${id}`,
+    id,
+    summary: String(fields.summary ?? ''),
+    path: operation.path,
+    parameters: [
+      ...operation.pathParameters.map((name) => `t=request&in=path&path=${name.toLowerCase()}`),
+      ...properties.map((name) => `t=request&path=${name.toLowerCase()}`),
+    ],
+    statuses: [...operation.responses.keys()].map(String),
+  };
+}
+
+const operations: Array<[string, Expected]> = [...specOperations.values()].map((operation) => [
+  operation.operationId,
+  expectedOf(operation),
+]);
 
 describe.skipIf(!chromiumPresent)('the API reference page (npm run docs), opened from disk', () => {
   let outDir = '';

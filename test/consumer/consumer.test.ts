@@ -9,6 +9,8 @@ import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/spawned-server.ts';
+import { chromiumPresent, launchChromium } from '../browser/chromium.ts';
+import { serveStatic } from '../browser/static-server.ts';
 import { stopsAnswering } from '../stops-answering.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -361,6 +363,104 @@ describe('the packed package, installed into a scratch app', { timeout: 180_000 
     expect(off.run.stdout).toMatch(/Received string: {2}"500 Internal server error"/);
     expect(off.run.status).toBe(1);
   });
+  it.skipIf(!chromiumPresent)(
+    'puts a validating proxy with npx in front of a server, used by a browser page; its recording is replayed by spec-change and served by serve --from-recording',
+    async () => {
+      const started: { pid: number | undefined }[] = [];
+      try {
+        const upstream = await startWithNpx(
+          ['serve', '--port', '0'],
+          /fake backend listening on (http:\/\/[\d.:]+)/,
+          started,
+        );
+        const proxy = await startWithNpx(
+          ['proxy', '--upstream', upstream, '--port', '0', '--record', 'recording.json'],
+          /proxy listening on (http:\/\/[\d.:]+)/,
+          started,
+        );
+        const token = succeeded(await run('npx', ['agent-registry-kit', 'token'], app), 'token').stdout.trim();
+        const list = (await (await fetch(`${upstream}/__mock/agents?status=active`)).json()) as {
+          agents: { agentId: string }[];
+        };
+        const agentId = list.agents[0]?.agentId ?? '';
+        // A page on another origin, as a dev server would serve the app: it calls the API through the proxy (with the
+        // CORS preflight an Authorization header brings), and shows what came back.
+        await mkdir(join(app, 'proxy-page'), { recursive: true });
+        await writeFile(
+          join(app, 'proxy-page', 'index.html'),
+          `<!doctype html><title>proxy page</title><script type="module">
+const [proxy, agentId, token] = decodeURIComponent(location.hash.slice(1)).split(' ');
+const answer = await fetch(proxy + '/v1/agents/' + agentId, { headers: { authorization: 'Bearer ' + token } });
+document.body.dataset.result = answer.status + ' ' + (await answer.json()).name;
+</script>`,
+        );
+        const page = await serveStatic(join(app, 'proxy-page'));
+        const browser = await launchChromium();
+        let shown: string | null = null;
+        try {
+          const tab = await browser.newPage();
+          await tab.goto(`${page.origin}/#${encodeURIComponent(`${proxy} ${agentId} ${token}`)}`);
+          await tab.waitForFunction(() => document.body.dataset.result !== undefined);
+          shown = await tab.evaluate(() => document.body.dataset.result ?? null);
+        } finally {
+          await browser.close();
+          await page.close();
+        }
+        const agent = (await (
+          await fetch(`${upstream}/v1/agents/${agentId}`, { headers: { authorization: `Bearer ${token}` } })
+        ).json()) as { name: string };
+        expect(shown).toBe(`200 ${agent.name}`);
+        const violations = (await (await fetch(`${proxy}/__mock/violations`)).json()) as { total: number };
+        expect(violations.total).toBe(0);
+        const coverage = (await (await fetch(`${proxy}/__mock/coverage`)).json()) as {
+          entries: { operationId: string; key: string; count: number; category: string }[];
+        };
+        expect(
+          coverage.entries.find((e) => e.category === 'status' && e.operationId === 'getAgent' && e.key === '200')
+            ?.count,
+        ).toBe(1);
+
+        // The recording is written a moment after each exchange.
+        let recording = '';
+        for (let attempt = 0; attempt < 50 && !recording.includes('"status": 200'); attempt += 1) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          recording = await readFile(join(app, 'recording.json'), 'utf8');
+        }
+        expect(recording).toContain('agent-registry-kit-recording');
+        expect(recording).not.toContain(token);
+        const replayed = await run(
+          'npx',
+          [
+            'agent-registry-kit',
+            'spec-change',
+            '--base',
+            'node_modules/agent-registry-kit/spec/openapi.yaml',
+            '--report',
+            'recording.json',
+          ],
+          app,
+        );
+        expect(replayed.status, replayed.stdout + replayed.stderr).toBe(0);
+        expect(replayed.stdout).toMatch(/[1-9]\d* report exchange\(s\)/);
+        const served = await startWithNpx(
+          ['serve', '--port', '0', '--from-recording', 'recording.json'],
+          /fake backend listening on (http:\/\/[\d.:]+)/,
+          started,
+        );
+        const again = await fetch(`${served}/v1/agents/${agentId}`, { headers: { authorization: `Bearer ${token}` } });
+        expect(((await again.json()) as { name: string }).name).toBe(agent.name);
+        const all = (await (await fetch(`${served}/__mock/agents`)).json()) as { total: number };
+        expect(all.total).toBe(1);
+      } finally {
+        for (const { pid } of started)
+          try {
+            if (pid !== undefined) process.kill(-pid, 'SIGKILL');
+          } catch {
+            // the group is gone already
+          }
+      }
+    },
+  );
 
   it('lists its subcommands, and says in one line with status 2 what is wrong', async () => {
     const help = succeeded(await run('npx', ['agent-registry-kit', '--help'], app), '--help');
@@ -383,3 +483,25 @@ describe('the packed package, installed into a scratch app', { timeout: 180_000 
     }
   });
 });
+
+/** Starts `npx agent-registry-kit <args>` in the scratch app, in a process group of its own, and resolves with the URL it prints. */
+function startWithNpx(args: string[], listening: RegExp, started: { pid: number | undefined }[]): Promise<string> {
+  const child = spawn('npx', ['agent-registry-kit', ...args], {
+    cwd: app,
+    env: appEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  started.push({ pid: child.pid });
+  return new Promise<string>((resolve, reject) => {
+    let output = '';
+    const read = (chunk: Buffer): void => {
+      output += chunk.toString();
+      const match = listening.exec(output);
+      if (match?.[1]) resolve(match[1]);
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${String(code)}: ${output}`)));
+  });
+}

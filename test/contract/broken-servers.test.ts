@@ -4,15 +4,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { SpawnedServer } from '../../scripts/spawned-server.ts';
 import { startBreakingProxy } from './breaking-proxy.ts';
 import { brokenServers } from './broken-servers.ts';
-import {
-  fakeToken,
-  failedChecks,
-  runContract,
-  startFakeBackend,
-  type ContractRun,
-  violatedRules,
-} from './contract-runner.ts';
-import { runPool } from './run-pool.ts';
+import { runContractMatrix } from './contract-matrix.ts';
+import { fakeToken, failedChecks, startFakeBackend, type ContractRun, violatedRules } from './contract-runner.ts';
 
 describe('the contract suite against deliberately broken servers', () => {
   let fake: SpawnedServer | undefined;
@@ -22,24 +15,26 @@ describe('the contract suite against deliberately broken servers', () => {
     fake = await startFakeBackend();
     const token = await fakeToken();
     const upstream = fake.baseUrl;
-    // One fake backend for all of them; two contract runs at a time on a 2-core machine.
-    await runPool(brokenServers, 2, async ([name, { given, args = [] }]) => {
-      const proxy = await startBreakingProxy(upstream, given({ token }));
-      try {
-        runs.set(
-          name,
-          await runContract({ API_BASE_URL: proxy.url, API_TOKEN: token }, [
-            '--seed',
-            '20261122',
-            '--runs',
-            '5',
-            ...args,
-          ]),
-        );
-      } finally {
-        await proxy.close();
+    // One fake backend and one proxy per broken server, all up at once; the contract runs follow one another in one
+    // process per core (test/contract/contract-matrix.ts), which loads vitest and the suite twice instead of 31 times.
+    const proxies = await Promise.all(
+      brokenServers.map(([, { given }]) => startBreakingProxy(upstream, given({ token }))),
+    );
+    try {
+      const results = await runContractMatrix(
+        brokenServers.map(([, { args = [] }], index) => ({
+          env: { API_BASE_URL: proxies[index]?.url, API_TOKEN: token },
+          args: ['--seed', '20261122', '--runs', '5', ...args],
+        })),
+        2,
+      );
+      for (const [index, [name]] of brokenServers.entries()) {
+        const run = results[index];
+        if (run) runs.set(name, run);
       }
-    });
+    } finally {
+      await Promise.all(proxies.map((proxy) => proxy.close()));
+    }
   }, 600_000);
 
   afterAll(async () => {

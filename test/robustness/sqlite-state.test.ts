@@ -1,7 +1,7 @@
 // `--state store.db` as real processes see it: one server per database, a full disk (a real file-size limit), and every
 // control-plane change surviving kill -9.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import type { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,6 +49,55 @@ describe('one server per database', () => {
     ]);
     const health = await send(client(), first.baseUrl, { method: 'GET', path: '/__mock/health' });
     expect(health.status).toBe(200);
+  });
+});
+
+/** Starts the server on `--state file` and expects it to refuse at once: exit 2, nothing on stdout, one line. */
+function refusal(file: string, asUser?: number): string[] {
+  const run = spawnSync(process.execPath, ['scripts/start.ts', '--port', '0', '--state', file], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    timeout: 30_000,
+    ...(asUser !== undefined && { uid: asUser, gid: asUser }),
+  });
+  expect(run.status).toBe(2);
+  expect(run.stdout).toBe('');
+  return run.stderr.trim().split('\n');
+}
+
+describe('--state paths the server cannot use are refused with one line', () => {
+  it("a dangling symbolic link: the link's target is not created", () => {
+    const link = join(directory, 'dangling.db');
+    const target = join(directory, 'nowhere', 'target.db');
+    symlinkSync(target, link);
+    expect(refusal(link)).toEqual([
+      `agent-registry-kit: the state database ${link} is a symbolic link to a file that does not exist; point --state at a real path, or remove the link`,
+    ]);
+    expect(existsSync(target)).toBe(false);
+    expect(existsSync(join(directory, 'nowhere'))).toBe(false);
+  });
+
+  it('a directory', () => {
+    const folder = join(directory, 'a-folder');
+    mkdirSync(folder);
+    expect(refusal(folder)).toEqual([
+      `agent-registry-kit: the state database ${folder} is a directory; pass the path of a file in it (e.g. --state <dir>/store.db)`,
+    ]);
+  });
+
+  it('a read-only file is said to be read-only, not unreadable', async () => {
+    // Root writes through file modes, so the server runs as nobody when the tests run as root.
+    const asUser = process.getuid?.() === 0 ? 65534 : undefined;
+    chmodSync(directory, 0o755);
+    const folder = mkdtempSync(join(directory, 'read-only-'));
+    chmodSync(folder, 0o777);
+    const file = join(folder, 'store.db');
+    const server = await startFake(['--state', file]);
+    await server.stop();
+    chmodSync(file, 0o444);
+    expect(refusal(file, asUser)).toEqual([
+      `agent-registry-kit: the state database ${file} is read-only for this process (EACCES): the fake writes every change to it; make it writable (chmod u+w), or copy it to a writable path`,
+    ]);
   });
 });
 

@@ -1,0 +1,60 @@
+// Reads what a CLI is given (an HTTP answer, a file) with a size cap, so an endless body or `/dev/zero` ends in one
+// line instead of eating the machine's memory.
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+
+/** Thrown when the input is larger than the cap; the message says the cap. */
+export class TooLargeError extends Error {}
+
+const mib = (bytes: number): string => `${Math.round(bytes / (1024 * 1024))} MiB`;
+
+/**
+ * The body of `response` as text, or TooLargeError once more than `maxBytes` arrived (the rest is never read).
+ * @example const text = await readCappedBody(await fetch(url), 16 * 1024 * 1024);
+ */
+export async function readCappedBody(response: Response, maxBytes: number): Promise<string> {
+  const declared = Number(response.headers.get('content-length') ?? '0');
+  if (declared > maxBytes) {
+    await response.body?.cancel();
+    throw new TooLargeError(`the answer is larger than ${mib(maxBytes)}`);
+  }
+  const reader = response.body?.getReader();
+  if (!reader) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new TooLargeError(`the answer is larger than ${mib(maxBytes)}`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * A file's text, read in chunks so a device or a pipe that never ends (`/dev/zero`) stops at `maxBytes` with
+ * TooLargeError. A directory or an unreadable file throws the usual fs error.
+ * @example const text = readCappedFile('report.json', 256 * 1024 * 1024);
+ */
+export function readCappedFile(file: string, maxBytes: number): string {
+  const descriptor = openSync(file, 'r');
+  try {
+    if (fstatSync(descriptor).size > maxBytes) throw new TooLargeError(`it is larger than ${mib(maxBytes)}`);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(1024 * 1024, maxBytes + 1 - size));
+      const read = readSync(descriptor, chunk, 0, chunk.length, null);
+      if (read === 0) break;
+      size += read;
+      if (size > maxBytes) throw new TooLargeError(`it is larger than ${mib(maxBytes)}`);
+      chunks.push(chunk.subarray(0, read));
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  } finally {
+    closeSync(descriptor);
+  }
+}

@@ -1,0 +1,148 @@
+// What a replica knows of the shared PostgreSQL state: every row as last pulled, so the store's synchronous reads never
+// wait on the network. Rows are checked as they arrive: a database anyone may write to is input like any other.
+import type { AgentStatus } from '../spec/index.ts';
+import { catalogueIds } from './catalogue.ts';
+import { checkDocument, checkStoredAgent, checkStoredTask } from './stored-records.ts';
+import type { TaskRecord } from './task-lifecycle.ts';
+
+/** An agent row. */
+export interface MirrorAgent {
+  json: string;
+  catalogueIndex: number | undefined;
+  tasksFailed: number;
+  status: AgentStatus;
+  /** The change that last wrote the row: an update is applied only if nobody wrote it since. */
+  version: number;
+}
+
+/** A task row; settled tasks out of the history are tombstones and are dropped. */
+export interface MirrorTask {
+  task: TaskRecord;
+  inHistory: boolean;
+}
+
+/** One row of a pull: `v` the change counter, `a` an agent, `t` a task, `d` a document (see postgres-storage's query). */
+export interface PulledRow {
+  k: 'v' | 'a' | 't' | 'd';
+  id: string | null;
+  version: string;
+  seq: string | null;
+  ci: number | null;
+  n: number | null;
+  h: boolean | null;
+  body: string | null;
+}
+
+/** What one pull changed, for the storage to tell the store and the core. */
+export interface PullEffect {
+  agents: string[];
+  tasks: boolean;
+  documents: boolean;
+}
+
+/** A row that cannot be served: the pull is refused with this reason. */
+export class MirrorRowError extends Error {
+  override readonly name = 'MirrorRowError';
+}
+
+/**
+ * Rows by key, in the order the database numbered them (deploy order for agents, submission order for tasks).
+ * @example const mirror = new Mirror({ seed: 42, catalogueSize: 36 }); mirror.apply(rows);
+ */
+export class Mirror {
+  readonly agents = new Map<string, MirrorAgent>();
+  readonly tasks = new Map<string, MirrorTask>();
+  readonly documents = new Map<string, unknown>();
+  /** Agents that are changed catalogue agents (lists walk the catalogue with their statuses). */
+  readonly catalogueAgents = new Set<string>();
+  #seed: number;
+  #catalogueSize: number;
+  #catalogueIds: string[] | undefined;
+
+  constructor(identity: { seed: number; catalogueSize: number }) {
+    this.#seed = identity.seed;
+    this.#catalogueSize = identity.catalogueSize;
+  }
+
+  get deployedCount(): number {
+    return this.agents.size - this.catalogueAgents.size;
+  }
+
+  clear(): void {
+    this.agents.clear();
+    this.tasks.clear();
+    this.documents.clear();
+    this.catalogueAgents.clear();
+  }
+
+  /** Applies pulled rows (agents and tasks in the order the database numbered them). */
+  apply(rows: readonly PulledRow[]): PullEffect {
+    const effect: PullEffect = { agents: [], tasks: false, documents: false };
+    for (const row of rows) {
+      if (row.k === 'a') effect.agents.push(this.#agent(row));
+      else if (row.k === 't') {
+        this.#task(row);
+        effect.tasks = true;
+      } else if (row.k === 'd') {
+        this.#document(row);
+        effect.documents = true;
+      }
+    }
+    return effect;
+  }
+
+  #agent(row: PulledRow): string {
+    const name = String(row.id).slice(0, 140);
+    const checked = checkStoredAgent(row.body);
+    if (!checked.ok) throw new MirrorRowError(`holds an invalid agent ${name}: ${checked.reason}`);
+    const index = row.ci;
+    const agent = checked.value;
+    const columnsAgree =
+      agent.agentId === row.id &&
+      Number.isSafeInteger(row.n) &&
+      (row.n as number) >= 0 &&
+      (index === null || (index >= 0 && index < this.#catalogueSize));
+    if (!columnsAgree) throw new MirrorRowError(`holds an agent ${name} whose columns disagree with its record`);
+    if (index !== null) {
+      this.#catalogueIds ??= catalogueIds(this.#seed, this.#catalogueSize);
+      if (this.#catalogueIds[index] !== row.id)
+        throw new MirrorRowError(`holds an agent ${name} that is not catalogue agent ${index}`);
+      this.catalogueAgents.add(agent.agentId);
+    }
+    const previous = this.agents.get(agent.agentId);
+    const entry: MirrorAgent = {
+      json: row.body as string,
+      catalogueIndex: index ?? undefined,
+      tasksFailed: row.n as number,
+      status: agent.status,
+      version: Number(row.version),
+    };
+    if (previous) Object.assign(previous, entry);
+    else this.agents.set(agent.agentId, entry);
+    return agent.agentId;
+  }
+
+  #task(row: PulledRow): void {
+    const name = String(row.id).slice(0, 140);
+    const checked = checkStoredTask(row.body);
+    if (!checked.ok) throw new MirrorRowError(`holds an invalid task ${name}: ${checked.reason}`);
+    if (checked.value.taskId !== row.id || typeof row.h !== 'boolean')
+      throw new MirrorRowError(`holds a task ${name} whose columns disagree with its record`);
+    // A settled task out of the history is a tombstone: every replica forgets it.
+    if (!row.h && checked.value.settled) this.tasks.delete(checked.value.taskId);
+    else this.tasks.set(checked.value.taskId, { task: checked.value, inHistory: row.h });
+  }
+
+  #document(row: PulledRow): void {
+    const name = String(row.id).slice(0, 140);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(String(row.body));
+    } catch {
+      throw new MirrorRowError(`holds a document ${name} that is not valid JSON`);
+    }
+    const checked = checkDocument(name.replace(/@\d+$/, ''), parsed);
+    if (!checked.ok) throw new MirrorRowError(`holds an invalid ${name} document: ${checked.reason}`);
+    this.documents.set(name, parsed);
+  }
+}

@@ -1,0 +1,612 @@
+// `--state postgres://…`: the store's storage in PostgreSQL (node-postgres), shared by every replica started on it.
+// Reads stay synchronous, from a mirror of the rows; before each request the replica pulls what changed since the last
+// change number it saw (one round trip, shared by the requests that arrive meanwhile), so a change acknowledged by one
+// replica is seen by every request any replica receives after it. Writes are group-committed per tick in one
+// `ark_apply` call, which refuses a batch built on rows another replica changed first; the core then handles it again.
+// Node only: the msw adapters never import this module.
+import pg from 'pg';
+import type { Agent, AgentStatus } from '../spec/index.ts';
+import { consoleLogger, type Logger } from './logger.ts';
+import { Batch, batchPayload, type PendingTask, type TaskBase } from './postgres-batch.ts';
+import { Mirror, type PulledRow } from './postgres-mirror.ts';
+import { COUNT_REQUEST, prepareSchema, TOMBSTONE_LAG } from './postgres-schema.ts';
+import {
+  StorageConflictError,
+  StorageUnavailableError,
+  StorageWriteError,
+  type AgentRecord,
+  type AgentTable,
+  type SavedTask,
+  type Storage,
+  type TaskLog,
+} from './storage.ts';
+import type { TaskRecord } from './task-lifecycle.ts';
+
+/** Agents kept parsed in memory at most (the mirror keeps every agent's JSON text). */
+export const DEFAULT_POSTGRES_AGENT_CACHE_SIZE = 5000;
+/** Documents of one replica alone (its random stream, its coverage counts): stored as `name@replica`, never pulled. */
+const PRIVATE_DOCUMENTS = new Set(['random', 'coverage']);
+/** Agents read per query when a replica loads the whole state. */
+const LOAD_PAGE = 20_000;
+
+export interface PostgresStorageOptions {
+  /** Seed and size of the catalogue: every replica on one database must serve the same. */
+  seed: number;
+  catalogueSize: number;
+  /** Parsed agents kept in memory (default 5,000). */
+  agentCacheSize?: number;
+  /** Connections per replica (default 4). */
+  poolSize?: number;
+  logger?: Logger;
+}
+
+/** The PostgreSQL storage, plus what only its owner needs. */
+export interface PostgresStorage extends Storage {
+  /** The URL without its password, for messages. */
+  readonly location: string;
+  /** This replica's number on the database (0 for the first ever started). */
+  readonly replica: number;
+}
+
+/** `postgres://` and `postgresql://` select PostgreSQL for `--state`. */
+export const isPostgresUrl = (state: string): boolean => /^postgres(ql)?:\/\//i.test(state);
+
+/** The URL as it may be shown: the password replaced. */
+export function redactPostgresUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'postgres://(unparsable URL)';
+  }
+}
+
+const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+// Golden-ratio spacing of the replicas' positions in mulberry32's one cycle: streams start 2^32/φ draws apart.
+const randomStart = (seed: number, replica: number): number =>
+  (((seed ^ 0x9e3779b9) >>> 0) + Math.imul(Math.imul(replica, 0x9e3779b9) >>> 0, 0x6d2b79f5)) >>> 0;
+
+const TASKS_SINCE =
+  "SELECT 't' AS k, task_id AS id, version::text AS version, seq, NULL::int AS ci, NULL::int AS n, in_history AS h, task AS body FROM ark_tasks WHERE version > $1";
+// Documents of one replica alone (`name@replica`) are never pulled.
+const DOCUMENTS_SINCE =
+  "SELECT 'd', name, version::text, NULL::bigint, NULL, NULL, NULL, value FROM ark_documents WHERE version > $1 AND name NOT LIKE '%@%'";
+/** One statement, so one snapshot: the change counter and every row written after the change number given. */
+const PULL = `SELECT 'v' AS k, NULL AS id, version::text AS version, cleared AS seq, NULL::int AS ci, NULL::int AS n, NULL::boolean AS h, NULL::text AS body FROM ark_changes
+UNION ALL SELECT 'a', agent_id, version::text, seq, catalogue_index, tasks_failed, NULL, agent FROM ark_agents WHERE version > $1
+UNION ALL ${TASKS_SINCE}
+UNION ALL ${DOCUMENTS_SINCE}
+ORDER BY k, seq`;
+
+/**
+ * Connects, creates or checks the tables, takes a replica number and loads the state; refuses with one line a database
+ * it cannot reach or that was made for another seed, catalogue, spec version or kit version.
+ * @example const storage = await openPostgresStorage('postgres://fake@db/fake', { seed: 42, catalogueSize: 36 });
+ */
+export async function openPostgresStorage(url: string, options: PostgresStorageOptions): Promise<PostgresStorage> {
+  const location = redactPostgresUrl(url);
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 4,
+    connectionTimeoutMillis: 5000,
+    query_timeout: 10_000,
+    keepAlive: true,
+    application_name: 'agent-registry-kit',
+  });
+  // A connection that dies while idle (the database restarted) is dropped by the pool; the next query reconnects.
+  pool.on('error', () => {});
+  const refuse = async (why: string): Promise<never> => {
+    await pool.end().catch(() => {});
+    throw new Error(`the state database ${location} ${why}`);
+  };
+  let replica = 0;
+  let why: string | undefined;
+  try {
+    const client = await pool.connect();
+    try {
+      why = await prepareSchema(client, options);
+      if (why === undefined) {
+        const next = await client.query<{ n: string }>("SELECT nextval('ark_replicas') AS n");
+        replica = Number(next.rows[0]?.n ?? 1) - 1;
+      }
+    } finally {
+      // Before any pool.end(): the pool waits for every client it lent.
+      client.release();
+    }
+  } catch (error) {
+    return refuse(`cannot be used (${message(error)}); check the URL, that PostgreSQL runs and the user's rights`);
+  }
+  if (why !== undefined) return refuse(why);
+  const storage = new PostgresStorageImpl(pool, location, replica, options);
+  try {
+    await storage.refresh();
+  } catch (error) {
+    return refuse(`cannot be loaded (${message(error)})`);
+  }
+  return storage;
+}
+
+class PostgresStorageImpl implements PostgresStorage {
+  readonly durable = true;
+  readonly location: string;
+  readonly replica: number;
+  readonly randomStart: number;
+  readonly agents: AgentTable;
+  readonly tasks: TaskLog;
+  #pool: pg.Pool;
+  #logger: Logger;
+  #mirror: Mirror;
+  /** The last change number pulled (-1: nothing yet, load everything). */
+  #seen = -1;
+  /** Change numbers of this replica's own batches not pulled yet: pulling them back changes nothing. */
+  #own = new Set<number>();
+  #pending = new Batch();
+  #inflight: Batch | undefined;
+  #scheduled = false;
+  #pulling: Promise<void> | undefined;
+  #queued: Promise<void> | undefined;
+  #private = new Map<string, unknown>();
+  #cache = new Map<string, AgentRecord>();
+  #cacheSize: number;
+  /** The row version each parsed record was read at (a later update is conditional on it). */
+  #baseOf = new WeakMap<AgentRecord, number>();
+  #rollbackListeners: (() => void)[] = [];
+  #replicaListeners: (() => void)[] = [];
+  #closed = false;
+  #outage = false;
+  /** Another replica changed an agent that a batch of this one is writing (see refresh). */
+  #overlayStale = false;
+
+  constructor(pool: pg.Pool, location: string, replica: number, options: PostgresStorageOptions) {
+    this.#pool = pool;
+    this.location = location;
+    this.replica = replica;
+    this.#logger = options.logger ?? consoleLogger;
+    this.#mirror = new Mirror(options);
+    this.#cacheSize = Math.max(1, options.agentCacheSize ?? DEFAULT_POSTGRES_AGENT_CACHE_SIZE);
+    this.randomStart = randomStart(options.seed, replica);
+    this.#private.set('random', this.randomStart);
+    this.agents = this.#agentTable();
+    this.tasks = this.#taskLog();
+  }
+
+  readDocument(name: string): unknown {
+    if (PRIVATE_DOCUMENTS.has(name)) return this.#private.get(name);
+    for (const batch of this.#batches()) {
+      const text = batch.documents.get(name);
+      if (text !== undefined) return JSON.parse(text);
+    }
+    return this.#mirror.documents.get(name);
+  }
+
+  writeDocument(name: string, value: unknown): void {
+    const text = JSON.stringify(value);
+    if (PRIVATE_DOCUMENTS.has(name)) {
+      // A replica's own stream is never rolled back: a retried deploy draws a new id, not the one that collided.
+      this.#private.set(name, JSON.parse(text));
+      this.#pending.documents.set(`${name}@${this.replica}`, text);
+    } else this.#pending.documents.set(name, text);
+    this.#schedule();
+  }
+
+  commit(): Promise<void> {
+    if (this.#pending.empty && this.#pending.waiters.length === 0) {
+      const inflight = this.#inflight;
+      if (!inflight) return Promise.resolve();
+      return new Promise((resolve, reject) => inflight.waiters.push({ resolve, reject }));
+    }
+    return new Promise((resolve, reject) => {
+      this.#pending.waiters.push({ resolve, reject });
+      this.#schedule();
+    });
+  }
+
+  onRollback(listener: () => void): void {
+    this.#rollbackListeners.push(listener);
+  }
+
+  onReplicaChange(listener: () => void): void {
+    this.#replicaListeners.push(listener);
+  }
+
+  async countRequest(now: number, windowMs: number, key: string): Promise<{ start: number; count: number }> {
+    let row: { start: string; count: string } | undefined;
+    try {
+      row = (await this.#pool.query<{ start: string; count: string }>(COUNT_REQUEST, [now, windowMs, key])).rows[0];
+    } catch (error) {
+      throw this.#unavailable(error);
+    }
+    return { start: Number(row?.start ?? now), count: Number(row?.count ?? 1) };
+  }
+
+  /**
+   * Brings memory up to what every replica committed. When another replica changed an agent this one is still
+   * writing, its own batch is bound to be refused: it waits for that outcome rather than answer from it.
+   */
+  async refresh(): Promise<void> {
+    await this.#pullShared();
+    while (this.#overlayStale && (this.#inflight || !this.#pending.empty)) await this.commit().catch(() => {});
+    this.#overlayStale = false;
+  }
+
+  /** Pulls what changed; a call made while a pull runs waits for the next one, which starts after it. */
+  #pullShared(): Promise<void> {
+    if (this.#pulling === undefined) {
+      this.#pulling = this.#pull().finally(() => {
+        this.#pulling = undefined;
+      });
+      return this.#pulling;
+    }
+    this.#queued ??= this.#pulling
+      .catch(() => {})
+      .then(() => {
+        this.#queued = undefined;
+        return this.#pullShared();
+      });
+    return this.#queued;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    while (this.#scheduled || this.#inflight || !this.#pending.empty) {
+      await this.commit().catch(() => {});
+      await new Promise(setImmediate);
+    }
+    await this.#pool.end();
+  }
+
+  /** The batches whose writes memory already shows, newest first. */
+  *#batches(): Generator<Batch> {
+    yield this.#pending;
+    if (this.#inflight) yield this.#inflight;
+  }
+
+  /** Whether the mirror's rows are hidden by a reset not yet pulled back. */
+  #mirrorCleared(): boolean {
+    return this.#pending.cleared || (this.#inflight?.cleared ?? false);
+  }
+
+  async #pull(): Promise<void> {
+    if (this.#seen < 0) return this.#load();
+    let rows: PulledRow[];
+    try {
+      rows = (await this.#pool.query<PulledRow>(PULL, [this.#seen])).rows;
+    } catch (error) {
+      throw this.#unavailable(error);
+    }
+    const head = rows.find((row) => row.k === 'v');
+    const version = Number(head?.version ?? 0);
+    const cleared = Number(head?.seq ?? 0);
+    if (cleared > this.#seen || version < this.#seen || version - this.#seen > TOMBSTONE_LAG) return this.#load();
+    this.#recovered();
+    const foreign = rows.some((row) => row.k !== 'v' && !this.#own.has(Number(row.version)));
+    const effect = this.#mirror.apply(rows);
+    this.#seen = version;
+    for (const own of this.#own) if (own <= version) this.#own.delete(own);
+    if (!foreign) return;
+    for (const agentId of effect.agents)
+      if (this.#overlaid(agentId)) this.#overlayStale = true;
+      else this.#cache.delete(agentId);
+    if (effect.tasks || effect.documents) this.#changedElsewhere();
+  }
+
+  /** Loads every row in one consistent snapshot (at start, after a reset, or when far behind). */
+  async #load(): Promise<void> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.#pool.connect();
+    } catch (error) {
+      throw this.#unavailable(error);
+    }
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const head = await client.query<{ version: string }>('SELECT version::text AS version FROM ark_changes');
+      const mirror = this.#mirror;
+      mirror.clear();
+      let after = '0';
+      for (;;) {
+        const page = await client.query<PulledRow>(
+          `SELECT 'a' AS k, agent_id AS id, version::text AS version, seq::text AS seq, catalogue_index AS ci, tasks_failed AS n, NULL::boolean AS h, agent AS body FROM ark_agents WHERE seq > $1 ORDER BY seq LIMIT ${LOAD_PAGE}`,
+          [after],
+        );
+        mirror.apply(page.rows);
+        const last = page.rows.at(-1);
+        if (!last || page.rows.length < LOAD_PAGE) break;
+        after = last.seq ?? after;
+      }
+      const rest = await client.query<PulledRow>(`${TASKS_SINCE} UNION ALL ${DOCUMENTS_SINCE} ORDER BY k, seq`, [-1]);
+      mirror.apply(rest.rows);
+      await client.query('COMMIT');
+      this.#seen = Number(head.rows[0]?.version ?? 0);
+      this.#own.clear();
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error instanceof Error && error.name === 'MirrorRowError'
+        ? new StorageUnavailableError(`the state database ${this.location} ${error.message}`)
+        : this.#unavailable(error);
+    } finally {
+      client.release();
+    }
+    this.#recovered();
+    this.#cache.clear();
+    this.#changedElsewhere();
+  }
+
+  #unavailable(error: unknown): StorageUnavailableError {
+    if (!this.#outage) this.#logger.error(`the state database ${this.location} cannot be reached (${message(error)})`);
+    this.#outage = true;
+    return new StorageUnavailableError(`the state database cannot be reached: ${message(error)}`);
+  }
+
+  #recovered(): void {
+    if (this.#outage) this.#logger.info(`the state database ${this.location} is reachable again`);
+    this.#outage = false;
+  }
+
+  #changedElsewhere(): void {
+    for (const listener of this.#rollbackListeners) listener();
+    for (const listener of this.#replicaListeners) listener();
+  }
+
+  #overlaid(agentId: string): boolean {
+    return this.#pending.agents.has(agentId) || (this.#inflight?.agents.has(agentId) ?? false);
+  }
+
+  #schedule(): void {
+    if (this.#scheduled || this.#inflight) return;
+    this.#scheduled = true;
+    // Every mutation of this tick joins the batch; it is written once they are all in (group commit).
+    setImmediate(() => void this.#flush());
+  }
+
+  async #flush(): Promise<void> {
+    this.#scheduled = false;
+    const batch = this.#pending;
+    this.#pending = new Batch();
+    if (batch.doomed) return this.#fail(batch, batch.doomed);
+    if (batch.empty) return batch.settle();
+    this.#inflight = batch;
+    try {
+      const payload = batchPayload(batch, (taskId) => this.#taskBase(taskId));
+      const result = await this.#pool.query<{ v: string }>('SELECT ark_apply($1::jsonb) AS v', [payload]);
+      const version = Number(result.rows[0]?.v);
+      batch.version = version;
+      this.#own.add(version);
+      for (const record of batch.agents.values()) this.#baseOf.set(record, version);
+      // Committed: the answers go now (memory shows the batch as in flight). The pull then brings its rows back in the
+      // database's order before the next batch is built on them; if it fails, the next request's pull does it.
+      batch.settle();
+      await this.#pullShared().catch(() => {});
+      this.#inflight = undefined;
+      // Commits that joined it meanwhile wait on nothing more.
+      batch.settle();
+    } catch (error) {
+      this.#inflight = undefined;
+      this.#fail(batch, this.#writeError(error));
+    } finally {
+      if (!this.#pending.empty || this.#pending.waiters.length > 0) this.#schedule();
+    }
+  }
+
+  #writeError(error: unknown): StorageWriteError {
+    if ((error as { code?: unknown }).code === 'AR001') return new StorageConflictError(message(error));
+    const why = message(error);
+    this.#logger.error(`could not write the state database ${this.location} (${why}); the change was rolled back`);
+    return new StorageWriteError(why);
+  }
+
+  /** A batch was not written: its answers fail, the next batch (built on it) too, and memory follows the mirror. */
+  #fail(batch: Batch, error: StorageWriteError): void {
+    batch.settle(error);
+    const next = this.#pending;
+    if (!next.empty || next.waiters.length > 0) {
+      const doomed = new Batch();
+      doomed.doomed = error;
+      doomed.waiters.push(...next.waiters.splice(0));
+      this.#pending = doomed;
+      this.#schedule();
+    }
+    this.#cache.clear();
+    for (const listener of this.#rollbackListeners) listener();
+  }
+
+  #taskBase(taskId: string): TaskBase {
+    const row = this.#mirror.tasks.get(taskId);
+    return row ? { exists: true, settled: row.task.settled, inHistory: row.inHistory } : NO_TASK;
+  }
+
+  #remember(record: AgentRecord): void {
+    if (this.#cache.size >= this.#cacheSize) {
+      const oldest = this.#cache.keys().next();
+      if (!oldest.done) this.#cache.delete(oldest.value);
+    }
+    this.#cache.set(record.agent.agentId, record);
+  }
+
+  /** The record memory shows for an agent: a written one, or one parsed from the mirror. */
+  #record(agentId: string): AgentRecord | undefined {
+    const cached = this.#cache.get(agentId);
+    if (cached) return cached;
+    for (const batch of this.#batches()) {
+      const record = batch.agents.get(agentId);
+      if (record) return record;
+      if (batch.cleared) return undefined;
+    }
+    const row = this.#mirror.agents.get(agentId);
+    if (!row) return undefined;
+    const record: AgentRecord = {
+      agent: JSON.parse(row.json) as Agent,
+      tasksFailed: row.tasksFailed,
+      catalogueIndex: row.catalogueIndex,
+      json: row.json,
+    };
+    this.#baseOf.set(record, row.version);
+    this.#remember(record);
+    return record;
+  }
+
+  /** Deployed agents as memory shows them, in deploy order: the mirror's, then those written since. */
+  *#deployed(): Generator<{ status: AgentStatus; agent: () => Agent }> {
+    const overlay = (agentId: string): AgentRecord | undefined => {
+      for (const batch of this.#batches()) {
+        const record = batch.agents.get(agentId);
+        if (record) return record;
+      }
+      return undefined;
+    };
+    const hidden = this.#mirrorCleared();
+    if (!hidden)
+      for (const [agentId, row] of this.#mirror.agents) {
+        if (row.catalogueIndex !== undefined) continue;
+        const record = overlay(agentId);
+        yield record
+          ? { status: record.agent.status, agent: () => record.agent }
+          : { status: row.status, agent: () => JSON.parse(row.json) as Agent };
+      }
+    const batches = [...this.#batches()].reverse();
+    const start = Math.max(
+      0,
+      batches.findLastIndex((batch) => batch.cleared),
+    );
+    for (const batch of batches.slice(start))
+      for (const agentId of batch.newAgents) {
+        const record = batch.agents.get(agentId);
+        if (!record || record.catalogueIndex !== undefined || (!hidden && this.#mirror.agents.has(agentId))) continue;
+        const latest = overlay(agentId) ?? record;
+        yield { status: latest.agent.status, agent: () => latest.agent };
+      }
+  }
+
+  /** The mirror's deployed agents (unless a reset hides them) and those written since: no walk over the mirror. */
+  #deployedCount(): number {
+    const hidden = this.#mirrorCleared();
+    let count = hidden ? 0 : this.#mirror.deployedCount;
+    const batches = [...this.#batches()].reverse();
+    const start = Math.max(
+      0,
+      batches.findLastIndex((batch) => batch.cleared),
+    );
+    for (const batch of batches.slice(start))
+      for (const agentId of batch.newAgents) {
+        const record = batch.agents.get(agentId);
+        if (!record || record.catalogueIndex !== undefined || (!hidden && this.#mirror.agents.has(agentId))) continue;
+        count += 1;
+      }
+    return count;
+  }
+
+  #agentTable(): AgentTable {
+    const storage = this;
+    return {
+      get deployedCount() {
+        return storage.#deployedCount();
+      },
+      get: (agentId) => storage.#record(agentId),
+      has: (agentId) => storage.#record(agentId) !== undefined,
+      add(record) {
+        record.json = JSON.stringify(record.agent);
+        const id = record.agent.agentId;
+        storage.#pending.agents.set(id, record);
+        storage.#pending.newAgents.add(id);
+        storage.#remember(record);
+        storage.#schedule();
+      },
+      changed(record) {
+        record.json = JSON.stringify(record.agent);
+        const id = record.agent.agentId;
+        const pending = storage.#pending;
+        if (!pending.newAgents.has(id) && !pending.bases.has(id)) {
+          const inflight = storage.#inflight;
+          pending.bases.set(
+            id,
+            inflight?.agents.has(id)
+              ? inflight
+              : (storage.#baseOf.get(record) ?? storage.#mirror.agents.get(id)?.version ?? -1),
+          );
+        }
+        pending.agents.set(id, record);
+        storage.#schedule();
+      },
+      changedCatalogueStatuses() {
+        const statuses = new Map<string, AgentStatus>();
+        if (!storage.#mirrorCleared())
+          for (const agentId of storage.#mirror.catalogueAgents) {
+            const row = storage.#mirror.agents.get(agentId);
+            if (row) statuses.set(agentId, row.status);
+          }
+        for (const batch of [...storage.#batches()].reverse())
+          for (const record of batch.agents.values())
+            if (record.catalogueIndex !== undefined) statuses.set(record.agent.agentId, record.agent.status);
+        return statuses;
+      },
+      deployedPage(offset, limit, status) {
+        const agents: Agent[] = [];
+        let total = 0;
+        for (const entry of storage.#deployed()) {
+          if (status && entry.status !== status) continue;
+          if (total >= offset && agents.length < limit) agents.push(entry.agent());
+          total += 1;
+        }
+        return { total, agents };
+      },
+      clear() {
+        const pending = storage.#pending;
+        pending.cleared = true;
+        pending.agents.clear();
+        pending.newAgents.clear();
+        pending.bases.clear();
+        pending.tasks.clear();
+        storage.#cache.clear();
+        storage.#schedule();
+      },
+    };
+  }
+
+  #taskLog(): TaskLog {
+    const storage = this;
+    const put = (taskId: string, task: PendingTask): void => {
+      storage.#pending.tasks.set(taskId, task);
+      storage.#schedule();
+    };
+    return {
+      put: (task, inHistory) =>
+        put(task.taskId, { text: JSON.stringify(task), settled: task.settled, inHistory, deleted: false }),
+      delete(taskId) {
+        // Only settled tasks are forgotten whole; the row keeps the settled record as a tombstone.
+        const known = storage.#savedTasks().get(taskId)?.task;
+        const text = known ? JSON.stringify({ ...known, settled: true }) : '';
+        put(taskId, { text, settled: true, inHistory: false, deleted: true });
+      },
+      clear() {
+        storage.#pending.cleared = true;
+        storage.#pending.tasks.clear();
+        storage.#schedule();
+      },
+      saved: () => [...storage.#savedTasks().values()],
+    };
+  }
+
+  /** Every task memory shows, oldest first, as copies (the ledger changes its tasks in place). */
+  #savedTasks(): Map<string, SavedTask> {
+    const saved = new Map<string, SavedTask>();
+    if (!this.#mirrorCleared())
+      for (const [taskId, row] of this.#mirror.tasks)
+        saved.set(taskId, { task: { ...row.task }, inHistory: row.inHistory });
+    const batches = [...this.#batches()].reverse();
+    const start = Math.max(
+      0,
+      batches.findLastIndex((batch) => batch.cleared),
+    );
+    for (const batch of batches.slice(start))
+      for (const [taskId, task] of batch.tasks) {
+        if (task.deleted) saved.delete(taskId);
+        else saved.set(taskId, { task: JSON.parse(task.text) as TaskRecord, inHistory: task.inHistory });
+      }
+    return saved;
+  }
+}
+
+const NO_TASK: TaskBase = { exists: false, settled: false, inHistory: false };

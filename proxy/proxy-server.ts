@@ -1,0 +1,397 @@
+// The validating proxy: a node:http server with the fake's own limits and guards (Host check, control token, cross-site
+// refusal) that forwards every request to the upstream, streams the answer back, and checks both against the spec.
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { CONTROL_PREFIX } from '../mocks/core.ts';
+import { Coverage } from '../mocks/coverage.ts';
+import { refuseCrossSite, withCors } from '../mocks/cors.ts';
+import { createLimitedServer, exposureWarning, HTTP_LIMITS, send, type HttpLimits } from '../mocks/http-server.ts';
+import { lingerAfter, refuseEarly, type LingerLimits } from '../mocks/lingering-close.ts';
+import { consoleLogger, type Logger } from '../mocks/logger.ts';
+import { MAX_BODY_BYTES, type MockRequest, type MockResponse } from '../mocks/mock-http.ts';
+import { problemResponse } from '../mocks/problems.ts';
+import { controlTokenGuard, exchangeOf, hostGuard, urlLengthGuard, type Guard } from '../mocks/request-guards.ts';
+import { answerControl } from './control-routes.ts';
+import { checkExchange, type ProxyViolation } from './exchange-check.ts';
+import type { RecordingWriter } from './recording.ts';
+import { credentialsOf, SecretSet } from './secrets.ts';
+import { answerOf, type Upstream, type UpstreamFault } from './upstream.ts';
+import { ViolationLog } from './violation-log.ts';
+
+/** Bytes of an answer the proxy checks; a longer one is passed on whole and judged by its status alone. */
+export const MAX_CHECKED_RESPONSE_BYTES = 8 * 1_048_576;
+/** How long the upstream may take to answer completely by default (then 504). */
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
+
+export interface ProxyServerOptions {
+  upstream: Upstream;
+  /** Port to bind; 0 picks a free one (default 4010). */
+  port?: number;
+  /** Interface to bind (default 127.0.0.1). */
+  host?: string;
+  allowedHosts?: readonly string[];
+  controlToken?: string;
+  unsafeOpenControlPlane?: boolean;
+  /** Milliseconds the upstream has for its whole answer (default 30 s): then 504. */
+  timeoutMs?: number;
+  /** Answer 502 problem+json naming the violation instead of passing a violating answer on. */
+  failOnViolation?: boolean;
+  recording?: RecordingWriter;
+  /** Credentials known in advance (API_TOKEN): hidden even before the app first sends them. */
+  secrets?: SecretSet;
+  /** Where violation lines go (default stderr through the logger). */
+  print?: (line: string) => void;
+  logger?: Logger;
+  httpLimits?: Partial<HttpLimits>;
+}
+
+export interface RunningProxy {
+  url: string;
+  port: number;
+  host: string;
+  server: Server;
+  violations: ViolationLog;
+  coverage: Coverage;
+  close(): Promise<void>;
+}
+
+/** Headers that describe one connection, not the message: never forwarded either way (RFC 9110 section 7.6.1). */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'host',
+]);
+
+function forwardedHeaders(headers: IncomingMessage['headersDistinct']): Record<string, string[]> {
+  const kept: Record<string, string[]> = {};
+  const named = new Set(
+    (headers.connection ?? []).flatMap((value) => value.split(',').map((name) => name.trim().toLowerCase())),
+  );
+  for (const [name, values] of Object.entries(headers))
+    if (values !== undefined && !HOP_BY_HOP.has(name) && !named.has(name)) kept[name] = values;
+  return kept;
+}
+
+function decodedText(body: Buffer, encoding: string | undefined): string {
+  try {
+    const coding = encoding?.trim().toLowerCase();
+    if (coding === 'gzip' || coding === 'x-gzip') return gunzipSync(body).toString('utf8');
+    if (coding === 'br') return brotliDecompressSync(body).toString('utf8');
+    if (coding === 'deflate') return inflateSync(body).toString('utf8');
+  } catch {
+    // Left as received: the checker then reports the body for what it is.
+  }
+  return body.toString('utf8');
+}
+
+/** What one forwarded exchange produced, handed to `finish`. */
+interface Outcome {
+  req: IncomingMessage;
+  startedAt: number;
+  requestBody: Buffer | undefined;
+  answer: IncomingMessage | undefined;
+  responseBody: Buffer | undefined;
+  fault: string | undefined;
+}
+
+/**
+ * Starts the proxy in front of `options.upstream`.
+ * @example
+ * const proxy = await startProxyServer({ upstream: createUpstream('https://staging.example.com'), port: 0 });
+ * await fetch(`${proxy.url}/v1/agents/agt_1`, { headers: { authorization: `Bearer ${token}` } });
+ * proxy.violations.report().groups; // what the real server got wrong
+ */
+export async function startProxyServer(options: ProxyServerOptions): Promise<RunningProxy> {
+  const logger = options.logger ?? consoleLogger;
+  const host = options.host ?? '127.0.0.1';
+  const limits = { ...HTTP_LIMITS, ...options.httpLimits };
+  const warning = exposureWarning(host, options)?.replace('exposes the fake', 'exposes the proxy');
+  const secrets = options.secrets ?? new SecretSet();
+  const violations = new ViolationLog(options.print ?? ((line) => logger.warn(line)));
+  const coverage = new Coverage();
+  const state = { upstream: options.upstream.baseUrl, violations, coverage };
+  const listener = createProxyListener({ ...options, host, limits, secrets, violations, coverage, state });
+  const server = createLimitedServer(limits, listener);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(
+              `port ${options.port ?? 4010} on ${host} is already in use; pick another with --port (0 = any free port)`,
+            )
+          : error,
+      ),
+    );
+    server.listen(options.port ?? 4010, host, resolve);
+  });
+  server.on('error', (error) => logger.error(`proxy error: ${error.message}`));
+  if (warning) logger.warn(warning);
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : (options.port ?? 4010);
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    host,
+    server,
+    violations,
+    coverage,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+        options.upstream.close();
+      }),
+  };
+}
+
+interface ListenerContext extends ProxyServerOptions {
+  host: string;
+  limits: LingerLimits;
+  secrets: SecretSet;
+  violations: ViolationLog;
+  coverage: Coverage;
+  state: { upstream: string; violations: ViolationLog; coverage: Coverage };
+}
+
+function createProxyListener(context: ListenerContext): (req: IncomingMessage, res: ServerResponse) => void {
+  // The fake's own guards, in its order; then, for the control plane, its refusal of other sites.
+  const guards: Guard[] = [
+    urlLengthGuard,
+    hostGuard([...(context.allowedHosts ?? []), context.host]),
+    ...(context.controlToken === undefined ? [] : [controlTokenGuard(context.controlToken)]),
+  ];
+  return (req, res) => {
+    const exchange = exchangeOf(req, res, false);
+    for (const guard of guards) {
+      const refusal = guard(exchange);
+      if (refusal) {
+        refuseEarly(req, res, refusal, context.limits);
+        return;
+      }
+    }
+    if (exchange.path.startsWith(CONTROL_PREFIX) || exchange.path === '/__mock') {
+      const request: MockRequest = { ...exchange, method: req.method ?? 'GET', body: null };
+      const refusal = refuseCrossSite('*', request);
+      if (refusal) {
+        refuseEarly(req, res, refusal, context.limits);
+        return;
+      }
+      req.resume();
+      send(res, withCors('*', request, answerControl(context.state, request), true));
+      return;
+    }
+    forward(context, req, res, exchange.target);
+  };
+}
+
+function forward(context: ListenerContext, req: IncomingMessage, res: ServerResponse, target: string): void {
+  const startedAt = performance.now();
+  const method = req.method ?? 'GET';
+  context.secrets.remember(credentialsOf(req.headers));
+  const declared = Number(req.headers['content-length'] ?? '0');
+  const tooLarge = (alreadyReceived: number): void => {
+    lingerAfter(req, alreadyReceived, context.limits);
+    send(
+      res,
+      problemResponse('payload-too-large', { detail: `The request body is larger than ${MAX_BODY_BYTES} bytes.` }),
+      true,
+    );
+  };
+  if (declared > MAX_BODY_BYTES) {
+    tooLarge(0);
+    return;
+  }
+  const upstreamUrl = context.upstream.baseUrl;
+  const outgoing = context.upstream.request(method, target, forwardedHeaders(req.headersDistinct));
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    outgoing.destroy(new Error('timeout'));
+  }, context.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS);
+  const requestChunks: Buffer[] = [];
+  let received = 0;
+  req.on('data', (chunk: Buffer) => {
+    received += chunk.length;
+    if (received > MAX_BODY_BYTES) {
+      clearTimeout(timer);
+      outgoing.destroy();
+      req.unpipe(outgoing);
+      tooLarge(received);
+      return;
+    }
+    requestChunks.push(chunk);
+  });
+  req.pipe(outgoing);
+  req.on('error', () => outgoing.destroy());
+  const outcome: Outcome = {
+    req,
+    startedAt,
+    requestBody: undefined,
+    answer: undefined,
+    responseBody: undefined,
+    fault: undefined,
+  };
+  void answerOf(outgoing, upstreamUrl).then((answer) => {
+    if (received > MAX_BODY_BYTES) return;
+    outcome.requestBody = received === 0 ? undefined : Buffer.concat(requestChunks);
+    if ('kind' in answer) {
+      clearTimeout(timer);
+      const fault: UpstreamFault = timedOut
+        ? {
+            kind: 'timeout',
+            detail: `The upstream ${upstreamUrl} did not answer within ${context.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS} ms (--timeout).`,
+          }
+        : answer;
+      outcome.fault = fault.detail;
+      send(
+        res,
+        problemResponse(fault.kind === 'timeout' ? 'upstream-timeout' : 'upstream-unreachable', {
+          detail: fault.detail,
+          instance: req.url?.split('?')[0]?.slice(0, 2048) ?? '/',
+        }),
+      );
+      finish(context, outcome);
+      return;
+    }
+    outcome.answer = answer;
+    relay(context, outcome, res, () => clearTimeout(timer));
+  });
+}
+
+/**
+ * Passes the upstream's answer on: streamed as it arrives (a copy kept for the check, up to its bound), or, with
+ * --fail-on-violation, held until checked so a violating answer can still be replaced by a 502.
+ */
+function relay(context: ListenerContext, outcome: Outcome, res: ServerResponse, done: () => void): void {
+  const answer = outcome.answer as IncomingMessage;
+  const headers = forwardedHeaders(answer.headersDistinct);
+  let holding = context.failOnViolation === true;
+  const copy: Buffer[] = [];
+  let copied = 0;
+  let overflow = false;
+  const startStreaming = (): void => {
+    holding = false;
+    res.writeHead(answer.statusCode ?? 502, headers);
+    for (const chunk of copy) res.write(chunk);
+  };
+  if (!holding) startStreaming();
+  answer.on('data', (chunk: Buffer) => {
+    if (copied + chunk.length > MAX_CHECKED_RESPONSE_BYTES) overflow = true;
+    else {
+      copy.push(chunk);
+      copied += chunk.length;
+    }
+    if (holding && overflow) startStreaming();
+    else if (!holding && !res.write(chunk)) {
+      answer.pause();
+      res.once('drain', () => answer.resume());
+    }
+  });
+  answer.on('error', () => {
+    done();
+    outcome.fault = 'the upstream broke off its answer';
+    res.destroy();
+    finish(context, outcome);
+  });
+  answer.on('end', () => {
+    done();
+    outcome.responseBody = overflow ? undefined : Buffer.concat(copy);
+    const found = finish(context, outcome);
+    if (!holding) {
+      res.end();
+      return;
+    }
+    const failing = found.filter((violation) => violation.part === 'response');
+    if (failing.length === 0) {
+      res.writeHead(answer.statusCode ?? 502, headers);
+      res.end(outcome.responseBody);
+      return;
+    }
+    send(res, contractViolation(failing, outcome.req.url ?? '/'));
+  });
+}
+
+/** The 502 of --fail-on-violation: the first violation in the detail, each one in `errors` with its rule and origin. */
+function contractViolation(violations: readonly ProxyViolation[], target: string): MockResponse {
+  const first = violations[0] as ProxyViolation;
+  return problemResponse('contract-violation', {
+    detail: `The upstream's answer breaks the contract: ${first.rule} at ${first.pointer || '(the whole response)'}: ${first.message} (spec ${first.specPointer}, ${first.origin}).`,
+    instance: target.split('?')[0]?.slice(0, 2048) ?? '/',
+    errors: violations.map((violation) => ({
+      path: violation.pointer,
+      message: `${violation.rule}: ${violation.message} (spec ${violation.specPointer}, ${violation.origin})`,
+    })),
+  });
+}
+
+/** Checks the exchange, counts it in the coverage, keeps its violations and records it; returns the violations. */
+function finish(context: ListenerContext, outcome: Outcome): ProxyViolation[] {
+  const { req, answer } = outcome;
+  const method = req.method ?? 'GET';
+  const target = req.url ?? '/';
+  const path = target.split('?')[0] ?? '/';
+  const requestBody = outcome.requestBody?.toString('utf8');
+  const responseHeaders = answer?.headers ?? {};
+  const responseBody =
+    outcome.responseBody === undefined
+      ? undefined
+      : decodedText(outcome.responseBody, answer?.headers['content-encoding']);
+  let found: ProxyViolation[] = [];
+  let operationId: string | null = null;
+  if (answer && outcome.fault === undefined) {
+    const check = checkExchange({
+      method,
+      path,
+      requestHeaders: req.headers,
+      requestBody,
+      status: answer.statusCode ?? 0,
+      responseHeaders,
+      responseBody,
+    });
+    operationId = check.operationId;
+    const redact = context.secrets.redact;
+    found = check.violations.map((violation) => ({
+      ...violation,
+      found: redact(violation.found),
+      message: redact(violation.message),
+    }));
+    context.violations.add(found, new Date());
+    if (path.startsWith('/v1/')) {
+      const request: MockRequest = {
+        method,
+        path,
+        query: '',
+        headers: req.headers as Record<string, string>,
+        body: null,
+      };
+      context.coverage.record(
+        check.operationId,
+        request,
+        { status: answer.statusCode ?? 0, headers: {}, body: '' },
+        undefined,
+      );
+    }
+  }
+  context.recording?.add(
+    {
+      operationId,
+      method,
+      target,
+      requestHeaders: req.headers,
+      requestBody,
+      // No answer is recorded as none (with the reason), never as the proxy's own 502/504.
+      status: outcome.fault === undefined ? answer?.statusCode : undefined,
+      responseHeaders,
+      responseBody,
+      error: outcome.fault,
+      durationMs: Math.round(performance.now() - outcome.startedAt),
+    },
+    context.secrets.redact,
+  );
+  return found;
+}

@@ -1,0 +1,261 @@
+// The replicas section of `npm run bench`: deploy and GET req/s with 1, 2 and 3 replicas on one PostgreSQL, beside the
+// in-memory fake and --state store.db, at 0, 100k and 1M stored agents; p99; a replica's start on the loaded database.
+// Runs alone: `node scripts/bench/replicas.ts --help`. PostgreSQL is a throwaway cluster started from Debian's binaries.
+import autocannon from 'autocannon';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { createFixedClock } from '../../mocks/clock.ts';
+import { createMockCore } from '../../mocks/core.ts';
+import { silentLogger } from '../../mocks/logger.ts';
+import { openPostgresStorage } from '../../mocks/postgres-storage.ts';
+import { getAtPointer, openapiDocument, validateRequestBody } from '../../spec/index.ts';
+import { cliError } from '../cli-error.ts';
+import { parseCommandLine } from '../command-line.ts';
+import { startPostgresCluster } from '../postgres-cluster.ts';
+import { spawnServer, type SpawnedServer } from '../spawned-server.ts';
+import { mintToken } from '../../mocks/auth.ts';
+import { seedDatabase } from './persistence.ts';
+
+export interface ReplicasOptions {
+  sizes: number[];
+  duration: number;
+  connections: number;
+  rounds: number;
+}
+
+export interface ReplicasRow {
+  size: number;
+  target: string;
+  /** Spawn to listening line of the (first) server, ms. */
+  startMs: number;
+  deployRps: number;
+  deployP99Ms: number;
+  getRps: number;
+  getP99Ms: number;
+  non2xx: number;
+}
+
+const SEED = 42;
+const log = (line: string): void => void process.stderr.write(`${line}\n`);
+const deployBody = (): string =>
+  JSON.stringify(getAtPointer(openapiDocument, '/components/examples/DeployRequestTrading/value'));
+
+/** A database with `count` deployed agents: the template deployed through the storage, the rest copied in by SQL. */
+async function seedPostgres(url: string, count: number): Promise<string> {
+  const storage = await openPostgresStorage(url, { seed: SEED, catalogueSize: 36, logger: silentLogger });
+  const core = createMockCore({ seed: SEED, storage, clock: createFixedClock(Date.now()), logger: silentLogger });
+  const request = validateRequestBody('deployAgent', JSON.parse(deployBody()));
+  if (!request.ok) throw new Error('the spec example DeployRequestTrading does not validate');
+  const { agentId } = core.store.deploy(request.value, 'bench');
+  await core.persist();
+  await storage.close();
+  if (count > 1) {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    // One INSERT … SELECT over generate_series: each row the template's JSON with its own 16-character id.
+    await client.query(
+      `INSERT INTO ark_agents (agent_id, catalogue_index, status, tasks_failed, agent, version)
+       SELECT id, NULL, 'active', 0, replace(t.agent, $1, id), 1
+       FROM ark_agents t, LATERAL (SELECT 'agt_' || substr(md5(i::text), 1, 16) AS id FROM generate_series(2, $2) i) g
+       WHERE t.agent_id = $1`,
+      [agentId, count],
+    );
+    await client.query('ANALYZE');
+    await client.end();
+  }
+  return agentId;
+}
+
+function load(
+  urls: string[],
+  options: Partial<autocannon.Options>,
+): Promise<{ rps: number; p99: number; non2xx: number }> {
+  // One autocannon per replica, connections shared out: a load balancer's round robin, without one in the way.
+  const per = Math.max(1, Math.round((options.connections ?? 1) / urls.length));
+  const runs = urls.map(
+    (url) =>
+      new Promise<autocannon.Result>((resolve, reject) =>
+        autocannon({ url, timeout: 20, ...options, connections: per }, (error, result) =>
+          error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(result),
+        ),
+      ),
+  );
+  return Promise.all(runs).then((results) => ({
+    rps: Math.round(results.reduce((sum, result) => sum + result.requests.total / result.duration, 0)),
+    p99: Math.max(...results.map((result) => result.latency.p99)),
+    non2xx: results.reduce((sum, result) => sum + result.non2xx, 0),
+  }));
+}
+
+const fake = (name: string, args: string[]): Promise<SpawnedServer> =>
+  spawnServer({
+    name,
+    args: ['scripts/start.ts', '--port', '0', '--host', '127.0.0.1', '--seed', String(SEED), ...args],
+    ready: /listening on http:\/\/127\.0\.0\.1:(\d+)/,
+    timeoutMs: 600_000,
+  });
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+};
+
+interface Target {
+  name: string;
+  servers: SpawnedServer[];
+  getId: string;
+  runs: { deploy: number; deployP99: number; get: number; getP99: number; non2xx: number }[];
+}
+
+/** Starts every target for one size: in memory (preloaded over HTTP), SQLite, and three replicas on PostgreSQL. */
+async function prepare(size: number, directory: string, url: string, authorization: string): Promise<Target[]> {
+  const headers = { authorization, 'content-type': 'application/json' };
+  const memory = await fake('memory', []);
+  if (size > 0)
+    await load([`${memory.baseUrl}/v1/agents/deploy`], {
+      method: 'POST',
+      headers,
+      body: deployBody(),
+      connections: 50,
+      amount: size,
+    });
+  const file = join(directory, `store-${size}.db`);
+  if (size > 0) await seedDatabase(file, size);
+  const sqlite = await fake('sqlite', ['--state', file]);
+  const before = performance.now();
+  const pgAgent = await seedPostgres(url, size);
+  log(`  seeded ${size.toLocaleString('en-US')} agents in PostgreSQL in ${Math.round(performance.now() - before)} ms`);
+  const replicas: SpawnedServer[] = [];
+  for (let index = 0; index < 3; index += 1) replicas.push(await fake(`postgres ${index}`, ['--state', url]));
+  log(
+    `  replica start on ${size.toLocaleString('en-US')} agents: ${replicas.map((r) => Math.round(r.readyMs)).join(', ')} ms`,
+  );
+  const deployed = async (server: SpawnedServer): Promise<string> => {
+    const answer = await fetch(`${server.baseUrl}/v1/agents/deploy`, { method: 'POST', headers, body: deployBody() });
+    return ((await answer.json()) as { agentId: string }).agentId;
+  };
+  return [
+    { name: 'in memory', servers: [memory], getId: await deployed(memory), runs: [] },
+    { name: '--state store.db', servers: [sqlite], getId: await deployed(sqlite), runs: [] },
+    ...[1, 2, 3].map((count) => ({
+      name: `postgres × ${count}`,
+      servers: replicas.slice(0, count),
+      getId: pgAgent,
+      runs: [],
+    })),
+  ];
+}
+
+/**
+ * Measures every target, round after round in alternation, so a busy machine weighs on all alike; medians reported.
+ * @example const rows = await replicasBench({ sizes: [0], duration: 3, connections: 48, rounds: 2 });
+ */
+export async function replicasBench(options: ReplicasOptions): Promise<ReplicasRow[]> {
+  const cluster = await startPostgresCluster();
+  const directory = mkdtempSync(join(tmpdir(), 'agent-registry-kit-bench-replicas-'));
+  const authorization = `Bearer ${await mintToken({ sub: 'bench' })}`;
+  const headers = { authorization, 'content-type': 'application/json' };
+  const rows: ReplicasRow[] = [];
+  try {
+    for (const size of options.sizes) {
+      log(`replicas: ${size.toLocaleString('en-US')} stored agents (load average ${loadavg()[0]?.toFixed(1)})…`);
+      const url = await cluster.createDatabase(`bench_${size}`);
+      const targets = await prepare(size, directory, url, authorization);
+      try {
+        for (let round = 0; round < options.rounds; round += 1)
+          for (const target of targets) {
+            const common = { connections: options.connections, duration: options.duration };
+            const deploy = await load(
+              target.servers.map((server) => `${server.baseUrl}/v1/agents/deploy`),
+              { ...common, method: 'POST', headers, body: deployBody() },
+            );
+            const get = await load(
+              target.servers.map((server) => `${server.baseUrl}/v1/agents/${target.getId}`),
+              { ...common, headers: { authorization } },
+            );
+            target.runs.push({
+              deploy: deploy.rps,
+              deployP99: deploy.p99,
+              get: get.rps,
+              getP99: get.p99,
+              non2xx: deploy.non2xx + get.non2xx,
+            });
+            log(`  round ${round + 1}, ${target.name}: ${deploy.rps} deploys/s, ${get.rps} GETs/s`);
+          }
+        for (const target of targets)
+          rows.push({
+            size,
+            target: target.name,
+            startMs: Math.round(target.servers[0]?.readyMs ?? 0),
+            deployRps: median(target.runs.map((run) => run.deploy)),
+            deployP99Ms: median(target.runs.map((run) => run.deployP99)),
+            getRps: median(target.runs.map((run) => run.get)),
+            getP99Ms: median(target.runs.map((run) => run.getP99)),
+            non2xx: target.runs.reduce((sum, run) => sum + run.non2xx, 0),
+          });
+      } finally {
+        const servers = new Set(targets.flatMap((target) => target.servers));
+        await Promise.all([...servers].map((server) => server.stop(10_000)));
+      }
+    }
+  } finally {
+    cluster.destroy();
+    rmSync(directory, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+/** The rows as a Markdown table, PostgreSQL as a share of SQLite at the same size. */
+export function replicasTable(rows: ReplicasRow[]): string {
+  const lines = [
+    '| stored agents | target | deploy req/s | deploy p99 ms | GET req/s | GET p99 ms | deploy / SQLite | GET / SQLite | start ms | non-2xx |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const row of rows) {
+    const sqlite = rows.find((other) => other.size === row.size && other.target === '--state store.db');
+    const share = (value: number, base: number | undefined): string =>
+      row.target.startsWith('postgres') && base ? `${Math.round((100 * value) / base)} %` : '';
+    lines.push(
+      `| ${row.size.toLocaleString('en-US')} | ${row.target} | ${row.deployRps.toLocaleString('en-US')} | ${row.deployP99Ms} | ${row.getRps.toLocaleString('en-US')} | ${row.getP99Ms} | ${share(row.deployRps, sqlite?.deployRps)} | ${share(row.getRps, sqlite?.getRps)} | ${row.startMs} | ${row.non2xx} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+const usage =
+  'usage: node scripts/bench/replicas.ts [--sizes 0,100000,1000000] [--duration S] [--connections N] [--rounds N] [--quick]';
+
+/**
+ * Runs the section on its own and prints the table.
+ * @example await main(['--sizes', '0', '--duration', '2']);
+ */
+export async function main(args: string[]): Promise<void> {
+  const values = parseCommandLine(
+    {
+      sizes: { type: 'string' },
+      duration: { type: 'string' },
+      connections: { type: 'string', default: '48' },
+      rounds: { type: 'string' },
+      quick: { type: 'boolean', default: false },
+    },
+    { usage },
+    args,
+  );
+  const sizes = (values.sizes ?? (values.quick ? '0,10000' : '0,100000,1000000')).split(',').map(Number);
+  const duration = Number(values.duration ?? (values.quick ? '2' : '4'));
+  const connections = Number(values.connections);
+  const rounds = Number(values.rounds ?? (values.quick ? '1' : '3'));
+  if (sizes.some((size) => !Number.isInteger(size) || size < 0 || size > 10_000_000))
+    cliError(`--sizes takes whole numbers from 0 to 10000000, comma-separated; ${usage}`);
+  if (!(duration > 0) || !Number.isInteger(connections) || connections < 1 || !Number.isInteger(rounds) || rounds < 1)
+    cliError(`--duration must be positive, --connections and --rounds positive integers; ${usage}`);
+  const before = loadavg()[0]?.toFixed(2);
+  const rows = await replicasBench({ sizes, duration, connections, rounds });
+  process.stdout.write(
+    `load average before ${before}, after ${loadavg()[0]?.toFixed(2)} (2 cores, shared)\n${replicasTable(rows)}\n`,
+  );
+}
+
+if (import.meta.main) await main(process.argv.slice(2));

@@ -1,0 +1,126 @@
+// What each stage of the fake's request path costs, in CPU microseconds per request, measured in this process without
+// sockets (process.cpuUsage counts only this process's CPU time, so a busy machine distorts it far less than req/s):
+// the listener's guards, the core per operation, and writing the response. node:http's own parsing and socket writes
+// are what the throughput section's bare server measures.
+// Run alone: `node scripts/bench/request-path.ts [--iterations N]`; `npm run bench -- --sections path` runs it too.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { loadavg } from 'node:os';
+import { mintToken } from '../../mocks/auth.ts';
+import { createMockCore, type MockCore } from '../../mocks/core.ts';
+import { send } from '../../mocks/http-send.ts';
+import { silentLogger } from '../../mocks/logger.ts';
+import type { MockRequest } from '../../mocks/mock-http.ts';
+import { exchangeOf, hostGuard, urlLengthGuard } from '../../mocks/request-guards.ts';
+import { fmt } from './load.ts';
+import { deployBody, requestBody } from './servers.ts';
+
+/** One stage and its cost. */
+export interface StageCost {
+  stage: string;
+  microseconds: number;
+}
+
+/** CPU microseconds per call of `run`, the median of 5 batches of `iterations` (after one warm-up batch). */
+async function cost(iterations: number, run: (index: number) => unknown): Promise<number> {
+  const batches: number[] = [];
+  for (let batch = 0; batch < 6; batch += 1) {
+    const before = process.cpuUsage();
+    for (let index = 0; index < iterations; index += 1) {
+      const result = run(index);
+      if (result instanceof Promise) await result;
+    }
+    const used = process.cpuUsage(before);
+    if (batch > 0) batches.push((used.user + used.system) / iterations);
+  }
+  batches.sort((a, b) => a - b);
+  return batches[2] ?? Number.NaN;
+}
+
+/** A request node:http would hand the listener: what the guards read. */
+function incoming(path: string, headers: Record<string, string>): IncomingMessage {
+  const rawHeaders = Object.entries(headers).flat();
+  return { url: path, method: 'GET', headers, rawHeaders, headersDistinct: {} } as unknown as IncomingMessage;
+}
+
+/** A response that keeps nothing: what `send` costs before node writes to the socket. */
+function sink(): ServerResponse {
+  return { destroyed: false, headersSent: false, writeHead: () => {}, end: () => {} } as unknown as ServerResponse;
+}
+
+const request = (core: MockCore, method: string, path: string, headers: Record<string, string>, body?: string) =>
+  core.handle({
+    method,
+    path,
+    query: '',
+    headers,
+    body: body === undefined ? null : new TextEncoder().encode(body),
+  } satisfies MockRequest);
+
+/**
+ * Every stage's cost, on a fresh in-memory core (fresh for deploys too: the store grows by one agent per deploy).
+ * @example const stages = await requestPathCosts(20_000); console.log(requestPathTable(stages));
+ */
+export async function requestPathCosts(iterations: number): Promise<StageCost[]> {
+  const core = createMockCore({ logger: silentLogger });
+  const headers = {
+    host: '127.0.0.1:4010',
+    authorization: `Bearer ${await mintToken()}`,
+    'content-type': 'application/json',
+  };
+  const deployed = await request(core, 'POST', '/v1/agents/deploy', headers, deployBody);
+  const agentId = (JSON.parse(deployed.body) as { agentId: string }).agentId;
+  const getPath = `/v1/agents/${agentId}`;
+  const executeBody = requestBody('executeAgentTask');
+  const guards = [urlLengthGuard, hostGuard([])];
+  const req = incoming(getPath, headers);
+  const answer = await request(core, 'GET', getPath, headers);
+  return [
+    {
+      stage: 'listener guards (exchange, URL limit, Host allow-list)',
+      // Sub-microsecond stages run 10 times as often, so a batch lasts long enough to be timed.
+      microseconds: await cost(iterations * 10, () => {
+        const exchange = exchangeOf(req, sink(), false);
+        for (const guard of guards) guard(exchange);
+      }),
+    },
+    {
+      stage: 'core: GET /v1/agents/{agentId}',
+      microseconds: await cost(iterations, () => request(core, 'GET', getPath, headers)),
+    },
+    {
+      stage: 'core: POST /v1/agents/deploy',
+      microseconds: await cost(Math.max(1, Math.floor(iterations / 4)), () =>
+        request(core, 'POST', '/v1/agents/deploy', headers, deployBody),
+      ),
+    },
+    {
+      stage: 'core: POST /v1/agents/{agentId}/execute',
+      microseconds: await cost(Math.max(1, Math.floor(iterations / 4)), () =>
+        request(core, 'POST', `${getPath}/execute`, headers, executeBody),
+      ),
+    },
+    {
+      stage: 'send (headers and length; node writes the socket after)',
+      microseconds: await cost(iterations * 10, () => send(sink(), { ...answer, headers: { ...answer.headers } })),
+    },
+  ];
+}
+
+/** The stages as a Markdown table. */
+export function requestPathTable(stages: StageCost[]): string {
+  return [
+    '| stage of the request path | CPU µs per request |',
+    '|---|---|',
+    ...stages.map((stage) => `| ${stage.stage} | ${fmt(stage.microseconds, 2)} |`),
+  ].join('\n');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const at = process.argv.indexOf('--iterations');
+  const iterations = at === -1 ? 20_000 : Number(process.argv[at + 1]);
+  const before = loadavg()[0] ?? 0;
+  const stages = await requestPathCosts(iterations);
+  process.stdout.write(
+    `${requestPathTable(stages)}\n\nload average ${before.toFixed(2)} before, ${(loadavg()[0] ?? 0).toFixed(2)} after\n`,
+  );
+}

@@ -1,0 +1,84 @@
+// How the CLIs that read a running fake (coverage, spec-change) fetch one control-plane document: the base URL checked
+// (no user:password@, which would end up printed), the control token sent from MOCK_CONTROL_TOKEN, the answer read
+// with a size cap, and every failure one line naming what to fix.
+import { createRedactor } from '../client/redaction.ts';
+import { readCappedBody, TooLargeError } from '../client/bounded-read.ts';
+import { cliError } from './cli-error.ts';
+import { guardWrites } from './terminal-text.ts';
+
+/** The environment variable the fake's `--control-token` also reads; a flag would show in `ps`. */
+export const controlTokenVariable = 'MOCK_CONTROL_TOKEN';
+
+/**
+ * The fake's base URL from a flag's text, without a trailing slash; one line and exit 2 when it is not an http(s) URL
+ * or carries credentials.
+ * @example fakeBaseUrl('--base-url', 'http://127.0.0.1:4010/') // 'http://127.0.0.1:4010'
+ */
+export function fakeBaseUrl(flag: string, raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    cliError(`${flag} is not a URL; give the fake's address, e.g. http://127.0.0.1:4010`);
+  }
+  if (url.username || url.password)
+    cliError(
+      `${flag} must not carry a user or password (they would be printed); the fake needs none, and a --control-token goes in ${controlTokenVariable}`,
+    );
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    cliError(`${flag} must be http or https, got ${url.protocol}`);
+  return url.href.replace(/\/+$/, '');
+}
+
+/** The control token from the environment; from here on everything printed is redacted of it. */
+function controlToken(): string | undefined {
+  const token = process.env[controlTokenVariable]?.trim() || undefined;
+  if (token !== undefined) {
+    const redact = createRedactor(token);
+    guardWrites(process.stdout, redact);
+    guardWrites(process.stderr, redact);
+  }
+  return token;
+}
+
+/**
+ * GETs `path` of the fake at `baseUrl` and parses its JSON, reading at most `maxBytes`; any failure is one line and exit 2.
+ * @example const body = await readControlPlane('http://127.0.0.1:4010', '/__mock/coverage', { timeoutMs: 5000, maxBytes: 16 << 20 });
+ */
+export async function readControlPlane(
+  baseUrl: string,
+  path: string,
+  limits: { timeoutMs: number; maxBytes: number },
+): Promise<unknown> {
+  const url = `${baseUrl}${path}`;
+  const token = controlToken();
+  let text: string;
+  try {
+    const answer = await fetch(url, {
+      headers: token === undefined ? {} : { 'x-mock-control-token': token },
+      signal: AbortSignal.timeout(limits.timeoutMs),
+    });
+    if (answer.status === 403 && token === undefined)
+      cliError(`GET ${url} answered 403; if the fake runs with --control-token, export ${controlTokenVariable}=<it>`);
+    if (answer.status !== 200)
+      cliError(`GET ${url} answered ${answer.status}; is ${baseUrl} the kit's fake backend (npm start)?`);
+    text = await readCappedBody(answer, limits.maxBytes);
+  } catch (error) {
+    if (error instanceof TooLargeError)
+      cliError(`GET ${url}: ${error.message}, more than a fake's answer can be; stopped reading`);
+    const reason =
+      error instanceof DOMException && error.name === 'TimeoutError'
+        ? `no answer within ${limits.timeoutMs} ms`
+        : error instanceof Error && error.cause instanceof Error
+          ? error.cause.message
+          : error instanceof Error
+            ? error.message
+            : String(error);
+    cliError(`cannot read ${url} (${reason}); is the fake running (npm start), and is the URL right?`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    cliError(`GET ${url} did not answer JSON; is ${baseUrl} the kit's fake backend (npm start)?`);
+  }
+}

@@ -1,0 +1,290 @@
+// Each schema rule alone, on pairs of tiny schemas: what it reports, whom it breaks, and which subschemas it hands on.
+import { describe, expect, test } from 'vitest';
+import type { JsonObject } from '../spec/index.ts';
+import type { Direction } from './change-impact.ts';
+import {
+  additionalPropertiesRule,
+  boundsRule,
+  constraintRule,
+  defaultRule,
+  itemsRule,
+  otherKeywordsRule,
+  propertiesRule,
+  requiredRule,
+  type SchemaRule,
+  typeRule,
+  uniqueItemsRule,
+  valuesRule,
+} from './schema-rules.ts';
+
+/** What a rule reported: `kind impact @pointer-or-keyword`, and `compare base → head` for each pair handed on. */
+function run(rule: SchemaRule, base: JsonObject, head: JsonObject, direction: Direction = 'request'): string[] {
+  const found: string[] = [];
+  rule(
+    { base, head, basePointer: '/b', headPointer: '/h', direction, use: 'POST /x request body' },
+    {
+      add: (kind, keyword, impact) => found.push(`${kind} ${impact} @${keyword}`),
+      record: (change) => found.push(`${change.kind} ${change.impact} ${change.pointer}`),
+      compare: (_b, _h, basePointer, headPointer) => found.push(`compare ${basePointer} → ${headPointer}`),
+    },
+  );
+  return found;
+}
+
+type Row = [string, SchemaRule, JsonObject, JsonObject, Direction, string[]];
+
+const rows: Row[] = [
+  ['type: same set in another spelling', typeRule, { type: 'string' }, { type: ['string'] }, 'request', []],
+  [
+    'type: integer → number widens a request',
+    typeRule,
+    { type: 'integer' },
+    { type: 'number' },
+    'request',
+    ['type-widened breaking-for-servers @type'],
+  ],
+  [
+    'type: number → integer narrows a response',
+    typeRule,
+    { type: 'number' },
+    { type: 'integer' },
+    'response',
+    ['type-narrowed breaking-for-servers @type'],
+  ],
+  [
+    'type: string → integer breaks both',
+    typeRule,
+    { type: 'string' },
+    { type: 'integer' },
+    'response',
+    ['type-changed breaking-for-both @type'],
+  ],
+  [
+    'type: none → string narrows',
+    typeRule,
+    {},
+    { type: 'string' },
+    'request',
+    ['type-narrowed breaking-for-clients @type'],
+  ],
+  [
+    'enum: added limits a request',
+    valuesRule,
+    {},
+    { enum: ['a'] },
+    'request',
+    ['enum-added breaking-for-clients @enum'],
+  ],
+  [
+    'enum: removed widens a response',
+    valuesRule,
+    { enum: ['a'] },
+    {},
+    'response',
+    ['enum-removed breaking-for-clients @enum'],
+  ],
+  [
+    'enum: one value out, one in',
+    valuesRule,
+    { enum: ['a', 'b'] },
+    { enum: ['a', 'c'] },
+    'response',
+    ['enum-value-removed breaking-for-servers @enum', 'enum-value-added breaking-for-clients @enum'],
+  ],
+  [
+    'const: changed',
+    valuesRule,
+    { const: 1 },
+    { const: 2 },
+    'request',
+    ['const-removed breaking-for-clients @const', 'const-added breaking-for-servers @const'],
+  ],
+  ['enum: same values', valuesRule, { enum: ['a'] }, { enum: ['a'] }, 'request', []],
+  [
+    'bounds: a higher minimum tightens',
+    boundsRule,
+    { minimum: 1 },
+    { minimum: 2 },
+    'request',
+    ['bound-tightened breaking-for-clients @minimum'],
+  ],
+  [
+    'bounds: a higher maxLength loosens',
+    boundsRule,
+    { maxLength: 5 },
+    { maxLength: 6 },
+    'response',
+    ['bound-loosened breaking-for-clients @maxLength'],
+  ],
+  [
+    'bounds: a new maxItems tightens, a dropped minItems loosens',
+    boundsRule,
+    { minItems: 1 },
+    { maxItems: 3 },
+    'response',
+    ['bound-loosened breaking-for-clients @minItems', 'bound-tightened breaking-for-servers @maxItems'],
+  ],
+  ['pattern added', constraintRule, {}, { pattern: '^a' }, 'request', ['pattern-added breaking-for-clients @pattern']],
+  [
+    'format removed',
+    constraintRule,
+    { format: 'uuid' },
+    {},
+    'request',
+    ['format-removed breaking-for-servers @format'],
+  ],
+  [
+    'multipleOf changed',
+    constraintRule,
+    { multipleOf: 2 },
+    { multipleOf: 3 },
+    'response',
+    ['multipleOf-changed breaking-for-both @multipleOf'],
+  ],
+  [
+    'uniqueItems added',
+    uniqueItemsRule,
+    {},
+    { uniqueItems: true },
+    'request',
+    ['unique-items-added breaking-for-clients @uniqueItems'],
+  ],
+  [
+    'uniqueItems removed',
+    uniqueItemsRule,
+    { uniqueItems: true },
+    { uniqueItems: false },
+    'response',
+    ['unique-items-removed breaking-for-clients @uniqueItems'],
+  ],
+  [
+    'required: one made required, one made optional',
+    requiredRule,
+    { required: ['a'] },
+    { required: ['b'] },
+    'request',
+    ['field-made-required breaking-for-clients @required', 'field-made-optional breaking-for-servers @required'],
+  ],
+  [
+    'required: a response field made optional',
+    requiredRule,
+    { required: ['a'] },
+    {},
+    'response',
+    ['field-made-optional breaking-for-clients @required'],
+  ],
+  [
+    'properties: removed, kept (compared), added',
+    propertiesRule,
+    { properties: { gone: {}, 'a/b': {} } },
+    { properties: { 'a/b': {}, new: {} } },
+    'request',
+    [
+      'request-field-removed breaking-for-clients /b/properties/gone',
+      'compare /b/properties/a~1b → /h/properties/a~1b',
+      'request-field-added breaking-for-servers /h/properties/new',
+    ],
+  ],
+  [
+    'properties: a response field added is compatible',
+    propertiesRule,
+    {},
+    { properties: { new: {} } },
+    'response',
+    ['response-field-added compatible /h/properties/new'],
+  ],
+  [
+    'additionalProperties closed',
+    additionalPropertiesRule,
+    {},
+    { additionalProperties: false },
+    'request',
+    ['additional-properties-closed breaking-for-clients @additionalProperties'],
+  ],
+  [
+    'additionalProperties opened',
+    additionalPropertiesRule,
+    { additionalProperties: false },
+    { additionalProperties: true },
+    'response',
+    ['additional-properties-opened breaking-for-clients @additionalProperties'],
+  ],
+  [
+    'additionalProperties: two schemas are compared',
+    additionalPropertiesRule,
+    { additionalProperties: { type: 'string' } },
+    { additionalProperties: { type: 'integer' } },
+    'request',
+    ['compare /b/additionalProperties → /h/additionalProperties'],
+  ],
+  [
+    'additionalProperties: true → a schema breaks both',
+    additionalPropertiesRule,
+    { additionalProperties: true },
+    { additionalProperties: { type: 'string' } },
+    'request',
+    ['additional-properties-changed breaking-for-both @additionalProperties'],
+  ],
+  [
+    'items: two schemas are compared',
+    itemsRule,
+    { items: { type: 'string' } },
+    { items: { type: 'string' } },
+    'request',
+    ['compare /b/items → /h/items'],
+  ],
+  [
+    'items: a schema dropped breaks both',
+    itemsRule,
+    { items: { type: 'string' } },
+    {},
+    'response',
+    ['items-changed breaking-for-both @items'],
+  ],
+  [
+    'default changed in a request breaks both',
+    defaultRule,
+    { default: 1 },
+    { default: 2 },
+    'request',
+    ['default-changed breaking-for-both @default'],
+  ],
+  [
+    'default changed in a response is compatible',
+    defaultRule,
+    { default: 1 },
+    { default: 2 },
+    'response',
+    ['default-changed compatible @default'],
+  ],
+  [
+    'documentation only: one compatible change',
+    otherKeywordsRule,
+    { description: 'a', 'x-note': 1 },
+    { description: 'b', 'x-note': 2 },
+    'request',
+    ['documentation-changed compatible /h'],
+  ],
+  [
+    'an unknown keyword is treated as breaking',
+    otherKeywordsRule,
+    {},
+    { not: { type: 'string' } },
+    'response',
+    ['keyword-changed breaking-for-both @not'],
+  ],
+  [
+    'structural keywords are left to their own rules',
+    otherKeywordsRule,
+    { type: 'string', enum: ['a'] },
+    { type: 'integer' },
+    'request',
+    [],
+  ],
+];
+
+describe('schema rules, each alone', () => {
+  test.each(rows)('%s', (_title, rule, base, head, direction, expected) => {
+    expect(run(rule, base, head, direction)).toEqual(expected);
+  });
+});

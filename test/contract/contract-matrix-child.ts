@@ -1,0 +1,31 @@
+// The child process of runContractMatrix: reads the jobs (environment and arguments of each contract run) as JSON on
+// stdin, runs the suite for each one after the other in this one process, and writes each run's console report,
+// --json and --junit into the directory named by its argument, as `<index>.out`, `<index>.json`, `<index>.xml`.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { text } from 'node:stream/consumers';
+import { planRun } from '../../contract-tests/check-plan.ts';
+import { createRedactor } from '../../client/redaction.ts';
+import { readArgs, runSuite } from '../../scripts/contract.ts';
+import type { MatrixJob } from './contract-matrix.ts';
+
+const outDir = process.argv[2] ?? '';
+const jobs = JSON.parse(await text(process.stdin)) as MatrixJob[];
+for (const [index, job] of jobs.entries()) {
+  const { options } = readArgs(job.args, job.env);
+  let console = '';
+  await runSuite({
+    options,
+    plan: planRun({ maxWrites: options.maxWrites, readOnly: options.readOnly, runs: options.runs }),
+    redact: createRedactor(options.token),
+    jsonFile: join(outDir, `${index}.json`),
+    junitFile: join(outDir, `${index}.xml`),
+    write: (chunk) => {
+      console += chunk;
+    },
+  });
+  writeFileSync(join(outDir, `${index}.out`), console);
+}
+// vitest sets process.exitCode when a run fails (every broken server's does) and may leave handles open: the matrix
+// itself succeeded once every run is written.
+process.exit(0);

@@ -1,0 +1,207 @@
+// An operation added to a FIXTURE copy of the spec (GET /v1/tasks/{taskId}, its taskId linked from the execute result)
+// is picked up by the fake, the contract plan (its path filled through the links: deploy, execute, then the task),
+// diff, bench and coverage, with no edit to their code. The copy of the repository gets the spec, `npm run generate`
+// and a handler (the fake's operation table requires one); nothing else of it is touched.
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { repoRoot, spawnServer, type SpawnedServer } from '../../scripts/spawned-server.ts';
+
+const run = promisify(execFile);
+const copy = mkdtempSync(join(tmpdir(), 'agent-registry-fixture-spec-'));
+const servers: SpawnedServer[] = [];
+let token = '';
+
+/** The parts of the document the fixture touches. */
+interface Document {
+  paths: Record<string, Record<string, { responses: Record<string, object>; [key: string]: unknown }>>;
+}
+
+/** The fixture operation: a task by its id, whose valid value only an execute on a deployed agent gives. */
+function addOperation(document: Document): void {
+  const execute = document.paths['/v1/agents/{agentId}/execute']?.post;
+  if (!execute) throw new Error('the fixture expects the live spec to have the execute operation');
+  execute.responses['200'] = {
+    ...execute.responses['200'],
+    links: { GetSubmittedTask: { operationId: 'getTask', parameters: { taskId: '$response.body#/taskId' } } },
+  };
+  document.paths['/v1/tasks/{taskId}'] = {
+    get: {
+      operationId: 'getTask',
+      summary: 'Retrieve a task',
+      tags: ['Tasks'],
+      security: [{ bearerAuth: [] }],
+      parameters: [{ name: 'taskId', in: 'path', required: true, schema: { $ref: '#/components/schemas/TaskId' } }],
+      responses: {
+        '200': {
+          description: 'The task.',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['taskId', 'status'],
+                properties: {
+                  taskId: { $ref: '#/components/schemas/TaskId' },
+                  status: { $ref: '#/components/schemas/TaskStatus' },
+                },
+              },
+            },
+          },
+        },
+        '400': { $ref: '#/components/responses/InvalidAgentId' },
+        '401': { $ref: '#/components/responses/Unauthorized' },
+        '404': { $ref: '#/components/responses/AgentNotFound' },
+        '429': { $ref: '#/components/responses/TooManyRequests' },
+        '500': { $ref: '#/components/responses/InternalServerError' },
+      },
+    },
+  };
+}
+
+/** The generic handler the fixture supplies: the store's task, or the shared 404. */
+const handler = `import { jsonResponse } from '../mock-http.ts';
+import { agentNotFound, type OperationHandler } from './operation-handler.ts';
+
+export const getTask: OperationHandler<'getTask'> = ({ params, instance }, { store }) => {
+  const task = store.getTask(params.taskId);
+  return task === undefined ? agentNotFound(params.taskId, instance) : jsonResponse(200, JSON.stringify(task));
+};
+`;
+
+async function inCopy(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string }> {
+  try {
+    const { stdout } = await run(process.execPath, args, {
+      cwd: copy,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...env },
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 300_000,
+    });
+    return { code: 0, stdout };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof failed.code === 'number' ? failed.code : -1, stdout: `${failed.stdout}\n${failed.stderr}` };
+  }
+}
+
+function startCopiedFake(name: string): Promise<SpawnedServer> {
+  return spawnServer({
+    name,
+    args: [join(copy, 'scripts/start.ts'), '--port', '0'],
+    ready: /fake backend listening on http:\/\/127\.0\.0\.1:(\d+)/,
+  });
+}
+
+beforeAll(async () => {
+  const { stdout } = await run('git', ['ls-files', '-z'], { cwd: repoRoot, maxBuffer: 16 * 1024 * 1024 });
+  for (const file of stdout.split('\0').filter((path) => path !== '')) {
+    mkdirSync(dirname(join(copy, file)), { recursive: true });
+    cpSync(join(repoRoot, file), join(copy, file));
+  }
+  symlinkSync(join(repoRoot, 'node_modules'), join(copy, 'node_modules'));
+  const specFile = join(copy, 'spec/openapi.yaml');
+  const document = parse(readFileSync(specFile, 'utf8')) as Document;
+  addOperation(document);
+  writeFileSync(specFile, stringify(document));
+  writeFileSync(join(copy, 'mocks/operations/getTask.ts'), handler);
+  const table = join(copy, 'mocks/operations/operation-table.ts');
+  writeFileSync(
+    table,
+    readFileSync(table, 'utf8')
+      .replace(
+        "import { getAgent } from './getAgent.ts';",
+        "import { getAgent } from './getAgent.ts';\nimport { getTask } from './getTask.ts';",
+      )
+      .replace('{ getAgent, deployAgent, executeAgentTask }', '{ getAgent, deployAgent, executeAgentTask, getTask }'),
+  );
+  const generated = await inCopy(['scripts/generate.ts']);
+  expect(generated.code, generated.stdout).toBe(0);
+  token = (await inCopy(['scripts/token.ts'])).stdout.trim();
+  servers.push(await startCopiedFake('fixture-fake-a'), await startCopiedFake('fixture-fake-b'));
+}, 300_000);
+
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.stop()));
+  rmSync(copy, { recursive: true, force: true });
+});
+
+describe('an operation added only to a fixture copy of the spec', { timeout: 400_000 }, () => {
+  it('the contract plan checks it with every path parameter filled, and the copied fake passes', async () => {
+    const report = join(copy, 'report.json');
+    const result = await inCopy(['scripts/contract.ts', '--seed-only', '--runs', '2', '--json', report], {
+      API_BASE_URL: servers[0]?.baseUrl,
+      API_TOKEN: token,
+    });
+    expect(result.code, `${result.stdout}\n${servers[0]?.output().slice(-3000)}`).toBe(0);
+    const checks = (JSON.parse(readFileSync(report, 'utf8')) as { checks: Array<Record<string, unknown>> }).checks;
+    const mine = checks.filter((check) => check.operationId === 'getTask');
+    expect(mine.map((check) => check.id)).toEqual(
+      expect.arrayContaining([
+        'conformance/getTask/200',
+        'auth/getTask/missing',
+        'behaviour/getTask/unknown',
+        'reliability/getTask/repeated',
+        'request-validation/getTask/taskId-max-length',
+      ]),
+    );
+    expect(mine.filter((check) => check.outcome !== 'passed')).toEqual([]);
+    // The 200 came from a real task: the path was filled from an execute's answer, not a literal `{taskId}`.
+    const conformance = mine.find((check) => check.id === 'conformance/getTask/200') as {
+      exchanges: Array<{ request: { url: string }; response?: { status: number } }>;
+    };
+    expect(conformance.exchanges.at(-1)?.request.url).toMatch(/\/v1\/tasks\/[^/{}]+$/);
+    expect(conformance.exchanges.at(-1)?.response?.status).toBe(200);
+  });
+
+  it('diff calls it on both servers with a task each created, and they agree', async () => {
+    const json = join(copy, 'diff.json');
+    const result = await inCopy(
+      ['scripts/diff.ts', '--fake', servers[0]?.baseUrl ?? '', '--real', servers[1]?.baseUrl ?? '', '--json', json],
+      { FAKE_TOKEN: token, REAL_TOKEN: token },
+    );
+    const steps = (
+      JSON.parse(readFileSync(json, 'utf8')) as {
+        steps: Array<{ id: string; outcome: string; fake?: { response?: { status: number } } }>;
+      }
+    ).steps;
+    const step = steps.find((candidate) => candidate.id === 'call/getTask');
+    expect(step?.outcome, result.stdout).toBe('agree');
+    // Agreeing on a 404 or a 500 would prove nothing: both servers found the task their own execute created.
+    expect(step?.fake?.response?.status).toBe(200);
+  });
+
+  it('bench measures it with every request answered 2xx, and coverage lists its documented statuses', async () => {
+    const json = join(copy, 'bench.json');
+    const bench = await inCopy([
+      'scripts/bench.ts',
+      '--sections',
+      'throughput',
+      '--targets',
+      'fake',
+      '--duration',
+      '1',
+      '--rounds',
+      '1',
+      '--connections',
+      '1',
+      '--json',
+      json,
+    ]);
+    expect(bench.code, bench.stdout).toBe(0);
+    const rows = (
+      JSON.parse(readFileSync(json, 'utf8')) as {
+        throughput: { rows: Array<{ op: string; runs: Array<{ total: number; non2xx: number }> }> };
+      }
+    ).throughput.rows;
+    const row = rows.find((candidate) => candidate.op === 'getTask');
+    expect(row?.runs[0]?.total).toBeGreaterThan(0);
+    expect(row?.runs[0]?.non2xx).toBe(0);
+    const coverage = await inCopy(['scripts/coverage.ts', '--base-url', servers[0]?.baseUrl ?? ''], {
+      API_TOKEN: token,
+    });
+    expect(coverage.stdout).toMatch(/getTask/);
+  });
+});

@@ -1,0 +1,29 @@
+// A fresh database per test, on the run's shared cluster (test/postgres/global-setup.ts) or on one this file starts.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { startPostgresCluster, type PostgresCluster } from '../../scripts/postgres-cluster.ts';
+
+let own: Promise<PostgresCluster> | undefined;
+
+/**
+ * The URL of a new empty database.
+ * @example const url = await newDatabase(); spawn serve with ['--state', url];
+ */
+export async function newDatabase(): Promise<string> {
+  const name = `ark_${randomBytes(6).toString('hex')}`;
+  const port = inject('postgresPort');
+  if (port === 0) {
+    // Stopped on this worker's exit (scripts/postgres-cluster.ts registers it).
+    own ??= startPostgresCluster();
+    return (await own).createDatabase(name);
+  }
+  const client = new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:${port}/postgres` });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  return `postgres://postgres@127.0.0.1:${port}/${name}`;
+}

@@ -1,0 +1,84 @@
+// Two cores in one process on one PostgreSQL database, racing on purpose: both notice the same due tasks at once, and
+// only one settlement of each may count; the loser's request is handled again on the fresh state.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mintToken } from '../../mocks/auth.ts';
+import { createFixedClock } from '../../mocks/clock.ts';
+import { createMockCore, type MockCore } from '../../mocks/core.ts';
+import { silentLogger } from '../../mocks/logger.ts';
+import type { MockRequest } from '../../mocks/mock-http.ts';
+import { openPostgresStorage, type PostgresStorage } from '../../mocks/postgres-storage.ts';
+import { newDatabase } from './databases.ts';
+
+const START = Date.parse('2026-11-20T12:00:00Z');
+let token = '';
+const request = (method: string, path: string, body?: unknown): MockRequest => ({
+  method,
+  path,
+  query: '',
+  headers: { authorization: token, ...(body !== undefined && { 'content-type': 'application/json' }) },
+  body: body === undefined ? null : new TextEncoder().encode(JSON.stringify(body)),
+});
+const answer = async (core: MockCore, method: string, path: string, body?: unknown) => {
+  const response = await core.handle(request(method, path, body));
+  return { status: response.status, body: response.body ? (JSON.parse(response.body) as Record<string, unknown>) : {} };
+};
+
+describe('PostgreSQL storage shared by two cores', () => {
+  const storages: PostgresStorage[] = [];
+  const cores: MockCore[] = [];
+  beforeAll(async () => {
+    token = `Bearer ${await mintToken({ sub: 'race', now: START })}`;
+    const url = await newDatabase();
+    for (let index = 0; index < 2; index += 1) {
+      const storage = await openPostgresStorage(url, { seed: 5, catalogueSize: 36, logger: silentLogger });
+      storages.push(storage);
+      const clock = createFixedClock(START + index * 86_400_000);
+      cores.push(createMockCore({ seed: 5, storage, clock, wallClock: () => START, logger: silentLogger }));
+    }
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(storages.map((storage) => storage.close()));
+  });
+
+  it('gives the two cores distinct replica numbers and random streams', () => {
+    expect(storages.map((storage) => storage.replica)).toEqual([0, 1]);
+    expect(storages[0]?.randomStart).not.toBe(storages[1]?.randomStart);
+  });
+
+  it('keeps both of two concurrent changes of one agent: a status change and a settlement', async () => {
+    const [a, b] = cores as [MockCore, MockCore];
+    // B's clock runs a day ahead of A's: every task A submits is due for B and for A not yet. A pause through A and a
+    // GET through B then change the same agent at once, each from the same version of its row; both must survive.
+    for (let round = 0; round < 4; round += 1) {
+      const deployed = await answer(a, 'POST', '/v1/agents/deploy', {
+        name: `Raced ${round}`,
+        category: 'defi',
+        model: 'gpt-4',
+        initialSupply: 100,
+      });
+      const agentId = String(deployed.body.agentId);
+      const taskIds: string[] = [];
+      for (let index = 0; index < 12; index += 1)
+        taskIds.push(
+          String((await answer(a, 'POST', `/v1/agents/${agentId}/execute`, { task: `t${index}` })).body.taskId),
+        );
+      const [paused, read] = await Promise.all([
+        answer(a, 'PUT', `/__mock/agents/${agentId}/status`, { status: 'paused' }),
+        answer(b, 'GET', `/v1/agents/${agentId}`),
+      ]);
+      expect(paused.status).toBe(200);
+      expect(read.status).toBe(200);
+      let completed = 0;
+      for (const taskId of taskIds) {
+        const view = await answer(b, 'GET', `/__mock/tasks/${taskId}`);
+        expect(['completed', 'failed']).toContain(view.body.status);
+        if (view.body.status === 'completed') completed += 1;
+      }
+      const after = await answer(b, 'GET', `/v1/agents/${agentId}`);
+      expect(after.body.status).toBe('paused');
+      const performance = after.body.performance as { tasksCompleted: number; successRate: number };
+      expect(performance.tasksCompleted).toBe(completed);
+      expect(performance.successRate).toBe(Math.round((completed / 12) * 10_000) / 10_000);
+    }
+  });
+});

@@ -1,0 +1,121 @@
+// What the proxy's tests and its benchmark play the app: a short, fixed session against the Agent Registry API (valid
+// calls, then the mistakes an app makes), and the servers behind the proxy: the fake, and upstreams that fail.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One call of the app's session. */
+export interface AppCall {
+  name: string;
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/**
+ * The app's session: retrieve an agent, deploy one, retrieve it, give it a task, deploy with a fractional supply, look up an unknown one, call without credentials; then the
+ * requests the spec forbids (a revenueShare above 1, a priority outside its enum, JSON sent as text/plain, malformed
+ * JSON, task parameters as an array).
+ * @example for (const call of appSession(token, agentId)) await fetch(proxy.url + call.path, call);
+ */
+export function appSession(token: string, agentId: string): AppCall[] {
+  const auth = { authorization: `Bearer ${token}` };
+  const json = { ...auth, 'content-type': 'application/json' };
+  const deploy = { name: 'Proxy Probe', category: 'defi', model: 'gpt-4', initialSupply: 1000 };
+  return [
+    { name: 'retrieve', method: 'GET', path: `/v1/agents/${agentId}`, headers: auth },
+    { name: 'deploy', method: 'POST', path: '/v1/agents/deploy', headers: json, body: JSON.stringify(deploy) },
+    {
+      name: 'task',
+      method: 'POST',
+      path: `/v1/agents/${agentId}/execute`,
+      headers: json,
+      body: JSON.stringify({ task: 'Summarise the order book', priority: 'low' }),
+    },
+    {
+      name: 'fractional initialSupply',
+      method: 'POST',
+      path: '/v1/agents/deploy',
+      headers: json,
+      body: JSON.stringify({ ...deploy, initialSupply: 10.5 }),
+    },
+    { name: 'unknown agent', method: 'GET', path: '/v1/agents/agt_UnknownUnknown00', headers: auth },
+    { name: 'no credentials', method: 'GET', path: `/v1/agents/${agentId}`, headers: {} },
+    {
+      name: 'revenueShare above 1',
+      method: 'POST',
+      path: '/v1/agents/deploy',
+      headers: json,
+      body: JSON.stringify({ ...deploy, revenueShare: 5 }),
+    },
+    {
+      name: 'priority outside its enum',
+      method: 'POST',
+      path: `/v1/agents/${agentId}/execute`,
+      headers: json,
+      body: JSON.stringify({ task: 'x', priority: 'urgent' }),
+    },
+    {
+      name: 'JSON sent as text/plain',
+      method: 'POST',
+      path: '/v1/agents/deploy',
+      headers: { ...auth, 'content-type': 'text/plain' },
+      body: JSON.stringify(deploy),
+    },
+    { name: 'malformed JSON', method: 'POST', path: '/v1/agents/deploy', headers: json, body: '{"name": ' },
+    {
+      name: 'parameters as an array',
+      method: 'POST',
+      path: `/v1/agents/${agentId}/execute`,
+      headers: json,
+      body: JSON.stringify({ task: 'x', parameters: [] }),
+    },
+  ];
+}
+
+/** The valid calls of the session only (those a correct app makes). */
+export const validCallNames = [
+  'retrieve',
+  'deploy',
+  'task',
+  'fractional initialSupply',
+  'unknown agent',
+  'no credentials',
+];
+
+/** A running test upstream. */
+export interface TestUpstream {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * An upstream that takes every request and never answers: the proxy's timeout must turn it into a 504.
+ * @example const slow = await startSilentUpstream(); createUpstream(slow.url)
+ */
+export async function startSilentUpstream(): Promise<TestUpstream> {
+  return listen(createServer((req) => req.resume()));
+}
+
+/**
+ * A loopback port nothing listens on (bound, then closed).
+ * @example const down = await closedPortUrl(); // http://127.0.0.1:<port>
+ */
+export async function closedPortUrl(): Promise<string> {
+  const server = await listen(createServer());
+  await server.close();
+  return server.url;
+}
+
+async function listen(server: Server): Promise<TestUpstream> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
