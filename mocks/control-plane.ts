@@ -154,7 +154,10 @@ const controlHandlers = {
     return jsonValueResponse(200, agent);
   },
   createAgent: ({ body, instance }, host) => seededResponse(host.store.seedAgent(body), instance, host),
-  createTask: ({ body, instance }, host) => seededResponse(host.store.seedTask(body), instance, host),
+  createTask: ({ body, instance }, host) => {
+    const seeded = host.store.seedTask(body);
+    return seededResponse(seeded.ok ? { ok: true, value: toControlPlaneTask(seeded.value) } : seeded, instance, host);
+  },
   setOverride: ({ body, instance }, host) => {
     try {
       const built = buildOverride(

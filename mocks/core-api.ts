@@ -17,4 +17,4 @@ export {
 export { MockInputError } from './input-error.ts';
 export type { AgentSeed } from './agent-seed.ts';
 export type { TaskSeed } from './task-seed.ts';
-export type { TaskView } from './task-view.ts';
+export type { ControlPlaneTask } from './control-plane-task.ts';

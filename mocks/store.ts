@@ -308,7 +308,7 @@ export class AgentStore {
    * Stores a task whose status now is the one asked for; a finished one is applied to its agent's figures at once.
    * Queued and processing tasks need an active agent, as a submission does.
    */
-  seedTask(input: unknown): SeedOutcome<TaskView> {
+  seedTask(input: unknown): SeedOutcome<TaskState> {
     const checked = checkTaskSeed(input);
     if (!checked.ok) return { ok: false, status: 400, errors: checked.errors };
     const { seed } = checked;
@@ -341,7 +341,7 @@ export class AgentStore {
     this.#ledger.add(task);
     this.settle();
     this.#saveRandom();
-    return { ok: true, value: toTaskView(task, now) };
+    return { ok: true, value: { ...task, status: taskStatusAt(task, now) } };
   }
 
   /** Sets an agent's status (the API itself has no operation for it: the control plane does). */

@@ -6,5 +6,5 @@ export { MockInputError } from './input-error.ts';
 export type { MockTestApi } from './test-api.ts';
 export type { AgentSeed } from './agent-seed.ts';
 export type { TaskSeed } from './task-seed.ts';
-export type { TaskView } from './task-view.ts';
+export type { ControlPlaneTask } from './control-plane-task.ts';
 export type { ScenarioConfig, OperationScenario } from './scenarios.ts';

@@ -126,6 +126,16 @@ describe('seedTask', () => {
   });
 });
 
+describe('setAgentStatus', () => {
+  it('pauses an agent, and refuses a status outside the enum or an unknown agent', async () => {
+    const agent = await api.seedAgent();
+    expect((await api.setAgentStatus(agent.agentId, 'paused')).status).toBe('paused');
+    expect((await send('POST', `/v1/agents/${agent.agentId}/execute`, { task: 'x' })).status).toBe(409);
+    expect((await refusal(api.setAgentStatus(agent.agentId, 'sleeping' as never))).errors[0]?.path).toBe('/status');
+    expect((await refusal(api.setAgentStatus('agt_none', 'active'))).errors[0]?.path).toBe('/agentId');
+  });
+});
+
 describe('override', () => {
   it('answers the operation with a documented status, the spec example when no body is given', async () => {
     const agent = await api.seedAgent();

@@ -1,6 +1,13 @@
 // One test API over the fake: override an operation, seed agents and tasks, set scenarios, move the clock, reset. The
 // same interface in-process (node and browser entries, over the core) and over HTTP (the standalone server's control plane).
-import type { Agent, AgentStatus, DocumentedStatus, OperationKey, OperationOf } from '../spec/index.ts';
+import {
+  validateSchema,
+  type Agent,
+  type AgentStatus,
+  type DocumentedStatus,
+  type OperationKey,
+  type OperationOf,
+} from '../spec/index.ts';
 import type { AgentSeed } from './agent-seed.ts';
 import type { MockCore } from './core.ts';
 import { MockInputError } from './input-error.ts';
@@ -8,7 +15,7 @@ import { buildOverride, type OverrideBody, type OverrideOptions } from './overri
 import type { ScenarioConfig } from './scenarios.ts';
 import type { SeedOutcome } from './store.ts';
 import type { TaskSeed } from './task-seed.ts';
-import type { TaskView } from './task-view.ts';
+import { toControlPlaneTask, type ControlPlaneTask } from './control-plane-task.ts';
 
 /** What every test can do to the fake, each call checked against the spec (types at compile time, validators at run time). */
 export interface MockTestApi {
@@ -28,7 +35,7 @@ export interface MockTestApi {
   /** Stores an agent from a partial record (the rest generated from the seed) and returns it as stored. */
   seedAgent(fields?: AgentSeed): Promise<Agent>;
   /** Stores a task on an agent in the given status (a finished one counts in the agent's figures) and returns it. */
-  seedTask(fields: TaskSeed): Promise<TaskView>;
+  seedTask(fields: TaskSeed): Promise<ControlPlaneTask>;
   /** Sets an agent's status (the API has no operation for it). */
   setAgentStatus(agentId: string, status: AgentStatus): Promise<Agent>;
   /** Replaces the scenarios, checked as PUT /__mock/scenarios checks them (`{}` clears them). */
@@ -67,11 +74,17 @@ export function createTestApi(core: MockCore, hooks: TestApiHooks = {}): MockTes
       return agent;
     },
     async seedTask(fields) {
-      const task = unwrap(core.store.seedTask(fields), 'The task seed');
+      const task = toControlPlaneTask(unwrap(core.store.seedTask(fields), 'The task seed'));
       await core.persist();
       return task;
     },
     async setAgentStatus(agentId, status) {
+      const checked = validateSchema('AgentStatus', status);
+      if (!checked.ok)
+        throw new MockInputError(
+          'The status',
+          checked.errors.map((e) => ({ ...e, path: `/status${e.path}` })),
+        );
       const agent = core.store.setStatus(agentId, status);
       if (!agent)
         throw new MockInputError(`Agent ${agentId}`, [{ path: '/agentId', message: 'is no agent of the fake' }]);

@@ -1,6 +1,7 @@
 // The package as an app gets it: `npm pack` (which builds it), installed with msw 3, vitest, jsdom and happy-dom from
 // the registry (or npm's cache) into a scratch app in the OS temp dir, then used there: tests in three environments,
-// tsc --strict, plain Node 24 and the oldest Node `engines` allows, a Vite build with msw's worker, and the CLI by npx.
+// a React component tested in jsdom through the typed test API, tsc --strict (and tsc refusing wrong overrides and
+// seeds), plain Node 24 and the oldest Node `engines` allows, Vite builds with and without msw's worker, and the CLI by npx.
 // `npm run test:consumer` runs it alone.
 import { spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -101,6 +102,15 @@ beforeAll(async () => {
         'jsdom',
         'happy-dom',
         `@playwright/test@${manifest.devDependencies['@playwright/test']}`,
+        // The React app of test/consumer/app/src, its component tests and its types.
+        'react',
+        'react-dom',
+        '@testing-library/react',
+        '@testing-library/dom',
+        '@types/react',
+        '@types/react-dom',
+        // Node's types, for the node-only server entry (tsconfig.node.json).
+        `@types/node@${manifest.devDependencies['@types/node']}`,
       ],
       app,
       // Playwright's browsers are never downloaded: the tests use Debian's chromium.
@@ -117,7 +127,8 @@ afterAll(async () => {
   if (work !== '') await rm(work, { recursive: true, force: true });
 });
 
-// Each step runs real installs and processes; none is timed, the budget is only there to end a hung one.
+// Each step runs real installs and processes; none is timed, the budget is only there to end a hung one (the three
+// steps that run tsc or a whole vitest suite get more: on a loaded 2-core machine they took 130-180 s).
 describe('the packed package, installed into a scratch app', { timeout: 180_000 }, () => {
   it('holds the compiled kit and none of the repository’s tests, benchmarks, configs or CI files', async () => {
     const paths = packed.files.map((file) => file.path).sort();
@@ -188,22 +199,49 @@ describe('the packed package, installed into a scratch app', { timeout: 180_000 
       'api-jsdom.spec.ts': ['passed'],
       'api-happy-dom.spec.ts': ['passed'],
       'unhandled-request.spec.ts': ['failed'],
+      'agent-card.spec.tsx': Array(9).fill('passed'),
+      'standalone-server.spec.ts': ['passed'],
     });
     // It failed because msw refused the request, not for any other reason.
     expect(output).toMatch(/intercepted a request without a matching request handler/);
     const unhandled = report.testResults.find((file) => file.name.endsWith('unhandled-request.spec.ts'));
     expect(unhandled?.assertionResults[0]?.failureMessages.join('\n')).toMatch(/fetch failed/i);
     expect(result.status).toBe(1);
-  });
+  }, 400_000);
 
   it('type-checks with tsc --strict and moduleResolution bundler, without allowImportingTsExtensions', async () => {
-    const result = await run(join(app, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], app);
-    expect(`${result.stdout}${result.stderr}`).toBe('');
-    expect(result.status).toBe(0);
+    // The browser-side app with no Node types at all, and the node-only server entry with them.
+    const configs = ['tsconfig.json', 'tsconfig.node.json'];
+    const results = await Promise.all(
+      configs.map((config) => run(join(app, 'node_modules', '.bin', 'tsc'), ['-p', config], app)),
+    );
+    results.forEach((result, index) => {
+      expect(`${result.stdout}${result.stderr}`, configs[index]).toBe('');
+      expect(result.status, configs[index]).toBe(0);
+    });
     const config = await readFile(join(app, 'tsconfig.json'), 'utf8');
     expect(config).toMatch(/"moduleResolution": "bundler"/);
     expect(config).not.toMatch(/allowImportingTsExtensions/);
-  });
+  }, 400_000);
+
+  it('refuses, with tsc, every wrong override and seed its type-errors/ files mark, and nothing else there', async () => {
+    const result = await run(join(app, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.type-errors.json'], app);
+    expect(result.status).not.toBe(0);
+    const found = [...result.stdout.matchAll(/^type-errors\/([\w-]+\.ts)\((\d+),\d+\): error (TS\d+)/gm)].map(
+      ([, file, line, code]) => `${file}:${line} ${code}`,
+    );
+    // Each marked line (`// error TSxxxx: why`) announces the diagnostic tsc must give on the line below it.
+    const expected: string[] = [];
+    for (const file of await readdir(join(app, 'type-errors'))) {
+      const lines = (await readFile(join(app, 'type-errors', file), 'utf8')).split('\n');
+      lines.forEach((line, index) => {
+        const code = /^\/\/ error (TS\d+):/.exec(line)?.[1];
+        if (code) expected.push(`${file}:${index + 2} ${code}`);
+      });
+    }
+    expect(expected.length).toBeGreaterThanOrEqual(10);
+    expect(found.sort(), result.stdout).toEqual(expected.sort());
+  }, 400_000);
 
   it.each([
     ['Node 24 (this one)', () => process.execPath],
@@ -214,15 +252,16 @@ describe('the packed package, installed into a scratch app', { timeout: 180_000 
       const version = succeeded(await run(node(), ['--version'], app), 'node --version').stdout.trim();
       expect(version === process.version || version === `v${oldestNode}`).toBe(true);
       const result = succeeded(
-        await run(node(), ['import-every-entry.mjs', 'node', 'browser', 'handlers', 'core', 'spec'], app),
+        await run(node(), ['import-every-entry.mjs', 'node', 'browser', 'handlers', 'core', 'server', 'spec'], app),
         'import-every-entry.mjs',
       );
       const entries = JSON.parse(result.stdout) as Record<string, unknown>;
       expect(entries).toMatchObject({
-        node: expect.arrayContaining(['setupMockServer', 'mintToken']),
+        node: expect.arrayContaining(['setupMockServer', 'mintToken', 'overrideHandler', 'uncheckedOverrideHandler']),
         browser: { error: 'ERR_PACKAGE_PATH_NOT_EXPORTED' },
         handlers: expect.arrayContaining(['createHandlers', 'handlers']),
-        core: expect.arrayContaining(['createMockCore', 'expectConforms']),
+        core: expect.arrayContaining(['createMockCore', 'expectConforms', 'createTestApi', 'createRunnerClock']),
+        server: expect.arrayContaining(['startMockServer', 'connectTestApi', 'overrideHandler', 'mintToken']),
         spec: expect.arrayContaining(['validateRequestBody', 'checkResponse', 'assumptions', 'openapiDocument']),
       });
       const yaml = await readFile(fileURLToPath(entries['openapi.yaml'] as string), 'utf8');
@@ -256,16 +295,25 @@ describe('the packed package, installed into a scratch app', { timeout: 180_000 
     }
   });
 
-  it('builds a Vite app with the browser entry and the worker script `npx msw init public/` puts in place', async () => {
+  it('builds the React app with Vite: with the fake when VITE_MOCK=true (a mock-enabled preview build), without it otherwise', async () => {
     succeeded(await run('npx', ['msw', 'init', 'public/', '--save'], app), 'npx msw init public/ --save');
-    const result = succeeded(
-      await run('npx', ['vite', 'build', '--outDir', 'site', '--logLevel', 'warn'], app),
-      'vite build',
-    );
-    expect(result.stderr).not.toMatch(/error/i);
-    expect((await stat(join(app, 'site', 'mockServiceWorker.js'))).isFile()).toBe(true);
-    const html = await readFile(join(app, 'site', 'index.html'), 'utf8');
-    expect(html).toMatch(/<script type="module" crossorigin src="\/assets\/index-[\w-]+\.js">/);
+    const build = async (outDir: string, env: NodeJS.ProcessEnv): Promise<string> => {
+      const result = succeeded(
+        await run('npx', ['vite', 'build', '--outDir', outDir, '--logLevel', 'warn'], app, env),
+        `vite build --outDir ${outDir}`,
+      );
+      expect(result.stderr).not.toMatch(/error/i);
+      const html = await readFile(join(app, outDir, 'index.html'), 'utf8');
+      expect(html).toMatch(/<script type="module" crossorigin src="\/assets\/index-[\w-]+\.js">/);
+      const assets = join(app, outDir, 'assets');
+      const scripts = (await readdir(assets)).filter((name) => name.endsWith('.js'));
+      return (await Promise.all(scripts.map((name) => readFile(join(assets, name), 'utf8')))).join('\n');
+    };
+    const mocked = await build('site-mock', { VITE_MOCK: 'true' });
+    expect((await stat(join(app, 'site-mock', 'mockServiceWorker.js'))).isFile()).toBe(true);
+    expect(mocked).toContain('mockServiceWorker');
+    // The production build leaves the kit out: the worker is only imported behind VITE_MOCK.
+    expect(await build('site', {})).not.toContain('mockServiceWorker');
   });
 
   it('serves with npx, mints a token, deploys, and passes its own contract suite; killing the npx PID stops it', async () => {

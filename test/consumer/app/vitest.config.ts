@@ -1,4 +1,4 @@
 // The scratch app's vitest config: every environment's test file under tests/.
 import { defineConfig } from 'vitest/config';
 
-export default defineConfig({ test: { include: ['tests/*.spec.ts'], testTimeout: 30_000 } });
+export default defineConfig({ test: { include: ['tests/*.spec.ts', 'tests/*.spec.tsx'], testTimeout: 30_000 } });
