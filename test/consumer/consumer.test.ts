@@ -121,7 +121,7 @@ beforeAll(async () => {
   succeeded(installed, 'npm install in the scratch app');
   succeeded(installedNode, `npm install node@${oldestNode}`);
   oldNode = join(node22, 'node_modules', '.bin', 'node');
-}, 300_000);
+}, 600_000);
 
 afterAll(async () => {
   if (work !== '') await rm(work, { recursive: true, force: true });
