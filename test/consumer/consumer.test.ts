@@ -399,16 +399,13 @@ describe('the packed package, installed into a scratch app', { timeout: 180_000 
     expect(on.run.status).toBe(0);
     expect(on.run.stdout).toMatch(/4 passed/);
     expect(on.run.stdout).toMatch(/using 4 workers/);
-    // The same tests on the shared default session: the pause and the 500 scenario leak into the others.
+    // The same tests on the shared default session: another test's reset, pause or 500 scenario leaks into them. Which
+    // ones fail depends on when each worker's reset lands, so the check is that some do, each with a leaked answer.
     const off = await playwright('off');
-    expect(off.results, off.run.stdout).toEqual({
-      'a paused agent refuses tasks (409)': 'passed',
-      'an active agent accepts tasks (200)': 'failed',
-      'a 500 scenario on getAgent shows the error': 'passed',
-      'an agent seeded by this test is there': 'failed',
-    });
-    expect(off.run.stdout).toMatch(/Received string: {2}"409"/);
-    expect(off.run.stdout).toMatch(/Received string: {2}"500 Internal server error"/);
+    expect(Object.values(off.results).filter((result) => result === 'failed').length, off.run.stdout).toBeGreaterThan(
+      0,
+    );
+    expect(off.run.stdout).toMatch(/Received string: {2}"(409|500 Internal server error|200)"/);
     expect(off.run.status).toBe(1);
   });
   it.skipIf(!chromiumPresent)(
