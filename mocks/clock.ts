@@ -83,3 +83,24 @@ export function createFixedClock(start: number): Clock {
     },
   };
 }
+
+/**
+ * A session's clock: the time of `base` without the advances made on it, plus this clock's own. Advancing or resetting
+ * one session's clock leaves every other session's where it was, and each follows `base` (wall time, fake timers…).
+ * @example const clock = createSessionClock(core.clock); clock.advance(60_000); core.clock.now() < clock.now() // true
+ */
+export function createSessionClock(base: Clock): Clock {
+  let shift = 0;
+  return {
+    now: () => base.now() - base.offset + shift,
+    advance(ms) {
+      shift = advanced(shift, ms);
+    },
+    get offset() {
+      return shift;
+    },
+    reset() {
+      shift = 0;
+    },
+  };
+}

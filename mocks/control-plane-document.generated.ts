@@ -30,6 +30,10 @@ export const controlPlaneDocument: JsonObject = {
     {
       "name": "Control",
       "description": "State, time, journal and scenarios of the fake backend."
+    },
+    {
+      "name": "Sessions",
+      "description": "Isolated state per test worker on one running fake (the X-Mock-Session header)."
     }
   ],
   "paths": {
@@ -827,6 +831,162 @@ export const controlPlaneDocument: JsonObject = {
           }
         }
       }
+    },
+    "/__mock/sessions": {
+      "get": {
+        "operationId": "listSessions",
+        "summary": "The live sessions, least recently used first",
+        "description": "A request with the header `X-Mock-Session: <id>` (or the cookie `mock-session=<id>`, for pages the browser\nnavigates) is answered by session `<id>`: a store, clock, scenarios and journal of its own, created from the seed\non first use. Control-plane requests with the header (reset, scenarios, clock, journal, agents, tasks) act on that\nsession only; requests without it are the default session's. Coverage counts every session together.\nAt most `max` sessions live at once, holding at most `maxRecords` deployed agents, tasks and journal entries\ntogether; beyond either bound the least recently used session is forgotten (its next request starts it over from\nthe seed). Sessions live in memory: `--state` keeps the default session only.\n",
+        "tags": [
+          "Sessions"
+        ],
+        "responses": {
+          "200": {
+            "description": "The bounds and every live session.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "max",
+                    "maxRecords",
+                    "records",
+                    "sessions"
+                  ],
+                  "properties": {
+                    "max": {
+                      "type": "integer",
+                      "description": "Live sessions at most (--max-sessions; 0 = sessions off)."
+                    },
+                    "maxRecords": {
+                      "type": "integer",
+                      "description": "Records all sessions may hold together (--session-records)."
+                    },
+                    "records": {
+                      "type": "integer",
+                      "description": "Records the live sessions hold now."
+                    },
+                    "sessions": {
+                      "type": "array",
+                      "items": {
+                        "type": "object",
+                        "required": [
+                          "id",
+                          "records"
+                        ],
+                        "properties": {
+                          "id": {
+                            "$ref": "#/components/schemas/SessionId"
+                          },
+                          "records": {
+                            "type": "integer",
+                            "description": "Deployed agents + tasks + journal entries it holds."
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "405": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
+    },
+    "/__mock/sessions/{sessionId}": {
+      "delete": {
+        "operationId": "deleteSession",
+        "summary": "Forget one session (its next request starts it over from the seed)",
+        "tags": [
+          "Sessions"
+        ],
+        "parameters": [
+          {
+            "name": "sessionId",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "$ref": "#/components/schemas/SessionId"
+            }
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "Forgotten."
+          },
+          "400": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "405": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
+    },
+    "/__mock/sessions/{sessionId}/reset": {
+      "post": {
+        "operationId": "resetSession",
+        "summary": "Back to the seeded catalogue, for one session",
+        "description": "The same as `POST /__mock/reset` with `X-Mock-Session`; a session that is not live is already at the seed.",
+        "tags": [
+          "Sessions"
+        ],
+        "parameters": [
+          {
+            "name": "sessionId",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "$ref": "#/components/schemas/SessionId"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Reset.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "seed",
+                    "agents"
+                  ],
+                  "properties": {
+                    "seed": {
+                      "type": "integer"
+                    },
+                    "agents": {
+                      "type": "integer"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "405": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
     }
   },
   "components": {
@@ -839,6 +999,11 @@ export const controlPlaneDocument: JsonObject = {
       }
     },
     "schemas": {
+      "SessionId": {
+        "type": "string",
+        "pattern": "^[A-Za-z0-9._~-]{1,64}$",
+        "description": "1 to 64 characters of A-Z, a-z, 0-9 and `. _ ~ -`; any other id is a 400."
+      },
       "AgentStatus": {
         "type": "string",
         "description": "Status of the agent. A newly deployed agent is `active`. Tasks are accepted only by\n`active` agents. This API has no operation that changes the status.\n",

@@ -238,10 +238,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__mock/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The live sessions, least recently used first
+         * @description A request with the header `X-Mock-Session: <id>` (or the cookie `mock-session=<id>`, for pages the browser
+         *     navigates) is answered by session `<id>`: a store, clock, scenarios and journal of its own, created from the seed
+         *     on first use. Control-plane requests with the header (reset, scenarios, clock, journal, agents, tasks) act on that
+         *     session only; requests without it are the default session's. Coverage counts every session together.
+         *     At most `max` sessions live at once, holding at most `maxRecords` deployed agents, tasks and journal entries
+         *     together; beyond either bound the least recently used session is forgotten (its next request starts it over from
+         *     the seed). Sessions live in memory: `--state` keeps the default session only.
+         */
+        get: operations["listSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__mock/sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Forget one session (its next request starts it over from the seed) */
+        delete: operations["deleteSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__mock/sessions/{sessionId}/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Back to the seeded catalogue, for one session
+         * @description The same as `POST /__mock/reset` with `X-Mock-Session`; a session that is not live is already at the seed.
+         */
+        post: operations["resetSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description 1 to 64 characters of A-Z, a-z, 0-9 and `. _ ~ -`; any other id is a 400. */
+        SessionId: string;
         /**
          * @description Status of the agent. A newly deployed agent is `active`. Tasks are accepted only by
          *     `active` agents. This API has no operation that changes the status.
@@ -878,6 +943,92 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             405: components["responses"]["Problem"];
             503: components["responses"]["NotSaved"];
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bounds and every live session. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Live sessions at most (--max-sessions; 0 = sessions off). */
+                        max: number;
+                        /** @description Records all sessions may hold together (--session-records). */
+                        maxRecords: number;
+                        /** @description Records the live sessions hold now. */
+                        records: number;
+                        sessions: {
+                            id: components["schemas"]["SessionId"];
+                            /** @description Deployed agents + tasks + journal entries it holds. */
+                            records: number;
+                        }[];
+                    };
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["Problem"];
+        };
+    };
+    deleteSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: components["schemas"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Forgotten. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Problem"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Problem"];
+            405: components["responses"]["Problem"];
+        };
+    };
+    resetSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: components["schemas"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Reset. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        seed: number;
+                        agents: number;
+                    };
+                };
+            };
+            400: components["responses"]["Problem"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["Problem"];
         };
     };
 }

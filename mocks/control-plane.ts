@@ -18,6 +18,7 @@ import { problemResponse } from './problems.ts';
 import { readJsonBody } from './request-body.ts';
 import { createRouter } from './router.ts';
 import { scenarioErrors, type ScenarioConfig, type Scenarios } from './scenarios.ts';
+import { sessionIdProblem, type SessionRegistry, type SessionTarget } from './sessions.ts';
 import { buildOverride, OverrideError, type BuiltOverride, type OverrideProblem } from './overrides.ts';
 import type { AgentStore, SeedOutcome } from './store.ts';
 
@@ -40,10 +41,15 @@ export interface ControlPlaneHost {
   advanceClock(ms: number): Promise<void>;
   /** Replaces the scenarios once durable. */
   configureScenarios(config: ScenarioConfig): Promise<void>;
+  /** The live sessions; undefined when sessions are off (and in a session's own core). */
+  readonly sessions?: Pick<SessionRegistry<ControlledSession>, 'max' | 'maxRecords' | 'list' | 'get' | 'delete'>;
   /** Answers an operation with a built (and, unless asked not to, checked) override until reset. */
   setOverride(override: BuiltOverride): void;
   clearOverrides(): void;
 }
+
+/** What the control plane uses of a session's core. */
+type ControlledSession = SessionTarget & { readonly store: Pick<AgentStore, 'agentCount'> };
 
 type Query<K extends ControlOperationId> = operations[K]['parameters'] extends { query?: infer Q }
   ? [Q] extends [undefined]
@@ -78,6 +84,19 @@ const scenariosView = (host: ControlPlaneHost): ScenarioConfig => ({
   taskFailureRatio: host.scenarios.taskFailureRatio,
 });
 
+/** The 400 for a session id no request could name (the path's pattern, checked here as the header's is). */
+function badSessionId(id: string, instance: string): MockResponse | undefined {
+  const problem = sessionIdProblem(id);
+  if (problem === undefined) return undefined;
+  return problemResponse('bad-request', {
+    detail: `The session id ${problem}.`,
+    instance,
+    errors: [{ path: '/path/sessionId', message: problem }],
+  });
+}
+
+const sessionsAreOff = (instance: string): MockResponse =>
+  problemResponse('not-found', { detail: 'This fake runs without sessions (--max-sessions 0).', instance });
 const SEED_REFUSALS = { 400: 'validation', 404: 'agent-not-found', 409: 'agent-not-active' } as const;
 
 /** A seeding call's answer: 201 with the stored record once durable, or the problem naming each bad field. */
@@ -211,6 +230,34 @@ const controlHandlers = {
   clearScenarios: async (_request, host) => {
     await host.configureScenarios({});
     return noContent();
+  },
+  listSessions: (_request, host) => {
+    const sessions = host.sessions?.list() ?? [];
+    return jsonValueResponse(200, {
+      max: host.sessions?.max ?? 0,
+      maxRecords: host.sessions?.maxRecords ?? 0,
+      records: sessions.reduce((sum, session) => sum + session.records, 0),
+      sessions,
+    });
+  },
+  deleteSession: ({ params, instance }, host) => {
+    const id = params.sessionId ?? '';
+    const bad = badSessionId(id, instance);
+    if (bad) return bad;
+    if (!host.sessions) return sessionsAreOff(instance);
+    if (host.sessions.delete(id)) return noContent();
+    return problemResponse('not-found', { detail: `No session ${id} is live (never used, or evicted).`, instance });
+  },
+  resetSession: async ({ params, instance }, host) => {
+    const id = params.sessionId ?? '';
+    const bad = badSessionId(id, instance);
+    if (bad) return bad;
+    if (!host.sessions) return sessionsAreOff(instance);
+    // A session that is not live is started here: the answer reports the state its next request will see.
+    const session = host.sessions.get(id);
+    session.reset();
+    await session.persist();
+    return jsonValueResponse(200, { seed: host.seed, agents: session.store.agentCount });
   },
 } satisfies { [K in ControlOperationId]: ControlHandler<K> };
 

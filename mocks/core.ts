@@ -1,7 +1,7 @@
 // The fake's core: assembles store, clock, journal, scenarios and auth, and answers every request (API, control plane, CORS).
 import { createApiDispatch, type DispatchTrace } from './api-dispatch.ts';
 import { createAuthenticator, DEFAULT_JWT_SECRET, type Authenticator } from './auth.ts';
-import { createRunnerClock, createSystemClock, type Clock } from './clock.ts';
+import { createRunnerClock, createSessionClock, createSystemClock, type Clock } from './clock.ts';
 import { handleControlRequest } from './control-plane.ts';
 import { Coverage } from './coverage.ts';
 import { preflight, refuseCrossSite, withCors, type CorsOrigins } from './cors.ts';
@@ -15,6 +15,14 @@ import { seedFromText } from './random.ts';
 import { refuseRepeatedHeaders } from './repeated-headers.ts';
 import { matchRoute } from './router.ts';
 import { parseScenarioConfig, Scenarios, type ScenarioConfig } from './scenarios.ts';
+import {
+  SESSION_HEADER,
+  SESSION_JOURNAL_SIZE,
+  SESSION_MAX_TASKS,
+  SessionRegistry,
+  createSessionRouting,
+  type SessionOptions,
+} from './sessions.ts';
 import type { OperationId } from '../spec/index.ts';
 import {
   createMemoryStorage,
@@ -67,6 +75,12 @@ export interface MockCoreOptions {
   logger?: Logger;
   /** Waits a scenario's latency (default a timer); a test injects one that records instead of waiting. */
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * Sessions (mocks/sessions.ts): a request naming one (X-Mock-Session header, mock-session cookie) gets a store, clock,
+   * scenarios and journal of its own. Bounds: 100 sessions and 100,000 records by default; `false` or `{ max: 0 }` turns
+   * them off (a request naming a session then gets a 400). Sessions live in memory only, whatever `storage` is.
+   */
+  sessions?: SessionOptions | false;
 }
 
 /** The core, as adapters and the control plane use it. */
@@ -86,6 +100,17 @@ export interface MockCore {
   reset(): void;
   /** Resolves once every change made so far is durable; rejects with a StorageWriteError when it was rolled back. */
   persist(): Promise<void>;
+  /**
+   * The live sessions (undefined in a session's own core, and when sessions are off): list, delete, look one up.
+   */
+  readonly sessions: SessionRegistry<MockCore> | undefined;
+  /**
+   * The core of session `id`, created from the seed on first use: what requests with `X-Mock-Session: id` see.
+   * @example const mine = core.session('worker-1'); mine.store.setStatus(agentId, 'paused');
+   */
+  session(id: string): MockCore;
+  /** Deployed agents, tasks and journal entries held: what counts against the sessions' records bound. */
+  readonly records: number;
   /** Moves the mock's clock forward, once the new offset is durable (a failed write leaves the clock where it was). */
   advanceClock(ms: number): Promise<void>;
   /**
@@ -114,6 +139,12 @@ const MAX_ATTEMPTS = 8;
 const sleepFor = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const isControlPath = (path: string): boolean => path.startsWith(CONTROL_PREFIX) || path === '/__mock';
 
+/** What a session's core shares with the core it belongs to. */
+interface SessionParent {
+  coverage: Coverage;
+  clock: Clock;
+}
+
 /**
  * Creates the fake's core.
  * @example
@@ -121,6 +152,23 @@ const isControlPath = (path: string): boolean => path.startsWith(CONTROL_PREFIX)
  * const response = await core.handle({ method: 'GET', path: '/v1/agents/x', query: '', headers: {}, body: null }); // 401
  */
 export function createMockCore(options: MockCoreOptions = {}): MockCore {
+  return assembleCore(options, undefined);
+}
+
+/** The options a session's core is made with: the fake's own, in memory, on a clock of its own, with smaller bounds. */
+function sessionOptions(options: MockCoreOptions, parent: SessionParent): MockCoreOptions {
+  const { storage: _storage, sessions: _sessions, ...rest } = options;
+  return {
+    ...rest,
+    clock: createSessionClock(parent.clock),
+    journalSize: Math.min(options.journalSize ?? SESSION_JOURNAL_SIZE, SESSION_JOURNAL_SIZE),
+    maxTasks: Math.min(options.maxTasks ?? SESSION_MAX_TASKS, SESSION_MAX_TASKS),
+    sessions: false,
+  };
+}
+
+/** A core; with `parent`, the core of one session (it shares the parent's coverage and follows its clock). */
+function assembleCore(options: MockCoreOptions, parent: SessionParent | undefined): MockCore {
   const seed = typeof options.seed === 'string' ? seedFromText(options.seed) : (options.seed ?? DEFAULT_SEED);
   const clock = options.clock ?? (options.followFakeTimers ? createRunnerClock() : createSystemClock());
   const overrides = new Map<OperationId, BuiltOverride['response']>();
@@ -139,8 +187,8 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
   });
   const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
   const authenticator: Authenticator = createAuthenticator(options.jwtSecret ?? DEFAULT_JWT_SECRET, options.wallClock);
-  const coverage = new Coverage();
-  const savedCoverage = storage.readDocument(COVERAGE_DOCUMENT);
+  const coverage = parent?.coverage ?? new Coverage();
+  const savedCoverage = parent ? undefined : storage.readDocument(COVERAGE_DOCUMENT);
   if (savedCoverage !== undefined) coverage.restore(savedCoverage);
   let coverageWritten = coverage.changes;
   // The counts ride along with a batch that is written anyway (a mutation, DELETE /__mock/coverage, the shutdown's):
@@ -231,6 +279,20 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
     return dispatchApi(request, trace);
   }
 
+  const sessionsOn = parent === undefined && options.sessions !== false && options.sessions?.max !== 0;
+  const sessions = sessionsOn
+    ? new SessionRegistry<MockCore>(
+        {
+          create: () => assembleCore(sessionOptions(options, { coverage, clock }), { coverage, clock }),
+          records: (session) => session.records,
+        },
+        options.sessions === false ? {} : options.sessions,
+      )
+    : undefined;
+
+  // A session's own core answers whatever reaches it: only the default core routes to sessions.
+  const routeToSession = parent === undefined ? createSessionRouting(sessions, corsOrigins) : () => undefined;
+
   const core: MockCore = {
     store,
     clock,
@@ -239,6 +301,14 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
     coverage,
     seed,
     storage,
+    sessions,
+    session(id) {
+      if (!sessions) throw new Error('This core has no sessions (a session of its own, or sessions: false).');
+      return sessions.open(id);
+    },
+    get records() {
+      return store.agentCount - store.catalogue.size + store.taskCount + journal.size;
+    },
     overrides,
     setOverride({ operation, response }) {
       overrides.set(operation.operationId, response);
@@ -274,52 +344,61 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
       if (storage.durable) storage.writeDocument(SCENARIOS_DOCUMENT, parsed.config);
       await persist();
     },
-    async handle(request) {
-      const started = performance.now();
-      const context: DispatchTrace = { operationId: null, bodyText: null };
-      let response: MockResponse;
-      try {
-        response = await (refresh ? dispatchShared(request, context) : dispatch(request, context));
-      } catch (error) {
-        if (error instanceof StorageUnavailableError) {
-          response = problemResponse('state-not-saved', {
-            detail: `The shared state could not be read (${error.message}); nothing was applied, so retrying is safe.`,
-            instance: request.path.slice(0, 2048),
-          });
-        } else if (error instanceof StorageWriteError) {
-          response = problemResponse('state-not-saved', {
-            detail: `The change could not be saved (${error.message}); nothing of it was applied, so retrying is safe.`,
-            instance: request.path.slice(0, 2048),
-          });
-        } else {
-          logger.error(
-            `${request.method} ${request.path.slice(0, 200)} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-          );
-          response = problemResponse('internal', {
-            detail: 'The fake backend failed to handle the request; its log has the cause.',
-            instance: request.path.slice(0, 2048),
-          });
-        }
-      }
-      const control = isControlPath(request.path);
-      withCors(corsOrigins, request, response, control);
-      if (!control) {
-        coverage.record(context.operationId, request, response, context.scenario);
-        const text = context.bodyText;
-        journal.add({
-          atMs: clock.now(),
-          method: request.method,
-          path: journalText(request.path, 2048),
-          query: journalText(request.query, 2048),
-          operationId: context.operationId,
-          status: response.status,
-          durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-          body: text === null ? null : journalText(text),
-          bodyTruncated: text !== null && text.length > JOURNAL_BODY_LIMIT,
-        });
-      }
-      return response;
+    handle(request) {
+      // The default session pays two property reads for sessions: no header and no cookie means no lookup at all.
+      const named =
+        request.headers[SESSION_HEADER] !== undefined || request.headers.cookie !== undefined
+          ? routeToSession(request)
+          : undefined;
+      return named ?? answer(request);
     },
   };
+
+  async function answer(request: MockRequest): Promise<MockResponse> {
+    const started = performance.now();
+    const context: DispatchTrace = { operationId: null, bodyText: null };
+    let response: MockResponse;
+    try {
+      response = await (refresh ? dispatchShared(request, context) : dispatch(request, context));
+    } catch (error) {
+      if (error instanceof StorageUnavailableError) {
+        response = problemResponse('state-not-saved', {
+          detail: `The shared state could not be read (${error.message}); nothing was applied, so retrying is safe.`,
+          instance: request.path.slice(0, 2048),
+        });
+      } else if (error instanceof StorageWriteError) {
+        response = problemResponse('state-not-saved', {
+          detail: `The change could not be saved (${error.message}); nothing of it was applied, so retrying is safe.`,
+          instance: request.path.slice(0, 2048),
+        });
+      } else {
+        logger.error(
+          `${request.method} ${request.path.slice(0, 200)} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        );
+        response = problemResponse('internal', {
+          detail: 'The fake backend failed to handle the request; its log has the cause.',
+          instance: request.path.slice(0, 2048),
+        });
+      }
+    }
+    const control = isControlPath(request.path);
+    withCors(corsOrigins, request, response, control);
+    if (!control) {
+      coverage.record(context.operationId, request, response, context.scenario);
+      const text = context.bodyText;
+      journal.add({
+        atMs: clock.now(),
+        method: request.method,
+        path: journalText(request.path, 2048),
+        query: journalText(request.query, 2048),
+        operationId: context.operationId,
+        status: response.status,
+        durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+        body: text === null ? null : journalText(text),
+        bodyTruncated: text !== null && text.length > JOURNAL_BODY_LIMIT,
+      });
+    }
+    return response;
+  }
   return core;
 }

@@ -7,7 +7,7 @@ import { problemResponse } from './problems.ts';
 export type CorsOrigins = '*' | readonly string[];
 
 const ALLOW_METHODS = 'GET, HEAD, POST, PUT, DELETE, OPTIONS';
-const ALLOW_HEADERS = 'Authorization, Content-Type, Prefer, X-Mock-Control-Token';
+const ALLOW_HEADERS = 'Authorization, Content-Type, Prefer, X-Mock-Control-Token, X-Mock-Session';
 /** The Sec-Fetch-Site values of requests this machine's pages or the user made; `cross-site`, two joined, or any other is refused. */
 const SAME_SITE_VALUES = new Set(['same-origin', 'same-site', 'none']);
 const EXPOSE_HEADERS = 'WWW-Authenticate, Retry-After, Allow, Preference-Applied';

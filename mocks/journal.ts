@@ -37,6 +37,11 @@ export class Journal {
     this.#items = new Array<JournalRecord | undefined>(this.capacity);
   }
 
+  /** Entries held now (at most `capacity`). */
+  get size(): number {
+    return this.#count;
+  }
+
   add(entry: JournalRecord): void {
     this.#items[this.#next] = entry;
     this.#next = (this.#next + 1) % this.capacity;

@@ -89,6 +89,16 @@ describe('npm start', () => {
     expect(await list(fromFlag.url)).not.toBe(await list(byDefault.url));
   });
 
+  it('bounds sessions with --max-sessions and --session-records, and turns them off with --max-sessions 0', async () => {
+    const bounded = await start(['--port', '0', '--max-sessions', '3', '--session-records', '50']);
+    const listed = (await (await fetch(`${bounded.url}/__mock/sessions`)).json()) as Record<string, unknown>;
+    expect(listed).toMatchObject({ max: 3, maxRecords: 50 });
+    const off = await start(['--port', '0', '--max-sessions', '0']);
+    const named = await fetch(`${off.url}/__mock/health`, { headers: { 'x-mock-session': 'w1' } });
+    expect(named.status).toBe(400);
+    expect(await named.text()).toMatch(/--max-sessions 0/);
+  });
+
   it('prints its options with --help', () => {
     const result = run(['--help']);
     expect(result.status).toBe(0);
@@ -101,6 +111,12 @@ describe('npm start', () => {
     ['a bad PORT', [], { PORT: '99999' }, /port must be a whole number from 0 to 65535, got 99999/],
     ['a bad failure ratio', ['--failure-ratio', '2'], {}, /--failure-ratio must be a number from 0 to 1/],
     ['a zero journal size', ['--journal-size', '0'], {}, /--journal-size must be a whole number from 1/],
+    [
+      'a session bound that is not a number',
+      ['--max-sessions', 'many'],
+      {},
+      /--max-sessions must be a whole number from 0/,
+    ],
     ['a JSON state file', ['--state', 'package.json'], {}, /is JSON, not SQLite: JSON state files of earlier versions/],
     ['a file that is not SQLite', ['--state', 'README.md'], {}, /is not an SQLite database/],
     [

@@ -12,7 +12,7 @@ import type { Storage } from '../mocks/storage.ts';
 enableCompileCache();
 
 const usage =
-  'usage: agent-registry-kit serve [--port <n>] [--host <addr>] [--seed <seed>] [--state <store.db|postgres://…>] [--from-recording <file>] [--agents <n>] [--failure-ratio <r>] [--journal-size <n>] [--max-tasks <n>] [--max-agents <n>] [--cors-origin <origin>]... [--allowed-host <name>]... [--control-token <secret>] [--unsafe-open-control-plane] [--help]';
+  'usage: agent-registry-kit serve [--port <n>] [--host <addr>] [--seed <seed>] [--state <store.db|postgres://…>] [--from-recording <file>] [--agents <n>] [--failure-ratio <r>] [--journal-size <n>] [--max-tasks <n>] [--max-agents <n>] [--max-sessions <n>] [--session-records <n>] [--cors-origin <origin>]... [--allowed-host <name>]... [--control-token <secret>] [--unsafe-open-control-plane] [--help]';
 const help = (defaultSeed: string | number): string => `${usage}
 
   --port <n>             port to listen on; 0 picks a free one (env PORT, default 4010)
@@ -29,6 +29,8 @@ const help = (defaultSeed: string | number): string => `${usage}
   --max-tasks <n>        tasks the history keeps, and unfinished tasks at most (default 10000)
   --max-agents <n>       deployed agents kept at most; a deploy beyond is 503 state-not-saved until a reset
                          (default 1000000; each costs 2-3 KB of RSS as typically deployed, 12 KB at maximum sizes)
+  --max-sessions <n>     sessions (X-Mock-Session) kept at once, least recently used evicted; 0 = off (default 100)
+  --session-records <n>  agents + tasks + journal entries all sessions hold together at most (default 100000)
   --cors-origin <origin> allow only this browser origin (repeatable; env MOCK_CORS_ORIGINS, comma-separated; default any)
   --allowed-host <name>  also accept requests whose Host is this name (repeatable; .example.test = a domain and its
                          subdomains; * = any; env MOCK_ALLOWED_HOSTS, comma-separated; default loopback names only)
@@ -71,6 +73,8 @@ export async function main(args: string[]): Promise<void> {
       'journal-size': { type: 'string' },
       'max-tasks': { type: 'string' },
       'max-agents': { type: 'string' },
+      'max-sessions': { type: 'string' },
+      'session-records': { type: 'string' },
       'cors-origin': { type: 'string', multiple: true },
       'allowed-host': { type: 'string', multiple: true },
       'control-token': { type: 'string' },
@@ -104,16 +108,18 @@ export async function main(args: string[]): Promise<void> {
   const failureRatio = Number(ratioText);
   if (ratioText.trim() === '' || !Number.isFinite(failureRatio) || failureRatio < 0 || failureRatio > 1)
     cliError(`--failure-ratio must be a number from 0 to 1, got ${ratioText}`);
-  const bound = (flag: 'journal-size' | 'max-tasks' | 'max-agents', fallback: number): number => {
+  type BoundFlag = 'journal-size' | 'max-tasks' | 'max-agents' | 'max-sessions' | 'session-records';
+  const bound = (flag: BoundFlag, fallback: number, min = 1): number => {
     const text = values[flag];
     if (text === undefined) return fallback;
-    if (!/^\d{1,7}$/.test(text) || Number(text) < 1)
-      cliError(`--${flag} must be a whole number from 1 to 9999999, got ${text}`);
+    if (!/^\d{1,7}$/.test(text) || Number(text) < min)
+      cliError(`--${flag} must be a whole number from ${min} to 9999999, got ${text}`);
     return Number(text);
   };
   const journalSize = bound('journal-size', 1000);
   const maxTasks = bound('max-tasks', 10_000);
   const maxAgents = bound('max-agents', DEFAULT_MAX_AGENTS);
+  const sessions = { max: bound('max-sessions', 100, 0), maxRecords: bound('session-records', 100_000, 0) };
   const origins =
     values['cors-origin'] ??
     (env.MOCK_CORS_ORIGINS
@@ -163,6 +169,7 @@ export async function main(args: string[]): Promise<void> {
     journalSize,
     maxTasks,
     maxAgents,
+    sessions,
     ...(origins && { corsOrigins: origins }),
     ...(env.MOCK_JWT_SECRET && { jwtSecret: env.MOCK_JWT_SECRET }),
     ...(storage && { storage }),

@@ -85,7 +85,7 @@ export async function measure(started: Started, op: OperationId, connections: nu
   const cpuBefore = cpuSecondsOf(started.server.pid);
   const result = await load(`${started.server.baseUrl}${request.path}`, {
     method: request.method as autocannon.Request['method'],
-    headers: headers(),
+    headers: { ...headers(), ...started.extraHeaders },
     body: request.body,
     connections,
     duration,

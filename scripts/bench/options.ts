@@ -1,5 +1,6 @@
 // `npm run bench` options: which targets, operations and sections to run, for how long; read from the command line once.
 import { operations, type OperationId } from '../../spec/index.ts';
+import { cliError } from '../cli-error.ts';
 import { listFlag, numberFlag, parseCommandLine } from '../command-line.ts';
 
 /** Every section of the bench, in the order it runs them; the one list the type and the usage line come from. */
@@ -15,13 +16,18 @@ export const allSections = [
   'replicas',
 ] as const;
 export type Section = (typeof allSections)[number];
-export type Target = 'fake' | 'prism' | 'bare';
+/**
+ * `session`: this fake with every request in one session (X-Mock-Session); `baseline`: the fake of another checkout
+ * (`--baseline DIR`, e.g. a `git worktree` of main), to compare code side by side in one interleaved run.
+ */
+export type Target = 'fake' | 'prism' | 'bare' | 'session' | 'baseline';
+const knownTargets: Target[] = ['fake', 'prism', 'bare', 'session', 'baseline'];
 export const allTargets: Target[] = ['fake', 'prism', 'bare'];
 /** Every operation of the spec, each measured on its own. */
 export const allOps: OperationId[] = [...operations.keys()];
 
 export const usage =
-  'usage: npm run bench -- [--quick] [--duration S] [--rounds N] [--connections 1,50] [--targets fake,prism,bare] ' +
+  'usage: npm run bench -- [--quick] [--duration S] [--rounds N] [--connections 1,50] [--targets fake,prism,bare,session,baseline] [--baseline DIR] ' +
   `[--sections ${allSections.join(',')}] [--scale 1000,10000,100000] [--steady S] [--json FILE] ` +
   '[--fake-node-args="--cpu-prof --cpu-prof-dir=artifacts/prof"]';
 /** The core the servers under test are pinned to, and the one the load generator gets. */
@@ -47,6 +53,7 @@ export function readOptions(args: string[]) {
       scale: { type: 'string' },
       steady: { type: 'string' },
       json: { type: 'string' },
+      baseline: { type: 'string' },
       'fake-node-args': { type: 'string', default: '' },
     },
     { usage },
@@ -58,7 +65,8 @@ export function readOptions(args: string[]) {
     duration: numberFlag('duration', values.duration ?? (quick ? '1' : '4'), positive, usage),
     rounds: numberFlag('rounds', values.rounds ?? (quick ? '1' : '3'), count, usage),
     connections: values.connections.split(',').map((raw) => numberFlag('connections', raw, count, usage)),
-    targets: listFlag('targets', values.targets, allTargets, usage),
+    targets: baselineNeedsDir(listFlag('targets', values.targets, knownTargets, usage), values.baseline),
+    baseline: values.baseline,
     sections: listFlag('sections', values.sections, allSections, usage),
     scale: (values.scale ?? (quick ? '1000' : '1000,10000,100000'))
       .split(',')
@@ -70,3 +78,9 @@ export function readOptions(args: string[]) {
 }
 
 export type Options = ReturnType<typeof readOptions>;
+
+function baselineNeedsDir(targets: Target[], baseline: string | undefined): Target[] {
+  if (targets.includes('baseline') && baseline === undefined)
+    cliError(`--targets baseline needs --baseline DIR (a checkout of the code to compare with); ${usage}`);
+  return targets;
+}

@@ -1,5 +1,6 @@
 // The servers the bench drives (the fake, Prism, a bare node:http ceiling): started pinned, probed with a first deploy.
 import { execFileSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
 import {
   getAtPointer,
   getOperation,
@@ -67,9 +68,26 @@ export async function startTarget(
   env?: NodeJS.ProcessEnv,
 ): Promise<SpawnedServer> {
   switch (target) {
+    case 'baseline':
+      return spawnServer({
+        name: 'baseline',
+        args: [
+          ...options.fakeNodeArgs,
+          join(resolve(options.baseline ?? '.'), 'scripts/start.ts'),
+          '--port',
+          '0',
+          '--host',
+          '127.0.0.1',
+          ...fakeArgs,
+        ],
+        ready: /listening on http:\/\/127\.0\.0\.1:(\d+)/,
+        cpu: serverCpu,
+        ...(env && { env }),
+      });
+    case 'session':
     case 'fake':
       return spawnServer({
-        name: 'fake',
+        name: target,
         args: [...options.fakeNodeArgs, 'scripts/start.ts', '--port', '0', '--host', '127.0.0.1', ...fakeArgs],
         ready: /listening on http:\/\/127\.0\.0\.1:(\d+)/,
         cpu: serverCpu,
@@ -94,12 +112,12 @@ export async function startTarget(
 }
 
 /** Deploys one agent; resolves with its id once the server answers 2xx (retrying while the socket is not yet accepting). */
-export async function deployOne(server: SpawnedServer): Promise<string> {
+export async function deployOne(server: SpawnedServer, extraHeaders: Record<string, string> = {}): Promise<string> {
   for (let attempt = 0; attempt < 200; attempt += 1) {
     try {
       const response = await fetch(`${server.baseUrl}/v1/agents/deploy`, {
         method: 'POST',
-        headers: headers(),
+        headers: { ...headers(), ...extraHeaders },
         body: deployBody,
       });
       const text = await response.text();
@@ -125,6 +143,8 @@ export interface Started {
   agentId: string;
   /** Spawn to the first successful deploy, in ms. */
   coldStartMs: number;
+  /** Sent with every request besides auth (the `session` target's X-Mock-Session). */
+  extraHeaders: Record<string, string>;
 }
 
 /**
@@ -139,6 +159,7 @@ export async function startAndProbe(
 ): Promise<Started> {
   const before = performance.now();
   const server = await startTarget(target, options, fakeArgs, env);
-  const agentId = await deployOne(server);
-  return { server, agentId, coldStartMs: performance.now() - before };
+  const extraHeaders: Record<string, string> = target === 'session' ? { 'x-mock-session': 'bench' } : {};
+  const agentId = await deployOne(server, extraHeaders);
+  return { server, agentId, coldStartMs: performance.now() - before, extraHeaders };
 }

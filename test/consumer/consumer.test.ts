@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../scripts/spawned-server.ts';
 import { chromiumPresent, launchChromium } from '../browser/chromium.ts';
 import { serveStatic } from '../browser/static-server.ts';
 import { stopsAnswering } from '../stops-answering.ts';
@@ -100,6 +101,7 @@ beforeAll(async () => {
         `typescript@${manifest.devDependencies.typescript}`,
         'jsdom',
         'happy-dom',
+        `@playwright/test@${manifest.devDependencies['@playwright/test']}`,
         // The React app of test/consumer/app/src, its component tests and its types.
         'react',
         'react-dom',
@@ -111,13 +113,15 @@ beforeAll(async () => {
         `@types/node@${manifest.devDependencies['@types/node']}`,
       ],
       app,
+      // Playwright's browsers are never downloaded: the tests use Debian's chromium.
+      { PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
     ),
     run('npm', [...install, `node@${oldestNode}`], node22),
   ]);
   succeeded(installed, 'npm install in the scratch app');
   succeeded(installedNode, `npm install node@${oldestNode}`);
   oldNode = join(node22, 'node_modules', '.bin', 'node');
-}, 300_000);
+}, 600_000);
 
 afterAll(async () => {
   if (work !== '') await rm(work, { recursive: true, force: true });
@@ -363,6 +367,47 @@ describe('the packed package, installed into a scratch app', { timeout: 180_000 
     }
   });
 
+  // Two Playwright runs of 4 browsers each: far longer than the other steps on a loaded machine.
+  it('runs Playwright with 4 workers against one serve: colliding tests pass with sessions and fail without', {
+    timeout: 900_000,
+  }, async () => {
+    const playwright = async (sessions: 'on' | 'off'): Promise<{ run: Run; results: Record<string, string> }> => {
+      const port = await freePort();
+      const json = join(work, `playwright-${sessions}.json`);
+      const run_ = await run(
+        join(app, 'node_modules', '.bin', 'playwright'),
+        ['test', '-c', 'e2e/playwright.config.ts'],
+        app,
+        { MOCK_PORT: String(port), MOCK_SESSIONS: sessions, PW_JSON: json },
+      );
+      const report = JSON.parse(await readFile(json, 'utf8')) as {
+        suites: { specs: { title: string; ok: boolean }[] }[];
+      };
+      const specs = report.suites.flatMap((suite) => suite.specs);
+      return {
+        run: run_,
+        results: Object.fromEntries(specs.map((spec) => [spec.title, spec.ok ? 'passed' : 'failed'])),
+      };
+    };
+    const on = await playwright('on');
+    expect(on.results, `${on.run.stdout}\n${on.run.stderr}`).toEqual({
+      'a paused agent refuses tasks (409)': 'passed',
+      'an active agent accepts tasks (200)': 'passed',
+      'a 500 scenario on getAgent shows the error': 'passed',
+      'an agent seeded by this test is there': 'passed',
+    });
+    expect(on.run.status).toBe(0);
+    expect(on.run.stdout).toMatch(/4 passed/);
+    expect(on.run.stdout).toMatch(/using 4 workers/);
+    // The same tests on the shared default session: another test's reset, pause or 500 scenario leaks into them. Which
+    // ones fail depends on when each worker's reset lands, so the check is that some do, each with a leaked answer.
+    const off = await playwright('off');
+    expect(Object.values(off.results).filter((result) => result === 'failed').length, off.run.stdout).toBeGreaterThan(
+      0,
+    );
+    expect(off.run.stdout).toMatch(/Received string: {2}"(409|500 Internal server error|200)"/);
+    expect(off.run.status).toBe(1);
+  });
   it.skipIf(!chromiumPresent)(
     'puts a validating proxy with npx in front of a server, used by a browser page; its recording is replayed by spec-change and served by serve --from-recording',
     async () => {
