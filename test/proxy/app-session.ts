@@ -13,7 +13,7 @@ export interface AppCall {
 }
 
 /**
- * The app's session: retrieve an agent, deploy one, retrieve it, give it a task, deploy with a fractional supply, look up an unknown one, call without credentials; then the
+ * The app's session: retrieve an agent, deploy one, retrieve it, give it a task, deploy with a fractional supply, look up an unknown one, call (read and write) without credentials; then the
  * requests the spec forbids (a revenueShare above 1, a priority outside its enum, JSON sent as text/plain, malformed
  * JSON, task parameters as an array).
  * @example for (const call of appSession(token, agentId)) await fetch(proxy.url + call.path, call);
@@ -41,6 +41,21 @@ export function appSession(token: string, agentId: string): AppCall[] {
     },
     { name: 'unknown agent', method: 'GET', path: '/v1/agents/agt_UnknownUnknown00', headers: auth },
     { name: 'no credentials', method: 'GET', path: `/v1/agents/${agentId}`, headers: {} },
+    // A page whose login expired still sends valid writes: the description makes every operation need the token.
+    {
+      name: 'deploy without credentials',
+      method: 'POST',
+      path: '/v1/agents/deploy',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(deploy),
+    },
+    {
+      name: 'task without credentials',
+      method: 'POST',
+      path: `/v1/agents/${agentId}/execute`,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ task: 'Summarise the order book' }),
+    },
     {
       name: 'revenueShare above 1',
       method: 'POST',
