@@ -4,6 +4,7 @@ import { createFixedClock } from './clock.ts';
 import { createMockCore, type MockCore } from './core.ts';
 import type { Logger } from './logger.ts';
 import type { MockResponse } from './mock-http.ts';
+import { createTestApi } from './test-api.ts';
 import { openWebStorage, webStorageKey, type WebStorageLike } from './web-storage.ts';
 
 const START = Date.parse('2026-11-20T12:00:00.000Z');
@@ -135,6 +136,21 @@ describe('openWebStorage', () => {
     expect((await call(first, 'POST', '/__mock/reset')).status).toBe(200);
     expect(store.getItem(KEY)).not.toContain('Gone After Reset');
     expect((await call(pageLoad(store), 'GET', `/v1/agents/${agentId}`)).status).toBe(404);
+  });
+
+  it('saves a reset from the page too: the test API, and core.reset() without awaiting anything after it', async () => {
+    const store = new FakeWebStorage();
+    const first = pageLoad(store);
+    await deploy(first, 'Reset By The Api');
+    await createTestApi(first).reset();
+    expect(store.getItem(KEY)).not.toContain('Reset By The Api');
+    await deploy(first, 'Reset By The Core');
+    await first.persist();
+    expect(store.getItem(KEY)).toContain('Reset By The Core');
+    first.reset();
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(store.getItem(KEY)).not.toContain('Reset By The Core');
   });
 
   it('on a quota error keeps answering from memory, warns once, and leaves no stale snapshot behind', async () => {
