@@ -1,11 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mintToken } from './auth.ts';
 import { createFixedClock } from './clock.ts';
 import { createMockCore, type MockCore } from './core.ts';
 import type { Logger } from './logger.ts';
 import type { MockResponse } from './mock-http.ts';
 import { createTestApi } from './test-api.ts';
-import { openWebStorage, webStorageKey, type WebStorageLike } from './web-storage.ts';
+import { openPageStorage, openWebStorage, webStorageKey, type WebStorageLike } from './web-storage.ts';
 
 const START = Date.parse('2026-11-20T12:00:00.000Z');
 const KEY = webStorageKey(5, 36);
@@ -166,5 +166,45 @@ describe('openWebStorage', () => {
     expect(logger.warnings).toHaveLength(1);
     expect(logger.warnings[0]).toMatch(/no longer fits in the page's storage .*quota/);
     expect(store.getItem(KEY)).toBeNull();
+  });
+});
+
+describe('openPageStorage', () => {
+  afterEach(() => vi.unstubAllGlobals());
+  const expected = { seed: 5, catalogueSize: 36, maxTasks: 100 };
+
+  it.each([
+    ['session', 'sessionStorage'],
+    ['local', 'localStorage'],
+  ] as const)("persist: '%s' keeps the snapshot in %s", async (persist, global) => {
+    const store = new FakeWebStorage();
+    vi.stubGlobal(global, store);
+    const storage = openPageStorage(persist, { ...expected, logger: recordingLogger() });
+    expect(storage.durable).toBe(true);
+    storage.writeDocument('clock', 0);
+    await storage.commit();
+    expect(store.getItem(KEY)).toContain('"clock":0');
+  });
+
+  it('falls back to memory with a warning where the page may not use its storage, and when told to', () => {
+    const logger = recordingLogger();
+    vi.stubGlobal('sessionStorage', undefined);
+    expect(openPageStorage('session', { ...expected, logger }).durable).toBe(false);
+    const original = Object.getOwnPropertyDescriptor(globalThis, 'localStorage');
+    Object.defineProperty(globalThis, 'localStorage', {
+      configurable: true,
+      get: () => {
+        throw new DOMException('denied', 'SecurityError');
+      },
+    });
+    expect(openPageStorage('local', { ...expected, logger }).durable).toBe(false);
+    if (original) Object.defineProperty(globalThis, 'localStorage', original);
+    else Reflect.deleteProperty(globalThis, 'localStorage');
+    expect(logger.warnings).toEqual([
+      expect.stringMatching(/no sessionStorage; the fake keeps its state in memory only/),
+      expect.stringMatching(/localStorage cannot be used \(denied\)/),
+    ]);
+    expect(openPageStorage(false, { ...expected, logger }).durable).toBe(false);
+    expect(logger.warnings).toHaveLength(2);
   });
 });
