@@ -117,7 +117,7 @@ export function fileOf(id: string): FixtureFile {
  * (`twoGuards`). An invalid body alone, or an unknown agent alone, is one guard, so those checks (and generated cases)
  * are skipped; so are the auth checks of writing operations, whose bad credentials come with a request that would
  * succeed with a valid token (bad credentials are the only guard there).
- * @example readOnlySafe(namedChecks.find((c) => c.id === 'auth/getAgent/missing')!) // true
+ * @example readOnlySafe(namedChecks.find((c) => c.id === `auth/${operationId}/missing`)!) // true
  */
 export function readOnlySafe(check: PlannedCheck): boolean {
   return check.posts === 0 || check.twoGuards;
@@ -125,7 +125,7 @@ export function readOnlySafe(check: PlannedCheck): boolean {
 
 /**
  * The auth checks --read-only leaves out (those of writing operations), for the run's header and report.
- * @example readOnlySkippedAuth() // ['auth/deployAgent/missing', …]
+ * @example readOnlySkippedAuth() // [`auth/${operationId}/missing`, …] for each writing operation
  */
 export function readOnlySkippedAuth(): string[] {
   return namedChecks.filter((check) => check.check === 'auth' && !readOnlySafe(check)).map((check) => check.id);

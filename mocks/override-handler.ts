@@ -35,7 +35,7 @@ function toHandler(
  * body of that status's schema; tsc refuses anything else, and the answer is checked against the spec when built
  * (an OverrideError names each JSON Pointer and rule). Without a body, the spec's example of that status is served.
  * @example
- * server.use(overrideHandler('getAgent', 404, undefined, { baseUrl: 'https://api.test' }));
+ * server.use(overrideHandler(operationId, 404, undefined, { baseUrl: 'https://api.test' }));
  * server.use(overrideHandler('GET /v1/agents/{agentId}', 200, { ...agent, name: 'Renamed' }));
  */
 export function overrideHandler<const Key extends OperationKey, const S extends DocumentedStatus<OperationOf<Key>>>(
@@ -51,7 +51,7 @@ export function overrideHandler<const Key extends OperationKey, const S extends 
 /**
  * The escape hatch: an msw handler that serves any status and body on an operation's route, unchecked, for testing how
  * an app copes with a server that breaks the contract.
- * @example server.use(uncheckedOverrideHandler('getAgent', 200, { agentId: 42 }));
+ * @example server.use(uncheckedOverrideHandler(operationId, 200, { agentId: 42 }));
  */
 export function uncheckedOverrideHandler(
   operation: OperationKey,

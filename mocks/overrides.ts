@@ -73,7 +73,7 @@ export function overrideOperation(key: string): OperationSpec {
 /**
  * Builds the answer of an override and, unless `checked` is false, checks it with the spec's response checker
  * (status documented, media type, required headers, body schema, no undocumented field).
- * @example buildOverride('getAgent', 404, undefined, {}, true).response.status // 404, the spec's example body
+ * @example buildOverride(operationId, 404, undefined, {}, true).response.status // 404, the spec's example body
  */
 export function buildOverride(
   key: string,

@@ -37,7 +37,7 @@ async function refusal(response: Response): Promise<Refusal> {
  * @example
  * const { url } = await startMockServer({ port: 0 });
  * const api = connectTestApi({ baseUrl: url });
- * await api.override('executeAgentTask', 409);
+ * await api.override(operationId, 409);
  */
 export function connectTestApi(options: RemoteTestApiOptions): MockTestApi {
   const base = options.baseUrl.replace(/\/+$/, '');

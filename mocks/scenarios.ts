@@ -128,7 +128,7 @@ export class Scenarios {
 
   /**
    * Takes the rate-limit window from a count shared by several replicas (the request about to be decided is `count`).
-   * @example scenarios.useSharedWindow({ start: now, count: 3 }); scenarios.decide('getAgent', now); // the 3rd request
+   * @example scenarios.useSharedWindow({ start: now, count: 3 }); scenarios.decide(operationId, now); // the 3rd request
    */
   useSharedWindow(window: { start: number; count: number }): void {
     this.#windowStart = window.start;

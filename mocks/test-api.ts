@@ -58,7 +58,7 @@ function unwrap<T>(outcome: SeedOutcome<T>, what: string): T {
 
 /**
  * The test API over an in-process core (what `setupMockServer().api` and `setupMockWorker().api` are).
- * @example const api = createTestApi(core); await api.override('getAgent', 500); await api.reset();
+ * @example const api = createTestApi(core); await api.override(operationId, 500); await api.reset();
  */
 export function createTestApi(core: MockCore, hooks: TestApiHooks = {}): MockTestApi {
   return {

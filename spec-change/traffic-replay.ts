@@ -18,7 +18,7 @@ import {
 /** One recorded exchange, from wherever it came; parts that were not recorded are undefined. */
 export interface Evidence {
   source: 'example' | 'journal' | 'report';
-  /** Where it is in its source: `/components/examples/AgentTrading`, `journal #12`, `auth/getAgent/missing #0`. */
+  /** Where it is in its source: `/components/examples/AgentTrading`, `journal #12`, `auth/<operationId>/missing #0`. */
   where: string;
   method: string;
   /** The request path, or the path template for an example (then path parameters are not checked). */
@@ -133,7 +133,7 @@ function normalized(path: string): string {
 
 /**
  * The operation of a version that a method and path reach, with the path parameters' values.
- * @example matchOperation(document, 'GET', '/v1/agents/agt_1', false)?.operationId // 'getAgent'
+ * @example matchOperation(document, 'GET', '/v1/agents/agt_1', false)?.operationId // the retrieve's operationId
  */
 export function matchOperation(
   document: JsonObject,
