@@ -10,10 +10,11 @@ import { DEFAULT_JOURNAL_SIZE, Journal, JOURNAL_BODY_LIMIT, journalText } from '
 import { consoleLogger, type Logger } from './logger.ts';
 import type { MockRequest, MockResponse } from './mock-http.ts';
 import type { BuiltOverride } from './overrides.ts';
-import { problemResponse } from './problems.ts';
+import { createCoreDocuments } from './core-documents.ts';
+import { failureResponse } from './failure-response.ts';
 import { seedFromText } from './random.ts';
 import { refuseRepeatedHeaders } from './repeated-headers.ts';
-import { matchRoute } from './router.ts';
+import { createSharedDispatch } from './shared-dispatch.ts';
 import { parseScenarioConfig, Scenarios, type ScenarioConfig } from './scenarios.ts';
 import {
   SESSION_HEADER,
@@ -24,13 +25,7 @@ import {
   type SessionOptions,
 } from './sessions.ts';
 import type { OperationId } from '../spec/index.ts';
-import {
-  createMemoryStorage,
-  StorageConflictError,
-  StorageUnavailableError,
-  StorageWriteError,
-  type Storage,
-} from './storage.ts';
+import { createMemoryStorage, type Storage } from './storage.ts';
 import { AgentStore, DEFAULT_FAILURE_RATIO } from './store.ts';
 
 /** The seed used when none is given (MOCK_SEED). */
@@ -125,17 +120,6 @@ export interface MockCore {
   clearOverrides(): void;
 }
 
-/** Names of the core's documents in the storage. */
-const CLOCK_DOCUMENT = 'clock';
-const SCENARIOS_DOCUMENT = 'scenarios';
-const COVERAGE_DOCUMENT = 'coverage';
-
-/**
- * Times a request is handled again when a replica sharing the storage changed the same rows first (nothing of the
- * attempt was applied). Past it the answer is the 503 of a change not saved.
- */
-const MAX_ATTEMPTS = 8;
-
 const sleepFor = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const isControlPath = (path: string): boolean => path.startsWith(CONTROL_PREFIX) || path === '/__mock';
 
@@ -188,78 +172,15 @@ function assembleCore(options: MockCoreOptions, parent: SessionParent | undefine
   const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
   const authenticator: Authenticator = createAuthenticator(options.jwtSecret ?? DEFAULT_JWT_SECRET, options.wallClock);
   const coverage = parent?.coverage ?? new Coverage();
-  const savedCoverage = parent ? undefined : storage.readDocument(COVERAGE_DOCUMENT);
-  if (savedCoverage !== undefined) coverage.restore(savedCoverage);
-  let coverageWritten = coverage.changes;
-  // The counts ride along with a batch that is written anyway (a mutation, DELETE /__mock/coverage, the shutdown's):
-  // a write per GET would make every read a write.
-  const persist = (): Promise<void> => {
-    if (storage.durable && coverage.changes !== coverageWritten) {
-      storage.writeDocument(COVERAGE_DOCUMENT, coverage.toJSON());
-      coverageWritten = coverage.changes;
-    }
-    return storage.commit();
-  };
-
-  // Durable storage was checked when it was opened; what it holds wins over the options (a restart resumes).
-  const savedScenarios = (): ScenarioConfig | undefined => {
-    const saved = storage.readDocument(SCENARIOS_DOCUMENT);
-    return saved === undefined ? undefined : parseScenarioConfig(saved).config;
-  };
-  const savedClock = storage.readDocument(CLOCK_DOCUMENT);
-  if (typeof savedClock === 'number' && savedClock > clock.offset) clock.advance(savedClock - clock.offset);
-  scenarios.configure(savedScenarios() ?? options.scenarios ?? {});
-  /** The clock offset including advances still being written. */
-  let clockTarget = clock.offset;
-  storage.onRollback(() => {
-    coverageWritten = -1;
-    // Only when they differ: configuring restarts the rate-limit window, and another replica's change lands here too.
-    const storedScenarios = savedScenarios() ?? {};
-    if (JSON.stringify(storedScenarios) !== JSON.stringify(scenarios.config)) scenarios.configure(storedScenarios);
-    // A reset of the batch may have moved the clock back; forward is the one way a clock moves, so it is re-advanced.
-    const stored = storage.readDocument(CLOCK_DOCUMENT);
-    if (typeof stored === 'number' && stored > clock.offset) clock.advance(stored - clock.offset);
-    clockTarget = clock.offset;
+  const documents = createCoreDocuments({
+    storage,
+    clock,
+    scenarios,
+    coverage,
+    scenariosAtStart: options.scenarios,
+    ownsCoverage: parent === undefined,
   });
-  // Another replica's reset moves the shared clock back; this one follows it (a rollback never needs to).
-  storage.onReplicaChange?.(() => {
-    const stored = storage.readDocument(CLOCK_DOCUMENT);
-    if (typeof stored !== 'number' || stored >= clock.offset || !clock.reset) return;
-    clock.reset();
-    if (stored > clock.offset) clock.advance(stored - clock.offset);
-    clockTarget = clock.offset;
-  });
-  const refresh = storage.refresh?.bind(storage);
-  /**
-   * One attempt: memory first brought up to what other replicas committed (a shared storage only), and a rate limit
-   * counted where every replica counts. Nothing is awaited between the count and the scenarios' decision.
-   */
-  const attempt = async (request: MockRequest, trace: DispatchTrace): Promise<MockResponse> => {
-    if (refresh) await refresh();
-    const limit = scenarios.config.rateLimit;
-    if (
-      limit &&
-      storage.countRequest &&
-      !isControlPath(request.path) &&
-      matchRoute(request.method, request.path).kind === 'operation'
-    )
-      scenarios.useSharedWindow(
-        await storage.countRequest(clock.now(), limit.windowSeconds * 1000, JSON.stringify(limit)),
-      );
-    return dispatch(request, trace);
-  };
-  const dispatchShared = async (request: MockRequest, trace: DispatchTrace): Promise<MockResponse> => {
-    for (let tries = 1; ; tries += 1) {
-      try {
-        return await attempt(request, trace);
-      } catch (error) {
-        if (!(error instanceof StorageConflictError) || tries >= MAX_ATTEMPTS) throw error;
-        trace.operationId = null;
-        trace.bodyText = null;
-      }
-    }
-  };
-
+  const { persist } = documents;
   const dispatchApi = createApiDispatch({
     clock,
     scenarios,
@@ -268,8 +189,7 @@ function assembleCore(options: MockCoreOptions, parent: SessionParent | undefine
     sleep: options.sleep ?? sleepFor,
     overrides,
   });
-
-  function dispatch(request: MockRequest, trace: DispatchTrace): Promise<MockResponse> | MockResponse {
+  const dispatch = (request: MockRequest, trace: DispatchTrace): Promise<MockResponse> | MockResponse => {
     const repeated = refuseRepeatedHeaders(request);
     if (repeated) return repeated;
     const control = isControlPath(request.path);
@@ -277,21 +197,26 @@ function assembleCore(options: MockCoreOptions, parent: SessionParent | undefine
     if (cors) return cors;
     if (control) return refuseCrossSite(corsOrigins, request) ?? handleControlRequest(core, request);
     return dispatchApi(request, trace);
-  }
-
-  const sessionsOn = parent === undefined && options.sessions !== false && options.sessions?.max !== 0;
-  const sessions = sessionsOn
-    ? new SessionRegistry<MockCore>(
-        {
-          create: () => assembleCore(sessionOptions(options, { coverage, clock }), { coverage, clock }),
-          records: (session) => session.records,
-        },
-        options.sessions === false ? {} : options.sessions,
-      )
-    : undefined;
-
+  };
+  const answerOnce = createSharedDispatch({ storage, scenarios, clock, dispatch, isControlPath }) ?? dispatch;
+  const sessions = parent === undefined ? createSessions(options, { coverage, clock }) : undefined;
   // A session's own core answers whatever reaches it: only the default core routes to sessions.
   const routeToSession = parent === undefined ? createSessionRouting(sessions, corsOrigins) : () => undefined;
+
+  const answer = async (request: MockRequest): Promise<MockResponse> => {
+    const started = performance.now();
+    const context: DispatchTrace = { operationId: null, bodyText: null };
+    let response: MockResponse;
+    try {
+      response = await answerOnce(request, context);
+    } catch (error) {
+      response = failureResponse(error, request, logger);
+    }
+    const control = isControlPath(request.path);
+    withCors(corsOrigins, request, response, control);
+    if (!control) record({ coverage, journal, clock }, request, response, context, started);
+    return response;
+  };
 
   const core: MockCore = {
     store,
@@ -320,29 +245,19 @@ function assembleCore(options: MockCoreOptions, parent: SessionParent | undefine
       overrides.clear();
       store.reset();
       scenarios.reset();
-      if (storage.durable) storage.writeDocument(SCENARIOS_DOCUMENT, {});
       journal.clear();
       clock.reset?.();
-      clockTarget = clock.offset;
-      if (storage.durable) storage.writeDocument(CLOCK_DOCUMENT, clock.offset);
+      documents.afterReset();
     },
     persist,
     async advanceClock(ms) {
-      // Written first and applied once durable: the clock cannot run backwards, so it is never moved on a failed write.
-      // From the clock as it is now too: a test may have moved an injected clock directly.
-      clockTarget = Math.max(clockTarget, clock.offset) + Math.max(0, ms);
-      const target = clockTarget;
-      if (storage.durable) storage.writeDocument(CLOCK_DOCUMENT, target);
-      await persist();
-      if (target > clock.offset) clock.advance(target - clock.offset);
+      await documents.advanceClock(ms);
       store.settle();
     },
     async configureScenarios(config) {
       const parsed = parseScenarioConfig(config);
       if (parsed.errors.length > 0) throw new MockInputError('The scenarios', parsed.errors);
-      scenarios.configure(parsed.config);
-      if (storage.durable) storage.writeDocument(SCENARIOS_DOCUMENT, parsed.config);
-      await persist();
+      await documents.saveScenarios(parsed.config);
     },
     handle(request) {
       // The default session pays two property reads for sessions: no header and no cookie means no lookup at all.
@@ -353,52 +268,40 @@ function assembleCore(options: MockCoreOptions, parent: SessionParent | undefine
       return named ?? answer(request);
     },
   };
-
-  async function answer(request: MockRequest): Promise<MockResponse> {
-    const started = performance.now();
-    const context: DispatchTrace = { operationId: null, bodyText: null };
-    let response: MockResponse;
-    try {
-      response = await (refresh ? dispatchShared(request, context) : dispatch(request, context));
-    } catch (error) {
-      if (error instanceof StorageUnavailableError) {
-        response = problemResponse('state-not-saved', {
-          detail: `The shared state could not be read (${error.message}); nothing was applied, so retrying is safe.`,
-          instance: request.path.slice(0, 2048),
-        });
-      } else if (error instanceof StorageWriteError) {
-        response = problemResponse('state-not-saved', {
-          detail: `The change could not be saved (${error.message}); nothing of it was applied, so retrying is safe.`,
-          instance: request.path.slice(0, 2048),
-        });
-      } else {
-        logger.error(
-          `${request.method} ${request.path.slice(0, 200)} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-        );
-        response = problemResponse('internal', {
-          detail: 'The fake backend failed to handle the request; its log has the cause.',
-          instance: request.path.slice(0, 2048),
-        });
-      }
-    }
-    const control = isControlPath(request.path);
-    withCors(corsOrigins, request, response, control);
-    if (!control) {
-      coverage.record(context.operationId, request, response, context.scenario);
-      const text = context.bodyText;
-      journal.add({
-        atMs: clock.now(),
-        method: request.method,
-        path: journalText(request.path, 2048),
-        query: journalText(request.query, 2048),
-        operationId: context.operationId,
-        status: response.status,
-        durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-        body: text === null ? null : journalText(text),
-        bodyTruncated: text !== null && text.length > JOURNAL_BODY_LIMIT,
-      });
-    }
-    return response;
-  }
   return core;
+}
+
+/** The default core's sessions, each a core of its own made on first use; undefined when sessions are off. */
+function createSessions(options: MockCoreOptions, parent: SessionParent): SessionRegistry<MockCore> | undefined {
+  if (options.sessions === false || options.sessions?.max === 0) return undefined;
+  return new SessionRegistry<MockCore>(
+    {
+      create: () => assembleCore(sessionOptions(options, parent), parent),
+      records: (session) => session.records,
+    },
+    options.sessions ?? {},
+  );
+}
+
+/** What an API answer leaves behind: its count in the coverage and its line in the journal. */
+function record(
+  parts: { coverage: Coverage; journal: Journal; clock: Clock },
+  request: MockRequest,
+  response: MockResponse,
+  context: DispatchTrace,
+  started: number,
+): void {
+  parts.coverage.record(context.operationId, request, response, context.scenario);
+  const text = context.bodyText;
+  parts.journal.add({
+    atMs: parts.clock.now(),
+    method: request.method,
+    path: journalText(request.path, 2048),
+    query: journalText(request.query, 2048),
+    operationId: context.operationId,
+    status: response.status,
+    durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+    body: text === null ? null : journalText(text),
+    bodyTruncated: text !== null && text.length > JOURNAL_BODY_LIMIT,
+  });
 }

@@ -1,0 +1,30 @@
+// What a request that threw while being answered gets: the documented 503 when its change was not saved, a 500 else.
+import type { Logger } from './logger.ts';
+import type { MockRequest, MockResponse } from './mock-http.ts';
+import { problemResponse } from './problems.ts';
+import { StorageUnavailableError, StorageWriteError } from './storage.ts';
+
+/**
+ * The problem answer for an error thrown while answering `request`; an unexpected one is logged with its stack.
+ * @example failureResponse(new StorageWriteError('disk full'), request, consoleLogger).status // 503
+ */
+export function failureResponse(error: unknown, request: MockRequest, logger: Logger): MockResponse {
+  const instance = request.path.slice(0, 2048);
+  if (error instanceof StorageUnavailableError)
+    return problemResponse('state-not-saved', {
+      detail: `The shared state could not be read (${error.message}); nothing was applied, so retrying is safe.`,
+      instance,
+    });
+  if (error instanceof StorageWriteError)
+    return problemResponse('state-not-saved', {
+      detail: `The change could not be saved (${error.message}); nothing of it was applied, so retrying is safe.`,
+      instance,
+    });
+  logger.error(
+    `${request.method} ${request.path.slice(0, 200)} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  );
+  return problemResponse('internal', {
+    detail: 'The fake backend failed to handle the request; its log has the cause.',
+    instance,
+  });
+}
