@@ -81,7 +81,8 @@ export function createApiDispatch(
       if (forced) return forced;
     }
 
-    const auth = await authenticator.authenticate(request.headers.authorization);
+    const header = request.headers.authorization;
+    const auth = authenticator.remembered(header) ?? (await authenticator.authenticate(header));
     if (!auth.ok) {
       return problemResponse('unauthorized', {
         detail: auth.detail,

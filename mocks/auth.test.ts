@@ -170,3 +170,25 @@ describe('the verified-token cache is bounded in bytes, not tokens', () => {
     expect(auth.cachedBytes()).toBeGreaterThan(0);
   });
 });
+
+describe('remembered: the synchronous answer for the last accepted header, never for another or an expired one', () => {
+  it('answers the header just accepted, nothing else, and stops at the token expiry', async () => {
+    let now = NOW;
+    const auth = createAuthenticator(undefined, () => now);
+    const token = await mintToken({ sub: 'alice', now: NOW, ttlSeconds: 60 });
+    const other = await mintToken({ sub: 'bob', now: NOW, ttlSeconds: 60 });
+    expect(auth.remembered(`Bearer ${token}`)).toBeUndefined();
+    expect(await auth.authenticate(`Bearer ${token}`)).toEqual({ ok: true, sub: 'alice' });
+    expect(auth.remembered(`Bearer ${token}`)).toEqual({ ok: true, sub: 'alice' });
+    expect(auth.remembered(`Bearer ${other}`)).toBeUndefined();
+    expect(auth.remembered(`bearer ${token}`)).toBeUndefined();
+    expect(auth.remembered(undefined)).toBeUndefined();
+    // A refused header does not replace the remembered one, and is never remembered itself.
+    expect((await auth.authenticate('Bearer not.a.jwt')).ok).toBe(false);
+    expect(auth.remembered('Bearer not.a.jwt')).toBeUndefined();
+    expect(auth.remembered(`Bearer ${token}`)).toEqual({ ok: true, sub: 'alice' });
+    now = NOW + 61_000;
+    expect(auth.remembered(`Bearer ${token}`)).toBeUndefined();
+    expect(await auth.authenticate(`Bearer ${token}`)).toMatchObject({ ok: false, detail: /expired/ });
+  });
+});

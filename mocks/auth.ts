@@ -31,6 +31,12 @@ export type AuthResult =
 /** Decides whether an Authorization header is accepted. */
 export interface Authenticator {
   authenticate(header: string | undefined): Promise<AuthResult>;
+  /**
+   * The answer for the last Authorization header accepted, while its token is still valid; undefined for any other
+   * header (then `authenticate` decides). Synchronous, and without the regex or a hash of the token: a client sends
+   * the same header on every request, and on the hot path a GET spent about a sixth of its CPU in `authenticate`.
+   */
+  remembered(header: string | undefined): AuthResult | undefined;
 }
 
 /**
@@ -45,8 +51,18 @@ export function createAuthenticator(
   let key: Promise<CryptoKey> | undefined;
   const verified = new Map<string, { sub: string; expiresAt: number; bytes: number }>();
   let bytes = 0;
+  // One entry: the header as the client sent it, so the next identical header is recognised by one string compare.
+  let last: { header: string; expiresAt: number; result: AuthResult } | undefined;
+  const accepted = (header: string, sub: string, expiresAt: number): AuthResult => {
+    const result: AuthResult = { ok: true, sub };
+    last = { header, expiresAt, result };
+    return result;
+  };
   return {
     cachedBytes: () => bytes,
+    remembered(header) {
+      return last !== undefined && header === last.header && last.expiresAt > now() ? last.result : undefined;
+    },
     async authenticate(header) {
       if (header === undefined || header === '') {
         return {
@@ -67,7 +83,7 @@ export function createAuthenticator(
       }
       const cached = verified.get(token);
       if (cached) {
-        if (cached.expiresAt > now()) return { ok: true, sub: cached.sub };
+        if (cached.expiresAt > now()) return accepted(header, cached.sub, cached.expiresAt);
         verified.delete(token);
         bytes -= cached.bytes;
         return {
@@ -107,9 +123,10 @@ export function createAuthenticator(
           verified.clear();
           bytes = 0;
         }
-        verified.set(token, { sub: payload.sub, expiresAt: Number(payload.exp) * 1000, bytes: entryBytes });
+        const expiresAt = Number(payload.exp) * 1000;
+        verified.set(token, { sub: payload.sub, expiresAt, bytes: entryBytes });
         bytes += entryBytes;
-        return { ok: true, sub: payload.sub };
+        return accepted(header, payload.sub, expiresAt);
       } catch (error) {
         // jose reports every fault of the token as a JOSEError; anything else is a fault of the fake or its environment,
         // which the core answers as a 500 with the cause in its log, rather than blaming the caller's token.
