@@ -2,6 +2,7 @@
 import { resolveRef } from './document-refs.ts';
 import { getOperation } from './operations.ts';
 import { getAtPointer, isJsonObject, type JsonObject } from './json-pointer.ts';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { getSchemaValidator } from './schema-compiler.ts';
 import { toFieldErrors } from './field-errors.ts';
 import type { BodyOperationId, OperationId, RequestBodies, ValidationError } from './types.ts';
@@ -40,10 +41,27 @@ export function validateRequestBody<K extends BodyOperationId>(
   options: ValidateRequestBodyOptions = {},
 ): ValidationResult<RequestBodies[K]> {
   const document = options.document ?? openapiDocument;
-  const validate = getSchemaValidator(requestSchemaPointer(operationId, document), 'request', document);
+  const validate =
+    document === openapiDocument
+      ? ownValidator(bodyValidators, operationId, () => requestSchemaPointer(operationId, document))
+      : getSchemaValidator(requestSchemaPointer(operationId, document), 'request', document);
   const subject: unknown = options.clone !== false && isJsonObject(body) ? structuredClone(body) : body;
   if (validate(subject)) return { ok: true, value: subject as RequestBodies[K] };
   return { ok: false, errors: toFieldErrors(validate.errors ?? []) };
+}
+
+// The fake validates a body and a path parameter on every request: for spec/openapi.yaml the compiled validator is kept
+// by operation (and parameter), with no pointer to find and no cache key to build per request.
+const bodyValidators = new Map<string, ValidateFunction>();
+const parameterValidators = new Map<string, Map<string, ValidateFunction>>();
+
+function ownValidator(cache: Map<string, ValidateFunction>, key: string, pointer: () => string): ValidateFunction {
+  let validate = cache.get(key);
+  if (!validate) {
+    validate = getSchemaValidator(pointer(), 'request', openapiDocument);
+    cache.set(key, validate);
+  }
+  return validate;
 }
 
 // Memoized: the fake backend validates a path parameter on every request, and walking the document each time showed in its profile.
@@ -92,7 +110,17 @@ export function validatePathParameter(
   value: string,
   document: JsonObject = openapiDocument,
 ): ValidationResult<string> {
-  const validate = getSchemaValidator(parameterSchemaPointer(operationId, name, document), 'request', document);
+  let validate: ValidateFunction;
+  if (document === openapiDocument) {
+    let byName = parameterValidators.get(operationId);
+    if (!byName) {
+      byName = new Map();
+      parameterValidators.set(operationId, byName);
+    }
+    validate = ownValidator(byName, name, () => parameterSchemaPointer(operationId, name, document));
+  } else {
+    validate = getSchemaValidator(parameterSchemaPointer(operationId, name, document), 'request', document);
+  }
   if (validate(value)) return { ok: true, value };
   return { ok: false, errors: toFieldErrors(validate.errors ?? [], `/path/${name}`) };
 }
