@@ -11,6 +11,22 @@ export const MAX_JSON_DEPTH = 64;
 const decoder = new TextDecoder('utf-8', { fatal: true });
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i;
 
+/** The last Content-Type judged and whether it is JSON in UTF-8: a client sends the same one on every request. */
+let lastContentType: string | undefined;
+let lastContentTypeIsJson = false;
+
+/** Whether a Content-Type names JSON in UTF-8 (no charset, or utf-8 / utf8). */
+function isJsonUtf8(contentType: string | undefined): boolean {
+  if (contentType !== undefined && contentType === lastContentType) return lastContentTypeIsJson;
+  const charset = CHARSET.exec(contentType ?? '')?.[1]?.toLowerCase();
+  const json =
+    mediaTypeOf(contentType) === 'application/json' &&
+    (charset === undefined || charset === 'utf-8' || charset === 'utf8');
+  lastContentType = contentType;
+  lastContentTypeIsJson = json;
+  return json;
+}
+
 export type ParsedBody =
   | { ok: true; value: unknown; text: string }
   | { ok: false; response: MockResponse; text: string | null };
@@ -68,9 +84,7 @@ export function readJsonBody(request: MockRequest): ParsedBody {
     };
   }
   const contentType = request.headers['content-type'];
-  const mediaType = mediaTypeOf(contentType);
-  const charset = CHARSET.exec(contentType ?? '')?.[1]?.toLowerCase();
-  if (mediaType !== 'application/json' || (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')) {
+  if (!isJsonUtf8(contentType)) {
     return {
       ok: false,
       text: null,

@@ -101,6 +101,9 @@ export class AgentStore {
   #ledger: TaskLedger;
   /** Agents kept besides the catalogue from the start and after every reset (serve --from-recording). */
   #starting: readonly Agent[] = [];
+  /** The last deploy time and its ISO text: under load many deploys fall in one millisecond, and toISOString is not free. */
+  #isoMs = Number.NaN;
+  #iso = '';
 
   constructor(options: StoreOptions) {
     this.seed = options.seed;
@@ -197,7 +200,7 @@ export class AgentStore {
 
   /** `deploy` for a request the spec's validator passed already: the API's hot path validates once. */
   [deployValidated](request: WithDefaults<'DeployRequest'>, creator: string): DeployResult {
-    const agentId = this.#newId('agt_', (id) => this.catalogue.has(id) || this.#agents.has(id));
+    const agentId = this.#newId('agt_', this.#agentIdTaken);
     const price = request.pricePerToken;
     const supply = request.initialSupply;
     const agent: Agent = {
@@ -219,7 +222,7 @@ export class AgentStore {
       performance: { totalRevenue: 0, tasksCompleted: 0, successRate: 0, averageResponseTime: 0 },
       statistics: { holders: 1, volume24h: 0, priceChange24h: 0 },
       status: 'active',
-      deployedAt: new Date(this.clock.now()).toISOString(),
+      deployedAt: this.#isoAt(this.clock.now()),
     };
     this.#agents.add({ agent, tasksFailed: 0, catalogueIndex: undefined, json: undefined });
     this.#saveRandom();
@@ -288,11 +291,10 @@ export class AgentStore {
   seedAgent(input: unknown): SeedOutcome<Agent> {
     this.settle();
     const given = typeof input === 'object' && input !== null ? (input as { agentId?: unknown }).agentId : undefined;
-    const agentId =
-      typeof given === 'string' ? given : this.#newId('agt_', (id) => this.catalogue.has(id) || this.#agents.has(id));
+    const agentId = typeof given === 'string' ? given : this.#newId('agt_', this.#agentIdTaken);
     const generated = catalogueEntry(this.seed, this.catalogue.size + this.#agents.deployedCount, agentId);
     generated.agent.deployedAt = new Date(this.clock.now()).toISOString();
-    const seeded = buildSeededAgent(input, generated, (id) => this.catalogue.has(id) || this.#agents.has(id));
+    const seeded = buildSeededAgent(input, generated, this.#agentIdTaken);
     if (!seeded.ok) return { ok: false, status: 400, errors: seeded.errors };
     this.#agents.add({
       agent: seeded.agent,
@@ -424,6 +426,17 @@ export class AgentStore {
       (performance.averageResponseTime * finishedBefore + (task.finishesAt - task.submittedAt)) / finished,
     );
     this.#agents.changed(record);
+  }
+
+  /** Whether an agent id is in use: one function for the store's life, not a closure per deploy. */
+  readonly #agentIdTaken = (id: string): boolean => this.catalogue.has(id) || this.#agents.has(id);
+
+  #isoAt(ms: number): string {
+    if (ms !== this.#isoMs) {
+      this.#iso = new Date(ms).toISOString();
+      this.#isoMs = ms;
+    }
+    return this.#iso;
   }
 
   #newId(prefix: string, taken: (id: string) => boolean): string {
