@@ -77,10 +77,18 @@ export function load(url: string, options: Partial<autocannon.Options>): Promise
 }
 
 /**
- * Runs one operation against a started server for `duration` seconds.
- * @example const run = await measure(probe, op, 50, 4); run.rps
+ * How long a run lasts: a number of seconds, or until `requests` answers came back. A run of a fixed number of
+ * requests does the same work from the same state on every target: a timed run of deploys leaves a faster server
+ * holding more agents (a bigger heap, a bigger Map) when the next run starts, which penalises whichever is faster.
  */
-export async function measure(started: Started, op: OperationId, connections: number, duration: number): Promise<Run> {
+export type RunLength = number | { requests: number };
+
+/**
+ * Runs one operation against a started server for `length` (seconds, or a number of requests).
+ * @example const run = await measure(probe, op, 50, 4); run.rps
+ * @example const run = await measure(probe, op, 50, { requests: 20_000 }); run.rps
+ */
+export async function measure(started: Started, op: OperationId, connections: number, length: RunLength): Promise<Run> {
   const request = requestFor(op, await pathValuesOn(started, op));
   const cpuBefore = cpuSecondsOf(started.server.pid);
   const result = await load(`${started.server.baseUrl}${request.path}`, {
@@ -88,7 +96,7 @@ export async function measure(started: Started, op: OperationId, connections: nu
     headers: { ...headers(), ...started.extraHeaders },
     body: request.body,
     connections,
-    duration,
+    ...(typeof length === 'number' ? { duration: length } : { amount: Math.max(length.requests, connections) }),
   });
   return {
     rps: result.requests.total / result.duration,

@@ -27,7 +27,7 @@ export const allTargets: Target[] = ['fake', 'prism', 'bare'];
 export const allOps: OperationId[] = [...operations.keys()];
 
 export const usage =
-  'usage: npm run bench -- [--quick] [--duration S] [--rounds N] [--connections 1,50] [--targets fake,prism,bare,session,baseline] [--baseline DIR] ' +
+  'usage: npm run bench -- [--quick] [--duration S] [--requests N] [--rounds N] [--connections 1,50] [--targets fake,prism,bare,session,baseline] [--baseline DIR] ' +
   `[--sections ${allSections.join(',')}] [--scale 1000,10000,100000] [--steady S] [--json FILE] ` +
   '[--fake-node-args="--cpu-prof --cpu-prof-dir=artifacts/prof"]';
 /** The core the servers under test are pinned to, and the one the load generator gets. */
@@ -46,6 +46,7 @@ export function readOptions(args: string[]) {
     {
       quick: { type: 'boolean', default: false },
       duration: { type: 'string' },
+      requests: { type: 'string' },
       rounds: { type: 'string' },
       connections: { type: 'string', default: '1,50' },
       targets: { type: 'string', default: allTargets.join(',') },
@@ -63,6 +64,8 @@ export function readOptions(args: string[]) {
   return {
     quick,
     duration: numberFlag('duration', values.duration ?? (quick ? '1' : '4'), positive, usage),
+    /** Requests per measured throughput run; by default what the first round's warm-ups say fills `duration`. */
+    requests: values.requests === undefined ? undefined : numberFlag('requests', values.requests, count, usage),
     rounds: numberFlag('rounds', values.rounds ?? (quick ? '1' : '3'), count, usage),
     connections: values.connections.split(',').map((raw) => numberFlag('connections', raw, count, usage)),
     targets: baselineNeedsDir(listFlag('targets', values.targets, knownTargets, usage), values.baseline),

@@ -20,48 +20,77 @@ export interface ThroughputRow {
 }
 
 /**
- * The fake, Prism and the bare server, interleaved round by round (fresh processes each round).
+ * Requests of each warm-up run (per operation, 50 connections). A count, not a time: every target then holds the same
+ * agents and tasks when its measured runs start, whatever its speed.
+ */
+export const WARM_UP_REQUESTS = 5_000;
+
+/** Requests that fill `seconds` at `rate` req/s, in whole thousands (at least 1,000). */
+function runSize(rate: number, seconds: number): number {
+  return Number.isFinite(rate) ? Math.max(1_000, Math.round((rate * seconds) / 1_000) * 1_000) : 1_000;
+}
+
+/** What the rounds gather: every run by `target|op|connections`, cold starts, peak RSS, and the size of each run. */
+interface Gathered {
+  runs: Map<string, Run[]>;
+  coldStart: Map<Target, number[]>;
+  peakRss: Map<Target, number>;
+  /** Requests per measured run of each operation: `--requests`, or what the first round's warm-ups say fills `--duration`. */
+  requests: Map<OperationId, number>;
+}
+
+/** One round: fresh processes of every target (in a rotated order), warmed up alike, then each run interleaved. */
+async function oneRound(round: number, options: Options, gathered: Gathered): Promise<void> {
+  const { runs, coldStart, peakRss, requests } = gathered;
+  // Fresh processes each round: each starts from the seed, and each start is one more cold-start sample.
+  const order = options.targets.map((_, index) => options.targets[(index + round) % options.targets.length] as Target);
+  const started = new Map<Target, Started>();
+  const warmRates = new Map<OperationId, number[]>();
+  try {
+    for (const target of order) {
+      const probe = await startAndProbe(target, options);
+      started.set(target, probe);
+      coldStart.set(target, [...(coldStart.get(target) ?? []), probe.coldStartMs]);
+      for (const op of allOps) {
+        const warm = await measure(probe, op, 50, { requests: WARM_UP_REQUESTS });
+        warmRates.set(op, [...(warmRates.get(op) ?? []), warm.rps]);
+      }
+    }
+    for (const op of allOps) {
+      if (!requests.has(op))
+        requests.set(op, options.requests ?? runSize(median(warmRates.get(op) ?? []), options.duration));
+      for (const connections of options.connections) {
+        for (const target of order) {
+          const probe = started.get(target);
+          if (!probe) continue;
+          // The same number of requests on every target: each run starts from the same state (see RunLength).
+          const run = await measure(probe, op, connections, { requests: requests.get(op) ?? 1_000 });
+          const key = `${target}|${op}|${connections}`;
+          runs.set(key, [...(runs.get(key) ?? []), run]);
+          const flag = run.non2xx || run.errors ? `  (${run.non2xx} non-2xx, ${run.errors} errors)` : '';
+          log(
+            `round ${round + 1}/${options.rounds} ${target.padEnd(5)} ${op.padEnd(16)} c=${String(connections).padEnd(3)} ${fmt(run.rps).padStart(8)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms  server CPU ${run.serverCpu}%  (${fmt(run.total)} requests)${flag}`,
+          );
+        }
+      }
+    }
+  } finally {
+    for (const [target, probe] of started) {
+      peakRss.set(target, Math.max(peakRss.get(target) ?? 0, memoryOf(probe.server.pid).hwm));
+      await probe.server.stop();
+    }
+  }
+}
+
+/**
+ * The fake, Prism and the bare server, interleaved round by round (fresh processes each round). Every measured run of
+ * an operation sends the same number of requests to every target, so a deploy run starts from the same store size.
  * @example const result = await throughput(options); console.log(throughputTable(result, options));
  */
 export async function throughput(options: Options) {
-  const runs = new Map<string, Run[]>();
-  const coldStart = new Map<Target, number[]>();
-  const peakRss = new Map<Target, number>();
-  for (let round = 0; round < options.rounds; round += 1) {
-    // Fresh processes each round: deploys pile agents into the fake, and each start is one more cold-start sample.
-    const order = options.targets.map(
-      (_, index) => options.targets[(index + round) % options.targets.length] as Target,
-    );
-    const started = new Map<Target, Started>();
-    try {
-      for (const target of order) {
-        const probe = await startAndProbe(target, options);
-        started.set(target, probe);
-        coldStart.set(target, [...(coldStart.get(target) ?? []), probe.coldStartMs]);
-        for (const op of allOps) await measure(probe, op, 50, Math.min(1, options.duration / 2));
-      }
-      for (const op of allOps) {
-        for (const connections of options.connections) {
-          for (const target of order) {
-            const probe = started.get(target);
-            if (!probe) continue;
-            const run = await measure(probe, op, connections, options.duration);
-            const key = `${target}|${op}|${connections}`;
-            runs.set(key, [...(runs.get(key) ?? []), run]);
-            const flag = run.non2xx || run.errors ? `  (${run.non2xx} non-2xx, ${run.errors} errors)` : '';
-            log(
-              `round ${round + 1}/${options.rounds} ${target.padEnd(5)} ${op.padEnd(16)} c=${String(connections).padEnd(3)} ${fmt(run.rps).padStart(8)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms  server CPU ${run.serverCpu}%${flag}`,
-            );
-          }
-        }
-      }
-    } finally {
-      for (const [target, probe] of started) {
-        peakRss.set(target, Math.max(peakRss.get(target) ?? 0, memoryOf(probe.server.pid).hwm));
-        await probe.server.stop();
-      }
-    }
-  }
+  const gathered: Gathered = { runs: new Map(), coldStart: new Map(), peakRss: new Map(), requests: new Map() };
+  for (let round = 0; round < options.rounds; round += 1) await oneRound(round, options, gathered);
+  const { runs, coldStart, peakRss } = gathered;
   const rows: ThroughputRow[] = [];
   for (const op of allOps) {
     for (const connections of options.connections) {
@@ -76,7 +105,7 @@ export async function throughput(options: Options) {
           p50: median(list.map((r) => r.p50)),
           p99: median(list.map((r) => r.p99)),
           serverCpu: median(list.map((r) => r.serverCpu)),
-          perCore: median(list.map((r) => (r.serverCpu > 0 ? (r.rps * 100) / r.serverCpu : Number.NaN))),
+          perCore: median(list.map(perCoreOf)),
         });
       }
     }
@@ -87,14 +116,38 @@ export async function throughput(options: Options) {
       [...coldStart].map(([target, samples]) => [target, { median: median(samples), samples }]),
     ),
     peakRssMb: Object.fromEntries([...peakRss].map(([target, bytes]) => [target, mb(bytes)])),
+    requestsPerRun: Object.fromEntries(gathered.requests),
   };
 }
 
 export type ThroughputResult = Awaited<ReturnType<typeof throughput>>;
 
+/** Requests per second per core of server CPU in one run; NaN when the server's CPU share was not measured. */
+const perCoreOf = (run: Run): number => (run.serverCpu > 0 ? (run.rps * 100) / run.serverCpu : Number.NaN);
+
+/**
+ * fake ÷ other round by round (each round ran both side by side, so a change of the machine's load hits both), as the
+ * median and the range over rounds: `0.96× (0.90–1.02)`.
+ */
+function pairedRatio(fake: ThroughputRow, other: ThroughputRow, figure: (run: Run) => number): string {
+  const ratios = fake.runs
+    .map((run, round) => {
+      const paired = other.runs[round];
+      return paired ? figure(run) / figure(paired) : Number.NaN;
+    })
+    .filter(Number.isFinite);
+  if (ratios.length === 0) return 'n/a';
+  const range = ratios.length > 1 ? ` (${fmt(Math.min(...ratios), 2)}–${fmt(Math.max(...ratios), 2)})` : '';
+  return `${fmt(median(ratios), 2)}×${range}`;
+}
+
 /** The throughput result as Markdown tables: req/s and latency, CPU and req/s per core, cold start and peak RSS. */
 export function throughputTable(result: ThroughputResult, options: Options): string {
-  const lines: string[] = [];
+  const sizes = Object.entries(result.requestsPerRun).map(([op, count]) => `${op} ${fmt(count)}`);
+  const lines: string[] = [
+    `Every run sends the same number of requests to each target (${sizes.join(', ')}; warm-up ${fmt(WARM_UP_REQUESTS)} per operation); ratios are the median of the per-round ratios, with their range.`,
+    '',
+  ];
   const head = [
     'operation',
     'conns',
@@ -120,7 +173,7 @@ export function throughputTable(result: ThroughputResult, options: Options): str
         ),
         ...ratios.map((ratio) => {
           const other = byTarget.get(ratio.slice(5) as Target);
-          return fake && other ? `${fmt(fake.rps / other.rps, 2)}×` : 'n/a';
+          return fake && other ? pairedRatio(fake, other, (run) => run.rps) : 'n/a';
         }),
       ];
       lines.push(`| ${cells.join(' | ')} |`);
@@ -145,7 +198,7 @@ export function throughputTable(result: ThroughputResult, options: Options): str
         `| ${op} | ${connections} | ${options.targets.map((t) => fmt(byTarget.get(t)?.serverCpu ?? Number.NaN)).join(' | ')} | ${options.targets.map((t) => fmt(byTarget.get(t)?.perCore ?? Number.NaN)).join(' | ')} | ${ratios
           .map((ratio) => {
             const other = byTarget.get(ratio.slice(5) as Target);
-            return fake && other ? `${fmt(fake.perCore / other.perCore, 2)}×` : 'n/a';
+            return fake && other ? pairedRatio(fake, other, perCoreOf) : 'n/a';
           })
           .join(' | ')} |`,
       );
