@@ -44,44 +44,63 @@ export function createRouter<T>(
   const headFromGet = options.headFromGet === true;
   return {
     match(method, path) {
-      const parts = path.split('/');
       const lookup = headFromGet && method === 'HEAD' ? 'GET' : method;
-      // The matching templates with the fewest parameters: the most concrete path owns the request.
-      let best: CompiledRoute<T>[] = [];
+      // The matching templates with the fewest parameters: the most concrete path owns the request. Walked without
+      // splitting the path, so a request allocates nothing here until it is matched.
       let fewest = Number.POSITIVE_INFINITY;
+      let found: CompiledRoute<T> | undefined;
       for (const route of compiled) {
-        if (route.segments.length !== parts.length || route.parameterNames.length > fewest) continue;
-        let matches = true;
-        for (let index = 0; index < parts.length; index += 1) {
-          const segment = route.segments[index];
-          const part = parts[index] ?? '';
-          if (segment === null ? part === '' : segment !== part) {
-            matches = false;
-            break;
-          }
-        }
-        if (!matches) continue;
+        if (route.parameterNames.length > fewest || !segmentsMatch(route.segments, path)) continue;
         if (route.parameterNames.length < fewest) {
           fewest = route.parameterNames.length;
-          best = [];
+          found = undefined;
         }
-        best.push(route);
+        if (found === undefined && route.method === lookup) found = route;
       }
-      const route = best.find((candidate) => candidate.method === lookup);
-      if (route) {
-        const params: Record<string, string> = {};
-        let name = 0;
-        for (let index = 0; index < parts.length; index += 1) {
-          if (route.segments[index] === null) params[route.parameterNames[name++] ?? ''] = parts[index] ?? '';
-        }
-        return { kind: 'route', target: route.target, params };
-      }
-      if (best.length === 0) return { kind: 'none' };
-      const allow = new Set(best.map((candidate) => candidate.method));
+      if (found) return { kind: 'route', target: found.target, params: parametersOf(found, path) };
+      if (fewest === Number.POSITIVE_INFINITY) return { kind: 'none' };
+      const allow = new Set<string>();
+      for (const route of compiled)
+        if (route.parameterNames.length === fewest && segmentsMatch(route.segments, path)) allow.add(route.method);
       if (headFromGet && allow.has('GET')) allow.add('HEAD');
       return { kind: 'wrong-method', allow: [...allow].sort() };
     },
   };
+}
+
+/**
+ * Whether `path`, cut at each `/`, has exactly the template's segments: each literal equal, each parameter non-empty.
+ * @example segmentsMatch(['', 'v1', 'agents', null], '/v1/agents/agt_1') // true
+ */
+function segmentsMatch(segments: readonly (string | null)[], path: string): boolean {
+  let start = 0;
+  for (let index = 0; index < segments.length; index += 1) {
+    const slash = path.indexOf('/', start);
+    const end = slash === -1 ? path.length : slash;
+    const segment = segments[index];
+    if (segment === null || segment === undefined) {
+      if (end === start) return false;
+    } else if (end - start !== segment.length || !path.startsWith(segment, start)) {
+      return false;
+    }
+    if (slash === -1) return index === segments.length - 1;
+    start = slash + 1;
+  }
+  return false;
+}
+
+/** The raw (still percent-encoded) values of a matched route's parameters, by name. */
+function parametersOf<T>(route: CompiledRoute<T>, path: string): Record<string, string> {
+  const params: Record<string, string> = {};
+  let start = 0;
+  let name = 0;
+  for (const segment of route.segments) {
+    const slash = path.indexOf('/', start);
+    const end = slash === -1 ? path.length : slash;
+    if (segment === null) params[route.parameterNames[name++] ?? ''] = path.slice(start, end);
+    start = slash + 1;
+  }
+  return params;
 }
 
 export type RouteMatch =
