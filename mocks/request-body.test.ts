@@ -10,6 +10,14 @@ describe('nestsDeeperThan', () => {
     ['escaped quotes do not end a string', { given: ['{"a":"\\"[[[[[[[[[[[[[["}', 2], want: false }],
     ['siblings do not add up', { given: ['[[],[],[],[],[],[],[],[],[],[]]', 2], want: false }],
     ['mixed objects and arrays', { given: ['{"a":[{"b":[{"c":1}]}]}', 4], want: true }],
+    [
+      'fewer brackets in all than the limit',
+      { given: ['{"name":"a long enough body","tags":["x","y"]}', 2], want: false },
+    ],
+    [
+      'one bracket more than the limit, nested',
+      { given: ['{"name":"a long enough body","tags":[[["x"]]]}', 3], want: true },
+    ],
   ];
   it.each(cases)('%s', (_name, { given, want }) => {
     expect(nestsDeeperThan(...given)).toBe(want);

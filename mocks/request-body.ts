@@ -35,6 +35,13 @@ export type ParsedBody =
 export function nestsDeeperThan(text: string, limit: number): boolean {
   // A body shorter than twice the limit cannot open that many brackets.
   if (text.length <= limit) return false;
+  // Nor can one with at most `limit` brackets in all (inside strings or not): counted with indexOf, which skips the
+  // text natively, rather than a JavaScript loop over every character; the usual body has a handful.
+  let opened = 0;
+  for (const bracket of ['{', '[']) {
+    for (let at = text.indexOf(bracket); at !== -1 && opened <= limit; at = text.indexOf(bracket, at + 1)) opened += 1;
+  }
+  if (opened <= limit) return false;
   let depth = 0;
   let inString = false;
   for (let index = 0; index < text.length; index += 1) {
