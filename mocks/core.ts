@@ -214,7 +214,7 @@ function assembleCore(options: MockCoreOptions, parent: SessionParent | undefine
     }
     const control = isControlPath(request.path);
     withCors(corsOrigins, request, response, control);
-    if (!control) record({ coverage, journal, clock }, request, response, context, started);
+    if (!control) recordAnswer({ coverage, journal, clock }, request, response, context, started);
     return response;
   };
 
@@ -283,8 +283,11 @@ function createSessions(options: MockCoreOptions, parent: SessionParent): Sessio
   );
 }
 
-/** What an API answer leaves behind: its count in the coverage and its line in the journal. */
-function record(
+/**
+ * What an API answer leaves behind: its count in the coverage and its line in the journal (exported for the bench's
+ * stage costs, scripts/bench/request-path.ts).
+ */
+export function recordAnswer(
   parts: { coverage: Coverage; journal: Journal; clock: Clock },
   request: MockRequest,
   response: MockResponse,

@@ -5,12 +5,16 @@
 // Run alone: `node scripts/bench/request-path.ts [--iterations N]`; `npm run bench -- --sections path` runs it too.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { loadavg } from 'node:os';
-import { mintToken } from '../../mocks/auth.ts';
-import { createMockCore, type MockCore } from '../../mocks/core.ts';
+import { validatePathParameter, validateRequestBody } from '../../spec/index.ts';
+import { createAuthenticator, mintToken } from '../../mocks/auth.ts';
+import { createMockCore, recordAnswer, type MockCore } from '../../mocks/core.ts';
 import { send } from '../../mocks/http-send.ts';
 import { silentLogger } from '../../mocks/logger.ts';
-import type { MockRequest } from '../../mocks/mock-http.ts';
+import { jsonValueResponse, type MockRequest } from '../../mocks/mock-http.ts';
+import { readJsonBody } from '../../mocks/request-body.ts';
 import { exchangeOf, hostGuard, urlLengthGuard } from '../../mocks/request-guards.ts';
+import { matchRoute } from '../../mocks/router.ts';
+import { deployValidated } from '../../mocks/store.ts';
 import { fmt } from './load.ts';
 import { deployBody, requestBody } from './servers.ts';
 
@@ -55,6 +59,77 @@ const request = (core: MockCore, method: string, path: string, headers: Record<s
     headers,
     body: body === undefined ? null : new TextEncoder().encode(body),
   } satisfies MockRequest);
+
+/**
+ * The parts of the core's answers, one at a time (what the core rows above add up to, besides awaits and GC of the
+ * whole): routing, auth, the path parameter, the body's reading and validation, the store, the answer's JSON, the
+ * journal and coverage.
+ */
+async function coreStageCosts(iterations: number, core: MockCore, authorization: string): Promise<StageCost[]> {
+  const authenticator = createAuthenticator();
+  await authenticator.authenticate(authorization);
+  const headers = { authorization, 'content-type': 'application/json' };
+  const deploy: MockRequest = {
+    method: 'POST',
+    path: '/v1/agents/deploy',
+    query: '',
+    headers,
+    body: new TextEncoder().encode(deployBody),
+  };
+  const parsed = readJsonBody(deploy);
+  const checked = parsed.ok ? validateRequestBody('deployAgent', parsed.value, { clone: false }) : undefined;
+  if (!checked?.ok) throw new Error('the spec example of a deploy body does not pass the fake');
+  const body = checked.value;
+  const result = core.store[deployValidated](body, 'bench');
+  const answer = jsonValueResponse(201, result);
+  const trace = { operationId: 'deployAgent' as const, bodyText: deployBody };
+  const started = performance.now();
+  const few = Math.max(1, Math.floor(iterations / 4));
+  return [
+    {
+      stage: 'core · route (`mocks/router.ts`)',
+      microseconds: await cost(iterations, () => matchRoute('POST', deploy.path)),
+    },
+    {
+      stage: 'core · auth, the last accepted header again (`mocks/auth.ts`)',
+      microseconds: await cost(iterations, () => authenticator.remembered(authorization)),
+    },
+    {
+      stage: 'core · path parameter: decode and schema (`spec/request-validators.ts`)',
+      microseconds: await cost(iterations, () =>
+        validatePathParameter('getAgent', 'agentId', decodeURIComponent(result.agentId)),
+      ),
+    },
+    {
+      stage: 'core · deploy body read: media type, UTF-8, depth, JSON.parse, I-JSON (`mocks/request-body.ts`)',
+      microseconds: await cost(iterations, () => readJsonBody(deploy)),
+    },
+    {
+      stage: 'core · deploy body validation: ajv, defaults in place (`spec/request-validators.ts`)',
+      microseconds: await cost(iterations, () => validateRequestBody('deployAgent', body, { clone: false })),
+    },
+    {
+      stage: 'core · store: a new agent (`mocks/store.ts`; grows with the store)',
+      microseconds: await cost(few, () => core.store[deployValidated](body, 'bench')),
+    },
+    {
+      stage: 'core · deploy answer JSON (`mocks/mock-http.ts`)',
+      microseconds: await cost(iterations, () => jsonValueResponse(201, result)),
+    },
+    {
+      stage: 'core · journal line and coverage count (`mocks/core.ts` recordAnswer)',
+      microseconds: await cost(iterations, () =>
+        recordAnswer(
+          { coverage: core.coverage, journal: core.journal, clock: core.clock },
+          deploy,
+          answer,
+          trace,
+          started,
+        ),
+      ),
+    },
+  ];
+}
 
 /**
  * Every stage's cost, on a fresh in-memory core (fresh for deploys too: the store grows by one agent per deploy).
@@ -103,6 +178,7 @@ export async function requestPathCosts(iterations: number): Promise<StageCost[]>
       stage: 'send (headers and length; node writes the socket after)',
       microseconds: await cost(iterations * 10, () => send(sink(), { ...answer, headers: { ...answer.headers } })),
     },
+    ...(await coreStageCosts(iterations, createMockCore({ logger: silentLogger }), headers.authorization)),
   ];
 }
 
