@@ -32,14 +32,38 @@ describe('findIJsonViolation', () => {
     ['two high surrogates', { given: '"\\ud800\\ud800"', want: { path: '', message: /lone/ } }],
     ['a lone surrogate in a member name', { given: '{"\\udc00":1}', want: { path: '', message: /lone/ } }],
     ['raw non-ASCII text', { given: '{"t":"héllo 😀"}', want: undefined }],
+    [
+      'a repeated name with space before the colon',
+      { given: '{"a" :1,\n "a"\t: 2}', want: { path: '/a', message: /repeats/ } },
+    ],
+    [
+      'a repeated name ending in a backslash',
+      { given: '{"a\\\\":1,"a\\\\":2}', want: { path: '/a\\', message: /repeats/ } },
+    ],
+    ['an escaped quote in a name, not repeated', { given: '{"a\\"":1,"a":2}', want: undefined }],
+    [
+      'a repeated name holding an escaped quote',
+      { given: '{"k\\"":1,"k\\"":2}', want: { path: '/k"', message: /repeats/ } },
+    ],
+    [
+      'a repeated __proto__',
+      { given: '{"__proto__":1,"__proto__":2}', want: { path: '/__proto__', message: /repeats/ } },
+    ],
+    ['a string value that looks like a name', { given: '["a",":","b"]', want: undefined }],
+    [
+      'a repeated name deep in arrays',
+      { given: '[[[{"x":[{"k":1,"k":2}]}]]]', want: { path: '/0/0/0/x/0/k', message: /repeats/ } },
+    ],
   ];
+  // Each case both ways: the name-by-name pass, and with the parsed value (the counting shortcut the fake takes).
   it.each(cases)('%s', (_name, { given, want }) => {
-    JSON.parse(given); // every case is JSON that JSON.parse accepts
-    const found = findIJsonViolation(given);
-    if (want === undefined) expect(found).toBeUndefined();
-    else {
-      expect(found?.path).toBe(want.path);
-      expect(found?.message).toMatch(want.message);
+    const parsed: unknown = JSON.parse(given); // every case is JSON that JSON.parse accepts
+    for (const found of [findIJsonViolation(given), findIJsonViolation(given, parsed)]) {
+      if (want === undefined) expect(found).toBeUndefined();
+      else {
+        expect(found?.path).toBe(want.path);
+        expect(found?.message).toMatch(want.message);
+      }
     }
   });
 });

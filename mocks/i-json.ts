@@ -46,13 +46,63 @@ function scanEscapedString(text: string, from: number): number | { message: stri
   return text.length;
 }
 
+/** Whether the quote at `index` is escaped: preceded by an odd number of backslashes. */
+function escapedQuote(text: string, index: number): boolean {
+  let backslashes = 0;
+  while (text.charCodeAt(index - 1 - backslashes) === 92) backslashes += 1;
+  return backslashes % 2 === 1;
+}
+
+/**
+ * Member names written in a JSON text JSON.parse accepted: the strings followed by a colon. Found by hopping from quote
+ * to quote with indexOf, so nothing is allocated and most characters are never looked at by JavaScript.
+ */
+function memberNamesIn(text: string): number {
+  let names = 0;
+  for (let open = text.indexOf('"'); open !== -1; ) {
+    let close = text.indexOf('"', open + 1);
+    while (close !== -1 && escapedQuote(text, close)) close = text.indexOf('"', close + 1);
+    if (close === -1) return -1;
+    let next = close + 1;
+    for (let code = text.charCodeAt(next); code === 32 || code === 9 || code === 10 || code === 13; )
+      code = text.charCodeAt(++next);
+    if (text.charCodeAt(next) === 58) names += 1;
+    open = text.indexOf('"', next);
+  }
+  return names;
+}
+
+/** Own keys of every object in a parsed JSON value (its depth was bounded before it was parsed). */
+function keysIn(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  let count = 0;
+  if (Array.isArray(value)) {
+    for (const item of value) count += keysIn(item);
+    return count;
+  }
+  for (const key in value) {
+    if (Object.hasOwn(value, key)) count += 1 + keysIn((value as Record<string, unknown>)[key]);
+  }
+  return count;
+}
+
 /**
  * The first I-JSON violation of a text that JSON.parse accepted, or undefined. A single linear pass with no recursion:
  * member names are compared after unescaping (`"a"` and `"\u0061"` are the same name), and a `\uD800`-`\uDFFF` escape
  * must be half of a pair. Raw lone surrogates cannot occur: bodies are decoded from UTF-8 strictly.
+ *
+ * Given `parsed` (what JSON.parse made of `text`), the usual body is cleared without that pass: with no `\u` escape
+ * there can be no lone surrogate, and JSON.parse keeps one key per repeated name, so names in the text outnumber the
+ * parsed keys exactly when a name repeats. Only a body failing that test is walked name by name.
  * @example findIJsonViolation('{"a":1,"a":2}') // { path: '/a', message: 'repeats the member name "a"' }
  */
-export function findIJsonViolation(text: string): IJsonViolation | undefined {
+export function findIJsonViolation(text: string, parsed?: unknown): IJsonViolation | undefined {
+  if (parsed !== undefined && !text.includes('\\u') && memberNamesIn(text) === keysIn(parsed)) return undefined;
+  return walkForViolation(text);
+}
+
+/** The name-by-name pass of findIJsonViolation. */
+function walkForViolation(text: string): IJsonViolation | undefined {
   // Per open container: the member names seen so far (objects) or null (arrays), and the current member's name/index.
   const seen: (Set<string> | null)[] = [];
   const names: (string | number)[] = [];

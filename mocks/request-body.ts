@@ -154,7 +154,7 @@ export function readJsonBody(request: MockRequest): ParsedBody {
     };
   }
   // JSON.parse keeps the last of repeated names while the journal shows them all, and passes lone surrogates on.
-  const violation = findIJsonViolation(text);
+  const violation = findIJsonViolation(text, value);
   if (violation) {
     return {
       ok: false,
