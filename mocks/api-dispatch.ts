@@ -125,7 +125,9 @@ export function createApiDispatch(
       caller: auth.sub,
       instance,
     } as OperationRequest<OperationId>;
-    return handler(operationRequest, services);
+    // Awaited here: an async function returning a promise unwrapped it through an extra thenable job (two more
+    // microtask turns per deploy and execute) before the core's own await saw the answer.
+    return await handler(operationRequest, services);
   };
 
   async function applyScenarios(
