@@ -25,6 +25,11 @@ export interface ThroughputRow {
  */
 export const WARM_UP_REQUESTS = 5_000;
 
+/** The warm-up size of a run: a tenth of it for `--quick` or sub-2-second runs (a smoke run, or a test of the bench). */
+export function warmUpRequests(options: Pick<Options, 'quick' | 'duration'>): number {
+  return options.quick || options.duration < 2 ? WARM_UP_REQUESTS / 10 : WARM_UP_REQUESTS;
+}
+
 /** Requests that fill `seconds` at `rate` req/s, in whole thousands (at least 1,000). */
 function runSize(rate: number, seconds: number): number {
   return Number.isFinite(rate) ? Math.max(1_000, Math.round((rate * seconds) / 1_000) * 1_000) : 1_000;
@@ -52,7 +57,7 @@ async function oneRound(round: number, options: Options, gathered: Gathered): Pr
       started.set(target, probe);
       coldStart.set(target, [...(coldStart.get(target) ?? []), probe.coldStartMs]);
       for (const op of allOps) {
-        const warm = await measure(probe, op, 50, { requests: WARM_UP_REQUESTS });
+        const warm = await measure(probe, op, 50, { requests: warmUpRequests(options) });
         warmRates.set(op, [...(warmRates.get(op) ?? []), warm.rps]);
       }
     }
@@ -145,7 +150,7 @@ function pairedRatio(fake: ThroughputRow, other: ThroughputRow, figure: (run: Ru
 export function throughputTable(result: ThroughputResult, options: Options): string {
   const sizes = Object.entries(result.requestsPerRun).map(([op, count]) => `${op} ${fmt(count)}`);
   const lines: string[] = [
-    `Every run sends the same number of requests to each target (${sizes.join(', ')}; warm-up ${fmt(WARM_UP_REQUESTS)} per operation); ratios are the median of the per-round ratios, with their range.`,
+    `Every run sends the same number of requests to each target (${sizes.join(', ')}; warm-up ${fmt(warmUpRequests(options))} per operation); ratios are the median of the per-round ratios, with their range.`,
     '',
   ];
   const head = [
