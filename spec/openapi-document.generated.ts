@@ -97,7 +97,22 @@ export const openapiDocument: JsonObject = {
                 "parameters": {
                   "agentId": "$response.body#/agentId"
                 },
-                "description": "Retrieve the agent that was just deployed; it agrees with what the deploy sent and answered."
+                "description": "Retrieve the agent that was just deployed; it agrees with what the deploy sent and answered.\n`x-echoes` says where: each request field (or its default when omitted) and answer field, and the\nfield of the agent that holds it.\n",
+                "x-echoes": {
+                  "$request.body#/name": "/name",
+                  "$request.body#/category": "/category",
+                  "$request.body#/model": "/model",
+                  "$request.body#/description": "/description",
+                  "$request.body#/capabilities": "/capabilities",
+                  "$request.body#/initialSupply": "/tokenomics/totalSupply",
+                  "$request.body#/pricePerToken": "/tokenomics/price",
+                  "$request.body#/revenueShare": "/tokenomics/revenueShare",
+                  "$response.body#/agentId": "/agentId",
+                  "$response.body#/name": "/name",
+                  "$response.body#/tokenAddress": "/tokenAddress",
+                  "$response.body#/deployedAt": "/deployedAt",
+                  "$response.body#/status": "/status"
+                }
               },
               "ExecuteOnDeployedAgent": {
                 "operationId": "executeAgentTask",
