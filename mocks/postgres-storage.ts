@@ -148,6 +148,11 @@ class PostgresStorageImpl implements PostgresStorage {
   #own = new Set<number>();
   #pending = new Batch();
   #inflight: Batch | undefined;
+  /**
+   * Batches committed but not pulled back yet, newest first: memory shows them over the mirror, so an answer waits on
+   * the commit alone (not on a pull after it), and the next batch is written as soon as this one is.
+   */
+  #committed: Batch[] = [];
   #scheduled = false;
   #pulling: Promise<void> | undefined;
   #queued: Promise<void> | undefined;
@@ -262,22 +267,30 @@ class PostgresStorageImpl implements PostgresStorage {
     await this.#pool.end();
   }
 
-  /** The batches whose writes memory already shows, newest first. */
+  /** The batches whose writes memory already shows over the mirror, newest first. */
   *#batches(): Generator<Batch> {
     yield this.#pending;
     if (this.#inflight) yield this.#inflight;
+    yield* this.#committed;
   }
 
   /** Whether the mirror's rows are hidden by a reset not yet pulled back. */
   #mirrorCleared(): boolean {
-    return this.#pending.cleared || (this.#inflight?.cleared ?? false);
+    for (const batch of this.#batches()) if (batch.cleared) return true;
+    return false;
+  }
+
+  /** The mirror now holds every change up to `version`: committed batches up to it need no overlay. */
+  #pulledUpTo(version: number): void {
+    while (this.#committed.length > 0 && (this.#committed.at(-1)?.version ?? 0) <= version) this.#committed.pop();
   }
 
   async #pull(): Promise<void> {
     if (this.#seen < 0) return this.#load();
     let rows: PulledRow[];
     try {
-      rows = (await this.#pool.query<PulledRow>(PULL, [this.#seen])).rows;
+      // Named: each connection parses and plans it once (it runs before every request).
+      rows = (await this.#pool.query<PulledRow>({ name: 'ark_pull', text: PULL, values: [this.#seen] })).rows;
     } catch (error) {
       throw this.#unavailable(error);
     }
@@ -289,6 +302,7 @@ class PostgresStorageImpl implements PostgresStorage {
     const foreign = rows.some((row) => row.k !== 'v' && !this.#own.has(Number(row.version)));
     const effect = this.#mirror.apply(rows);
     this.#seen = version;
+    this.#pulledUpTo(version);
     for (const own of this.#own) if (own <= version) this.#own.delete(own);
     if (!foreign) return;
     for (const agentId of effect.agents)
@@ -328,7 +342,8 @@ class PostgresStorageImpl implements PostgresStorage {
       mirror.apply(rest.rows);
       await client.query('COMMIT');
       this.#seen = Number(head.rows[0]?.version ?? 0);
-      this.#own.clear();
+      this.#pulledUpTo(this.#seen);
+      for (const own of this.#own) if (own <= this.#seen) this.#own.delete(own);
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {});
       throw error instanceof Error && error.name === 'MirrorRowError'
@@ -383,12 +398,10 @@ class PostgresStorageImpl implements PostgresStorage {
       batch.version = version;
       this.#own.add(version);
       for (const record of batch.agents.values()) this.#baseOf.set(record, version);
-      // Committed: the answers go now (memory shows the batch as in flight). The pull then brings its rows back in the
-      // database's order before the next batch is built on them; if it fails, the next request's pull does it.
-      batch.settle();
-      await this.#pullShared().catch(() => {});
+      // Committed: memory shows the batch over the mirror until a pull brings its rows back in the database's order
+      // (the next request's pull), so the answers go now and the next batch is written at once.
+      this.#committed.unshift(batch);
       this.#inflight = undefined;
-      // Commits that joined it meanwhile wait on nothing more.
       batch.settle();
     } catch (error) {
       this.#inflight = undefined;
@@ -420,7 +433,19 @@ class PostgresStorageImpl implements PostgresStorage {
     for (const listener of this.#rollbackListeners) listener();
   }
 
-  #taskBase(taskId: string): TaskBase {
+  /** What the database holds of a task: as the newest committed batch not pulled yet left it, else as pulled. */
+  #taskBase(taskId: string, from = 0): TaskBase {
+    for (let index = from; index < this.#committed.length; index += 1) {
+      const batch = this.#committed[index] as Batch;
+      const task = batch.tasks.get(taskId);
+      if (task) {
+        const before = batch.cleared ? NO_TASK : this.#taskBase(taskId, index + 1);
+        // The same rules as batchPayload: a task settled and forgotten within one batch left no row.
+        if (!before.exists && task.deleted) return NO_TASK;
+        return { exists: true, settled: task.settled || before.settled, inHistory: task.inHistory && !task.deleted };
+      }
+      if (batch.cleared) return NO_TASK;
+    }
     const row = this.#mirror.tasks.get(taskId);
     return row ? { exists: true, settled: row.task.settled, inHistory: row.inHistory } : NO_TASK;
   }
