@@ -368,9 +368,11 @@ class PostgresStorageImpl implements PostgresStorage {
       mirror.clear();
       let after = '0';
       for (;;) {
-        // pg reads query_timeout from the query's config too (its types leave it out).
+        // pg reads query_timeout from the query's config too (its types leave it out). The order is the column's
+        // (ark_agents.seq, by the index), not the text column `seq` of the output: that sorted every row per page as
+        // text and made pages skip rows past the first.
         const query = {
-          text: `SELECT 'a' AS k, agent_id AS id, version::text AS version, seq::text AS seq, status AS s, catalogue_index AS ci, tasks_failed AS n, NULL::boolean AS h, agent AS body FROM ark_agents WHERE seq > $1 ORDER BY seq LIMIT ${LOAD_PAGE}`,
+          text: `SELECT 'a' AS k, agent_id AS id, version::text AS version, seq::text AS seq, status AS s, catalogue_index AS ci, tasks_failed AS n, NULL::boolean AS h, agent AS body FROM ark_agents WHERE seq > $1 ORDER BY ark_agents.seq LIMIT ${LOAD_PAGE}`,
           values: [after],
           query_timeout: LOAD_QUERY_TIMEOUT_MS,
         };

@@ -157,4 +157,44 @@ describe('PostgreSQL storage shared by two cores', () => {
       }
     }
   });
+
+  it('loads a database of more than one page (5,000 agents) whole, in deploy order', async () => {
+    const [a] = cores as [MockCore, MockCore];
+    const template = String(
+      (
+        await answer(a, 'POST', '/v1/agents/deploy', {
+          name: 'Paged',
+          category: 'defi',
+          model: 'gpt-4',
+          initialSupply: 9,
+        })
+      ).body.agentId,
+    );
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    let expected = 0;
+    try {
+      // 12,000 copies of the template with ids of their own: three pages and a half.
+      await client.query(
+        `INSERT INTO ark_agents (agent_id, catalogue_index, status, tasks_failed, agent, version)
+         SELECT id, NULL, 'active', 0, replace(t.agent, $1, id), (SELECT version FROM ark_changes)
+         FROM ark_agents t, LATERAL (SELECT 'agt_p' || lpad(i::text, 6, '0') AS id FROM generate_series(1, 12000) i) g
+         WHERE t.agent_id = $1`,
+        [template],
+      );
+      const count = await client.query<{ n: string }>(
+        'SELECT count(*)::text AS n FROM ark_agents WHERE catalogue_index IS NULL',
+      );
+      expected = Number(count.rows[0]?.n);
+    } finally {
+      await client.end();
+    }
+    const storage = await openPostgresStorage(url, { seed: 5, catalogueSize: 36, logger: silentLogger });
+    storages.push(storage);
+    expect(expected).toBeGreaterThan(12_000);
+    expect(storage.agents.deployedCount).toBe(expected);
+    expect(storage.agents.get('agt_p012000')?.agent.name).toBe('Paged');
+    const last = storage.agents.deployedPage(expected - 1, 1).agents[0];
+    expect(last?.agentId).toBe('agt_p012000');
+  });
 });
