@@ -199,6 +199,9 @@ export const openapiDocument: JsonObject = {
           },
           "500": {
             "$ref": "#/components/responses/InternalServerError"
+          },
+          "503": {
+            "$ref": "#/components/responses/StateUnavailable"
           }
         }
       }
@@ -1135,6 +1138,22 @@ export const openapiDocument: JsonObject = {
             }
           }
         }
+      },
+      "StateUnavailable": {
+        "description": "The server's stored state could not be read (its database is unreachable), so it cannot say what the\nrecord is now. Nothing was changed, so the request may be retried as it is.\n",
+        "x-assumption": "How a server answers when its storage cannot be read is not shown; it is 503 with a problem body, and retrying is safe.",
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            },
+            "examples": {
+              "unavailable": {
+                "$ref": "#/components/examples/ProblemStateUnavailable"
+              }
+            }
+          }
+        }
       }
     },
     "examples": {
@@ -1415,6 +1434,16 @@ export const openapiDocument: JsonObject = {
           "status": 503,
           "detail": "The change could not be saved (database or disk is full); nothing of it was applied, so retrying is safe.",
           "instance": "/v1/agents/deploy"
+        }
+      },
+      "ProblemStateUnavailable": {
+        "summary": "A record the server could not read",
+        "value": {
+          "type": "https://agent-registry.dev/problems/state-unavailable",
+          "title": "The stored state could not be read",
+          "status": 503,
+          "detail": "The shared state could not be read (the state database cannot be reached); nothing was applied, so retrying is safe.",
+          "instance": "/v1/agents/agt_7Qm2xK9pLr4TnW8v"
         }
       }
     }
