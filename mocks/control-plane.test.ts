@@ -6,6 +6,7 @@ import { createMockCore, type MockCore } from './core.ts';
 import type { Coverage } from './coverage.ts';
 import { expectConforms } from './expect-conforms.ts';
 import { silentLogger } from './logger.ts';
+import type { OperationId } from '../spec/index.ts';
 
 const START = Date.parse('2026-11-20T12:00:00.000Z');
 let core: MockCore;
@@ -306,17 +307,24 @@ describe('Prefer answers every documented status and example of every operation 
   it('passes the response checker for each (operation, status, example)', async () => {
     const { getAtPointer, isJsonObject, openapiDocument, operations, resolveValue } = await import('../spec/index.ts');
     const { documentedExamples } = await import('./documented-response.ts');
-    const agentId = await anActiveAgent();
+    const { fillPath, findPathValues } = await import('../client/path-parameters.ts');
+    const { primaryCreation } = await import('../client/linked-operations.ts');
+    const firstExample = (operationId: OperationId): unknown => {
+      const pointer = operations.get(operationId)?.requestSchemaPointer;
+      const examples = pointer ? getAtPointer(openapiDocument, pointer.replace(/\/schema$/, '/examples')) : undefined;
+      const example = resolveValue(isJsonObject(examples) ? Object.values(examples)[0] : undefined);
+      return isJsonObject(example) ? example.value : undefined;
+    };
+    // Paths are filled the way the spec's links say (a task's id from an execute on the active agent), not by hand.
+    const create = async (creator: OperationId, values: Readonly<Record<string, string>>): Promise<unknown> =>
+      (await send(operations.get(creator)?.method ?? 'POST', fillPath(creator, values), firstExample(creator))).json();
+    const known = { [primaryCreation().parameter]: await anActiveAgent() };
     let checked = 0;
     // Every operation of the spec, on its own method and path, with its first documented request example as the body.
     for (const [operationId, operation] of operations) {
       const { method } = operation;
-      const path = operation.path.replaceAll(/\{[^}]+\}/g, agentId);
-      const examples = operation.requestSchemaPointer
-        ? getAtPointer(openapiDocument, operation.requestSchemaPointer.replace(/\/schema$/, '/examples'))
-        : undefined;
-      const example = resolveValue(isJsonObject(examples) ? Object.values(examples)[0] : undefined);
-      const body = isJsonObject(example) ? example.value : undefined;
+      const path = fillPath(operationId, await findPathValues(operationId, create, known));
+      const body = firstExample(operationId);
       for (const status of operation.responses.keys()) {
         const names = documentedExamples(operationId, status).map((example) => example.name);
         for (const name of [undefined, ...names]) {

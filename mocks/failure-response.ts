@@ -1,4 +1,5 @@
-// What a request that threw while being answered gets: the documented 503 when its change was not saved, a 500 else.
+// What a request that threw while being answered gets: the documented 503 when its state could not be read or its
+// change not saved, a 500 else.
 import type { Logger } from './logger.ts';
 import type { MockRequest, MockResponse } from './mock-http.ts';
 import { problemResponse } from './problems.ts';
@@ -10,8 +11,9 @@ import { StorageUnavailableError, StorageWriteError } from './storage.ts';
  */
 export function failureResponse(error: unknown, request: MockRequest, logger: Logger): MockResponse {
   const instance = request.path.slice(0, 2048);
+  // Reads fail this way too (getAgent documents it as StateUnavailable); a write that could not be saved is below.
   if (error instanceof StorageUnavailableError)
-    return problemResponse('state-not-saved', {
+    return problemResponse('state-unavailable', {
       detail: `The shared state could not be read (${error.message}); nothing was applied, so retrying is safe.`,
       instance,
     });

@@ -75,8 +75,8 @@ describe('the types of an override', () => {
     expect(() => made('getAgents', 404)).toThrow(/neither an operationId/);
     // @ts-expect-error the path template is /v1/agents/{agentId}
     expect(() => made('GET /v1/agent/{agentId}', 404)).toThrow(OverrideError);
-    // @ts-expect-error getAgent does not document 503
-    expect(() => made('getAgent', 503)).toThrow(/status 503 is not documented/);
+    // @ts-expect-error getAgent does not document 415
+    expect(() => made('getAgent', 415)).toThrow(/status 415 is not documented/);
     // @ts-expect-error executeAgentTask's 409 is a Problem: `detial` is misspelt
     expect(() => made('executeAgentTask', 409, { type: 't', title: 't', status: 409, detial: 'x' })).toThrow(
       OverrideError,
@@ -84,7 +84,7 @@ describe('the types of an override', () => {
     // @ts-expect-error a 409 is no status of getAgent, only of executeAgentTask
     void server.api.override('getAgent', 409).catch(() => {});
     // @ts-expect-error errorStatus must be one getAgent documents
-    void server.api.setScenarios({ operations: { getAgent: { errorStatus: 503 } } }).catch(() => {});
+    void server.api.setScenarios({ operations: { getAgent: { errorStatus: 415 } } }).catch(() => {});
     // @ts-expect-error a seed takes the Agent's fields only
     void server.api.seedAgent({ nmae: 'typo' }).catch(() => {});
     expect(made).toHaveBeenCalledTimes(4);

@@ -1,6 +1,8 @@
 // What a replica knows of the shared PostgreSQL state: every row as last pulled, so the store's synchronous reads never
-// wait on the network. Rows are checked as they arrive: a database anyone may write to is input like any other.
-import type { AgentStatus } from '../spec/index.ts';
+// wait on the network. Rows are checked: a database anyone may write to is input like any other. An agent's columns
+// are checked as they arrive, its record the first time it is read (checking a million records at start-up would
+// take minutes).
+import { agentStatuses, type Agent, type AgentStatus } from '../spec/index.ts';
 import { catalogueIds } from './catalogue.ts';
 import { checkDocument, checkStoredAgent, checkStoredTask } from './stored-records.ts';
 import type { TaskRecord } from './task-lifecycle.ts';
@@ -13,6 +15,8 @@ export interface MirrorAgent {
   status: AgentStatus;
   /** The change that last wrote the row: an update is applied only if nobody wrote it since. */
   version: number;
+  /** Whether `json` was checked against the Agent schema and the columns (done on first read). */
+  checked: boolean;
 }
 
 /** A task row; settled tasks out of the history are tombstones and are dropped. */
@@ -27,6 +31,8 @@ export interface PulledRow {
   id: string | null;
   version: string;
   seq: string | null;
+  /** An agent's status column. */
+  s: string | null;
   ci: number | null;
   n: number | null;
   h: boolean | null;
@@ -91,14 +97,30 @@ export class Mirror {
     return effect;
   }
 
+  /**
+   * The record of an agent row, checked the first time it is read; throws MirrorRowError for a row that cannot be
+   * served.
+   */
+  agent(agentId: string): Agent | undefined {
+    const row = this.agents.get(agentId);
+    if (!row) return undefined;
+    if (row.checked) return JSON.parse(row.json) as Agent;
+    const name = agentId.slice(0, 140);
+    const checked = checkStoredAgent(row.json);
+    if (!checked.ok) throw new MirrorRowError(`holds an invalid agent ${name}: ${checked.reason}`);
+    if (checked.value.agentId !== agentId || checked.value.status !== row.status)
+      throw new MirrorRowError(`holds an agent ${name} whose columns disagree with its record`);
+    row.checked = true;
+    return checked.value;
+  }
+
   #agent(row: PulledRow): string {
     const name = String(row.id).slice(0, 140);
-    const checked = checkStoredAgent(row.body);
-    if (!checked.ok) throw new MirrorRowError(`holds an invalid agent ${name}: ${checked.reason}`);
     const index = row.ci;
-    const agent = checked.value;
     const columnsAgree =
-      agent.agentId === row.id &&
+      typeof row.id === 'string' &&
+      typeof row.body === 'string' &&
+      agentStatuses.includes(row.s as AgentStatus) &&
       Number.isSafeInteger(row.n) &&
       (row.n as number) >= 0 &&
       (index === null || (index >= 0 && index < this.#catalogueSize));
@@ -107,19 +129,21 @@ export class Mirror {
       this.#catalogueIds ??= catalogueIds(this.#seed, this.#catalogueSize);
       if (this.#catalogueIds[index] !== row.id)
         throw new MirrorRowError(`holds an agent ${name} that is not catalogue agent ${index}`);
-      this.catalogueAgents.add(agent.agentId);
+      this.catalogueAgents.add(row.id as string);
     }
-    const previous = this.agents.get(agent.agentId);
+    const agentId = row.id as string;
+    const previous = this.agents.get(agentId);
     const entry: MirrorAgent = {
       json: row.body as string,
       catalogueIndex: index ?? undefined,
       tasksFailed: row.n as number,
-      status: agent.status,
+      status: row.s as AgentStatus,
       version: Number(row.version),
+      checked: false,
     };
     if (previous) Object.assign(previous, entry);
-    else this.agents.set(agent.agentId, entry);
-    return agent.agentId;
+    else this.agents.set(agentId, entry);
+    return agentId;
   }
 
   #task(row: PulledRow): void {

@@ -8,7 +8,7 @@ import pg from 'pg';
 import type { Agent, AgentStatus } from '../spec/index.ts';
 import { consoleLogger, type Logger } from './logger.ts';
 import { Batch, batchPayload, type PendingTask, type TaskBase } from './postgres-batch.ts';
-import { Mirror, type PulledRow } from './postgres-mirror.ts';
+import { Mirror, MirrorRowError, type PulledRow } from './postgres-mirror.ts';
 import { COUNT_REQUEST, prepareSchema, TOMBSTONE_LAG } from './postgres-schema.ts';
 import {
   StorageConflictError,
@@ -26,6 +26,8 @@ import type { TaskRecord } from './task-lifecycle.ts';
 export const DEFAULT_POSTGRES_AGENT_CACHE_SIZE = 5000;
 /** Documents of one replica alone (its random stream, its coverage counts): stored as `name@replica`, never pulled. */
 const PRIVATE_DOCUMENTS = new Set(['random', 'coverage']);
+/** Connections per replica: up to half of them pull, the others commit and count rate limits. */
+const DEFAULT_POOL_SIZE = 6;
 /** Agents read per query when a replica loads the whole state. */
 const LOAD_PAGE = 5000;
 /** Longest wait for one query of the hot path; past it the database counts as unreachable (503). */
@@ -39,7 +41,7 @@ export interface PostgresStorageOptions {
   catalogueSize: number;
   /** Parsed agents kept in memory (default 5,000). */
   agentCacheSize?: number;
-  /** Connections per replica (default 4). */
+  /** Connections per replica (default 6; up to half of them pull at once). */
   poolSize?: number;
   logger?: Logger;
 }
@@ -73,13 +75,13 @@ const randomStart = (seed: number, replica: number): number =>
   (((seed ^ 0x9e3779b9) >>> 0) + Math.imul(Math.imul(replica, 0x9e3779b9) >>> 0, 0x6d2b79f5)) >>> 0;
 
 const TASKS_SINCE =
-  "SELECT 't' AS k, task_id AS id, version::text AS version, seq, NULL::int AS ci, NULL::int AS n, in_history AS h, task AS body FROM ark_tasks WHERE version > $1";
+  "SELECT 't' AS k, task_id AS id, version::text AS version, seq, NULL::text AS s, NULL::int AS ci, NULL::int AS n, in_history AS h, task AS body FROM ark_tasks WHERE version > $1";
 // Documents of one replica alone (`name@replica`) are never pulled.
 const DOCUMENTS_SINCE =
-  "SELECT 'd', name, version::text, NULL::bigint, NULL, NULL, NULL, value FROM ark_documents WHERE version > $1 AND name NOT LIKE '%@%'";
+  "SELECT 'd', name, version::text, NULL::bigint, NULL, NULL, NULL, NULL, value FROM ark_documents WHERE version > $1 AND name NOT LIKE '%@%'";
 /** One statement, so one snapshot: the change counter and every row written after the change number given. */
-const PULL = `SELECT 'v' AS k, NULL AS id, version::text AS version, cleared AS seq, NULL::int AS ci, NULL::int AS n, NULL::boolean AS h, NULL::text AS body FROM ark_changes
-UNION ALL SELECT 'a', agent_id, version::text, seq, catalogue_index, tasks_failed, NULL, agent FROM ark_agents WHERE version > $1
+const PULL = `SELECT 'v' AS k, NULL AS id, version::text AS version, cleared AS seq, NULL::text AS s, NULL::int AS ci, NULL::int AS n, NULL::boolean AS h, NULL::text AS body FROM ark_changes
+UNION ALL SELECT 'a', agent_id, version::text, seq, status, catalogue_index, tasks_failed, NULL, agent FROM ark_agents WHERE version > $1
 UNION ALL ${TASKS_SINCE}
 UNION ALL ${DOCUMENTS_SINCE}
 ORDER BY k, seq`;
@@ -93,11 +95,13 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
   const location = redactPostgresUrl(url);
   const pool = new pg.Pool({
     connectionString: url,
-    max: options.poolSize ?? 4,
+    max: options.poolSize ?? DEFAULT_POOL_SIZE,
     connectionTimeoutMillis: 5000,
     query_timeout: QUERY_TIMEOUT_MS,
     keepAlive: true,
     application_name: 'agent-registry-kit',
+    // The pull is a named statement; a generic plan of `version > $1` would scan every row, so each run is planned.
+    options: '-c plan_cache_mode=force_custom_plan',
   });
   // A connection that dies while idle (the database restarted) is dropped by the pool; the next query reconnects.
   pool.on('error', () => {});
@@ -148,9 +152,20 @@ class PostgresStorageImpl implements PostgresStorage {
   #own = new Set<number>();
   #pending = new Batch();
   #inflight: Batch | undefined;
+  /**
+   * Batches committed but not pulled back yet, newest first: memory shows them over the mirror, so an answer waits on
+   * the commit alone (not on a pull after it), and the next batch is written as soon as this one is.
+   */
+  #committed: Batch[] = [];
   #scheduled = false;
-  #pulling: Promise<void> | undefined;
+  /** Pulls whose query is running, at most #maxPulls. */
+  #pulls = 0;
+  #maxPulls: number;
+  /** The pull that starts when a running one ends (requests arriving meanwhile share it). */
   #queued: Promise<void> | undefined;
+  #slotFree: (() => void) | undefined;
+  /** Pulls' rows are applied one after the other, in the order the pulls started. */
+  #applied: Promise<void> = Promise.resolve();
   #private = new Map<string, unknown>();
   #cache = new Map<string, AgentRecord>();
   #cacheSize: number;
@@ -170,6 +185,7 @@ class PostgresStorageImpl implements PostgresStorage {
     this.#logger = options.logger ?? consoleLogger;
     this.#mirror = new Mirror(options);
     this.#cacheSize = Math.max(1, options.agentCacheSize ?? DEFAULT_POSTGRES_AGENT_CACHE_SIZE);
+    this.#maxPulls = Math.max(1, Math.floor((options.poolSize ?? DEFAULT_POOL_SIZE) / 2));
     this.randomStart = randomStart(options.seed, replica);
     this.#private.set('random', this.randomStart);
     this.agents = this.#agentTable();
@@ -235,21 +251,50 @@ class PostgresStorageImpl implements PostgresStorage {
     this.#overlayStale = false;
   }
 
-  /** Pulls what changed; a call made while a pull runs waits for the next one, which starts after it. */
+  /**
+   * Pulls what changed. A request must be answered from a pull that started after it arrived (read-your-writes across
+   * replicas), so each call starts one, several at once on the pool's connections; past #maxPulls, the calls made
+   * meanwhile share the pull that starts when one ends.
+   */
   #pullShared(): Promise<void> {
-    if (this.#pulling === undefined) {
-      this.#pulling = this.#pull().finally(() => {
-        this.#pulling = undefined;
-      });
-      return this.#pulling;
-    }
-    this.#queued ??= this.#pulling
-      .catch(() => {})
-      .then(() => {
-        this.#queued = undefined;
-        return this.#pullShared();
-      });
+    if (this.#queued) return this.#queued;
+    if (this.#pulls < this.#maxPulls) return this.#startPull();
+    this.#queued = new Promise<void>((resolve) => {
+      this.#slotFree = resolve;
+    }).then(() => {
+      this.#queued = undefined;
+      return this.#startPull();
+    });
     return this.#queued;
+  }
+
+  #startPull(): Promise<void> {
+    this.#pulls += 1;
+    const after = this.#seen;
+    const fetched = after < 0 ? Promise.resolve(undefined) : this.#fetch(after);
+    const release = (): void => {
+      this.#pulls -= 1;
+      const free = this.#slotFree;
+      this.#slotFree = undefined;
+      free?.();
+    };
+    fetched.then(release, release);
+    const previous = this.#applied;
+    const done = fetched.then(async (rows) => {
+      await previous;
+      return rows === undefined ? this.#load() : this.#applyPull(rows, after);
+    });
+    this.#applied = done.catch(() => {});
+    return done;
+  }
+
+  async #fetch(after: number): Promise<PulledRow[]> {
+    try {
+      // Named: each connection parses and plans it once (it runs before every request).
+      return (await this.#pool.query<PulledRow>({ name: 'ark_pull', text: PULL, values: [after] })).rows;
+    } catch (error) {
+      throw this.#unavailable(error);
+    }
   }
 
   async close(): Promise<void> {
@@ -262,33 +307,44 @@ class PostgresStorageImpl implements PostgresStorage {
     await this.#pool.end();
   }
 
-  /** The batches whose writes memory already shows, newest first. */
+  /** The batches whose writes memory already shows over the mirror, newest first. */
   *#batches(): Generator<Batch> {
     yield this.#pending;
     if (this.#inflight) yield this.#inflight;
+    yield* this.#committed;
   }
 
   /** Whether the mirror's rows are hidden by a reset not yet pulled back. */
   #mirrorCleared(): boolean {
-    return this.#pending.cleared || (this.#inflight?.cleared ?? false);
+    for (const batch of this.#batches()) if (batch.cleared) return true;
+    return false;
   }
 
-  async #pull(): Promise<void> {
+  /** The mirror now holds every change up to `version`: committed batches up to it need no overlay. */
+  #pulledUpTo(version: number): void {
+    while (this.#committed.length > 0 && (this.#committed.at(-1)?.version ?? 0) <= version) this.#committed.pop();
+  }
+
+  /** Applies the rows of a pull that asked for changes after `after`, unless a pull applied before saw later ones. */
+  async #applyPull(rows: PulledRow[], after: number): Promise<void> {
     if (this.#seen < 0) return this.#load();
-    let rows: PulledRow[];
-    try {
-      rows = (await this.#pool.query<PulledRow>(PULL, [this.#seen])).rows;
-    } catch (error) {
-      throw this.#unavailable(error);
-    }
     const head = rows.find((row) => row.k === 'v');
     const version = Number(head?.version ?? 0);
     const cleared = Number(head?.seq ?? 0);
-    if (cleared > this.#seen || version < this.#seen || version - this.#seen > TOMBSTONE_LAG) return this.#load();
+    // A database whose counter went back was replaced: load it whole.
+    if (version < after) return this.#load();
+    if (version <= this.#seen && cleared <= this.#seen) {
+      this.#recovered();
+      return;
+    }
+    if (cleared > this.#seen || version - after > TOMBSTONE_LAG) return this.#load();
     this.#recovered();
-    const foreign = rows.some((row) => row.k !== 'v' && !this.#own.has(Number(row.version)));
-    const effect = this.#mirror.apply(rows);
+    // Rows up to what memory has seen were applied already, by a pull that started earlier.
+    const fresh = after < this.#seen ? rows.filter((row) => Number(row.version) > this.#seen) : rows;
+    const foreign = fresh.some((row) => row.k !== 'v' && !this.#own.has(Number(row.version)));
+    const effect = this.#mirror.apply(fresh);
     this.#seen = version;
+    this.#pulledUpTo(version);
     for (const own of this.#own) if (own <= version) this.#own.delete(own);
     if (!foreign) return;
     for (const agentId of effect.agents)
@@ -312,9 +368,11 @@ class PostgresStorageImpl implements PostgresStorage {
       mirror.clear();
       let after = '0';
       for (;;) {
-        // pg reads query_timeout from the query's config too (its types leave it out).
+        // pg reads query_timeout from the query's config too (its types leave it out). The order is the column's
+        // (ark_agents.seq, by the index), not the text column `seq` of the output: that sorted every row per page as
+        // text and made pages skip rows past the first.
         const query = {
-          text: `SELECT 'a' AS k, agent_id AS id, version::text AS version, seq::text AS seq, catalogue_index AS ci, tasks_failed AS n, NULL::boolean AS h, agent AS body FROM ark_agents WHERE seq > $1 ORDER BY seq LIMIT ${LOAD_PAGE}`,
+          text: `SELECT 'a' AS k, agent_id AS id, version::text AS version, seq::text AS seq, status AS s, catalogue_index AS ci, tasks_failed AS n, NULL::boolean AS h, agent AS body FROM ark_agents WHERE seq > $1 ORDER BY ark_agents.seq LIMIT ${LOAD_PAGE}`,
           values: [after],
           query_timeout: LOAD_QUERY_TIMEOUT_MS,
         };
@@ -328,7 +386,8 @@ class PostgresStorageImpl implements PostgresStorage {
       mirror.apply(rest.rows);
       await client.query('COMMIT');
       this.#seen = Number(head.rows[0]?.version ?? 0);
-      this.#own.clear();
+      this.#pulledUpTo(this.#seen);
+      for (const own of this.#own) if (own <= this.#seen) this.#own.delete(own);
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {});
       throw error instanceof Error && error.name === 'MirrorRowError'
@@ -340,6 +399,17 @@ class PostgresStorageImpl implements PostgresStorage {
     this.#recovered();
     this.#cache.clear();
     this.#changedElsewhere();
+  }
+
+  /** An agent as the mirror holds it, checked on first read: a row that cannot be served answers 503. */
+  #mirrorAgent(agentId: string): Agent | undefined {
+    try {
+      return this.#mirror.agent(agentId);
+    } catch (error) {
+      if (!(error instanceof MirrorRowError)) throw error;
+      this.#logger.error(`the state database ${this.location} ${error.message}`);
+      throw new StorageUnavailableError(`the state database ${error.message}`);
+    }
   }
 
   #unavailable(error: unknown): StorageUnavailableError {
@@ -383,12 +453,10 @@ class PostgresStorageImpl implements PostgresStorage {
       batch.version = version;
       this.#own.add(version);
       for (const record of batch.agents.values()) this.#baseOf.set(record, version);
-      // Committed: the answers go now (memory shows the batch as in flight). The pull then brings its rows back in the
-      // database's order before the next batch is built on them; if it fails, the next request's pull does it.
-      batch.settle();
-      await this.#pullShared().catch(() => {});
+      // Committed: memory shows the batch over the mirror until a pull brings its rows back in the database's order
+      // (the next request's pull), so the answers go now and the next batch is written at once.
+      this.#committed.unshift(batch);
       this.#inflight = undefined;
-      // Commits that joined it meanwhile wait on nothing more.
       batch.settle();
     } catch (error) {
       this.#inflight = undefined;
@@ -420,7 +488,19 @@ class PostgresStorageImpl implements PostgresStorage {
     for (const listener of this.#rollbackListeners) listener();
   }
 
-  #taskBase(taskId: string): TaskBase {
+  /** What the database holds of a task: as the newest committed batch not pulled yet left it, else as pulled. */
+  #taskBase(taskId: string, from = 0): TaskBase {
+    for (let index = from; index < this.#committed.length; index += 1) {
+      const batch = this.#committed[index] as Batch;
+      const task = batch.tasks.get(taskId);
+      if (task) {
+        const before = batch.cleared ? NO_TASK : this.#taskBase(taskId, index + 1);
+        // The same rules as batchPayload: a task settled and forgotten within one batch left no row.
+        if (!before.exists && task.deleted) return NO_TASK;
+        return { exists: true, settled: task.settled || before.settled, inHistory: task.inHistory && !task.deleted };
+      }
+      if (batch.cleared) return NO_TASK;
+    }
     const row = this.#mirror.tasks.get(taskId);
     return row ? { exists: true, settled: row.task.settled, inHistory: row.inHistory } : NO_TASK;
   }
@@ -445,7 +525,7 @@ class PostgresStorageImpl implements PostgresStorage {
     const row = this.#mirror.agents.get(agentId);
     if (!row) return undefined;
     const record: AgentRecord = {
-      agent: JSON.parse(row.json) as Agent,
+      agent: this.#mirrorAgent(agentId) as Agent,
       tasksFailed: row.tasksFailed,
       catalogueIndex: row.catalogueIndex,
       json: row.json,
@@ -471,7 +551,7 @@ class PostgresStorageImpl implements PostgresStorage {
         const record = overlay(agentId);
         yield record
           ? { status: record.agent.status, agent: () => record.agent }
-          : { status: row.status, agent: () => JSON.parse(row.json) as Agent };
+          : { status: row.status, agent: () => this.#mirrorAgent(agentId) as Agent };
       }
     const batches = [...this.#batches()].reverse();
     const start = Math.max(

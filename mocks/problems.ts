@@ -41,6 +41,8 @@ export const PROBLEMS = {
   unavailable: { status: 503, slug: 'unavailable', title: 'Service unavailable' },
   /** The durable store could not write a change: nothing of it was applied, so the client may retry. */
   'state-not-saved': { status: 503, slug: 'state-not-saved', title: 'The change could not be saved' },
+  /** A shared store (PostgreSQL) could not be read before answering: nothing was applied, so the client may retry. */
+  'state-unavailable': { status: 503, slug: 'state-unavailable', title: 'The stored state could not be read' },
   /** The proxy's upstream did not answer within its timeout. */
   'upstream-timeout': { status: 504, slug: 'upstream-timeout', title: 'The upstream server did not answer in time' },
 } as const;

@@ -76,7 +76,7 @@ describe('the control plane seeding routes', () => {
       message: expect.stringMatching(/rule body-schema at \/components/),
     });
     expect((await put({ operation: 'getAgents', status: 404 })).status).toBe(400);
-    expect((await put({ operation: 'getAgent', status: 503 })).status).toBe(400);
+    expect((await put({ operation: 'getAgent', status: 415 })).status).toBe(400);
     expect((await put({ operation: 'GET /v1/agents/{agentId}', status: 404 })).status).toBe(200);
     expect((await get('/v1/agents/anything-at-all')).status).toBe(404);
     expect((await fetch(`${server.url}/__mock/overrides`, { method: 'DELETE' })).status).toBe(204);
@@ -108,7 +108,7 @@ describe('connectTestApi', () => {
     expect((seed as MockInputError).errors[0]?.path).toBe('/name');
     const scenario = await api.setScenarios({ latencyMs: -5 }).catch((e: unknown) => e);
     expect((scenario as MockInputError).errors[0]?.path).toBe('/latencyMs');
-    const override = await api.override('getAgent', 503 as 500).catch((e: unknown) => e);
+    const override = await api.override('getAgent', 415 as 500).catch((e: unknown) => e);
     expect(override).toBeInstanceOf(OverrideError);
     expect((override as OverrideError).problems[0]).toMatchObject({ path: '/status', rule: 'status-documented' });
   });

@@ -159,7 +159,7 @@ describe('override', () => {
     expect((misspelt as OverrideError).problems).toContainEqual(
       expect.objectContaining({ path: '/nmae', rule: 'undocumented-field' }),
     );
-    const undocumented = await api.override('getAgent', 503 as 500).catch((e: unknown) => e);
+    const undocumented = await api.override('getAgent', 415 as 500).catch((e: unknown) => e);
     expect((undocumented as OverrideError).problems[0]?.rule).toBe('status-documented');
     expect((await send('GET', `/v1/agents/${agent.agentId}`)).status).toBe(200);
   });
@@ -177,8 +177,8 @@ describe('setScenarios', () => {
     ['a negative latency', { latencyMs: -5 }, '/latencyMs'],
     ['an undocumented 418', { operations: { getAgent: { errorStatus: 418 } } }, '/operations/getAgent/errorStatus'],
     [
-      '503 on getAgent, which does not document it',
-      { operations: { getAgent: { errorStatus: 503 } } },
+      '415 on getAgent, which does not document it',
+      { operations: { getAgent: { errorStatus: 415 } } },
       '/operations/getAgent/errorStatus',
     ],
     ['an unknown operation', { operations: { getAgents: {} } }, '/operations/getAgents'],

@@ -79,7 +79,7 @@ describe('agent-registry-kit coverage', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/agent-registry-kit coverage: http:\/\/127\.0\.0\.1:\d+, 4 API requests counted/);
     expect(stdout).toMatch(/ {2}getAgent {11}200 ×1 +400 · +401 · +404 ×1/);
-    expect(stdout).toContain(`never seen: deployAgent ${unseenDeploys}; getAgent 400, 401, 429, 500; `);
+    expect(stdout).toContain(`never seen: deployAgent ${unseenDeploys}; getAgent 400, 401, 429, 500, 503; `);
     expect(stdout).toMatch(
       /Named examples: +1\/\d+ \([\d.]+%\)\n {2}never seen deployAgent: 201 deployed, 400 validation,/,
     );

@@ -3,7 +3,6 @@
 import { readFile } from 'node:fs/promises';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { parse } from 'yaml';
-import { renderDocFiles } from './generated-docs.ts';
 
 const specUrl = new URL('../spec/openapi.yaml', import.meta.url);
 const controlPlaneUrl = new URL('../mocks/control-plane.yaml', import.meta.url);
@@ -88,10 +87,11 @@ function inlineApiReferences(node: unknown, api: Node): unknown {
 }
 
 /**
- * The derived files, keyed by their path relative to the project root.
- * @example for (const [path, content] of await renderGeneratedFiles()) await writeFile(path, content);
+ * The files derived from the two documents alone (types, the documents as data, defaults), keyed by their path
+ * relative to the project root. Nothing here loads spec/index.ts: the doc tables do, so `generate` writes these first.
+ * @example for (const [path, content] of await renderSpecFiles()) await writeFile(path, content);
  */
-export async function renderGeneratedFiles(): Promise<Map<string, string>> {
+export async function renderSpecFiles(): Promise<Map<string, string>> {
   const source = await readFile(specUrl, 'utf8');
   // Defaults are filled in by the server, so a client may omit such fields: keep them optional in the types.
   const types = astToString(await openapiTS(source, { defaultNonNullable: false }));
@@ -116,8 +116,25 @@ export async function renderGeneratedFiles(): Promise<Map<string, string>> {
         `/** mocks/control-plane.yaml as data: its schemas validate the control plane's requests in the browser too. */\n` +
         `export const controlPlaneDocument: JsonObject = ${JSON.stringify(controlDocument, null, 2)};\n`,
     ],
-    ...(await renderDocFiles()),
   ]);
+}
+
+/**
+ * The doc tables (README.md, docs/), rendered from the spec as spec/openapi-document.generated.ts holds it when this is
+ * first called: imported late, so a `generate` that has just rewritten that file renders from the new one in one run.
+ * @example for (const [path, text] of await renderDocs()) await writeFile(path, text);
+ */
+export async function renderDocs(): Promise<Map<string, string>> {
+  const { renderDocFiles } = await import('./generated-docs.ts');
+  return renderDocFiles();
+}
+
+/**
+ * Every derived file, keyed by its path relative to the project root.
+ * @example for (const [path, content] of await renderGeneratedFiles()) expect(readFileSync(path, 'utf8')).toBe(content);
+ */
+export async function renderGeneratedFiles(): Promise<Map<string, string>> {
+  return new Map([...(await renderSpecFiles()), ...(await renderDocs())]);
 }
 
 /**

@@ -44,10 +44,12 @@ export {
   type JsonValue,
 } from './json-pointer.ts';
 export {
+  linkEchoes,
   linksOf,
   mintedIds,
   parameterSource,
   operationRoles,
+  type LinkEcho,
   type MintedId,
   type OperationLink,
   type OperationRoles,

@@ -97,7 +97,22 @@ export const openapiDocument: JsonObject = {
                 "parameters": {
                   "agentId": "$response.body#/agentId"
                 },
-                "description": "Retrieve the agent that was just deployed; it agrees with what the deploy sent and answered."
+                "description": "Retrieve the agent that was just deployed; it agrees with what the deploy sent and answered.\n`x-echoes` says where: each request field (or its default when omitted) and answer field, and the\nfield of the agent that holds it.\n",
+                "x-echoes": {
+                  "$request.body#/name": "/name",
+                  "$request.body#/category": "/category",
+                  "$request.body#/model": "/model",
+                  "$request.body#/description": "/description",
+                  "$request.body#/capabilities": "/capabilities",
+                  "$request.body#/initialSupply": "/tokenomics/totalSupply",
+                  "$request.body#/pricePerToken": "/tokenomics/price",
+                  "$request.body#/revenueShare": "/tokenomics/revenueShare",
+                  "$response.body#/agentId": "/agentId",
+                  "$response.body#/name": "/name",
+                  "$response.body#/tokenAddress": "/tokenAddress",
+                  "$response.body#/deployedAt": "/deployedAt",
+                  "$response.body#/status": "/status"
+                }
               },
               "ExecuteOnDeployedAgent": {
                 "operationId": "executeAgentTask",
@@ -184,6 +199,9 @@ export const openapiDocument: JsonObject = {
           },
           "500": {
             "$ref": "#/components/responses/InternalServerError"
+          },
+          "503": {
+            "$ref": "#/components/responses/StateUnavailable"
           }
         }
       }
@@ -1120,6 +1138,22 @@ export const openapiDocument: JsonObject = {
             }
           }
         }
+      },
+      "StateUnavailable": {
+        "description": "The server's stored state could not be read (its database is unreachable), so it cannot say what the\nrecord is now. Nothing was changed, so the request may be retried as it is.\n",
+        "x-assumption": "How a server answers when its storage cannot be read is not shown; it is 503 with a problem body, and retrying is safe.",
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            },
+            "examples": {
+              "unavailable": {
+                "$ref": "#/components/examples/ProblemStateUnavailable"
+              }
+            }
+          }
+        }
       }
     },
     "examples": {
@@ -1400,6 +1434,16 @@ export const openapiDocument: JsonObject = {
           "status": 503,
           "detail": "The change could not be saved (database or disk is full); nothing of it was applied, so retrying is safe.",
           "instance": "/v1/agents/deploy"
+        }
+      },
+      "ProblemStateUnavailable": {
+        "summary": "A record the server could not read",
+        "value": {
+          "type": "https://agent-registry.dev/problems/state-unavailable",
+          "title": "The stored state could not be read",
+          "status": 503,
+          "detail": "The shared state could not be read (the state database cannot be reached); nothing was applied, so retrying is safe.",
+          "instance": "/v1/agents/agt_7Qm2xK9pLr4TnW8v"
         }
       }
     }

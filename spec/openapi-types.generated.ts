@@ -339,6 +339,18 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /**
+         * @description The server's stored state could not be read (its database is unreachable), so it cannot say what the
+         *     record is now. Nothing was changed, so the request may be retried as it is.
+         */
+        StateUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
     };
     parameters: {
         /**
@@ -418,6 +430,7 @@ export interface operations {
             404: components["responses"]["AgentNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["StateUnavailable"];
         };
     };
     executeAgentTask: {

@@ -161,3 +161,37 @@ export function mintedIds(operationId: OperationId, document: JsonObject = opena
     return /^#\/components\/schemas\/\w+Id$/.test(ref) ? [{ field, schemaPointer: ref.slice(1) }] : [];
   });
 }
+
+/** One field of a link target's answer that echoes what its source sent or answered (the link's `x-echoes`). */
+export interface LinkEcho {
+  /** Whether the value is in the source operation's request body or in its answer. */
+  from: 'request' | 'response';
+  /** JSON pointer into that body. */
+  field: string;
+  /** JSON pointer into the target operation's answer. */
+  target: string;
+}
+
+const echoSource = /^\$(request|response)\.body#(\/.*)$/;
+
+/**
+ * What the target of a link must answer as its source sent or answered: the link's `x-echoes`, a map from a runtime
+ * expression (`$request.body#/initialSupply`) to a JSON pointer into the target's answer (`/tokenomics/totalSupply`).
+ * The spec says it once, so the read-back checks name no field. Throws on an entry that is not such a pair.
+ * @example linkEchoes(link).map((e) => `${e.from}${e.field} -> ${e.target}`) // ['request/name -> /name', …]
+ */
+export function linkEchoes(link: OperationLink, document: JsonObject = openapiDocument): LinkEcho[] {
+  const echoes = getObject(getObject(document, link.pointer), 'x-echoes') ?? {};
+  return Object.entries(echoes).map(([expression, target]) => {
+    const match = echoSource.exec(expression);
+    if (!match || typeof target !== 'string' || !target.startsWith('/'))
+      throw new Error(
+        `${link.pointer}/x-echoes: "${expression}" must map a $request.body#/… or $response.body#/… expression to a JSON pointer`,
+      );
+    return {
+      from: match[1] === 'request' ? 'request' : 'response',
+      field: toPointer(parsePointer(match[2] ?? '')),
+      target,
+    };
+  });
+}

@@ -2,7 +2,8 @@
 import type { components, operations as generatedOperations, paths } from './openapi-types.generated.ts';
 import type { RequestDefaults, SchemaDefaults } from './request-defaults.generated.ts';
 
-type Schemas = components['schemas'];
+/** Every schema of the document by name: a handler types the view it writes by the schema it answers. */
+export type Schemas = components['schemas'];
 
 export type Agent = Schemas['Agent'];
 export type AgentId = Schemas['AgentId'];

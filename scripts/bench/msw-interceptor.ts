@@ -1,39 +1,42 @@
 // The benchmark's msw path: the fake's handlers behind msw's node interceptor, driven by in-process fetch calls (no socket),
 // so `npm run bench` can report what a test suite using setupMockServer gets. Prints one JSON line of figures.
+import { primaryCreation } from '../../client/linked-operations.ts';
+import { successStatus } from '../../client/operation-requests.ts';
+import { fillPath } from '../../client/path-parameters.ts';
 import { mintToken } from '../../mocks/auth.ts';
 import { silentLogger } from '../../mocks/logger.ts';
 import { setupMockServer } from '../../mocks/node.ts';
-import { getAtPointer, openapiDocument } from '../../spec/index.ts';
+import { getAtPointer, type JsonValue } from '../../spec/index.ts';
 import { listFlag, numberFlag, parseCommandLine } from '../command-line.ts';
+import { requestBody } from './servers.ts';
 
-const usage =
-  'usage: node scripts/bench/msw-interceptor.ts [--duration S] [--concurrency N] [--op getAgent|deployAgent]';
+// The two operations measured come from the spec's links: the GET that reads back what a create made, and the create.
+const { creator, readBack, parameter, field } = primaryCreation();
+const usage = `usage: node scripts/bench/msw-interceptor.ts [--duration S] [--concurrency N] [--op ${readBack}|${creator}]`;
 const values = parseCommandLine(
   {
     duration: { type: 'string', default: '3' },
     concurrency: { type: 'string', default: '50' },
-    op: { type: 'string', default: 'getAgent' },
+    op: { type: 'string', default: readBack },
   },
   { usage },
 );
 const duration = numberFlag('duration', values.duration, { above: 0 }, usage);
 const concurrency = numberFlag('concurrency', values.concurrency, { integer: true, min: 1 }, usage);
-const [op] = listFlag('op', values.op, ['getAgent', 'deployAgent'] as const, usage);
+const op = listFlag('op', values.op, [readBack, creator], usage)[0] ?? readBack;
 
 const base = 'http://agent-registry.bench';
 const server = setupMockServer({ baseUrl: base, logger: silentLogger });
 server.listen({ onUnhandledFrame: 'error' });
 const authorization = `Bearer ${await mintToken({ sub: 'bench' })}`;
-const deployBody = JSON.stringify(getAtPointer(openapiDocument, '/components/examples/DeployRequestTrading/value'));
+const createBody = requestBody(creator);
 const json = { authorization, 'content-type': 'application/json' };
-const first = await fetch(`${base}/v1/agents/deploy`, { method: 'POST', headers: json, body: deployBody });
-const agentId = ((await first.json()) as { agentId: string }).agentId;
+const create = () => fetch(`${base}${fillPath(creator, {})}`, { method: 'POST', headers: json, body: createBody });
+const created = getAtPointer((await (await create()).json()) as JsonValue, field);
+const readPath = fillPath(readBack, { [parameter]: String(created) });
 
-const call =
-  op === 'getAgent'
-    ? () => fetch(`${base}/v1/agents/${agentId}`, { headers: { authorization } })
-    : () => fetch(`${base}/v1/agents/deploy`, { method: 'POST', headers: json, body: deployBody });
-const expected = op === 'getAgent' ? 200 : 201;
+const call = op === readBack ? () => fetch(`${base}${readPath}`, { headers: { authorization } }) : create;
+const expected = successStatus(op).status;
 
 async function run(
   seconds: number,

@@ -1,5 +1,6 @@
 // The msw section: the same core behind msw's node interceptor, measured in its own pinned process.
 import { execFileSync } from 'node:child_process';
+import { primaryCreation } from '../../client/linked-operations.ts';
 import type { OperationId } from '../../spec/index.ts';
 import { canPin, repoRoot } from '../spawned-server.ts';
 import { fmt, log } from './load.ts';
@@ -11,7 +12,9 @@ import { serverCpu, type Options } from './options.ts';
  */
 export async function mswPath(options: Options) {
   const rows: { op: OperationId; connections: number; rps: number; p50: number; p99: number; failures: number }[] = [];
-  for (const op of ['getAgent', 'deployAgent'] as const) {
+  // The read and the create of the spec's links (a retrieve and a deploy here): the two ends of a typical test.
+  const { readBack, creator } = primaryCreation();
+  for (const op of [readBack, creator]) {
     for (const connections of options.connections) {
       const args = [
         'scripts/bench/msw-interceptor.ts',

@@ -11,10 +11,13 @@ import { createMockCore } from '../../mocks/core.ts';
 import { silentLogger } from '../../mocks/logger.ts';
 import { createRandom } from '../../mocks/random.ts';
 import { openSqliteStorage } from '../../mocks/sqlite-storage.ts';
-import { getAtPointer, openapiDocument, validateRequestBody } from '../../spec/index.ts';
+import { primaryCreation } from '../../client/linked-operations.ts';
+import { fillPath } from '../../client/path-parameters.ts';
+import { validateRequestBody } from '../../spec/index.ts';
 import { cliError } from '../cli-error.ts';
 import { parseCommandLine } from '../command-line.ts';
 import { canPin, memoryOf, repoRoot, spawnServer, type SpawnedServer } from '../spawned-server.ts';
+import { requestBody } from './servers.ts';
 
 export interface PersistenceOptions {
   /** Stored (deployed) agents before the measured run. */
@@ -46,8 +49,12 @@ const SEED = 42;
 const mb = (bytes: number): number => Math.round((bytes / 1024 / 1024) * 10) / 10;
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
 
+// The write measured is the spec's creating operation (its links say which: the deploy), with its first example.
+const { creator } = primaryCreation();
+const deployPath = fillPath(creator, {});
+
 function deployBody(): string {
-  return JSON.stringify(getAtPointer(openapiDocument, '/components/examples/DeployRequestTrading/value'));
+  return requestBody(creator) ?? '{}';
 }
 
 function bearer(): string {
@@ -63,6 +70,7 @@ export async function seedDatabase(file: string, count: number): Promise<void> {
   const storage = openSqliteStorage(file, { seed: SEED, catalogueSize: 36, maxTasks: 10_000, logger: silentLogger });
   const core = createMockCore({ seed: SEED, storage, clock: createFixedClock(Date.now()), logger: silentLogger });
   await core.persist();
+  // The store's own deploy method makes the template record, so this one call names the body it takes.
   const request = validateRequestBody('deployAgent', JSON.parse(deployBody()));
   if (!request.ok) throw new Error('the spec example DeployRequestTrading does not validate');
   const template = core.store.get(core.store.deploy(request.value, 'bench').agentId);
@@ -140,7 +148,7 @@ async function prepare(
   });
   if (mode === 'in memory' && size > 0) {
     // The in-memory fake has no file to seed: its agents are deployed over HTTP first.
-    const preload = await load(`${server.baseUrl}/v1/agents/deploy`, {
+    const preload = await load(`${server.baseUrl}${deployPath}`, {
       method: 'POST',
       headers,
       body: deployBody(),
@@ -177,7 +185,7 @@ export async function persistenceBench(options: PersistenceOptions): Promise<Per
           prepared.push(await prepare(mode, size, directory, headers));
         for (let round = 0; round < options.rounds; round += 1) {
           for (const target of prepared) {
-            const result = await load(`${target.server.baseUrl}/v1/agents/deploy`, {
+            const result = await load(`${target.server.baseUrl}${deployPath}`, {
               method: 'POST',
               headers,
               body: deployBody(),

@@ -5,9 +5,12 @@
 import { execFileSync } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
-import { getAtPointer, openapiDocument } from '../../spec/index.ts';
+import { primaryCreation } from '../../client/linked-operations.ts';
+import { successStatus } from '../../client/operation-requests.ts';
+import { fillPath } from '../../client/path-parameters.ts';
 import { numberFlag, parseCommandLine } from '../command-line.ts';
 import { freePort, repoRoot, spawnServer, type SpawnedServer } from '../spawned-server.ts';
+import { requestBody } from './servers.ts';
 
 export interface ProxyOverheadRow {
   target: 'fake directly' | 'agent-registry-kit proxy' | 'prism proxy';
@@ -94,7 +97,9 @@ export async function proxyOverhead(options: { requests: number; rounds: number 
       agents: { agentId: string }[];
     };
     const agentId = list.agents[0]?.agentId ?? '';
-    const deployBody = JSON.stringify(getAtPointer(openapiDocument, '/components/examples/DeployRequestTrading/value'));
+    // The read and the create of the spec's links (a retrieve and a deploy here), with the create's first example.
+    const { creator, readBack, parameter } = primaryCreation();
+    const deployBody = requestBody(creator);
     const auth = { authorization: `Bearer ${token}` };
     const targets: Target[] = [
       { name: 'fake directly', url: fake.baseUrl },
@@ -105,18 +110,18 @@ export async function proxyOverhead(options: { requests: number; rounds: number 
       {
         operation: 'GET agent' as const,
         method: 'GET',
-        path: `/v1/agents/${agentId}`,
+        path: fillPath(readBack, { [parameter]: agentId }),
         headers: auth,
         body: undefined,
-        expected: 200,
+        expected: successStatus(readBack).status,
       },
       {
         operation: 'deploy' as const,
         method: 'POST',
-        path: '/v1/agents/deploy',
+        path: fillPath(creator, {}),
         headers: { ...auth, 'content-type': 'application/json' },
         body: deployBody,
-        expected: 201,
+        expected: successStatus(creator).status,
       },
     ];
     const samples = new Map<string, { ms: number[]; unexpected: number }>();

@@ -1,4 +1,6 @@
 // The scale section: the fake's memory and speed with 1k, 10k and 100k agents, seeded or deployed.
+import { primaryCreation } from '../../client/linked-operations.ts';
+import { fillPath } from '../../client/path-parameters.ts';
 import { memoryOf } from '../spawned-server.ts';
 import { fmt, load, log, mb, measure } from './load.ts';
 import type { Options } from './options.ts';
@@ -18,13 +20,18 @@ export interface ScaleRow {
   executeP99: number;
 }
 
+// What is measured comes from the spec's links: the write that creates an agent fills the fake, the GET that reads it
+// back and the first write made on it are timed (a deploy, a retrieve and a task submission in this API).
+const { creator, readBack, submissions } = primaryCreation();
+const submission = submissions[0] ?? readBack;
+
 async function scaleRow(options: Options, size: number, how: ScaleRow['how']): Promise<ScaleRow> {
   const probe = await startAndProbe('fake', options, how === 'seeded' ? ['--agents', String(size)] : []);
   try {
     let fillRps = Number.NaN;
     if (how === 'deployed') {
       const health = (await (await fetch(`${probe.server.baseUrl}/__mock/health`)).json()) as { agents: number };
-      const fill = await load(`${probe.server.baseUrl}/v1/agents/deploy`, {
+      const fill = await load(`${probe.server.baseUrl}${fillPath(creator, {})}`, {
         method: 'POST',
         headers: headers(),
         body: deployBody,
@@ -38,8 +45,8 @@ async function scaleRow(options: Options, size: number, how: ScaleRow['how']): P
     // Let the allocator settle so RSS is the store's, not a burst's.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const rss = memoryOf(probe.server.pid).rss;
-    const get = await measure(probe, 'getAgent', 50, options.duration);
-    const execute = await measure(probe, 'executeAgentTask', 50, options.duration);
+    const get = await measure(probe, readBack, 50, options.duration);
+    const execute = await measure(probe, submission, 50, options.duration);
     log(
       `scale ${fmt(size)} agents (${how}): cold start ${fmt(probe.coldStartMs)} ms, RSS ${mb(rss)} MB, GET ${fmt(get.rps)} req/s p99 ${get.p99} ms, execute ${fmt(execute.rps)} req/s p99 ${execute.p99} ms${how === 'deployed' ? `, filled at ${fmt(fillRps)} deploys/s` : ''}`,
     );

@@ -1,9 +1,11 @@
 // The steady-memory section: the fake's RSS over a long mixed load, which must stop climbing.
 import type autocannon from 'autocannon';
+import { primaryCreation } from '../../client/linked-operations.ts';
+import { fillPath } from '../../client/path-parameters.ts';
 import { memoryOf } from '../spawned-server.ts';
-import { fmt, load, log, mb } from './load.ts';
+import { fmt, load, log, mb, pathValuesOn, requestFor } from './load.ts';
 import type { Options } from './options.ts';
-import { headers, requestBody, startAndProbe } from './servers.ts';
+import { headers, startAndProbe } from './servers.ts';
 
 /**
  * Mixed valid and invalid traffic for `--steady` seconds, sampling RSS each second: memory must plateau.
@@ -12,18 +14,24 @@ import { headers, requestBody, startAndProbe } from './servers.ts';
 export async function steady(options: Options) {
   const probe = await startAndProbe('fake', options);
   const auth = headers();
-  // Mixed traffic that must not grow memory: retrievals, task submissions (whose history is bounded), and errors.
+  // Mixed traffic that must not grow memory: retrievals, submissions made on the agent (whose history is bounded), and
+  // errors; the operations come from the spec's links (a deploy creates, a retrieve reads back, a task is submitted).
+  const { creator, readBack, parameter, submissions } = primaryCreation();
+  const read = requestFor(readBack, await pathValuesOn(probe, readBack));
+  const writes = await Promise.all(
+    submissions.map(async (operationId) => requestFor(operationId, await pathValuesOn(probe, operationId))),
+  );
   const requests: autocannon.Request[] = [
-    { method: 'GET', path: `/v1/agents/${probe.agentId}`, headers: auth },
-    {
-      method: 'POST',
-      path: `/v1/agents/${probe.agentId}/execute`,
+    { method: 'GET', path: read.path, headers: auth },
+    ...writes.map(({ method, path, body }) => ({
+      method: method as autocannon.Request['method'],
+      path,
       headers: auth,
-      body: requestBody('executeAgentTask'),
-    },
-    { method: 'GET', path: '/v1/agents/agt_doesNotExist', headers: auth },
-    { method: 'POST', path: '/v1/agents/deploy', headers: auth, body: '{"name":' },
-    { method: 'GET', path: `/v1/agents/${probe.agentId}`, headers: { authorization: 'Bearer not-a-jwt' } },
+      body,
+    })),
+    { method: 'GET', path: fillPath(readBack, { [parameter]: 'doesNotExist' }), headers: auth },
+    { method: 'POST', path: fillPath(creator, {}), headers: auth, body: '{"' },
+    { method: 'GET', path: read.path, headers: { authorization: 'Bearer not-a-jwt' } },
   ];
   const samples: { second: number; rssMb: number }[] = [];
   const began = performance.now();

@@ -1,16 +1,30 @@
 // The deliberately broken servers of the self-check: each is the real fake backend behind a proxy that breaks ONE rule,
 // with the exact set of rules the contract suite must report for it: a server that slips through, or that is reported
 // under a rule it did not break, is a bug in the suite.
+import { primaryCreation } from '../../client/linked-operations.ts';
+import { matchOperation } from '../../spec-change/traffic-replay.ts';
+import { openapiDocument, type OperationId } from '../../spec/index.ts';
 import type { Breakage, ProxiedRequest, ProxiedResponse } from './breaking-proxy.ts';
 
-type Operation = 'deployAgent' | 'getAgent' | 'executeAgentTask' | 'other';
+/** The operation a request reaches, through the spec's path templates (as the proxy finds it), with its parameters. */
+function routeOf(
+  request: ProxiedRequest,
+): { operationId: OperationId; parameters: Record<string, string> } | undefined {
+  return matchOperation(openapiDocument, request.method, request.path.split('?')[0] ?? '', false);
+}
 
-function operationOf(request: ProxiedRequest): Operation {
-  const path = request.path.split('?')[0] ?? '';
-  if (request.method === 'POST' && path === '/v1/agents/deploy') return 'deployAgent';
-  if (request.method === 'POST' && /^\/v1\/agents\/[^/]+\/execute$/.test(path)) return 'executeAgentTask';
-  if (request.method === 'GET' && /^\/v1\/agents\/[^/]+$/.test(path)) return 'getAgent';
-  return 'other';
+function operationOf(request: ProxiedRequest): OperationId | 'other' {
+  return routeOf(request)?.operationId ?? 'other';
+}
+
+/** The id of the agent a request addresses (the path parameter a deploy's answer supplies), decoded. */
+function agentOf(request: ProxiedRequest): string {
+  const value = routeOf(request)?.parameters[primaryCreation().parameter] ?? '';
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }
 
 function parse(text: string): unknown {
@@ -286,7 +300,7 @@ export const brokenServers: Array<[string, BrokenServer]> = [
               op === 'getAgent' &&
               res.status === 200 &&
               req.headers.authorization === `Bearer ${token}` &&
-              deployed.has(decodeURIComponent(req.path.split('/')[3] ?? ''))
+              deployed.has(agentOf(req))
             )
               return problem(404, 'Agent not found', req.path);
             return res;
@@ -471,7 +485,7 @@ export const brokenServers: Array<[string, BrokenServer]> = [
         return {
           response: (res, req) => {
             if (operationOf(req) !== 'executeAgentTask' || res.status !== 200) return res;
-            const agent = req.path.split('/')[3] ?? '';
+            const agent = agentOf(req);
             const next = (counts.get(agent) ?? 0) + 1;
             counts.set(agent, next);
             return editJson(res, (b) => {

@@ -77,7 +77,7 @@ describe('statusCoverage', () => {
       `status coverage ${coverage.percent.toFixed(1)}%: 1 of ${documentedPairs} documented (operation, status) pairs answered by the server`,
     );
     expect(lines[1]).toBe('  seen: getAgent 404 ×1');
-    expect(lines[2]).toMatch(/^ {2}never provoked: deployAgent 201, 400, .*; getAgent 200, 400, 401, 429, 500; /);
+    expect(lines[2]).toMatch(/^ {2}never provoked: deployAgent 201, 400, .*; getAgent 200, 400, 401, 429, 500, 503; /);
     expect(lines[3]).toBe('  undocumented statuses answered: getAgent 418 ×1');
 
     const report = buildReport({

@@ -78,7 +78,7 @@ describe('a PostgreSQL-backed fake under faults', { timeout: 120_000 }, () => {
     }
   });
 
-  it('answers 503 state-not-saved while the database is gone, and recovers by itself when it returns', async () => {
+  it('answers 503 state-unavailable while the database is gone, and recovers by itself when it returns', async () => {
     // Its own cluster: stopping the shared one would fail the other files.
     const cluster = await startPostgresCluster();
     try {
@@ -94,7 +94,7 @@ describe('a PostgreSQL-backed fake under faults', { timeout: 120_000 }, () => {
         await fetch(`${server.baseUrl}/v1/agents/${agentId}`, { headers: { authorization: token } }),
       ]) {
         expect(response.status).toBe(503);
-        expect(((await response.json()) as { type: string }).type).toMatch(/state-not-saved$/);
+        expect(((await response.json()) as { type: string }).type).toMatch(/state-unavailable$/);
       }
       cluster.start();
       let status = 0;

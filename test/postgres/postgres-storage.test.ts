@@ -1,5 +1,6 @@
 // Two cores in one process on one PostgreSQL database, racing on purpose: both notice the same due tasks at once, and
 // only one settlement of each may count; the loser's request is handled again on the fresh state.
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintToken } from '../../mocks/auth.ts';
 import { createFixedClock } from '../../mocks/clock.ts';
@@ -26,9 +27,10 @@ const answer = async (core: MockCore, method: string, path: string, body?: unkno
 describe('PostgreSQL storage shared by two cores', () => {
   const storages: PostgresStorage[] = [];
   const cores: MockCore[] = [];
+  let url = '';
   beforeAll(async () => {
     token = `Bearer ${await mintToken({ sub: 'race', now: START })}`;
-    const url = await newDatabase();
+    url = await newDatabase();
     for (let index = 0; index < 2; index += 1) {
       const storage = await openPostgresStorage(url, { seed: 5, catalogueSize: 36, logger: silentLogger });
       storages.push(storage);
@@ -80,5 +82,119 @@ describe('PostgreSQL storage shared by two cores', () => {
       expect(performance.tasksCompleted).toBe(completed);
       expect(performance.successRate).toBe(Math.round((completed / 12) * 10_000) / 10_000);
     }
+  });
+
+  it('answers each request from a pull that started after it arrived: a deploy acknowledged by A is read by B', async () => {
+    const [a, b] = cores as [MockCore, MockCore];
+    // B is kept busy with GETs, so some pull of B is always running when A acknowledges a deploy: the GET that
+    // follows must not be answered from it.
+    let done = false;
+    const noise = Array.from({ length: 6 }, async () => {
+      while (!done) await answer(b, 'GET', '/v1/agents/agt_unknown_agent');
+    });
+    const chains = Array.from({ length: 4 }, async (_, chain) => {
+      for (let index = 0; index < 6; index += 1) {
+        const name = `Concurrent ${chain}.${index}`;
+        const deployed = await answer(a, 'POST', '/v1/agents/deploy', {
+          name,
+          category: 'defi',
+          model: 'gpt-4',
+          initialSupply: 100,
+        });
+        expect(deployed.status).toBe(201);
+        const read = await answer(b, 'GET', `/v1/agents/${String(deployed.body.agentId)}`);
+        expect(read.status).toBe(200);
+        expect(read.body.name).toBe(name);
+      }
+    });
+    try {
+      await Promise.all(chains);
+    } finally {
+      done = true;
+      await Promise.all(noise);
+    }
+  });
+
+  it('checks a stored agent when it is first read: a tampered row answers 503, the others are served', async () => {
+    const [a] = cores as [MockCore, MockCore];
+    const deploy = (name: string) =>
+      answer(a, 'POST', '/v1/agents/deploy', { name, category: 'defi', model: 'gpt-4', initialSupply: 100 });
+    const ids = [];
+    for (const name of ['Kept', 'Broken JSON', 'Wrong status']) ids.push(String((await deploy(name)).body.agentId));
+    const [kept, broken, wrongStatus] = ids as [string, string, string];
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      // A change number of their own, as a writer that is not the kit would leave them.
+      await client.query('UPDATE ark_changes SET version = version + 1');
+      await client.query(
+        'UPDATE ark_agents SET agent = replace(agent, \'"name":"Broken JSON"\', \'"name":7\'), version = (SELECT version FROM ark_changes) WHERE agent_id = $1',
+        [broken],
+      );
+      await client.query(
+        "UPDATE ark_agents SET status = 'paused', version = (SELECT version FROM ark_changes) WHERE agent_id = $1",
+        [wrongStatus],
+      );
+    } finally {
+      await client.end();
+    }
+    // A replica started now loads the rows without reading each record; the first read checks it.
+    const storage = await openPostgresStorage(url, { seed: 5, catalogueSize: 36, logger: silentLogger });
+    storages.push(storage);
+    const late = createMockCore({
+      seed: 5,
+      storage,
+      clock: createFixedClock(START),
+      wallClock: () => START,
+      logger: silentLogger,
+    });
+    for (const core of [a, late]) {
+      expect((await answer(core, 'GET', `/v1/agents/${kept}`)).status).toBe(200);
+      for (const agentId of [broken, wrongStatus]) {
+        const read = await answer(core, 'GET', `/v1/agents/${agentId}`);
+        expect(read.status).toBe(503);
+        expect(read.body.type).toMatch(/state-unavailable$/);
+      }
+    }
+  });
+
+  it('loads a database of more than one page (5,000 agents) whole, in deploy order', async () => {
+    const [a] = cores as [MockCore, MockCore];
+    const template = String(
+      (
+        await answer(a, 'POST', '/v1/agents/deploy', {
+          name: 'Paged',
+          category: 'defi',
+          model: 'gpt-4',
+          initialSupply: 9,
+        })
+      ).body.agentId,
+    );
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    let expected = 0;
+    try {
+      // 12,000 copies of the template with ids of their own: three pages and a half.
+      await client.query(
+        `INSERT INTO ark_agents (agent_id, catalogue_index, status, tasks_failed, agent, version)
+         SELECT id, NULL, 'active', 0, replace(t.agent, $1, id), (SELECT version FROM ark_changes)
+         FROM ark_agents t, LATERAL (SELECT 'agt_p' || lpad(i::text, 6, '0') AS id FROM generate_series(1, 12000) i) g
+         WHERE t.agent_id = $1`,
+        [template],
+      );
+      const count = await client.query<{ n: string }>(
+        'SELECT count(*)::text AS n FROM ark_agents WHERE catalogue_index IS NULL',
+      );
+      expected = Number(count.rows[0]?.n);
+    } finally {
+      await client.end();
+    }
+    const storage = await openPostgresStorage(url, { seed: 5, catalogueSize: 36, logger: silentLogger });
+    storages.push(storage);
+    expect(expected).toBeGreaterThan(12_000);
+    expect(storage.agents.deployedCount).toBe(expected);
+    expect(storage.agents.get('agt_p012000')?.agent.name).toBe('Paged');
+    const last = storage.agents.deployedPage(expected - 1, 1).agents[0];
+    expect(last?.agentId).toBe('agt_p012000');
   });
 });
