@@ -1,7 +1,7 @@
 // A throwaway PostgreSQL cluster for the tests and the bench, from Debian's binaries: initdb and pg_ctl in a temp directory, on a free
 // loopback port, run as the `postgres` user when the tests run as root. Nothing depends on a server started by hand.
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,6 +57,25 @@ function run(binary: string, args: string[]): void {
 export const postgresInstalled = (): boolean => existsSync(join(POSTGRES_BIN, 'initdb'));
 
 /**
+ * Starts the server on a free port, trying another when it fails: another process (a parallel test run's cluster) may
+ * take the port between the probe and the server's bind. The last failure names the server log's last lines.
+ */
+async function startOnFreePort(start: (port: number) => void, log: string): Promise<number> {
+  for (let attempt = 1; ; attempt += 1) {
+    const port = await freePort();
+    try {
+      start(port);
+      return port;
+    } catch (error) {
+      if (attempt < 3) continue;
+      const tail = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').slice(-5).join(' | ') : 'no log';
+      const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      throw new Error(`PostgreSQL did not start after ${attempt} tries (${message}); its log ends: ${tail}`);
+    }
+  }
+}
+
+/**
  * Creates and starts a cluster; `destroy()` stops it and removes it (also registered for process exit).
  * @example const cluster = await startPostgresCluster(); const url = await cluster.createDatabase('t1'); cluster.destroy();
  */
@@ -70,14 +89,24 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     chownSync(dir, uid, gid);
   }
   const data = join(dir, 'data');
-  const port = await freePort();
+  const log = join(dir, 'log');
   run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-sync', '--no-instructions']);
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200 -c shared_buffers=128MB`;
+  let port = 0;
   let running = false;
   const start = (): void => {
-    run('pg_ctl', ['start', '-w', '-t', '60', '-D', data, '-l', join(dir, 'log'), '-o', options]);
+    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200 -c shared_buffers=128MB`;
+    run('pg_ctl', ['start', '-w', '-t', '60', '-D', data, '-l', log, '-o', options]);
     running = true;
   };
+  try {
+    port = await startOnFreePort((chosen) => {
+      port = chosen;
+      start();
+    }, log);
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   const stop = (mode: 'immediate' | 'fast' = 'fast'): void => {
     if (!running) return;
     running = false;
@@ -95,7 +124,6 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     rmSync(dir, { recursive: true, force: true });
   };
   process.once('exit', destroy);
-  start();
   const url = (database = 'postgres'): string => `postgres://postgres@127.0.0.1:${port}/${database}`;
   return {
     url,
