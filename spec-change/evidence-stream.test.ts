@@ -6,7 +6,14 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { openapiDocument } from '../spec/index.ts';
 import { streamJournal, streamReportFile } from './evidence-stream.ts';
-import { EvidenceError, journalEvidence, reportEvidence, type Evidence } from './traffic-replay.ts';
+import {
+  EvidenceError,
+  journalEntryEvidence,
+  journalEvidence,
+  Replayer,
+  reportEvidence,
+  type Evidence,
+} from './traffic-replay.ts';
 
 const directory = mkdtempSync(join(tmpdir(), 'agent-registry-evidence-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -93,5 +100,23 @@ describe('streamJournal', () => {
   ])('%s: EvidenceError', async (_name, text, message) => {
     await expect(fromAnswer(text, 4096)).rejects.toThrow(message);
     await expect(fromAnswer(text, 4096)).rejects.toBeInstanceOf(EvidenceError);
+  });
+});
+
+describe('Replayer keeps a bounded list of findings', () => {
+  test('past the cap findings are counted, not listed, and the counts stay whole', () => {
+    // A head without operations rejects every recorded request and answer the base accepts.
+    const head = { ...structuredClone(openapiDocument), paths: {} };
+    const replayer = new Replayer(openapiDocument, head, 3);
+    const entry = { method: 'GET', path: '/v1/agents/agt_1', status: 200 };
+    for (let index = 0; index < 5; index += 1) {
+      const evidence = journalEntryEvidence(entry, index, openapiDocument);
+      if (evidence) replayer.add(evidence);
+    }
+    const result = replayer.result();
+    expect(result.findings).toHaveLength(3);
+    expect(result.findingsOmitted).toBe(7);
+    expect(result.newlyRejected).toBe(10);
+    expect(result.alreadyRejected).toBe(0);
   });
 });
