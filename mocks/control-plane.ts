@@ -44,8 +44,8 @@ export interface ControlPlaneHost {
   /** The live sessions; undefined when sessions are off (and in a session's own core). */
   readonly sessions?: Pick<SessionRegistry<ControlledSession>, 'max' | 'maxRecords' | 'list' | 'get' | 'delete'>;
   /** Answers an operation with a built (and, unless asked not to, checked) override until reset. */
-  setOverride(override: BuiltOverride): void;
-  clearOverrides(): void;
+  setOverride(override: BuiltOverride): Promise<void>;
+  clearOverrides(): Promise<void>;
 }
 
 /** What the control plane uses of a session's core. */
@@ -158,7 +158,7 @@ const controlHandlers = {
     const seeded = host.store.seedTask(body);
     return seededResponse(seeded.ok ? { ok: true, value: toControlPlaneTask(seeded.value) } : seeded, instance, host);
   },
-  setOverride: ({ body, instance }, host) => {
+  setOverride: async ({ body, instance }, host) => {
     try {
       const built = buildOverride(
         body.operation,
@@ -167,7 +167,7 @@ const controlHandlers = {
         body.headers ? { headers: body.headers } : {},
         body.unchecked !== true,
       );
-      host.setOverride(built);
+      await host.setOverride(built);
       return jsonValueResponse(200, { operationId: built.operation.operationId, status: body.status });
     } catch (error) {
       if (!(error instanceof OverrideError)) throw error;
@@ -181,8 +181,8 @@ const controlHandlers = {
       });
     }
   },
-  clearOverrides: (_request, host) => {
-    host.clearOverrides();
+  clearOverrides: async (_request, host) => {
+    await host.clearOverrides();
     return noContent();
   },
   getMockTask: ({ params, instance }, host) => {
