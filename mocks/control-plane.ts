@@ -19,7 +19,7 @@ import { readJsonBody } from './request-body.ts';
 import { createRouter } from './router.ts';
 import { scenarioErrors, type ScenarioConfig, type Scenarios } from './scenarios.ts';
 import { sessionIdProblem, type SessionRegistry, type SessionTarget } from './sessions.ts';
-import { buildOverride, OverrideError, type BuiltOverride, type OverrideProblem } from './overrides.ts';
+import { buildOverrideFrom, OverrideError, type BuiltOverride, type OverrideProblem } from './overrides.ts';
 import type { AgentStore, SeedOutcome } from './store.ts';
 
 /** What the control plane may use of the core: a narrow view, so it depends on no module that imports it. */
@@ -160,13 +160,7 @@ const controlHandlers = {
   },
   setOverride: async ({ body, instance }, host) => {
     try {
-      const built = buildOverride(
-        body.operation,
-        body.status,
-        body.body,
-        body.headers ? { headers: body.headers } : {},
-        body.unchecked !== true,
-      );
+      const built = buildOverrideFrom(body);
       await host.setOverride(built);
       return jsonValueResponse(200, { operationId: built.operation.operationId, status: body.status });
     } catch (error) {

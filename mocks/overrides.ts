@@ -122,6 +122,20 @@ export function buildOverride(
   return { operation, response, input };
 }
 
+/**
+ * Builds an override from what PUT /__mock/overrides takes (and the storage keeps): checked unless `unchecked`.
+ * @example buildOverrideFrom({ operation: 'getAgent', status: 404 }).response.status // 404
+ */
+export function buildOverrideFrom(input: OverrideInput): BuiltOverride {
+  return buildOverride(
+    input.operation,
+    input.status,
+    input.body,
+    input.headers ? { headers: input.headers } : {},
+    input.unchecked !== true,
+  );
+}
+
 /** Everything the response checker finds wrong with an answer, undocumented fields included (a misspelt one is one). */
 function overrideProblems(operationId: OperationId, response: MockResponse): OverrideProblem[] {
   const check = checkResponse({

@@ -3,7 +3,7 @@
 // through the same checks PUT /__mock/overrides applies: a stored override nobody could have set is refused, never served.
 import type { OperationId } from '../spec/index.ts';
 import { controlOperations, validateBody } from './control-plane-schemas.ts';
-import { buildOverride, OverrideError, type BuiltOverride, type OverrideInput } from './overrides.ts';
+import { buildOverrideFrom, OverrideError, type BuiltOverride, type OverrideInput } from './overrides.ts';
 
 /** The document's name in the storage. */
 export const OVERRIDES_DOCUMENT = 'overrides';
@@ -30,15 +30,8 @@ export function parseStoredOverrides(
         ok: false,
         reason: `/${index}${shaped.errors[0]?.path ?? ''} ${shaped.errors[0]?.message ?? 'is invalid'}`,
       };
-    const input = shaped.value as OverrideInput;
     try {
-      const override = buildOverride(
-        input.operation,
-        input.status,
-        input.body,
-        input.headers ? { headers: input.headers } : {},
-        input.unchecked !== true,
-      );
+      const override = buildOverrideFrom(shaped.value as OverrideInput);
       if (built.has(override.operation.operationId))
         return { ok: false, reason: `/${index} overrides ${override.operation.operationId} a second time` };
       built.set(override.operation.operationId, override);

@@ -12,7 +12,7 @@ import { openMockSession } from '../../mocks/playwright.ts';
 import { connectTestApi } from '../../mocks/remote-test-api.ts';
 import { startMockServer, type RunningMockServer } from '../../mocks/server.ts';
 import { repoRoot } from '../../scripts/spawned-server.ts';
-import { runCli, startHostileServer, type HostileServer } from './hostile-server.ts';
+import { coverageAnswer, runCli, startHostileServer, type HostileServer } from './hostile-server.ts';
 
 const secret = 'c0ntrol-T0ken-for-tests-7f3a';
 
@@ -87,20 +87,8 @@ describe('a control plane that echoes the token: the CLIs send it and never prin
         return;
       }
       res.writeHead(200, { 'content-type': 'application/json' });
-      if (req.url === '/__mock/coverage') {
-        const figure = { covered: 0, total: 1, percent: 0 };
-        res.end(
-          JSON.stringify({
-            definition: 'pairs',
-            percent: 0,
-            requests: 1,
-            categories: { status: figure, example: figure, prefer: figure, scenario: figure, problem: figure },
-            entries: [
-              { category: 'status', operationId: `op-${secret}`, key: `200 ${secret}`, count: 0, documented: true },
-            ],
-          }),
-        );
-      } else
+      if (req.url === '/__mock/coverage') res.end(coverageAnswer(`op-${secret}`, `200 ${secret}`));
+      else
         res.end(
           JSON.stringify({
             capacity: 10,
