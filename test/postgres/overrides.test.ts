@@ -1,7 +1,9 @@
 // Overrides set through the control plane hold on every replica of one PostgreSQL database and survive a restart, as
 // scenarios do: each is a stored document the replicas pull (and check) before answering.
+import { spawnSync } from 'node:child_process';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SpawnedServer } from '../../scripts/spawned-server.ts';
+import { repoRoot, type SpawnedServer } from '../../scripts/spawned-server.ts';
 import { bearer, startFake } from '../robustness/fake-process.ts';
 import { newDatabase } from './databases.ts';
 
@@ -44,5 +46,26 @@ describe('overrides on two replicas of one PostgreSQL', { timeout: 180_000 }, ()
 
     expect(await call(restarted, 'DELETE', '/__mock/overrides')).toBe(204);
     expect(await call(first, 'GET', path)).toBe(404);
+  });
+
+  it('a replica refuses, in one line, a database holding an override nobody could have set', async () => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(
+        `INSERT INTO ark_documents (name, value, version) VALUES ('overrides', '[{"operation":"getAgent","status":418}]', 0)
+         ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value`,
+      );
+    } finally {
+      await client.end();
+    }
+    const started = spawnSync(process.execPath, ['scripts/start.ts', '--port', '0', '--state', url, '--seed', '7'], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(started.status).toBe(2);
+    expect(started.stderr.trim().split('\n')).toHaveLength(1);
+    expect(started.stderr).toMatch(/invalid overrides document: \/0: The override 418 of getAgent breaks spec/);
   });
 });
