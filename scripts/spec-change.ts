@@ -31,7 +31,9 @@ Options:
   --journal <url>     a running fake's base URL; its GET /__mock/journal is replayed (repeatable)
   --report <file>     a contract run's --json report, or a recording of proxy --record; its exchanges are replayed
                       (repeatable)
-  --json <file>       write every change and every replay finding as JSON
+  --json <file>       write every change and every replay finding as JSON (the first 10,000 findings; all are counted)
+
+Journals, reports and recordings of any size are read as a stream, entry by entry (one entry at most 16 MiB).
 
 Environment:
   MOCK_CONTROL_TOKEN  the fake's --control-token, sent as X-Mock-Control-Token with --journal (never printed)
