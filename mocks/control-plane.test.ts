@@ -361,8 +361,8 @@ describe('the control plane through its narrow host interface', () => {
       scenarios: { config: {}, taskFailureRatio: 0.5 },
       advanceClock: () => Promise.resolve(),
       configureScenarios: () => Promise.resolve(),
-      setOverride: () => {},
-      clearOverrides: () => {},
+      setOverride: async () => {},
+      clearOverrides: async () => {},
       reset: () => {
         resets += 1;
       },

@@ -19,7 +19,7 @@ import { readJsonBody } from './request-body.ts';
 import { createRouter } from './router.ts';
 import { scenarioErrors, type ScenarioConfig, type Scenarios } from './scenarios.ts';
 import { sessionIdProblem, type SessionRegistry, type SessionTarget } from './sessions.ts';
-import { buildOverride, OverrideError, type BuiltOverride, type OverrideProblem } from './overrides.ts';
+import { buildOverrideFrom, OverrideError, type BuiltOverride, type OverrideProblem } from './overrides.ts';
 import type { AgentStore, SeedOutcome } from './store.ts';
 
 /** What the control plane may use of the core: a narrow view, so it depends on no module that imports it. */
@@ -44,8 +44,8 @@ export interface ControlPlaneHost {
   /** The live sessions; undefined when sessions are off (and in a session's own core). */
   readonly sessions?: Pick<SessionRegistry<ControlledSession>, 'max' | 'maxRecords' | 'list' | 'get' | 'delete'>;
   /** Answers an operation with a built (and, unless asked not to, checked) override until reset. */
-  setOverride(override: BuiltOverride): void;
-  clearOverrides(): void;
+  setOverride(override: BuiltOverride): Promise<void>;
+  clearOverrides(): Promise<void>;
 }
 
 /** What the control plane uses of a session's core. */
@@ -158,16 +158,10 @@ const controlHandlers = {
     const seeded = host.store.seedTask(body);
     return seededResponse(seeded.ok ? { ok: true, value: toControlPlaneTask(seeded.value) } : seeded, instance, host);
   },
-  setOverride: ({ body, instance }, host) => {
+  setOverride: async ({ body, instance }, host) => {
     try {
-      const built = buildOverride(
-        body.operation,
-        body.status,
-        body.body,
-        body.headers ? { headers: body.headers } : {},
-        body.unchecked !== true,
-      );
-      host.setOverride(built);
+      const built = buildOverrideFrom(body);
+      await host.setOverride(built);
       return jsonValueResponse(200, { operationId: built.operation.operationId, status: body.status });
     } catch (error) {
       if (!(error instanceof OverrideError)) throw error;
@@ -181,8 +175,8 @@ const controlHandlers = {
       });
     }
   },
-  clearOverrides: (_request, host) => {
-    host.clearOverrides();
+  clearOverrides: async (_request, host) => {
+    await host.clearOverrides();
     return noContent();
   },
   getMockTask: ({ params, instance }, host) => {

@@ -1,9 +1,12 @@
-// The core's small documents in its storage (clock offset, scenarios, coverage counts): restored at start, written with
-// the batches, and followed when a batch is rolled back or another replica changes them.
+// The core's small documents in its storage (clock offset, scenarios, overrides, coverage counts): restored at start,
+// written with the batches, and followed when a batch is rolled back or another replica changes them.
+import type { OperationId } from '../spec/index.ts';
 import type { Clock } from './clock.ts';
 import type { Coverage } from './coverage.ts';
+import type { BuiltOverride, OverrideInput } from './overrides.ts';
 import { parseScenarioConfig, type ScenarioConfig, type Scenarios } from './scenarios.ts';
 import type { Storage } from './storage.ts';
+import { OVERRIDES_DOCUMENT, parseStoredOverrides } from './stored-overrides.ts';
 
 /** Names of the core's documents in the storage. */
 const CLOCK_DOCUMENT = 'clock';
@@ -15,6 +18,8 @@ export interface CoreDocumentParts {
   clock: Clock;
   scenarios: Scenarios;
   coverage: Coverage;
+  /** The answers the API dispatch serves instead of its own, by operation: kept here as the stored document says. */
+  overrides: Map<OperationId, BuiltOverride['response']>;
   /** Scenarios to start with when the storage holds none. */
   scenariosAtStart: ScenarioConfig | undefined;
   /** False for a session's core: the coverage it shares belongs to the default core. */
@@ -28,7 +33,11 @@ export interface CoreDocuments {
   advanceClock(ms: number): Promise<void>;
   /** Replaces the scenarios, durably. */
   saveScenarios(config: ScenarioConfig): Promise<void>;
-  /** After a reset of scenarios and clock: records them as the reset left them (part of the current batch). */
+  /** Sets (or replaces) the override of one operation, durably. */
+  setOverride(override: BuiltOverride): Promise<void>;
+  /** Removes every override, durably. */
+  clearOverrides(): Promise<void>;
+  /** After a reset of scenarios, overrides and clock: records them as the reset left them (part of the current batch). */
   afterReset(): void;
 }
 
@@ -52,6 +61,7 @@ export function createCoreDocuments(parts: CoreDocumentParts): CoreDocuments {
   };
   catchUpClock();
   scenarios.configure(savedScenarios() ?? parts.scenariosAtStart ?? {});
+  const overrides = createOverrideDocument(storage, parts.overrides);
   /** The clock offset including advances still being written. */
   let clockTarget = clock.offset;
   storage.onRollback(() => {
@@ -62,6 +72,8 @@ export function createCoreDocuments(parts: CoreDocumentParts): CoreDocuments {
     // A reset of the batch may have moved the clock back; forward is the one way a clock moves, so it is re-advanced.
     catchUpClock();
     clockTarget = clock.offset;
+    // Another replica's PUT /__mock/overrides lands here too: every replica answers with the same overrides.
+    overrides.follow();
   });
   // Another replica's reset moves the shared clock back; this one follows it (a rollback never needs to).
   storage.onReplicaChange?.(() => {
@@ -95,11 +107,65 @@ export function createCoreDocuments(parts: CoreDocumentParts): CoreDocuments {
       if (storage.durable) storage.writeDocument(SCENARIOS_DOCUMENT, config);
       await persist();
     },
+    async setOverride(override) {
+      overrides.set(override);
+      await persist();
+    },
+    async clearOverrides() {
+      overrides.clear();
+      await persist();
+    },
     afterReset() {
       clockTarget = clock.offset;
+      overrides.clear();
       if (!storage.durable) return;
       storage.writeDocument(SCENARIOS_DOCUMENT, {});
       storage.writeDocument(CLOCK_DOCUMENT, clock.offset);
+    },
+  };
+}
+
+/**
+ * The overrides document and the table the dispatch reads, kept in step: what the storage holds at start, each change
+ * written to it, and what it holds after a rollback or another replica's change.
+ */
+function createOverrideDocument(
+  storage: Storage,
+  table: Map<OperationId, BuiltOverride['response']>,
+): { set(override: BuiltOverride): void; clear(): void; follow(): void } {
+  const inputs = new Map<OperationId, OverrideInput>();
+  const apply = (list: readonly BuiltOverride[]): void => {
+    table.clear();
+    inputs.clear();
+    for (const { operation, response, input } of list) {
+      table.set(operation.operationId, response);
+      inputs.set(operation.operationId, input);
+    }
+  };
+  const stored = (): BuiltOverride[] => {
+    // A durable storage checked the document when it was opened (or pulled); this builds the answers again.
+    const parsed = parseStoredOverrides(storage.readDocument(OVERRIDES_DOCUMENT) ?? []);
+    return parsed.ok ? parsed.value : [];
+  };
+  const write = (): void => {
+    if (storage.durable) storage.writeDocument(OVERRIDES_DOCUMENT, [...inputs.values()]);
+  };
+  if (storage.durable) apply(stored());
+  return {
+    set(override) {
+      table.set(override.operation.operationId, override.response);
+      inputs.set(override.operation.operationId, override.input);
+      write();
+    },
+    clear() {
+      apply([]);
+      write();
+    },
+    follow() {
+      if (!storage.durable) return;
+      const list = stored();
+      // Only when they differ: a rollback of this replica's own unrelated batch leaves the table as it is.
+      if (JSON.stringify(list.map((o) => o.input)) !== JSON.stringify([...inputs.values()])) apply(list);
     },
   };
 }

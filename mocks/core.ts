@@ -115,9 +115,12 @@ export interface MockCore {
   configureScenarios(config: ScenarioConfig): Promise<void>;
   /** Answers of operations set by a test (`setOverride`), until `clearOverrides` or `reset`. */
   readonly overrides: ReadonlyMap<OperationId, BuiltOverride['response']>;
-  /** From now on, answers the override's operation with its answer (built and checked by `buildOverride`). */
-  setOverride(override: BuiltOverride): void;
-  clearOverrides(): void;
+  /**
+   * From now on, answers the override's operation with its answer (built and checked by `buildOverride`). Kept in the
+   * storage like the scenarios (a restart with --state, every replica); resolves once durable.
+   */
+  setOverride(override: BuiltOverride): Promise<void>;
+  clearOverrides(): Promise<void>;
 }
 
 const sleepFor = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -177,6 +180,7 @@ function assembleCore(options: MockCoreOptions, parent: SessionParent | undefine
     clock,
     scenarios,
     coverage,
+    overrides,
     scenariosAtStart: options.scenarios,
     ownsCoverage: parent === undefined,
   });
@@ -235,14 +239,9 @@ function assembleCore(options: MockCoreOptions, parent: SessionParent | undefine
       return store.agentCount - store.catalogue.size + store.taskCount + journal.size;
     },
     overrides,
-    setOverride({ operation, response }) {
-      overrides.set(operation.operationId, response);
-    },
-    clearOverrides() {
-      overrides.clear();
-    },
+    setOverride: (override) => documents.setOverride(override),
+    clearOverrides: () => documents.clearOverrides(),
     reset() {
-      overrides.clear();
       store.reset();
       scenarios.reset();
       journal.clear();

@@ -41,10 +41,26 @@ export class OverrideError extends Error {
   }
 }
 
-/** A built override: the operation it answers and the answer itself. */
+/**
+ * An override as PUT /__mock/overrides takes it, and as the storage keeps it: whoever loads it builds it again through
+ * `buildOverride`, so a stored override is checked exactly as a new one is.
+ */
+export interface OverrideInput {
+  /** The operationId. */
+  operation: string;
+  status: number;
+  /** The JSON body; absent, the spec's example of that status. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** True for an override built without the response checker (the explicit escape hatch). */
+  unchecked?: boolean;
+}
+
+/** A built override: the operation it answers, the answer itself, and what it was built from. */
 export interface BuiltOverride {
   operation: OperationSpec;
   response: MockResponse;
+  input: OverrideInput;
 }
 
 /** The body argument of a typed override: the documented body of that status (omitted: the spec's own example). */
@@ -96,7 +112,28 @@ export function buildOverride(
     const problems = overrideProblems(operation.operationId, response);
     if (problems.length > 0) throw new OverrideError(`The override ${status} of ${operation.operationId}`, problems);
   }
-  return { operation, response };
+  const input: OverrideInput = {
+    operation: operation.operationId,
+    status,
+    ...(body !== undefined && { body }),
+    ...(options.headers !== undefined && { headers: { ...options.headers } }),
+    ...(!checked && { unchecked: true }),
+  };
+  return { operation, response, input };
+}
+
+/**
+ * Builds an override from what PUT /__mock/overrides takes (and the storage keeps): checked unless `unchecked`.
+ * @example buildOverrideFrom({ operation: 'getAgent', status: 404 }).response.status // 404
+ */
+export function buildOverrideFrom(input: OverrideInput): BuiltOverride {
+  return buildOverride(
+    input.operation,
+    input.status,
+    input.body,
+    input.headers ? { headers: input.headers } : {},
+    input.unchecked !== true,
+  );
 }
 
 /** Everything the response checker finds wrong with an answer, undocumented fields included (a misspelt one is one). */

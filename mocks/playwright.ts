@@ -73,6 +73,32 @@ async function forget(url: string, id: string, headers: Record<string, string>):
 }
 
 /**
+ * What the `mock` fixture does around one test, apart from Playwright: the session's API with the control token on every
+ * call (also on the final DELETE), started from the seed; `close` forgets the session.
+ * @example const { session, close } = await openMockSession({ url, id: 'pw-1-0-0', controlToken: 's3cret' });
+ */
+export async function openMockSession(options: {
+  url: string;
+  id: string | undefined;
+  controlToken: string | undefined;
+}): Promise<{ session: MockSession; close: () => Promise<void> }> {
+  const { url, id, controlToken } = options;
+  const headers: Record<string, string> = {
+    ...(id !== undefined && { [SESSION_HEADER]: id }),
+    ...(controlToken !== undefined && { [CONTROL_TOKEN_HEADER]: controlToken }),
+  };
+  const api = connectTestApi({ baseUrl: url, headers, ...(controlToken !== undefined && { controlToken }) });
+  // A test starts from the seed; in its own session this is a fresh one, in the shared default session a reset.
+  await api.reset();
+  return {
+    session: Object.assign(api, { id, url, headers }),
+    close: async () => {
+      if (id !== undefined) await forget(url, id, headers);
+    },
+  };
+}
+
+/**
  * Playwright's `test` with the `mock` fixture.
  * @example
  * import { test, expect } from 'agent-registry-kit/playwright';
@@ -91,17 +117,15 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     async ({ mockUrl, mockServerOptions }, use) => workerServer({ mockUrl, mockServerOptions }, use),
     { scope: 'worker' },
   ],
-  mock: async ({ mockServerUrl: url, mockSessions, mockControlToken }, use, testInfo) => {
-    const id = mockSessions ? sessionIdFor(testInfo) : undefined;
-    const headers: Record<string, string> = {
-      ...(id !== undefined && { [SESSION_HEADER]: id }),
-      ...(mockControlToken !== undefined && { [CONTROL_TOKEN_HEADER]: mockControlToken }),
-    };
-    const api = connectTestApi({ baseUrl: url, headers });
-    // A test starts from the seed; in its own session this is a fresh one, in the shared default session a reset.
-    await api.reset();
-    await use(Object.assign(api, { id, url, headers }));
-    if (id !== undefined) await forget(url, id, headers);
+  mock: async ({ mockServerUrl: url, mockSessions, mockControlToken, mockServerOptions }, use, testInfo) => {
+    // A fake the fixture started with a controlToken needs it back, without the user saying it twice.
+    const { session, close } = await openMockSession({
+      url,
+      id: mockSessions ? sessionIdFor(testInfo) : undefined,
+      controlToken: mockControlToken ?? mockServerOptions.controlToken,
+    });
+    await use(session);
+    await close();
   },
   context: async ({ context, mock }, use) => {
     if (mock.id !== undefined) {

@@ -2,14 +2,20 @@
 // server, `agent-registry-kit serve`, or a Playwright webServer), which checks them with the same validators.
 import type { ValidationError } from '../spec/index.ts';
 import { MockInputError } from './input-error.ts';
+import { CONTROL_TOKEN_HEADER } from './request-guards.ts';
 import { OverrideError } from './overrides.ts';
 import type { MockTestApi } from './test-api.ts';
 
 export interface RemoteTestApiOptions {
   /** The fake's origin, e.g. the `url` startMockServer resolves with. */
   baseUrl: string;
-  /** Headers sent with every control-plane call (a session id, the control token). */
+  /** Headers sent with every control-plane call (a session id, say). */
   headers?: Record<string, string>;
+  /**
+   * The fake's `--control-token`, sent as `X-Mock-Control-Token` with every call. Default: the MOCK_CONTROL_TOKEN
+   * environment variable under Node, the variable the fake itself reads, so one export serves both.
+   */
+  controlToken?: string;
   /** The fetch to use (default: globalThis.fetch at each call, so msw or a test's stub is honoured). */
   fetch?: typeof fetch;
 }
@@ -18,6 +24,12 @@ interface Refusal {
   status: number;
   errors: ValidationError[];
   detail: string;
+}
+
+/** MOCK_CONTROL_TOKEN when running under Node; a browser bundle has no `process` and no such variable. */
+function environmentControlToken(): string | undefined {
+  const environment = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  return environment?.MOCK_CONTROL_TOKEN?.trim() || undefined;
 }
 
 async function refusal(response: Response): Promise<Refusal> {
@@ -41,11 +53,16 @@ async function refusal(response: Response): Promise<Refusal> {
  */
 export function connectTestApi(options: RemoteTestApiOptions): MockTestApi {
   const base = options.baseUrl.replace(/\/+$/, '');
+  const controlToken = options.controlToken ?? environmentControlToken();
+  const headers = {
+    ...(controlToken !== undefined && { [CONTROL_TOKEN_HEADER]: controlToken }),
+    ...options.headers,
+  };
   async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const send = options.fetch ?? globalThis.fetch;
     const response = await send(`${base}${path}`, {
       method,
-      headers: { ...(body !== undefined && { 'content-type': 'application/json' }), ...options.headers },
+      headers: { ...(body !== undefined && { 'content-type': 'application/json' }), ...headers },
       ...(body !== undefined && { body: JSON.stringify(body) }),
     });
     if (response.ok) {

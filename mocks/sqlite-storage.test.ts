@@ -318,6 +318,31 @@ const HOSTILE: [string, (db: DatabaseSync) => void, RegExp][] = [
     /invalid scenarios document: \/taskFailureRatio must be <= 1/,
   ],
   [
+    // Each would be served to every client as if a test had set it: PUT /__mock/overrides refuses all of these.
+    'an override of a status the operation does not document',
+    (db) =>
+      db.exec(
+        `INSERT OR REPLACE INTO meta (key, value) VALUES ('overrides', '[{"operation":"getAgent","status":418}]')`,
+      ),
+    /invalid overrides document: \/0: The override 418 of getAgent breaks spec\/openapi\.yaml/,
+  ],
+  [
+    'an override whose body breaks the schema',
+    (db) =>
+      db.exec(
+        `INSERT OR REPLACE INTO meta (key, value) VALUES ('overrides', '[{"operation":"getAgent","status":200,"body":{"agentId":5}}]')`,
+      ),
+    /invalid overrides document: \/0: The override 200 of getAgent breaks spec\/openapi\.yaml/,
+  ],
+  [
+    'an override with a member PUT /__mock/overrides does not take',
+    (db) =>
+      db.exec(
+        `INSERT OR REPLACE INTO meta (key, value) VALUES ('overrides', '[{"operation":"getAgent","status":404,"script":"x"}]')`,
+      ),
+    /invalid overrides document: \/0\/script is not a documented field/,
+  ],
+  [
     'a document that is not JSON',
     (db) => db.exec(`UPDATE meta SET value = '{' WHERE key = 'random'`),
     /not valid JSON/,

@@ -4,6 +4,7 @@ import { MAX_CATALOGUE_SIZE } from './catalogue.ts';
 import { clockOffsetProblem } from './clock.ts';
 import { parseSnapshot as parseCoverageSnapshot } from './coverage.ts';
 import { parseScenarioConfig } from './scenarios.ts';
+import { OVERRIDES_DOCUMENT, parseStoredOverrides } from './stored-overrides.ts';
 import type { TaskRecord } from './task-lifecycle.ts';
 
 /**
@@ -131,7 +132,7 @@ export function checkStoredTask(text: unknown): Checked<TaskRecord> {
 }
 
 /**
- * The documents the fake itself keeps (random state, clock offset, scenarios, coverage), each within its bounds.
+ * The documents the fake itself keeps (random state, clock offset, scenarios, overrides, coverage), each within its bounds.
  * @example checkDocument('clock', -5).ok // false
  */
 export function checkDocument(name: string, value: unknown): Checked<unknown> {
@@ -165,6 +166,10 @@ export function checkDocument(name: string, value: unknown): Checked<unknown> {
         ok: false,
         reason: `must be { seed, size } with a 32-bit seed and a size from 0 to ${MAX_CATALOGUE_SIZE}`,
       };
+    }
+    case OVERRIDES_DOCUMENT: {
+      const parsed = parseStoredOverrides(value);
+      return parsed.ok ? { ok: true, value } : { ok: false, reason: parsed.reason };
     }
     case 'coverage':
       try {

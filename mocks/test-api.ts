@@ -63,10 +63,10 @@ function unwrap<T>(outcome: SeedOutcome<T>, what: string): T {
 export function createTestApi(core: MockCore, hooks: TestApiHooks = {}): MockTestApi {
   return {
     async override(operation, status, body, options) {
-      core.setOverride(buildOverride(operation, status, body, options, true));
+      await core.setOverride(buildOverride(operation, status, body, options, true));
     },
     async overrideUnchecked(operation, status, body, options) {
-      core.setOverride(buildOverride(operation, status, body, options, false));
+      await core.setOverride(buildOverride(operation, status, body, options, false));
     },
     async seedAgent(fields = {}) {
       const agent = unwrap(core.store.seedAgent(fields), 'The agent seed');

@@ -9,7 +9,7 @@ import { checkDocument, checkStoredAgent, checkStoredTask, type Checked } from '
 export const SNAPSHOT_FORMAT = 'agent-registry-kit/web-storage@1';
 
 /** The documents the core and the store keep; a snapshot naming any other was not written by this kit. */
-const DOCUMENTS = ['random', 'clock', 'scenarios', 'coverage'] as const;
+const DOCUMENTS = ['random', 'clock', 'scenarios', 'overrides', 'coverage'] as const;
 
 /** One agent of the table as saved (a changed catalogue agent has its index, a deployed one null). */
 export interface SnapshotAgent {

@@ -89,6 +89,21 @@ describe('openWebStorage', () => {
     expect(await deploy(second, 'Next Agent')).not.toBe(agentId);
   });
 
+  it('keeps an override set on the fake (PUT /__mock/overrides) over a reload, until a reset', async () => {
+    const store = new FakeWebStorage();
+    const first = pageLoad(store);
+    const agentId = first.store.catalogue.entry(0).agent.agentId;
+    expect((await call(first, 'PUT', '/__mock/overrides', { operation: 'getAgent', status: 500 })).status).toBe(200);
+    const logger = recordingLogger();
+    const second = pageLoad(store, logger);
+    expect((await call(second, 'GET', `/v1/agents/${agentId}`)).status).toBe(500);
+    expect(logger.warnings).toEqual([]);
+    await call(second, 'POST', '/__mock/reset');
+    const third = pageLoad(store, logger);
+    expect((await call(third, 'GET', `/v1/agents/${agentId}`)).status).toBe(200);
+    expect(logger.warnings).toEqual([]);
+  });
+
   it('keeps seeds apart: a page with another seed starts from its own catalogue', async () => {
     const store = new FakeWebStorage();
     const first = pageLoad(store);
@@ -108,6 +123,11 @@ describe('openWebStorage', () => {
     ],
     ['a bad clock', (saved: string) => saved.replace(/"clock":\d+/, '"clock":-5')],
     ['an unknown document', (saved: string) => saved.replace('"documents":{', '"documents":{"evil":1,')],
+    [
+      'an override nobody could set',
+      (saved: string) =>
+        saved.replace('"documents":{', '"documents":{"overrides":[{"operation":"getAgent","status":418}],'),
+    ],
   ])('discards a snapshot that is %s, with a warning, and starts from the seed', async (_, tamper) => {
     const store = new FakeWebStorage();
     const first = pageLoad(store);

@@ -41,6 +41,71 @@ function controlToken(): string | undefined {
   return token;
 }
 
+function failureReason(error: unknown, timeoutMs: number): string {
+  return error instanceof DOMException && (error.name === 'TimeoutError' || error.name === 'AbortError')
+    ? `no answer within ${timeoutMs} ms`
+    : error instanceof Error && error.cause instanceof Error
+      ? error.cause.message
+      : error instanceof Error
+        ? error.message
+        : String(error);
+}
+
+/**
+ * GETs `path` of the fake at `baseUrl` and hands over its body as it arrives: no more than `timeoutMs` may pass before
+ * the answer starts or between two chunks, however long the whole body takes. Any failure is one line and exit 2.
+ * @example for await (const chunk of await streamControlPlane(url, '/__mock/journal', { timeoutMs: 10_000 })) parse(chunk);
+ */
+export async function streamControlPlane(
+  baseUrl: string,
+  path: string,
+  limits: { timeoutMs: number },
+): Promise<AsyncIterable<Uint8Array>> {
+  const url = `${baseUrl}${path}`;
+  const token = controlToken();
+  const controller = new AbortController();
+  let timer = setTimeout(() => controller.abort(), limits.timeoutMs);
+  const fail = (error: unknown): never =>
+    cliError(
+      `cannot read ${url} (${failureReason(error, limits.timeoutMs)}); is the fake running (npm start), and is the URL right?`,
+    );
+  const answer = await fetch(url, {
+    headers: token === undefined ? {} : { 'x-mock-control-token': token },
+    signal: controller.signal,
+  }).catch((error: unknown) => {
+    clearTimeout(timer);
+    return fail(error);
+  });
+  checkStatus(answer, url, baseUrl, token);
+  const reader = answer.body?.getReader();
+  return {
+    async *[Symbol.asyncIterator]() {
+      try {
+        for (;;) {
+          if (!reader) return;
+          const { done, value } = await reader.read();
+          if (done) return;
+          clearTimeout(timer);
+          timer = setTimeout(() => controller.abort(), limits.timeoutMs);
+          yield value;
+        }
+      } catch (error) {
+        fail(error);
+      } finally {
+        clearTimeout(timer);
+        await reader?.cancel().catch(() => {});
+      }
+    },
+  };
+}
+
+function checkStatus(answer: Response, url: string, baseUrl: string, token: string | undefined): void {
+  if (answer.status === 403 && token === undefined)
+    cliError(`GET ${url} answered 403; if the fake runs with --control-token, export ${controlTokenVariable}=<it>`);
+  if (answer.status !== 200)
+    cliError(`GET ${url} answered ${answer.status}; is ${baseUrl} the kit's fake backend (npm start)?`);
+}
+
 /**
  * GETs `path` of the fake at `baseUrl` and parses its JSON, reading at most `maxBytes`; any failure is one line and exit 2.
  * @example const body = await readControlPlane('http://127.0.0.1:4010', '/__mock/coverage', { timeoutMs: 5000, maxBytes: 16 << 20 });
@@ -58,23 +123,14 @@ export async function readControlPlane(
       headers: token === undefined ? {} : { 'x-mock-control-token': token },
       signal: AbortSignal.timeout(limits.timeoutMs),
     });
-    if (answer.status === 403 && token === undefined)
-      cliError(`GET ${url} answered 403; if the fake runs with --control-token, export ${controlTokenVariable}=<it>`);
-    if (answer.status !== 200)
-      cliError(`GET ${url} answered ${answer.status}; is ${baseUrl} the kit's fake backend (npm start)?`);
+    checkStatus(answer, url, baseUrl, token);
     text = await readCappedBody(answer, limits.maxBytes);
   } catch (error) {
     if (error instanceof TooLargeError)
       cliError(`GET ${url}: ${error.message}, more than a fake's answer can be; stopped reading`);
-    const reason =
-      error instanceof DOMException && error.name === 'TimeoutError'
-        ? `no answer within ${limits.timeoutMs} ms`
-        : error instanceof Error && error.cause instanceof Error
-          ? error.cause.message
-          : error instanceof Error
-            ? error.message
-            : String(error);
-    cliError(`cannot read ${url} (${reason}); is the fake running (npm start), and is the URL right?`);
+    cliError(
+      `cannot read ${url} (${failureReason(error, limits.timeoutMs)}); is the fake running (npm start), and is the URL right?`,
+    );
   }
   try {
     return JSON.parse(text);

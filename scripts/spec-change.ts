@@ -4,21 +4,14 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { cliError, runCommand } from './cli-error.ts';
 import { parseCommandLine } from './command-line.ts';
-import { readCappedFile } from '../client/bounded-read.ts';
-import { fakeBaseUrl, readControlPlane } from './control-plane-read.ts';
+import { fakeBaseUrl, streamControlPlane } from './control-plane-read.ts';
 import { guardWrites } from './terminal-text.ts';
 import type { JsonObject } from '../spec/index.ts';
 import { classifyChanges } from '../spec-change/change-classifier.ts';
 import { buildSpecChangeReport, formatSpecChangeReport } from '../spec-change/spec-change-report.ts';
 import { loadSpecVersion, SpecVersionError } from '../spec-change/spec-versions.ts';
-import {
-  EvidenceError,
-  examplesOf,
-  journalEvidence,
-  replay,
-  reportEvidence,
-  type Evidence,
-} from '../spec-change/traffic-replay.ts';
+import { streamJournal, streamReportFile } from '../spec-change/evidence-stream.ts';
+import { EvidenceError, examplesOf, Replayer, type ReplayResult } from '../spec-change/traffic-replay.ts';
 
 // The package's own export, so the same line finds spec/openapi.yaml in a clone and in an installed package (whose
 // compiled code sits in dist/, beside no copy of the spec).
@@ -38,7 +31,9 @@ Options:
   --journal <url>     a running fake's base URL; its GET /__mock/journal is replayed (repeatable)
   --report <file>     a contract run's --json report, or a recording of proxy --record; its exchanges are replayed
                       (repeatable)
-  --json <file>       write every change and every replay finding as JSON
+  --json <file>       write every change and every replay finding as JSON (the first 10,000 findings; all are counted)
+
+Journals, reports and recordings of any size are read as a stream, entry by entry (one entry at most 16 MiB).
 
 Environment:
   MOCK_CONTROL_TOKEN  the fake's --control-token, sent as X-Mock-Control-Token with --journal (never printed)
@@ -49,30 +44,42 @@ const usage =
   'usage: agent-registry-kit spec-change --base <file or git ref> [--head <file>] [--journal <url>] [--report <file>] [--json <file>]';
 
 /**
- * A journal or a report larger than this is refused in one line: each is parsed whole. The fake's default journal of
- * 1,000 entries is at most about 5 MiB; 64 MiB holds some 500,000 entries without bodies.
+ * Replays every source into one Replayer, each streamed entry by entry: no source is ever held whole, so a journal or a
+ * report of any size is replayed in bounded memory. A source that is not what it should be is one line and exit 2.
  */
-const maxEvidenceBytes = 64 * 1024 * 1024;
-
-function readReport(file: string): unknown {
-  try {
-    return JSON.parse(readCappedFile(file, maxEvidenceBytes));
-  } catch (error) {
-    cliError(
-      `cannot read the report ${file} (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
-    );
-  }
-}
-
-/** Every piece of evidence, one source at a time, so no list of all of them is ever built. */
-function* evidenceOf(
+async function replayAll(
   base: JsonObject,
-  journals: ReadonlyArray<unknown>,
-  reports: ReadonlyArray<unknown>,
-): Generator<Evidence> {
-  yield* examplesOf(base);
-  for (const journal of journals) yield* journalEvidence(journal, base);
-  for (const report of reports) yield* reportEvidence(report, base);
+  head: JsonObject,
+  values: { journal?: string[]; report?: string[] },
+  sources: string[],
+): Promise<ReplayResult> {
+  const replayer = new Replayer(base, head);
+  const add = replayer.add.bind(replayer);
+  for (const example of examplesOf(base)) add(example);
+  for (const url of values.journal ?? []) {
+    const baseUrl = fakeBaseUrl('--journal', url);
+    const body = await streamControlPlane(baseUrl, '/__mock/journal', { timeoutMs: 10_000 });
+    try {
+      await streamJournal(body, base, add);
+    } catch (error) {
+      if (error instanceof EvidenceError) cliError(`GET ${baseUrl}/__mock/journal: ${error.message}`);
+      throw error;
+    }
+    sources.push(`journal of ${baseUrl}`);
+  }
+  for (const file of values.report ?? []) {
+    try {
+      streamReportFile(file, base, add);
+    } catch (error) {
+      const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      // EvidenceError and fs errors (missing file, a directory) alike: the user's file, named, in one line.
+      if (error instanceof EvidenceError || (error instanceof Error && 'code' in error))
+        cliError(`cannot read the report ${file} (${message})`);
+      throw error;
+    }
+    sources.push(`contract report ${file}`);
+  }
+  return replayer.result();
 }
 
 /**
@@ -106,26 +113,7 @@ export async function main(args: string[]): Promise<void> {
   }
   if (values.head === undefined) head.label = 'spec/openapi.yaml';
   const sources = ['examples of the base version'];
-  const journals: unknown[] = [];
-  for (const url of values.journal ?? []) {
-    const baseUrl = fakeBaseUrl('--journal', url);
-    journals.push(
-      await readControlPlane(baseUrl, '/__mock/journal', { timeoutMs: 10_000, maxBytes: maxEvidenceBytes }),
-    );
-    sources.push(`journal of ${baseUrl}`);
-  }
-  const reports: unknown[] = [];
-  for (const file of values.report ?? []) {
-    reports.push(readReport(file));
-    sources.push(`contract report ${file}`);
-  }
-  let replayed: ReturnType<typeof replay>;
-  try {
-    replayed = replay(base.document, head.document, evidenceOf(base.document, journals, reports));
-  } catch (error) {
-    if (error instanceof EvidenceError) cliError(error.message);
-    throw error;
-  }
+  const replayed = await replayAll(base.document, head.document, values, sources);
   const report = buildSpecChangeReport({
     base: base.label,
     head: head.label,

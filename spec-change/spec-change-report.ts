@@ -26,14 +26,15 @@ export function buildSpecChangeReport(input: {
   sources: string[];
 }): SpecChangeReport {
   const count = (impact: Impact): number => input.changes.filter((c) => c.impact === impact).length;
-  const newlyRejected = input.replay.findings.filter((f) => f.verdict === 'newly-rejected').length;
+  // Counted by the replay, not from its list of findings: that list stops at MAX_KEPT_FINDINGS.
+  const { newlyRejected, alreadyRejected } = input.replay;
   const summary = {
     'breaking-for-clients': count('breaking-for-clients'),
     'breaking-for-servers': count('breaking-for-servers'),
     'breaking-for-both': count('breaking-for-both'),
     compatible: count('compatible'),
     newlyRejected,
-    alreadyRejected: input.replay.findings.length - newlyRejected,
+    alreadyRejected,
   };
   const breaking =
     summary['breaking-for-clients'] + summary['breaking-for-servers'] + summary['breaking-for-both'] + newlyRejected >
@@ -90,7 +91,10 @@ export function formatSpecChangeReport(report: SpecChangeReport, limit = 60): st
     for (const reason of finding.reasons.slice(0, 4)) lines.push(`      ${reason}`);
     if (finding.reasons.length > 4) lines.push(`      … ${finding.reasons.length - 4} more`);
   }
-  if (newly.length > limit) lines.push(`  … ${newly.length - limit} more (see --json)`);
+  if (s.newlyRejected > Math.min(limit, newly.length))
+    lines.push(`  … ${s.newlyRejected - Math.min(limit, newly.length)} more (see --json)`);
+  if (r.findingsOmitted > 0)
+    lines.push(`  (--json lists the first ${r.findings.length} findings; ${r.findingsOmitted} more are only counted)`);
   if (s.alreadyRejected > 0)
     lines.push(
       `  (${s.alreadyRejected} recorded part(s) the base version already rejected are listed in --json, not counted)`,

@@ -57,6 +57,13 @@ export interface ReplayResult {
   responses: number;
   /** Parts not replayed because their body was cut when recorded. */
   incomplete: number;
+  /** Parts the base version accepted and the new one rejects: the breaks. */
+  newlyRejected: number;
+  /** Parts both versions reject. */
+  alreadyRejected: number;
+  /** Findings counted but not listed, past MAX_KEPT_FINDINGS. */
+  findingsOmitted: number;
+  /** The findings, the first MAX_KEPT_FINDINGS of them. */
   findings: ReplayFinding[];
 }
 
@@ -222,27 +229,44 @@ function responseReasons(document: JsonObject, evidence: Evidence): string[] | u
   return check.violations.map((v) => `${v.message} (${v.specPointer})`);
 }
 
+/** Findings kept in full; past this only their counts grow, so a replay of any size holds bounded memory. */
+export const MAX_KEPT_FINDINGS = 10_000;
+
 /**
- * Replays every piece of evidence through both versions and lists what the new one rejects. A request is replayed only
- * when the server accepted it (a 2xx, or an example): a request that was refused anyway breaks nothing.
- * @example replay(base, head, [...examplesOf(base), ...journalEvidence(journal)]).findings
+ * Replays evidence pushed to it one piece at a time, so a source of any size streams through. A request is replayed
+ * only when the server accepted it (a 2xx, or an example): a request that was refused anyway breaks nothing.
+ * @example const replayer = new Replayer(base, head); for (const e of examplesOf(base)) replayer.add(e); replayer.result();
  */
-export function replay(base: JsonObject, head: JsonObject, evidence: Iterable<Evidence>): ReplayResult {
-  const result: ReplayResult = {
+export class Replayer {
+  readonly #base: JsonObject;
+  readonly #head: JsonObject;
+  readonly #maxKept: number;
+  readonly #result: ReplayResult = {
     counts: { example: 0, journal: 0, report: 0 },
     requests: 0,
     responses: 0,
     incomplete: 0,
+    newlyRejected: 0,
+    alreadyRejected: 0,
+    findingsOmitted: 0,
     findings: [],
   };
-  for (const item of evidence) {
+
+  constructor(base: JsonObject, head: JsonObject, maxKept = MAX_KEPT_FINDINGS) {
+    this.#base = base;
+    this.#head = head;
+    this.#maxKept = maxKept;
+  }
+
+  add(item: Evidence): void {
+    const result = this.#result;
     result.counts[item.source] += 1;
     const accepted = item.response === undefined || (item.response.status >= 200 && item.response.status < 300);
     const parts: Array<['request' | 'response', (document: JsonObject, e: Evidence) => string[] | undefined]> = [];
     if (item.request && accepted) parts.push(['request', requestReasons]);
     if (item.response) parts.push(['response', responseReasons]);
     for (const [part, reasonsOf] of parts) {
-      const after = reasonsOf(head, item);
+      const after = reasonsOf(this.#head, item);
       if (after === undefined) {
         result.incomplete += 1;
         continue;
@@ -250,20 +274,36 @@ export function replay(base: JsonObject, head: JsonObject, evidence: Iterable<Ev
       if (part === 'request') result.requests += 1;
       else result.responses += 1;
       if (after.length === 0) continue;
-      const before = reasonsOf(base, item) ?? [];
-      result.findings.push({
-        source: item.source,
-        where: item.where,
-        part,
-        method: item.method,
-        path: item.path,
-        status: item.response?.status,
-        verdict: before.length === 0 ? 'newly-rejected' : 'already-rejected',
-        reasons: after,
-      });
+      const before = reasonsOf(this.#base, item) ?? [];
+      const verdict = before.length === 0 ? 'newly-rejected' : 'already-rejected';
+      if (verdict === 'newly-rejected') result.newlyRejected += 1;
+      else result.alreadyRejected += 1;
+      if (result.findings.length >= this.#maxKept) {
+        result.findingsOmitted += 1;
+        continue;
+      }
+      const status = item.response?.status;
+      result.findings.push({ ...evidenceAt(item), part, status, verdict, reasons: after });
     }
   }
-  return result;
+
+  result(): ReplayResult {
+    return this.#result;
+  }
+}
+
+function evidenceAt(item: Evidence): Pick<ReplayFinding, 'source' | 'where' | 'method' | 'path'> {
+  return { source: item.source, where: item.where, method: item.method, path: item.path };
+}
+
+/**
+ * Replays every piece of evidence through both versions and lists what the new one rejects.
+ * @example replay(base, head, [...examplesOf(base), ...journalEvidence(journal)]).findings
+ */
+export function replay(base: JsonObject, head: JsonObject, evidence: Iterable<Evidence>): ReplayResult {
+  const replayer = new Replayer(base, head);
+  for (const item of evidence) replayer.add(item);
+  return replayer.result();
 }
 
 function exampleValues(
@@ -359,42 +399,109 @@ export function examplesOf(document: JsonObject): Evidence[] {
 /** Thrown when a journal or a report is not what it should be; the message says what was expected. */
 export class EvidenceError extends Error {}
 
+/** What a journal that is not one is told; shared with the streaming reader. */
+export const NOT_A_JOURNAL =
+  'the answer is not a journal (expected {"capacity", "entries": [...]} from GET /__mock/journal)';
+/** What a file that is not a report is told; shared with the streaming reader. */
+export const NOT_A_REPORT =
+  'the file is not a contract report or a recording (expected the --json output of the contract command, with "checks", or a file written by proxy --record)';
+
+/**
+ * One journal entry as evidence, or undefined when it is not a call of the base version's operations.
+ * @example journalEntryEvidence({ method: 'GET', path: '/v1/agents/agt_1', status: 200 }, 0, base)
+ */
+export function journalEntryEvidence(entry: unknown, index: number, base: JsonObject): Evidence | undefined {
+  if (
+    !isJsonObject(entry) ||
+    typeof entry.method !== 'string' ||
+    typeof entry.path !== 'string' ||
+    typeof entry.status !== 'number'
+  )
+    return undefined;
+  if (!matchOperation(base, entry.method, entry.path, false)) return undefined;
+  const body = typeof entry.body === 'string' ? entry.body : undefined;
+  return {
+    source: 'journal',
+    where: `#${index}${typeof entry.at === 'string' ? ` at ${entry.at}` : ''}`,
+    method: entry.method,
+    path: entry.path,
+    templated: false,
+    // The journal keeps no request headers; a body the fake accepted was JSON.
+    request: { contentType: undefined, body, complete: entry.bodyTruncated !== true },
+    response: { status: entry.status, contentType: undefined, body: undefined, complete: false, headers: undefined },
+  };
+}
+
 /**
  * The fake's journal (`GET /__mock/journal`) as evidence: each request, its body (unless cut) and the status answered.
  * Entries for paths outside the base version's operations are left out: they are not calls of this API.
  * @example journalEvidence(await (await fetch(`${url}/__mock/journal`)).json(), base)
  */
 export function journalEvidence(journal: unknown, base: JsonObject): Evidence[] {
-  if (!isJsonObject(journal) || !Array.isArray(journal.entries))
-    throw new EvidenceError(
-      'the answer is not a journal (expected {"capacity", "entries": [...]} from GET /__mock/journal)',
-    );
+  if (!isJsonObject(journal) || !Array.isArray(journal.entries)) throw new EvidenceError(NOT_A_JOURNAL);
   const evidence: Evidence[] = [];
   journal.entries.forEach((entry, index) => {
-    if (
-      !isJsonObject(entry) ||
-      typeof entry.method !== 'string' ||
-      typeof entry.path !== 'string' ||
-      typeof entry.status !== 'number'
-    )
-      return;
-    if (!matchOperation(base, entry.method, entry.path, false)) return;
-    const body = typeof entry.body === 'string' ? entry.body : undefined;
-    evidence.push({
-      source: 'journal',
-      where: `#${index}${typeof entry.at === 'string' ? ` at ${entry.at}` : ''}`,
-      method: entry.method,
-      path: entry.path,
-      templated: false,
-      // The journal keeps no request headers; a body the fake accepted was JSON.
-      request: { contentType: undefined, body, complete: entry.bodyTruncated !== true },
-      response: { status: entry.status, contentType: undefined, body: undefined, complete: false, headers: undefined },
-    });
+    const item = journalEntryEvidence(entry, index, base);
+    if (item) evidence.push(item);
   });
   return evidence;
 }
 
 const truncated = /\.\.\. \(\d+ characters\)$/;
+
+/**
+ * The path prefix a report's or recording's `baseUrl` puts before every operation's path (`''` for none).
+ * @example reportPrefix('http://127.0.0.1:4010/api/') // '/api'
+ */
+export function reportPrefix(baseUrl: unknown): string {
+  return typeof baseUrl === 'string' ? safePathname(baseUrl).replace(/\/+$/, '') : '';
+}
+
+/**
+ * One exchange of a report or a recording as evidence, or undefined when it is not a call of the base version.
+ * @example exchangeEvidence(exchange, 'recording #0', '', base)
+ */
+export function exchangeEvidence(
+  exchange: unknown,
+  where: string,
+  prefix: string,
+  base: JsonObject,
+): Evidence | undefined {
+  if (!isJsonObject(exchange) || !isJsonObject(exchange.request)) return undefined;
+  const { method, url, headers, body } = exchange.request;
+  if (typeof method !== 'string' || typeof url !== 'string') return undefined;
+  let path = safePathname(url);
+  if (prefix && path.startsWith(prefix)) path = path.slice(prefix.length);
+  if (!matchOperation(base, method, path, false)) return undefined;
+  const requestHeaders = isJsonObject(headers) ? headers : {};
+  const response = isJsonObject(exchange.response) ? exchange.response : undefined;
+  const responseHeaders: Record<string, string> = {};
+  if (response && isJsonObject(response.headers))
+    for (const [name, value] of Object.entries(response.headers))
+      if (typeof value === 'string') responseHeaders[name] = value;
+  return {
+    source: 'report',
+    where,
+    method,
+    path,
+    templated: false,
+    request: {
+      contentType: typeof requestHeaders['content-type'] === 'string' ? requestHeaders['content-type'] : undefined,
+      body: typeof body === 'string' ? body : undefined,
+      complete: typeof body !== 'string' || !truncated.test(body),
+    },
+    response:
+      response && typeof response.status === 'number'
+        ? {
+            status: response.status,
+            contentType: responseHeaders['content-type'],
+            body: typeof response.body === 'string' ? response.body : '',
+            complete: typeof response.body !== 'string' || !truncated.test(response.body),
+            headers: responseHeaders,
+          }
+        : undefined,
+  };
+}
 
 /**
  * The exchanges of a contract run's --json report, or of a proxy's recording, as evidence (tokens are already redacted).
@@ -408,49 +515,15 @@ export function reportEvidence(report: unknown, base: JsonObject): Evidence[] {
       : isJsonObject(report) && Array.isArray(report.checks)
         ? report.checks
         : undefined;
-  if (!isJsonObject(report) || checks === undefined)
-    throw new EvidenceError(
-      'the file is not a contract report or a recording (expected the --json output of the contract command, with "checks", or a file written by proxy --record)',
-    );
-  const prefix = typeof report.baseUrl === 'string' ? safePathname(report.baseUrl).replace(/\/+$/, '') : '';
+  if (!isJsonObject(report) || checks === undefined) throw new EvidenceError(NOT_A_REPORT);
+  const prefix = reportPrefix(report.baseUrl);
   const evidence: Evidence[] = [];
   for (const check of checks) {
     if (!isJsonObject(check) || !Array.isArray(check.exchanges)) continue;
+    const id = typeof check.id === 'string' ? check.id : 'check';
     check.exchanges.forEach((exchange, index) => {
-      if (!isJsonObject(exchange) || !isJsonObject(exchange.request)) return;
-      const { method, url, headers, body } = exchange.request;
-      if (typeof method !== 'string' || typeof url !== 'string') return;
-      let path = safePathname(url);
-      if (prefix && path.startsWith(prefix)) path = path.slice(prefix.length);
-      if (!matchOperation(base, method, path, false)) return;
-      const requestHeaders = isJsonObject(headers) ? headers : {};
-      const response = isJsonObject(exchange.response) ? exchange.response : undefined;
-      const responseHeaders: Record<string, string> = {};
-      if (response && isJsonObject(response.headers))
-        for (const [name, value] of Object.entries(response.headers))
-          if (typeof value === 'string') responseHeaders[name] = value;
-      evidence.push({
-        source: 'report',
-        where: `${typeof check.id === 'string' ? check.id : 'check'} #${index}`,
-        method,
-        path,
-        templated: false,
-        request: {
-          contentType: typeof requestHeaders['content-type'] === 'string' ? requestHeaders['content-type'] : undefined,
-          body: typeof body === 'string' ? body : undefined,
-          complete: typeof body !== 'string' || !truncated.test(body),
-        },
-        response:
-          response && typeof response.status === 'number'
-            ? {
-                status: response.status,
-                contentType: responseHeaders['content-type'],
-                body: typeof response.body === 'string' ? response.body : '',
-                complete: typeof response.body !== 'string' || !truncated.test(response.body),
-                headers: responseHeaders,
-              }
-            : undefined,
-      });
+      const item = exchangeEvidence(exchange, `${id} #${index}`, prefix, base);
+      if (item) evidence.push(item);
     });
   }
   return evidence;

@@ -61,6 +61,21 @@ export function endless(res: ServerResponse, contentType: string, opening: strin
   more();
 }
 
+/**
+ * A coverage answer (GET /__mock/coverage) of one entry whose operationId and key a hostile server chose.
+ * @example res.end(coverageAnswer(`getAgent${terminalAttack}`, '200'));
+ */
+export function coverageAnswer(operationId: string, key: string): string {
+  const figure = { covered: 0, total: 1, percent: 0 };
+  return JSON.stringify({
+    definition: 'pairs',
+    percent: 0,
+    requests: 1,
+    categories: { status: figure, example: figure, prefer: figure, scenario: figure, problem: figure },
+    entries: [{ category: 'status', operationId, key, count: 0, documented: true }],
+  });
+}
+
 export interface CliRun {
   code: number;
   stdout: string;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runContract, startFakeBackend, fakeToken } from '../contract/contract-runner.ts';
 import { repoRoot, type SpawnedServer } from '../../scripts/spawned-server.ts';
 import { terminalSafe } from '../../scripts/terminal-text.ts';
-import { runCli, startHostileServer, terminalAttack, type HostileServer } from './hostile-server.ts';
+import { coverageAnswer, runCli, startHostileServer, terminalAttack, type HostileServer } from './hostile-server.ts';
 
 // Any C0 control but newline and tab, DEL, or a C1 control.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
@@ -35,25 +35,8 @@ describe('every CLI prints server text with its control characters escaped', () 
     directory = mkdtempSync(join(tmpdir(), 'agent-registry-terminal-'));
     hostile = await startHostileServer((req, res) => {
       if (req.url === '/__mock/coverage') {
-        const figure = { covered: 0, total: 1, percent: 0 };
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(
-          JSON.stringify({
-            definition: 'pairs',
-            percent: 0,
-            requests: 1,
-            categories: { status: figure, example: figure, prefer: figure, scenario: figure, problem: figure },
-            entries: [
-              {
-                category: 'status',
-                operationId: `getAgent${terminalAttack}`,
-                key: `200${terminalAttack}`,
-                count: 0,
-                documented: true,
-              },
-            ],
-          }),
-        );
+        res.end(coverageAnswer(`getAgent${terminalAttack}`, `200${terminalAttack}`));
         return;
       }
       if (req.url === '/__mock/journal') {
