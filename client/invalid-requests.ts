@@ -76,6 +76,90 @@ function numberBounds(
   return bounds;
 }
 
+/** One way to break one field: its id suffix, title, the value sent (undefined: left out) and the keyword it breaks. */
+interface FieldBreak {
+  suffix: string;
+  title: string;
+  value: JsonValue | undefined;
+  /** The keyword's pointer relative to the field's schema; `required` is the parent's. */
+  keyword: string;
+}
+
+type FieldRule = (name: string, at: SchemaAt) => FieldBreak[];
+
+/** The rules a field can break, each a small function of its schema; the order is the order of the cases. */
+const fieldRules: readonly FieldRule[] = [
+  (name, { schema }) =>
+    Array.isArray(schema.enum)
+      ? [
+          {
+            suffix: 'enum',
+            title: `${name} outside its enum (${schema.enum.join(', ')})`,
+            value: notInAnyEnum,
+            keyword: 'enum',
+          },
+        ]
+      : [],
+  (name, { schema }) =>
+    otherTypes(schema).map((type) => ({
+      suffix: `type-${type}`,
+      title: `${name} sent as ${type === 'null' ? 'null' : `a JSON ${type}`} (${String(schema.type)} expected)`,
+      value: valuesByType[type].value,
+      keyword: 'type',
+    })),
+  (name, at) =>
+    numberBounds(name, at).map((bound) => ({
+      suffix: bound.suffix,
+      title: bound.title,
+      value: bound.value,
+      keyword: bound.keyword,
+    })),
+  (name, { schema }) =>
+    typeof schema.minLength === 'number' && schema.minLength > 0
+      ? [
+          {
+            suffix: 'min-length',
+            title: `${name} shorter than ${schema.minLength} characters`,
+            value: 'x'.repeat(schema.minLength - 1),
+            keyword: 'minLength',
+          },
+        ]
+      : [],
+  (name, { schema }) =>
+    typeof schema.maxLength === 'number'
+      ? [
+          {
+            suffix: 'max-length',
+            title: `${name} longer than ${schema.maxLength} characters`,
+            value: 'x'.repeat(schema.maxLength + 1),
+            keyword: 'maxLength',
+          },
+        ]
+      : [],
+  (name, { schema }) =>
+    typeof schema.maxItems === 'number'
+      ? [
+          {
+            suffix: 'max-items',
+            title: `${name} with more than ${schema.maxItems} items`,
+            value: Array.from({ length: schema.maxItems + 1 }, (_, i) => `item-${i}`),
+            keyword: 'maxItems',
+          },
+        ]
+      : [],
+  (name, { schema }) =>
+    isJsonObject(schema.items) && schema.items.type === 'string'
+      ? [
+          {
+            suffix: 'item-type',
+            title: `an item of ${name} of the wrong JSON type`,
+            value: [42],
+            keyword: 'items/type',
+          },
+        ]
+      : [],
+];
+
 /**
  * Every named invalid request of an operation, derived from its schema and its richest example.
  * @example invalidRequests(operationId).some((c) => c.id === 'revenueShare-maximum') // true
@@ -84,108 +168,43 @@ export function invalidRequests(operationId: BodyOperationId): InvalidRequest[] 
   const at = requestSchema(operationId);
   const example = requestExamples(operationId)[0];
   if (!example) throw new Error(`${operationId} has no request example to derive invalid requests from`);
-  const cases: InvalidRequest[] = [];
   const withField = (name: string, value: JsonValue | undefined): string => {
     const body: JsonObject = structuredClone(example);
     if (value === undefined) delete body[name];
     else body[name] = value;
     return JSON.stringify(body);
   };
-  const json = 'application/json';
+  const cases: InvalidRequest[] = [];
   for (const property of propertiesOf(at)) {
-    const { name, schema } = { name: property.name, schema: property.at.schema };
-    const where = property.at.pointer;
-    if (property.required) {
+    const { name } = property;
+    const missing: FieldBreak[] = property.required
+      ? [{ suffix: 'missing', title: `required field ${name} missing`, value: undefined, keyword: '' }]
+      : [];
+    for (const broken of [...missing, ...fieldRules.flatMap((rule) => rule(name, property.at))]) {
       cases.push({
-        id: `${name}-missing`,
-        title: `required field ${name} missing`,
-        body: withField(name, undefined),
-        contentType: json,
-        keywordPointer: `${at.pointer}/required`,
-        expectedStatus: 400,
-      });
-    }
-    if (Array.isArray(schema.enum)) {
-      cases.push({
-        id: `${name}-enum`,
-        title: `${name} outside its enum (${schema.enum.join(', ')})`,
-        body: withField(name, notInAnyEnum),
-        contentType: json,
-        keywordPointer: `${where}/enum`,
-        expectedStatus: 400,
-      });
-    }
-    for (const type of otherTypes(schema)) {
-      cases.push({
-        id: `${name}-type-${type}`,
-        title: `${name} sent as ${type === 'null' ? 'null' : `a JSON ${type}`} (${String(schema.type)} expected)`,
-        body: withField(name, valuesByType[type].value),
-        contentType: json,
-        keywordPointer: `${where}/type`,
-        expectedStatus: 400,
-      });
-    }
-    for (const bound of numberBounds(name, property.at)) {
-      cases.push({
-        id: `${name}-${bound.suffix}`,
-        title: bound.title,
-        body: withField(name, bound.value),
-        contentType: json,
-        keywordPointer: `${where}/${bound.keyword}`,
-        expectedStatus: 400,
-      });
-    }
-    if (typeof schema.minLength === 'number' && schema.minLength > 0) {
-      cases.push({
-        id: `${name}-min-length`,
-        title: `${name} shorter than ${schema.minLength} characters`,
-        body: withField(name, 'x'.repeat(schema.minLength - 1)),
-        contentType: json,
-        keywordPointer: `${where}/minLength`,
-        expectedStatus: 400,
-      });
-    }
-    if (typeof schema.maxLength === 'number') {
-      cases.push({
-        id: `${name}-max-length`,
-        title: `${name} longer than ${schema.maxLength} characters`,
-        body: withField(name, 'x'.repeat(schema.maxLength + 1)),
-        contentType: json,
-        keywordPointer: `${where}/maxLength`,
-        expectedStatus: 400,
-      });
-    }
-    if (typeof schema.maxItems === 'number') {
-      cases.push({
-        id: `${name}-max-items`,
-        title: `${name} with more than ${schema.maxItems} items`,
-        body: withField(
-          name,
-          Array.from({ length: schema.maxItems + 1 }, (_, i) => `item-${i}`),
-        ),
-        contentType: json,
-        keywordPointer: `${where}/maxItems`,
-        expectedStatus: 400,
-      });
-    }
-    if (isJsonObject(schema.items) && schema.items.type === 'string') {
-      cases.push({
-        id: `${name}-item-type`,
-        title: `an item of ${name} of the wrong JSON type`,
-        body: withField(name, [42]),
-        contentType: json,
-        keywordPointer: `${where}/items/type`,
+        id: `${name}-${broken.suffix}`,
+        title: broken.title,
+        body: withField(name, broken.value),
+        contentType: 'application/json',
+        // A missing field breaks its parent's `required`; every other break, a keyword of the field's own schema.
+        keywordPointer: broken.keyword === '' ? `${at.pointer}/required` : `${property.at.pointer}/${broken.keyword}`,
         expectedStatus: 400,
       });
     }
   }
-  cases.push(
+  return [...cases, ...wholeBodyCases(operationId, at.pointer, example)];
+}
+
+/** What breaks the body as a whole: not an object, not JSON, not sent as JSON. */
+function wholeBodyCases(operationId: BodyOperationId, schemaPointer: string, example: JsonObject): InvalidRequest[] {
+  const json = 'application/json';
+  return [
     {
       id: 'body-not-object',
       title: 'a JSON array instead of an object',
       body: '[]',
       contentType: json,
-      keywordPointer: `${at.pointer}/type`,
+      keywordPointer: `${schemaPointer}/type`,
       expectedStatus: 400,
     },
     {
@@ -193,7 +212,7 @@ export function invalidRequests(operationId: BodyOperationId): InvalidRequest[] 
       title: 'malformed JSON',
       body: JSON.stringify(example).slice(0, -3),
       contentType: json,
-      keywordPointer: `${at.pointer}/type`,
+      keywordPointer: `${schemaPointer}/type`,
       expectedStatus: 400,
     },
     {
@@ -212,8 +231,7 @@ export function invalidRequests(operationId: BodyOperationId): InvalidRequest[] 
       keywordPointer: requestContentPointer(operationId),
       expectedStatus: 415,
     },
-  );
-  return cases;
+  ];
 }
 
 function requestContentPointer(operationId: BodyOperationId): string {

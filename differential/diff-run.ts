@@ -1,6 +1,6 @@
 // Runs the differential check: the script against a fake and a real server, step by step, then compares each pair of
 // answers (status, content type, shape, pinned values, conformance) and the invariants each server keeps.
-import { checkResponse, getAtPointer, isJsonObject, linksOf, openapiDocument, type Violation } from '../spec/index.ts';
+import { linksOf } from '../spec/index.ts';
 import type { RecordedExchange } from '../client/check-record.ts';
 import { sendRequest, type SentExchange } from '../client/http-exchange.ts';
 import { authorization, credentialsFor, type Credentials } from '../client/auth-variants.ts';
@@ -8,9 +8,11 @@ import { hostileTokens } from '../client/hostile-tokens.ts';
 import { createRedactor, type Redact } from '../client/redaction.ts';
 import { primaryCreation } from '../client/linked-operations.ts';
 import { fillPath } from '../client/path-parameters.ts';
-import { buildScript, defaultScriptOptions, type DiffStep, type SpecRule } from './diff-script.ts';
+import { buildScript, defaultScriptOptions, type DiffStep } from './diff-script.ts';
 import { checkInvariants, type InvariantResult } from './invariants.ts';
-import { compareShapes, fieldSchema, shapeOf, valueAt, valueRules } from './response-shape.ts';
+import { valueAt } from './response-shape.ts';
+import { withText, type RuleWithText } from './rule-text.ts';
+import { compareStep, parse } from './step-comparison.ts';
 
 /** The two sides of the comparison. */
 export type Side = 'fake' | 'real';
@@ -53,7 +55,7 @@ export interface Divergence {
   real: string;
   /** Which side the spec agrees with, when it takes one. */
   followsSpec: Side | 'both' | 'neither' | 'unknown';
-  rule: SpecRule & { text: string };
+  rule: RuleWithText;
   message: string;
 }
 
@@ -120,211 +122,6 @@ function agentFor(state: SideState, step: DiffStep): string | undefined {
   }
 }
 
-function parse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-function same(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
-function show(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  const text = JSON.stringify(value);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-}
-
-function mediaType(contentType: string | null): string {
-  return (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-}
-
-/**
- * The readable text of a rule: the description (or x-assumption) of the node at its pointer, or of its nearest ancestor.
- * @example ruleText('/components/responses/AgentNotFound') // 'No agent has this agentId.'
- */
-export function ruleText(specPointer: string, origin: SpecRule['origin'] = 'seed'): string {
-  const tokens = specPointer.split('/');
-  for (let length = tokens.length; length > 1; length -= 1) {
-    const node = getAtPointer(openapiDocument, tokens.slice(0, length).join('/'));
-    if (!isJsonObject(node)) continue;
-    // For a decision of the spec, the decision itself reads better than the node's description.
-    const assumption = origin === 'assumption' ? node['x-assumption'] : undefined;
-    const text =
-      typeof assumption === 'string'
-        ? assumption
-        : typeof node.description === 'string'
-          ? node.description
-          : node['x-assumption'];
-    if (typeof text === 'string') return text.trim().split('\n')[0] ?? '';
-  }
-  if (specPointer === '/security') return 'Every operation requires a JWT bearer token.';
-  return '';
-}
-
-function withText(rule: SpecRule): Divergence['rule'] {
-  return { ...rule, text: ruleText(rule.specPointer, rule.origin) };
-}
-
-function fromViolation(violation: Violation): Divergence['rule'] {
-  return withText({ specPointer: violation.specPointer, origin: violation.origin });
-}
-
-type Answer = NonNullable<SentExchange['response']>;
-
-function compareStep(step: DiffStep, fake: Answer, real: Answer): Divergence[] {
-  const divergences: Divergence[] = [];
-  const add = (d: Omit<Divergence, 'step'>): void => {
-    divergences.push({ step: step.id, ...d });
-  };
-  const checks = {
-    fake: checkResponse({
-      operationId: step.operationId,
-      status: fake.status,
-      contentType: fake.contentType,
-      body: fake.body,
-      headers: fake.headers,
-    }),
-    real: checkResponse({
-      operationId: step.operationId,
-      status: real.status,
-      contentType: real.contentType,
-      body: real.body,
-      headers: real.headers,
-    }),
-  };
-  const follows = (ok: Record<Side, boolean>): Divergence['followsSpec'] =>
-    ok.fake && ok.real ? 'both' : ok.fake ? 'fake' : ok.real ? 'real' : 'neither';
-
-  if (fake.status !== real.status) {
-    const expected = step.expected;
-    const accepted = (status: number): boolean => status >= 200 && status < 300;
-    const rule =
-      expected.rejectRule && (accepted(fake.status) || accepted(real.status))
-        ? expected.rejectRule
-        : expected.statusRule;
-    add({
-      kind: 'status',
-      pointer: '',
-      fake: String(fake.status),
-      real: String(real.status),
-      followsSpec: follows({ fake: fake.status === expected.status, real: real.status === expected.status }),
-      rule: withText(rule),
-      message: `status ${fake.status} from the fake, ${real.status} from the real server (the spec says ${expected.status})`,
-    });
-    return divergences;
-  }
-  const status = fake.status;
-
-  if (mediaType(fake.contentType) !== mediaType(real.contentType)) {
-    const violation = [...checks.fake.violations, ...checks.real.violations].find((v) => v.rule === 'content-type');
-    add({
-      kind: 'content-type',
-      pointer: '',
-      fake: fake.contentType ?? 'none',
-      real: real.contentType ?? 'none',
-      followsSpec: follows({
-        fake: !checks.fake.violations.some((v) => v.rule === 'content-type'),
-        real: !checks.real.violations.some((v) => v.rule === 'content-type'),
-      }),
-      rule: violation ? fromViolation(violation) : withText(step.expected.statusRule),
-      message: `Content-Type ${fake.contentType ?? 'none'} from the fake, ${real.contentType ?? 'none'} from the real server`,
-    });
-  }
-
-  const bodies = { fake: parse(fake.body), real: parse(real.body) };
-  const reported = new Set<string>();
-  if (bodies.fake !== undefined && bodies.real !== undefined) {
-    for (const difference of compareShapes(shapeOf(bodies.fake), shapeOf(bodies.real))) {
-      const at = (s: Side) => (s === 'fake' ? difference.left : difference.right);
-      const describe = (s: Side) => (at(s).length === 0 ? 'absent' : at(s).join(' or '));
-      const violation = [...checks.fake.violations, ...checks.real.violations].find(
-        (v) => v.pointer === difference.pointer || (difference.pointer.startsWith(`${v.pointer}/`) && v.pointer !== ''),
-      );
-      const field = fieldSchema(step.operationId, status, difference.pointer);
-      const optional =
-        field !== undefined &&
-        !(Array.isArray(field.parent.schema.required) && field.parent.schema.required.includes(field.name));
-      const rule = violation
-        ? fromViolation(violation)
-        : field && optional
-          ? withText({ specPointer: `${field.parent.pointer}/properties/${field.name}`, origin: 'seed' })
-          : withText(field ? { specPointer: field.at.pointer, origin: 'seed' } : step.expected.statusRule);
-      reported.add(difference.pointer);
-      add({
-        kind: 'shape',
-        pointer: difference.pointer,
-        fake: describe('fake'),
-        real: describe('real'),
-        followsSpec: follows({
-          fake: !checks.fake.violations.some((v) => v.pointer === difference.pointer),
-          real: !checks.real.violations.some((v) => v.pointer === difference.pointer),
-        }),
-        rule,
-        message:
-          at('fake').length === 0 || at('real').length === 0
-            ? `${difference.pointer} is ${at('fake').length === 0 ? 'only in the real server' : 'only in the fake'}'s answer${optional && !violation ? ' (an optional field)' : ''}`
-            : `${difference.pointer} is ${describe('fake')} in the fake's answer, ${describe('real')} in the real server's`,
-      });
-    }
-    if (step.sameSubject) {
-      for (const rule of valueRules(step.operationId, status)) {
-        if (!rule.compared || rule.pointer.includes('/*') || reported.has(rule.pointer)) continue;
-        const values = { fake: valueAt(bodies.fake, rule.pointer), real: valueAt(bodies.real, rule.pointer) };
-        if (same(values.fake, values.real)) continue;
-        // An echo has a right answer: what was sent.
-        const echoed = rule.echoes && step.sent ? step.sent[rule.echoes] : undefined;
-        reported.add(rule.pointer);
-        const violation = [...checks.fake.violations, ...checks.real.violations].find(
-          (v) => v.pointer === rule.pointer,
-        );
-        add({
-          kind: 'value',
-          pointer: rule.pointer,
-          fake: show(values.fake),
-          real: show(values.real),
-          followsSpec: follows(
-            echoed === undefined
-              ? {
-                  fake: !checks.fake.violations.some((v) => v.pointer === rule.pointer),
-                  real: !checks.real.violations.some((v) => v.pointer === rule.pointer),
-                }
-              : { fake: same(values.fake, echoed), real: same(values.real, echoed) },
-          ),
-          rule: violation ? fromViolation(violation) : withText({ specPointer: rule.specPointer, origin: 'seed' }),
-          message: `${rule.pointer} is ${show(values.fake)} from the fake, ${show(values.real)} from the real server (${rule.reason})`,
-        });
-      }
-    }
-  }
-
-  // Whatever else one side breaks and the other does not (a bound, a header, a problem's status).
-  const key = (v: Violation): string => `${v.rule} ${v.pointer}`;
-  for (const side of sides) {
-    const other = side === 'fake' ? 'real' : 'fake';
-    const otherKeys = new Set(checks[other].violations.map(key));
-    for (const violation of checks[side].violations) {
-      if (otherKeys.has(key(violation)) || reported.has(violation.pointer)) continue;
-      if (violation.rule === 'content-type' && divergences.some((d) => d.kind === 'content-type')) continue;
-      reported.add(violation.pointer);
-      const found = violation.found;
-      add({
-        kind: 'conformance',
-        pointer: violation.pointer,
-        fake: side === 'fake' ? found : 'conforms',
-        real: side === 'real' ? found : 'conforms',
-        followsSpec: other,
-        rule: fromViolation(violation),
-        message: `the ${side === 'fake' ? 'fake' : 'real server'} breaks the spec where the other does not: ${violation.message}`,
-      });
-    }
-  }
-  return divergences;
-}
-
 function skipReasonFor(
   step: DiffStep,
   options: DiffOptions,
@@ -359,81 +156,113 @@ export async function runDiff(options: DiffOptions): Promise<DiffResult> {
   const states: Record<Side, SideState> = { fake: stateOf(options.fake), real: stateOf(options.real) };
   // Each side's report text goes through both redactors: a server may echo the other side's token only if it was given it.
   const redactBoth: Redact = (text) => states.fake.redact(states.real.redact(text));
+  const run: ScriptRun = { options, states, redactBoth, sameUnexpectedStatus: [] };
   const results: StepResult[] = [];
-  const sameUnexpectedStatus: DiffResult['sameUnexpectedStatus'] = [];
-  for (const step of script) {
-    const result: StepResult = {
-      id: step.id,
-      title: step.title,
-      operationId: step.operationId,
-      expectedStatus: step.expected.status,
-      outcome: 'skipped',
-      skipReason: skipReasonFor(step, options, states),
-      fake: undefined,
-      real: undefined,
-      divergences: [],
-    };
-    results.push(result);
-    if (result.skipReason) continue;
-    const agents = { fake: agentFor(states.fake, step), real: agentFor(states.real, step) };
-    if (agents.fake === undefined || agents.real === undefined) {
-      // The deploy this step needs failed on a side; that failure is already a divergence (or a shared failure).
-      result.outcome = 'unresolved';
-      result.skipReason = 'no-agent';
-      continue;
-    }
-    const sent = await Promise.all(
-      sides.map((side) => {
-        const state = states[side];
-        if (step.method === 'POST') state.posts += 1;
-        const path = getPath(step, state, agents[side] ?? '');
-        return sendRequest(state.target.baseUrl, options.timeoutMs, redactBoth, {
-          operationId: step.operationId,
-          method: step.method,
-          path,
-          authorization: authorization(state.credentials, step.auth),
-          contentType: step.contentType,
-          body: step.body,
-        });
-      }),
-    );
-    const [fakeSent, realSent] = sent as [SentExchange, SentExchange];
-    result.fake = fakeSent.record;
-    result.real = realSent.record;
-    for (const [side, exchange] of [
-      ['fake', fakeSent],
-      ['real', realSent],
-    ] as const) {
-      if (!exchange.response) continue;
-      const body = parse(exchange.response.body);
-      states[side].answers.set(step.id, { status: exchange.response.status, body });
-      if (exchange.response.status >= 200 && exchange.response.status < 300) remember(states[side], step, body);
-    }
-    if (!fakeSent.response || !realSent.response) {
-      if (fakeSent.response || realSent.response) {
-        result.divergences.push({
-          kind: 'no-answer',
-          step: step.id,
-          pointer: '',
-          fake: fakeSent.response ? String(fakeSent.response.status) : (fakeSent.record.error ?? 'no answer'),
-          real: realSent.response ? String(realSent.response.status) : (realSent.record.error ?? 'no answer'),
-          followsSpec: fakeSent.response ? 'fake' : 'real',
-          rule: withText(step.expected.statusRule),
-          message: `only the ${fakeSent.response ? 'fake' : 'real server'} answered`,
-        });
-      }
-    } else {
-      result.divergences.push(...compareStep(step, fakeSent.response, realSent.response));
-      if (fakeSent.response.status === realSent.response.status && fakeSent.response.status !== step.expected.status)
-        sameUnexpectedStatus.push({ step: step.id, status: fakeSent.response.status, expected: step.expected.status });
-    }
-    result.outcome = result.divergences.length > 0 ? 'diverged' : 'agree';
-  }
-
+  for (const step of script) results.push(await runStep(run, step));
   const invariants = {
     fake: checkInvariants(script, states.fake.answers),
     real: checkInvariants(script, states.real.answers),
   };
+  const sharedFailures = mergeInvariants(invariants, results, redactBoth);
+  return {
+    steps: results,
+    invariants,
+    sharedFailures,
+    sameUnexpectedStatus: run.sameUnexpectedStatus,
+    divergences: results.flatMap((r) => r.divergences),
+    posts: { fake: states.fake.posts, real: states.real.posts },
+  };
+}
+
+/** What the steps of one run share. */
+interface ScriptRun {
+  options: DiffOptions;
+  states: Record<Side, SideState>;
+  redactBoth: Redact;
+  sameUnexpectedStatus: DiffResult['sameUnexpectedStatus'];
+}
+
+/** Sends one step to both servers (unless it is skipped) and compares the answers. */
+async function runStep(run: ScriptRun, step: DiffStep): Promise<StepResult> {
+  const { options, states } = run;
+  const result: StepResult = {
+    id: step.id,
+    title: step.title,
+    operationId: step.operationId,
+    expectedStatus: step.expected.status,
+    outcome: 'skipped',
+    skipReason: skipReasonFor(step, options, states),
+    fake: undefined,
+    real: undefined,
+    divergences: [],
+  };
+  if (result.skipReason) return result;
+  const agents = { fake: agentFor(states.fake, step), real: agentFor(states.real, step) };
+  if (agents.fake === undefined || agents.real === undefined) {
+    // The deploy this step needs failed on a side; that failure is already a divergence (or a shared failure).
+    result.outcome = 'unresolved';
+    result.skipReason = 'no-agent';
+    return result;
+  }
+  const sent = await Promise.all(sides.map((side) => sendStep(run, step, side, agents[side] ?? '')));
+  const [fakeSent, realSent] = sent as [SentExchange, SentExchange];
+  result.fake = fakeSent.record;
+  result.real = realSent.record;
+  for (const [side, exchange] of [
+    ['fake', fakeSent],
+    ['real', realSent],
+  ] as const) {
+    if (!exchange.response) continue;
+    const body = parse(exchange.response.body);
+    states[side].answers.set(step.id, { status: exchange.response.status, body });
+    if (exchange.response.status >= 200 && exchange.response.status < 300) remember(states[side], step, body);
+  }
+  if (fakeSent.response && realSent.response) {
+    result.divergences.push(...compareStep(step, fakeSent.response, realSent.response));
+    const status = fakeSent.response.status;
+    if (status === realSent.response.status && status !== step.expected.status)
+      run.sameUnexpectedStatus.push({ step: step.id, status, expected: step.expected.status });
+  } else if (fakeSent.response || realSent.response) {
+    result.divergences.push(noAnswerDivergence(step, fakeSent, realSent));
+  }
+  result.outcome = result.divergences.length > 0 ? 'diverged' : 'agree';
+  return result;
+}
+
+function sendStep(run: ScriptRun, step: DiffStep, side: Side, agentId: string): Promise<SentExchange> {
+  const state = run.states[side];
+  if (step.method === 'POST') state.posts += 1;
+  return sendRequest(state.target.baseUrl, run.options.timeoutMs, run.redactBoth, {
+    operationId: step.operationId,
+    method: step.method,
+    path: getPath(step, state, agentId),
+    authorization: authorization(state.credentials, step.auth),
+    contentType: step.contentType,
+    body: step.body,
+  });
+}
+
+function noAnswerDivergence(step: DiffStep, fakeSent: SentExchange, realSent: SentExchange): Divergence {
+  return {
+    kind: 'no-answer',
+    step: step.id,
+    pointer: '',
+    fake: fakeSent.response ? String(fakeSent.response.status) : (fakeSent.record.error ?? 'no answer'),
+    real: realSent.response ? String(realSent.response.status) : (realSent.record.error ?? 'no answer'),
+    followsSpec: fakeSent.response ? 'fake' : 'real',
+    rule: withText(step.expected.statusRule),
+    message: `only the ${fakeSent.response ? 'fake' : 'real server'} answered`,
+  };
+}
+
+/**
+ * Adds each invariant one server keeps and the other breaks to the step it points at, and answers those both break.
+ */
+function mergeInvariants(
+  invariants: Record<Side, InvariantResult[]>,
+  results: StepResult[],
+  redactBoth: Redact,
+): InvariantResult[] {
   const sharedFailures: InvariantResult[] = [];
   const realByKey = new Map(invariants.real.map((r) => [`${r.rule} ${r.step} ${r.pointer}`, r]));
   for (const fakeResult of invariants.fake) {
@@ -472,14 +301,7 @@ export async function runDiff(options: DiffOptions): Promise<DiffResult> {
       step.outcome = 'diverged';
     }
   }
-  return {
-    steps: results,
-    invariants,
-    sharedFailures,
-    sameUnexpectedStatus,
-    divergences: results.flatMap((r) => r.divergences),
-    posts: { fake: states.fake.posts, real: states.real.posts },
-  };
+  return sharedFailures;
 }
 
 /** The step's path: the agent it names, and every other parameter from what earlier steps created on this server. */

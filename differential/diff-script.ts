@@ -115,8 +115,39 @@ function retrieveStep(id: string, title: string, agent: AgentRef, sameSubject: b
  */
 export function buildScript(options: ScriptOptions): DiffStep[] {
   // Which operation deploys, which reads back and which submits tasks: from the spec's links, not named here.
-  const { creator, readBack: reader, parameter, submissions } = primaryCreation();
-  const steps: DiffStep[] = [];
+  const { submissions } = primaryCreation();
+  const deployBodies = deployBodiesFor(options);
+  const deployed = (name: string): AgentRef => ({ kind: 'deployed', step: `deploy/${name}` });
+  // Tasks go to the agent of the richest example: an active agent both servers were given the same way.
+  const taskAgent: AgentRef = deployed('example-1');
+  return [
+    ...deployBodies.map(deployStep),
+    ...deployBodies.map(({ name }) =>
+      retrieveStep(`retrieve/${name}`, `retrieve the agent of deploy/${name}`, deployed(name), true),
+    ),
+    ...(options.existingAgent
+      ? [retrieveStep('retrieve/existing', 'retrieve the existing agent (--agent)', { kind: 'existing' }, false)]
+      : []),
+    ...submissions.flatMap((submission) => submissionSteps(submission, taskAgent, options)),
+    ...otherOperationSteps(taskAgent),
+    ...deployBodies.map(({ name }) =>
+      retrieveStep(
+        `again/${name}`,
+        `retrieve the agent of deploy/${name} again, after the tasks`,
+        deployed(name),
+        true,
+      ),
+    ),
+    ...unknownSubjectSteps(`agt_diff_unknown_${options.seed}`),
+    ...tooLongIdSteps(),
+    ...invalidBodySteps(),
+    ...authSteps(),
+  ];
+}
+
+/** The deploy bodies, named: the spec's examples, generated ones, a repeat, and every documented edge. */
+function deployBodiesFor(options: ScriptOptions): Array<{ name: string; body: JsonObject }> {
+  const { creator } = primaryCreation();
   const deployBodies: Array<{ name: string; body: JsonObject }> = [];
   // The spec's examples first (richest and minimal, so defaults are exercised), then generated bodies.
   const examples = requestExamples(creator);
@@ -132,48 +163,41 @@ export function buildScript(options: ScriptOptions): DiffStep[] {
   // Every documented edge of the request schema, reached exactly (the contract suite's boundary bodies): where
   // servers most often read a range differently.
   for (const edge of boundaryBodies(creator)) deployBodies.push({ name: edgeName(edge.label), body: edge.body });
-  for (const { name, body } of deployBodies) {
-    steps.push({
-      id: `deploy/${name}`,
-      title: name.startsWith('example')
-        ? `deploy the spec's example with ${Object.keys(body).length} fields (${name})`
-        : `deploy a generated body (${name})`,
-      operationId: creator,
-      method: 'POST',
-      agent: { kind: 'none' },
-      auth: 'token',
-      contentType: 'application/json',
-      body: JSON.stringify(body),
-      sent: body,
-      expected: expect(creator, successStatus(creator).status),
-      creates: true,
-      sameSubject: true,
-    });
-  }
-  for (const { name } of deployBodies) {
-    steps.push(
-      retrieveStep(
-        `retrieve/${name}`,
-        `retrieve the agent of deploy/${name}`,
-        {
-          kind: 'deployed',
-          step: `deploy/${name}`,
-        },
-        true,
-      ),
-    );
-  }
-  if (options.existingAgent)
-    steps.push(retrieveStep('retrieve/existing', 'retrieve the existing agent (--agent)', { kind: 'existing' }, false));
-  // Tasks go to the agent of the richest example: an active agent both servers were given the same way.
-  const taskAgent: AgentRef = { kind: 'deployed', step: 'deploy/example-1' };
-  for (const submission of submissions) steps.push(...submissionSteps(submission, taskAgent, options));
-  // Every other operation on what was created (an operation added to the spec with a linked path parameter): one valid
-  // call, its other parameters filled from what earlier steps created on each server.
+  return deployBodies;
+}
+
+function deployStep({ name, body }: { name: string; body: JsonObject }): DiffStep {
+  const { creator } = primaryCreation();
+  return {
+    id: `deploy/${name}`,
+    title: name.startsWith('example')
+      ? `deploy the spec's example with ${Object.keys(body).length} fields (${name})`
+      : `deploy a generated body (${name})`,
+    operationId: creator,
+    method: 'POST',
+    agent: { kind: 'none' },
+    auth: 'token',
+    contentType: 'application/json',
+    body: JSON.stringify(body),
+    sent: body,
+    expected: expect(creator, successStatus(creator).status),
+    creates: true,
+    sameSubject: true,
+  };
+}
+
+/**
+ * Every other operation on what was created (an operation added to the spec with a linked path parameter): one valid
+ * call, its other parameters filled from what earlier steps created on each server.
+ */
+function otherOperationSteps(taskAgent: AgentRef): DiffStep[] {
+  const { creator, readBack: reader, parameter, submissions } = primaryCreation();
+  const steps: DiffStep[] = [];
   for (const operation of operations.values()) {
     const { operationId } = operation;
     if (operationId === creator || operationId === reader || submissions.includes(operationId as BodyOperationId))
       continue;
+    const body = takesBody(operationId) ? (requestExamples(operationId).at(-1) ?? {}) : undefined;
     steps.push({
       id: `call/${operationId}`,
       title: `a valid ${operationId} request on the agent of deploy/example-1`,
@@ -181,36 +205,26 @@ export function buildScript(options: ScriptOptions): DiffStep[] {
       method: operation.method,
       agent: operation.pathParameters.includes(parameter) ? taskAgent : { kind: 'none' },
       auth: 'token',
-      contentType: takesBody(operationId) ? 'application/json' : undefined,
-      body: takesBody(operationId) ? JSON.stringify(requestExamples(operationId).at(-1) ?? {}) : undefined,
-      sent: takesBody(operationId) ? (requestExamples(operationId).at(-1) ?? {}) : undefined,
+      contentType: body === undefined ? undefined : 'application/json',
+      body: body === undefined ? undefined : JSON.stringify(body),
+      sent: body,
       expected: expect(operationId, successStatus(operationId).status),
       creates: operation.method === 'POST',
       sameSubject: true,
     });
   }
-  for (const { name } of deployBodies) {
-    steps.push(
-      retrieveStep(
-        `again/${name}`,
-        `retrieve the agent of deploy/${name} again, after the tasks`,
-        {
-          kind: 'deployed',
-          step: `deploy/${name}`,
-        },
-        true,
-      ),
-    );
-  }
-  const unknown = `agt_diff_unknown_${options.seed}`;
-  for (const operationId of consumersWith404(parameter)) {
-    const operation = getOperation(operationId);
+  return steps;
+}
+
+/** Each operation that documents a 404 for an unknown subject, called on one that does not exist. */
+function unknownSubjectSteps(unknown: string): DiffStep[] {
+  return consumersWith404(primaryCreation().parameter).map((operationId) => {
     const body = takesBody(operationId) ? JSON.stringify(requestExamples(operationId).at(-1) ?? {}) : undefined;
-    steps.push({
+    return {
       id: `unknown/${operationId}`,
       title: `${operationId} on an agent that does not exist`,
       operationId,
-      method: operation.method,
+      method: getOperation(operationId).method,
       agent: { kind: 'literal', agentId: unknown },
       auth: 'token',
       contentType: body === undefined ? undefined : 'application/json',
@@ -219,12 +233,19 @@ export function buildScript(options: ScriptOptions): DiffStep[] {
       expected: expect(operationId, 404, { specPointer: statusRule(operationId, 404).specPointer, origin: 'seed' }),
       creates: false,
       sameSubject: true,
-    });
-  }
-  const idSchema = parameterSchemaPointer(reader, parameter);
-  const idMaxLength = resolveSchema(idSchema).schema.maxLength;
-  if (typeof idMaxLength === 'number')
-    steps.push({
+    };
+  });
+}
+
+/** The read-back with an id one character longer than the spec allows, when the spec bounds it. */
+function tooLongIdSteps(): DiffStep[] {
+  const { readBack: reader, parameter } = primaryCreation();
+  const idSchema = resolveSchema(parameterSchemaPointer(reader, parameter));
+  const idMaxLength = idSchema.schema.maxLength;
+  if (typeof idMaxLength !== 'number') return [];
+  const keyword = `${idSchema.pointer}/maxLength`;
+  return [
+    {
       id: `invalid-agent-id/${reader}`,
       title: `${reader} with an ${parameter} longer than the spec allows`,
       operationId: reader,
@@ -234,17 +255,20 @@ export function buildScript(options: ScriptOptions): DiffStep[] {
       contentType: undefined,
       body: undefined,
       sent: undefined,
-      expected: expect(reader, 400, {
-        specPointer: `${resolveSchema(idSchema).pointer}/maxLength`,
-        origin: ruleOrigin(`${resolveSchema(idSchema).pointer}/maxLength`),
-      }),
+      expected: expect(reader, 400, { specPointer: keyword, origin: ruleOrigin(keyword) }),
       creates: false,
       sameSubject: true,
-    });
-  for (const operationId of [creator, ...submissions]) {
+    },
+  ];
+}
+
+/** Each invalid request body the contract suite sends, to the creator and to each submission. */
+function invalidBodySteps(): DiffStep[] {
+  const { creator, submissions } = primaryCreation();
+  return [creator, ...submissions].flatMap((operationId) => {
     const agent: AgentRef = operationId === creator ? { kind: 'none' } : { kind: 'existing' };
-    for (const invalid of invalidRequests(operationId)) {
-      steps.push({
+    return invalidRequests(operationId).map(
+      (invalid): DiffStep => ({
         id: `invalid/${operationId}/${invalid.id}`,
         title: `${operationId}: ${invalid.title}`,
         operationId,
@@ -260,10 +284,15 @@ export function buildScript(options: ScriptOptions): DiffStep[] {
         }),
         creates: false,
         sameSubject: true,
-      });
-    }
-  }
-  // Every operation with each bad credential and a request that would succeed with the token (issue 18).
+      }),
+    );
+  });
+}
+
+/** Every operation with each bad credential and a request that would succeed with the token (issue 18). */
+function authSteps(): DiffStep[] {
+  const { parameter } = primaryCreation();
+  const steps: DiffStep[] = [];
   for (const operation of operations.values()) {
     const { operationId } = operation;
     const body = takesBody(operationId) ? (requestExamples(operationId).at(-1) ?? {}) : undefined;

@@ -37,29 +37,34 @@ agent-registry-kit coverage --base-url <proxy> reads it), DELETE either to start
 When listening, prints: agent-registry-kit: proxy listening on http://<host>:<port> → <upstream>
 Exit status: 0 after SIGINT/SIGTERM, 2 on a usage mistake.`;
 
-/**
- * Entry point of the `proxy` subcommand; runs until SIGINT or SIGTERM.
- * @example await main(['--upstream', 'https://staging.example.com', '--port', '0', '--record', 'staging.json']);
- */
-export async function main(args: string[]): Promise<void> {
-  const values = parseCommandLine(
-    {
-      upstream: { type: 'string' },
-      port: { type: 'string' },
-      host: { type: 'string' },
-      timeout: { type: 'string' },
-      'fail-on-violation': { type: 'boolean' },
-      record: { type: 'string' },
-      'record-limit': { type: 'string' },
-      insecure: { type: 'boolean' },
-      ca: { type: 'string' },
-      'allowed-host': { type: 'string', multiple: true },
-      'control-token': { type: 'string' },
-      'unsafe-open-control-plane': { type: 'boolean' },
-    },
-    { usage, help },
-    args,
-  );
+const flags = {
+  upstream: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  timeout: { type: 'string' },
+  'fail-on-violation': { type: 'boolean' },
+  record: { type: 'string' },
+  'record-limit': { type: 'string' },
+  insecure: { type: 'boolean' },
+  ca: { type: 'string' },
+  'allowed-host': { type: 'string', multiple: true },
+  'control-token': { type: 'string' },
+  'unsafe-open-control-plane': { type: 'boolean' },
+} as const;
+
+/** What `proxy` was asked for, checked: one line and exit 2 for each mistake before anything starts. */
+interface ProxySettings {
+  upstream: string;
+  port: number;
+  host: string;
+  timeoutMs: number;
+  recordLimit: number;
+  record: string | undefined;
+  controlToken: string | undefined;
+  ca: string | undefined;
+}
+
+function readSettings(values: ReturnType<typeof parseCommandLine<typeof flags>>): ProxySettings {
   if (values.upstream === undefined || values.upstream === '')
     cliError(`--upstream is required (the real server, e.g. https://staging.example.com); ${usage}`);
   const port = numberFlag(
@@ -81,17 +86,35 @@ export async function main(args: string[]): Promise<void> {
   const controlToken = values['control-token'] ?? (process.env.MOCK_CONTROL_TOKEN || undefined);
   if (controlToken !== undefined && !/^\S+$/.test(controlToken))
     cliError('--control-token (or MOCK_CONTROL_TOKEN) must be a non-empty value without spaces');
-  let ca: string | undefined;
-  if (values.ca !== undefined) {
-    try {
-      ca = readFileSync(values.ca, 'utf8');
-    } catch (error) {
-      cliError(
-        `cannot read --ca ${values.ca} (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
-      );
-    }
-  }
+  return {
+    upstream: values.upstream,
+    port,
+    host,
+    timeoutMs,
+    recordLimit,
+    record: values.record,
+    controlToken,
+    ca: values.ca === undefined ? undefined : readCa(values.ca),
+  };
+}
 
+function readCa(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    return cliError(
+      `cannot read --ca ${file} (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
+    );
+  }
+}
+
+/**
+ * Entry point of the `proxy` subcommand; runs until SIGINT or SIGTERM.
+ * @example await main(['--upstream', 'https://staging.example.com', '--port', '0', '--record', 'staging.json']);
+ */
+export async function main(args: string[]): Promise<void> {
+  const values = parseCommandLine(flags, { usage, help }, args);
+  const settings = readSettings(values);
   const [
     { createUpstream, UpstreamUrlError },
     { startProxyServer },
@@ -107,7 +130,11 @@ export async function main(args: string[]): Promise<void> {
   ]);
   let upstream: ReturnType<typeof createUpstream>;
   try {
-    upstream = createUpstream(values.upstream, { insecure: values.insecure === true, ...(ca !== undefined && { ca }) });
+    const { ca } = settings;
+    upstream = createUpstream(settings.upstream, {
+      insecure: values.insecure === true,
+      ...(ca !== undefined && { ca }),
+    });
   } catch (error) {
     if (error instanceof UpstreamUrlError) cliError(error.message);
     throw error;
@@ -117,14 +144,15 @@ export async function main(args: string[]): Promise<void> {
   // Whatever is printed from here on (violation lines, errors on the way out) is redacted, then made terminal-safe.
   guardWrites(process.stdout, secrets.redact);
   guardWrites(process.stderr, secrets.redact);
+  const { record } = settings;
   const recording =
-    values.record === undefined
+    record === undefined
       ? undefined
-      : new RecordingWriter(values.record, upstream.baseUrl, {
-          limit: recordLimit,
+      : new RecordingWriter(record, upstream.baseUrl, {
+          limit: settings.recordLimit,
           onError: (error) =>
             consoleLogger.warn(
-              `could not write the recording ${values.record}: ${error instanceof Error ? error.message : String(error)}`,
+              `could not write the recording ${record}: ${error instanceof Error ? error.message : String(error)}`,
             ),
         });
   try {
@@ -132,24 +160,23 @@ export async function main(args: string[]): Promise<void> {
     recording?.flush();
   } catch (error) {
     cliError(
-      `cannot write --record ${values.record} (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
+      `cannot write --record ${record} (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
     );
   }
   const running = await startProxyServer({
     upstream,
-    port,
-    host,
-    timeoutMs,
+    port: settings.port,
+    host: settings.host,
+    timeoutMs: settings.timeoutMs,
     failOnViolation: values['fail-on-violation'] === true,
     ...(recording && { recording }),
     secrets,
     allowedHosts: values['allowed-host'] ?? [],
-    ...(controlToken !== undefined && { controlToken }),
+    ...(settings.controlToken !== undefined && { controlToken: settings.controlToken }),
     unsafeOpenControlPlane: values['unsafe-open-control-plane'] ?? false,
   }).catch((error: unknown) => cliError(error instanceof Error ? error.message : String(error)));
   if (values.insecure) consoleLogger.warn(`--insecure: the certificate of ${upstream.baseUrl} is not checked`);
   consoleLogger.info(`proxy listening on ${running.url} → ${upstream.baseUrl}`);
-
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;

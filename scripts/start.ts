@@ -41,6 +41,140 @@ const help = (defaultSeed: string | number): string => `${usage}
 
 When listening, prints: agent-registry-kit: fake backend listening on http://<host>:<port>`;
 
+/** What `serve` was asked for, checked: one line and exit 2 for each mistake before anything starts. */
+interface ServeSettings {
+  port: number;
+  host: string;
+  seed: string;
+  state: string | undefined;
+  fromRecording: string | undefined;
+  agents: number;
+  failureRatio: number;
+  journalSize: number;
+  maxTasks: number;
+  maxAgents: number;
+  sessions: { max: number; maxRecords: number };
+  origins: string[] | undefined;
+  allowedHosts: string[];
+  controlToken: string | undefined;
+  unsafeOpenControlPlane: boolean;
+}
+
+/** The limits the settings are checked against, from modules `main` loads lazily. */
+interface SettingLimits {
+  defaultSeed: string | number;
+  maxCatalogueSize: number;
+  defaultMaxAgents: number;
+}
+
+const flags = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  seed: { type: 'string' },
+  state: { type: 'string' },
+  'from-recording': { type: 'string' },
+  agents: { type: 'string' },
+  'failure-ratio': { type: 'string' },
+  'journal-size': { type: 'string' },
+  'max-tasks': { type: 'string' },
+  'max-agents': { type: 'string' },
+  'max-sessions': { type: 'string' },
+  'session-records': { type: 'string' },
+  'cors-origin': { type: 'string', multiple: true },
+  'allowed-host': { type: 'string', multiple: true },
+  'control-token': { type: 'string' },
+  'unsafe-open-control-plane': { type: 'boolean' },
+} as const;
+
+type ServeFlags = ReturnType<typeof parseCommandLine<typeof flags>>;
+
+/** A comma-separated list from the environment, trimmed, empty items dropped. */
+function listFromEnv(text: string | undefined): string[] | undefined {
+  return text
+    ? text
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean)
+    : undefined;
+}
+
+function readSettings(values: ServeFlags, env: NodeJS.ProcessEnv, limits: SettingLimits): ServeSettings {
+  const portText = values.port ?? env.PORT ?? '4010';
+  if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535)
+    cliError(`port must be a whole number from 0 to 65535, got ${portText} (--port or PORT)`);
+  const host = values.host ?? env.HOST ?? '127.0.0.1';
+  if (host === '') cliError('host must not be empty (--host or HOST)');
+  const seed = values.seed ?? env.MOCK_SEED ?? String(limits.defaultSeed);
+  if (seed === '') cliError('seed must not be empty (--seed or MOCK_SEED)');
+  const fromRecording = values['from-recording'];
+  if (fromRecording === '') cliError('--from-recording needs the file written by proxy --record');
+  if (fromRecording !== undefined && values.state !== undefined)
+    cliError('--from-recording and --state cannot be combined: a state database already has its own starting state');
+  const agentsText = values.agents ?? env.MOCK_AGENTS ?? (fromRecording === undefined ? '36' : '0');
+  if (!/^\d{1,7}$/.test(agentsText) || Number(agentsText) > limits.maxCatalogueSize)
+    cliError(`--agents must be a whole number from 0 to ${limits.maxCatalogueSize}, got ${agentsText}`);
+  const ratioText = values['failure-ratio'] ?? env.MOCK_FAILURE_RATIO ?? '0.1';
+  const failureRatio = Number(ratioText);
+  if (ratioText.trim() === '' || !Number.isFinite(failureRatio) || failureRatio < 0 || failureRatio > 1)
+    cliError(`--failure-ratio must be a number from 0 to 1, got ${ratioText}`);
+  const bound = (flag: BoundFlag, fallback: number, min = 1): number => readBound(values[flag], flag, fallback, min);
+  const controlToken = values['control-token'] ?? (env.MOCK_CONTROL_TOKEN || undefined);
+  if (controlToken !== undefined && !/^\S+$/.test(controlToken))
+    cliError('--control-token (or MOCK_CONTROL_TOKEN) must be a non-empty value without spaces');
+  return {
+    port: Number(portText),
+    host,
+    seed,
+    state: values.state ?? (env.MOCK_STATE || undefined),
+    fromRecording,
+    agents: Number(agentsText),
+    failureRatio,
+    journalSize: bound('journal-size', 1000),
+    maxTasks: bound('max-tasks', 10_000),
+    maxAgents: bound('max-agents', limits.defaultMaxAgents),
+    sessions: { max: bound('max-sessions', 100, 0), maxRecords: bound('session-records', 100_000, 0) },
+    origins: values['cors-origin'] ?? listFromEnv(env.MOCK_CORS_ORIGINS),
+    allowedHosts: readAllowedHosts(values['allowed-host'] ?? listFromEnv(env.MOCK_ALLOWED_HOSTS) ?? []),
+    controlToken,
+    unsafeOpenControlPlane: values['unsafe-open-control-plane'] ?? false,
+  };
+}
+
+type BoundFlag = 'journal-size' | 'max-tasks' | 'max-agents' | 'max-sessions' | 'session-records';
+
+function readBound(text: string | undefined, flag: BoundFlag, fallback: number, min: number): number {
+  if (text === undefined) return fallback;
+  if (!/^\d{1,7}$/.test(text) || Number(text) < min)
+    cliError(`--${flag} must be a whole number from ${min} to 9999999, got ${text}`);
+  return Number(text);
+}
+
+function readAllowedHosts(allowedHosts: string[]): string[] {
+  const badHost = allowedHosts.find((name) => name === '' || /[\s,/@]|^[^:]*:\d*$/.test(name));
+  if (badHost !== undefined)
+    cliError(
+      `--allowed-host takes a host name without scheme, port or path (e.g. fake.internal; any port is accepted), got "${badHost}"`,
+    );
+  return allowedHosts;
+}
+
+/** Opens the state store `--state` names. node:sqlite (or pg) is loaded only then: the in-memory fake starts without. */
+async function openState(settings: ServeSettings, seedNumber: number): Promise<Storage | undefined> {
+  const state = settings.state;
+  if (state === undefined) return undefined;
+  const identity = { seed: seedNumber, catalogueSize: settings.agents, maxTasks: settings.maxTasks };
+  try {
+    if (/^postgres(ql)?:/i.test(state)) {
+      const { openPostgresStorage } = await import('../mocks/postgres-storage.ts');
+      return await openPostgresStorage(state, identity);
+    }
+    const { openSqliteStorage } = await import('../mocks/sqlite-storage.ts');
+    return openSqliteStorage(state, identity);
+  } catch (error) {
+    return cliError(error instanceof Error ? error.message : String(error));
+  }
+}
+
 /**
  * Starts the fake backend with `args` (the flags of `agent-registry-kit serve --help`) and runs until SIGINT or SIGTERM.
  * @example await main(['--port', '0']); // prints: agent-registry-kit: fake backend listening on http://127.0.0.1:<port>
@@ -61,122 +195,33 @@ export async function main(args: string[]): Promise<void> {
     import('../mocks/catalogue.ts'),
     import('../mocks/store.ts'),
   ]);
-  const values = parseCommandLine(
-    {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      seed: { type: 'string' },
-      state: { type: 'string' },
-      'from-recording': { type: 'string' },
-      agents: { type: 'string' },
-      'failure-ratio': { type: 'string' },
-      'journal-size': { type: 'string' },
-      'max-tasks': { type: 'string' },
-      'max-agents': { type: 'string' },
-      'max-sessions': { type: 'string' },
-      'session-records': { type: 'string' },
-      'cors-origin': { type: 'string', multiple: true },
-      'allowed-host': { type: 'string', multiple: true },
-      'control-token': { type: 'string' },
-      'unsafe-open-control-plane': { type: 'boolean' },
-    },
-    { usage, help: help(DEFAULT_SEED) },
-    args,
-  );
-
+  const values = parseCommandLine(flags, { usage, help: help(DEFAULT_SEED) }, args);
   // V8 doubles the young generation whenever many objects survive (a 100k catalogue, a deploy load) and never gives the
   // pages back: measured here, RSS went 145 → 200 MB under 10 s of load with it, and stayed at ~138 MB without it, at the
   // same req/s. This entry point (not the library) keeps the young generation at its initial size.
   setFlagsFromString('--semi-space-growth-factor=1');
-
   const env = process.env;
-  const portText = values.port ?? env.PORT ?? '4010';
-  if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535)
-    cliError(`port must be a whole number from 0 to 65535, got ${portText} (--port or PORT)`);
-  const host = values.host ?? env.HOST ?? '127.0.0.1';
-  if (host === '') cliError('host must not be empty (--host or HOST)');
-  const seed = values.seed ?? env.MOCK_SEED ?? String(DEFAULT_SEED);
-  if (seed === '') cliError('seed must not be empty (--seed or MOCK_SEED)');
-  const fromRecording = values['from-recording'];
-  if (fromRecording === '') cliError('--from-recording needs the file written by proxy --record');
-  if (fromRecording !== undefined && values.state !== undefined)
-    cliError('--from-recording and --state cannot be combined: a state database already has its own starting state');
-  const agentsText = values.agents ?? env.MOCK_AGENTS ?? (fromRecording === undefined ? '36' : '0');
-  if (!/^\d{1,7}$/.test(agentsText) || Number(agentsText) > MAX_CATALOGUE_SIZE)
-    cliError(`--agents must be a whole number from 0 to ${MAX_CATALOGUE_SIZE}, got ${agentsText}`);
-  const ratioText = values['failure-ratio'] ?? env.MOCK_FAILURE_RATIO ?? '0.1';
-  const failureRatio = Number(ratioText);
-  if (ratioText.trim() === '' || !Number.isFinite(failureRatio) || failureRatio < 0 || failureRatio > 1)
-    cliError(`--failure-ratio must be a number from 0 to 1, got ${ratioText}`);
-  type BoundFlag = 'journal-size' | 'max-tasks' | 'max-agents' | 'max-sessions' | 'session-records';
-  const bound = (flag: BoundFlag, fallback: number, min = 1): number => {
-    const text = values[flag];
-    if (text === undefined) return fallback;
-    if (!/^\d{1,7}$/.test(text) || Number(text) < min)
-      cliError(`--${flag} must be a whole number from ${min} to 9999999, got ${text}`);
-    return Number(text);
-  };
-  const journalSize = bound('journal-size', 1000);
-  const maxTasks = bound('max-tasks', 10_000);
-  const maxAgents = bound('max-agents', DEFAULT_MAX_AGENTS);
-  const sessions = { max: bound('max-sessions', 100, 0), maxRecords: bound('session-records', 100_000, 0) };
-  const origins =
-    values['cors-origin'] ??
-    (env.MOCK_CORS_ORIGINS
-      ? env.MOCK_CORS_ORIGINS.split(',')
-          .map((origin) => origin.trim())
-          .filter(Boolean)
-      : undefined);
-
-  const allowedHosts =
-    values['allowed-host'] ??
-    (env.MOCK_ALLOWED_HOSTS
-      ? env.MOCK_ALLOWED_HOSTS.split(',')
-          .map((name) => name.trim())
-          .filter(Boolean)
-      : []);
-  const badHost = allowedHosts.find((name) => name === '' || /[\s,/@]|^[^:]*:\d*$/.test(name));
-  if (badHost !== undefined)
-    cliError(
-      `--allowed-host takes a host name without scheme, port or path (e.g. fake.internal; any port is accepted), got "${badHost}"`,
-    );
-  const controlToken = values['control-token'] ?? (env.MOCK_CONTROL_TOKEN || undefined);
-  if (controlToken !== undefined && !/^\S+$/.test(controlToken))
-    cliError('--control-token (or MOCK_CONTROL_TOKEN) must be a non-empty value without spaces');
-
-  // node:sqlite (or pg) is loaded only with --state: the in-memory fake starts without it.
-  let storage: Storage | undefined;
-  const state = values.state ?? (env.MOCK_STATE || undefined);
-  if (state !== undefined) {
-    const identity = { seed: seedFromText(seed), catalogueSize: Number(agentsText), maxTasks };
-    try {
-      if (/^postgres(ql)?:/i.test(state)) {
-        const { openPostgresStorage } = await import('../mocks/postgres-storage.ts');
-        storage = await openPostgresStorage(state, identity);
-      } else {
-        const { openSqliteStorage } = await import('../mocks/sqlite-storage.ts');
-        storage = openSqliteStorage(state, identity);
-      }
-    } catch (error) {
-      cliError(error instanceof Error ? error.message : String(error));
-    }
-  }
-
+  const settings = readSettings(values, env, {
+    defaultSeed: DEFAULT_SEED,
+    maxCatalogueSize: MAX_CATALOGUE_SIZE,
+    defaultMaxAgents: DEFAULT_MAX_AGENTS,
+  });
+  const storage = await openState(settings, seedFromText(settings.seed));
   const core = createMockCore({
-    seed,
-    catalogueSize: Number(agentsText),
-    failureRatio,
-    journalSize,
-    maxTasks,
-    maxAgents,
-    sessions,
-    ...(origins && { corsOrigins: origins }),
+    seed: settings.seed,
+    catalogueSize: settings.agents,
+    failureRatio: settings.failureRatio,
+    journalSize: settings.journalSize,
+    maxTasks: settings.maxTasks,
+    maxAgents: settings.maxAgents,
+    sessions: settings.sessions,
+    ...(settings.origins && { corsOrigins: settings.origins }),
     ...(env.MOCK_JWT_SECRET && { jwtSecret: env.MOCK_JWT_SECRET }),
     ...(storage && { storage }),
   });
-  if (fromRecording !== undefined) {
+  if (settings.fromRecording !== undefined) {
     const { loadRecordedAgents } = await import('./recorded-state.ts');
-    core.store.setStartingAgents(loadRecordedAgents(fromRecording));
+    core.store.setStartingAgents(loadRecordedAgents(settings.fromRecording));
   }
   // The state is resumed (and a new database written once) before the port opens, so a full disk shows now, not later.
   await core
@@ -184,36 +229,38 @@ export async function main(args: string[]): Promise<void> {
     .catch((error: unknown) =>
       cliError(`could not write the state database: ${error instanceof Error ? error.message : String(error)}`),
     );
-
   const running = await startMockServer({
     core,
-    port: Number(portText),
-    host,
-    allowedHosts,
-    ...(controlToken !== undefined && { controlToken }),
-    unsafeOpenControlPlane: values['unsafe-open-control-plane'] ?? false,
+    port: settings.port,
+    host: settings.host,
+    allowedHosts: settings.allowedHosts,
+    ...(settings.controlToken !== undefined && { controlToken: settings.controlToken }),
+    unsafeOpenControlPlane: settings.unsafeOpenControlPlane,
   }).catch((error: unknown) => cliError(error instanceof Error ? error.message : String(error)));
   consoleLogger.info(`fake backend listening on ${running.url}`);
+  stopOnSignals(async () => {
+    await running.close();
+    // The last counts of GET /__mock/coverage ride on a final batch. They are best-effort (every acknowledged
+    // mutation is already on disk), so a refused write, e.g. on a full disk, is a warning, not a failed stop.
+    await core.persist().catch((error: unknown) => {
+      consoleLogger.warn(
+        `the last coverage counts were not saved: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    });
+    await storage?.close();
+  }, consoleLogger);
+}
 
+/** Runs `close` once on SIGINT, SIGTERM or the launcher's exit, then exits (1 when closing failed). */
+function stopOnSignals(close: () => Promise<void>, logger: { error(message: string): void }): void {
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;
     stopping = true;
-    void running
-      .close()
-      // The last counts of GET /__mock/coverage ride on a final batch. They are best-effort (every acknowledged
-      // mutation is already on disk), so a refused write, e.g. on a full disk, is a warning, not a failed stop.
-      .then(() =>
-        core.persist().catch((error: unknown) => {
-          consoleLogger.warn(
-            `the last coverage counts were not saved: ${error instanceof Error ? error.message : String(error)}`,
-          );
-        }),
-      )
-      .then(() => storage?.close())
+    close()
       .then(() => process.exit(0))
       .catch((error: unknown) => {
-        consoleLogger.error(
+        logger.error(
           `could not stop cleanly after ${signal}: ${error instanceof Error ? error.message : String(error)}`,
         );
         process.exit(1);

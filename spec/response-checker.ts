@@ -101,93 +101,119 @@ function headerValue(headers: ResponseToCheck['headers'], name: string): string 
 export function checkResponse(response: ResponseToCheck, document: JsonObject = openapiDocument): ResponseCheck {
   const { operationId, status } = response;
   const operation = getOperation(operationId, document);
+  const documented = operation.responses.get(status);
+  if (!documented) return { ok: false, violations: [undocumentedStatus(response, operation)], warnings: [] };
   const violations: Violation[] = [];
   const warnings: Violation[] = [];
-  const documented = operation.responses.get(status);
-  const base = { operationId, status };
-
-  if (!documented) {
-    const success = [...operation.responses.values()].find((r) => r.status >= 200 && r.status < 300);
-    // A different success status breaks the seed where the seed fixed it; error statuses are all decisions of the spec.
-    const origin: RuleOrigin = status >= 200 && status < 300 && success && !success.assumption ? 'seed' : 'assumption';
-    const expected = [...operation.responses.keys()].join(', ');
-    violations.push({
-      ...base,
-      rule: 'status-documented',
-      pointer: '',
-      expected: `one of ${expected}`,
-      found: String(status),
-      origin,
-      specPointer: `${operation.pointer}/responses`,
-      message: `status ${status} is not documented for ${operationId} (documented: ${expected})`,
-    });
-    return { ok: false, violations, warnings };
-  }
-
   checkHeaders(response, documented, violations, document);
-
   const mediaType = mediaTypeOf(response.contentType);
   const expectedMediaType = documented.mediaTypes[0];
   if (!expectedMediaType) return { ok: violations.length === 0, violations, warnings };
-  // The seed says success bodies are JSON; every error body (problem+json) is a decision of the spec.
-  const originOfResponse: RuleOrigin = status < 300 || !documented.assumption ? 'seed' : 'assumption';
+  const base = { operationId, status };
   if (!documented.mediaTypes.includes(mediaType)) {
+    // The seed says success bodies are JSON; every error body (problem+json) is a decision of the spec.
+    const origin: RuleOrigin = status < 300 || !documented.assumption ? 'seed' : 'assumption';
+    const found = response.contentType ? response.contentType : 'no Content-Type';
     violations.push({
       ...base,
       rule: 'content-type',
       pointer: '',
       expected: documented.mediaTypes.join(' or '),
-      found: response.contentType ? response.contentType : 'no Content-Type',
-      origin: originOfResponse,
+      found,
+      origin,
       specPointer: `${documented.pointer}/content`,
       message: `Content-Type must be ${documented.mediaTypes.join(' or ')}, got ${response.contentType ? response.contentType : 'none'}`,
     });
   }
-
   let body: unknown;
   try {
     body = JSON.parse(response.body);
   } catch {
+    const specPointer = `${documented.pointer}/content`;
+    const found = describe(response.body);
     violations.push({
       ...base,
       rule: 'body-is-json',
       pointer: '',
       expected: 'a JSON body',
-      found: describe(response.body),
+      found,
       origin: 'seed',
-      specPointer: `${documented.pointer}/content`,
+      specPointer,
       message: 'the body is not valid JSON',
     });
     return { ok: false, violations, warnings };
   }
-
   const schemaMediaType = documented.mediaTypes.includes(mediaType) ? mediaType : expectedMediaType;
   const schemaPointer = `${documented.pointer}/content/${schemaMediaType.replace('/', '~1')}/schema`;
-  const rootPointer = rootSchemaPointer(schemaPointer, document);
-  const validate = getSchemaValidator(schemaPointer, 'response', document);
-  if (!validate(body)) {
-    for (const error of validate.errors ?? []) {
-      const keywordPointer = schemaPathToPointer(error.schemaPath, rootPointer);
-      const pointer = errorDataPointer(error);
-      violations.push({
-        ...base,
-        rule: 'body-schema',
-        pointer,
-        expected: expectedFor(error),
-        found: error.keyword === 'required' ? 'nothing' : describe(error.data),
-        origin: ruleOrigin(keywordPointer, error.data, requiredMember(error), document),
-        specPointer: keywordPointer,
-        message: `${pointer || 'the body'} ${errorMessage(error)}`,
-      });
-    }
-  }
+  const checked: CheckedBody = {
+    base,
+    body,
+    schemaPointer,
+    rootPointer: rootSchemaPointer(schemaPointer, document),
+    document,
+  };
+  violations.push(...schemaViolations(checked));
+  warnings.push(...undocumentedFields(checked));
+  if (schemaMediaType === 'application/problem+json') violations.push(...problemStatusViolations(base, body));
+  return { ok: violations.length === 0, violations, warnings };
+}
 
+/** A parsed body and where its schema is, for the rules that check it. */
+interface CheckedBody {
+  base: { operationId: OperationId; status: number };
+  body: unknown;
+  schemaPointer: string;
+  rootPointer: string;
+  document: JsonObject;
+}
+
+function undocumentedStatus(response: ResponseToCheck, operation: ReturnType<typeof getOperation>): Violation {
+  const { operationId, status } = response;
+  const success = [...operation.responses.values()].find((r) => r.status >= 200 && r.status < 300);
+  // A different success status breaks the seed where the seed fixed it; error statuses are all decisions of the spec.
+  const origin: RuleOrigin = status >= 200 && status < 300 && success && !success.assumption ? 'seed' : 'assumption';
+  const expected = [...operation.responses.keys()].join(', ');
+  return {
+    operationId,
+    status,
+    rule: 'status-documented',
+    pointer: '',
+    expected: `one of ${expected}`,
+    found: String(status),
+    origin,
+    specPointer: `${operation.pointer}/responses`,
+    message: `status ${status} is not documented for ${operationId} (documented: ${expected})`,
+  };
+}
+
+function schemaViolations({ base, body, schemaPointer, rootPointer, document }: CheckedBody): Violation[] {
+  const validate = getSchemaValidator(schemaPointer, 'response', document);
+  if (validate(body)) return [];
+  return (validate.errors ?? []).map((error) => {
+    const keywordPointer = schemaPathToPointer(error.schemaPath, rootPointer);
+    const pointer = errorDataPointer(error);
+    return {
+      ...base,
+      rule: 'body-schema',
+      pointer,
+      expected: expectedFor(error),
+      found: error.keyword === 'required' ? 'nothing' : describe(error.data),
+      origin: ruleOrigin(keywordPointer, error.data, requiredMember(error), document),
+      specPointer: keywordPointer,
+      message: `${pointer || 'the body'} ${errorMessage(error)}`,
+    };
+  });
+}
+
+/** Fields the schema does not name: a warning, since the spec does not forbid them. */
+function undocumentedFields({ base, body, schemaPointer, rootPointer, document }: CheckedBody): Violation[] {
   const strict = getSchemaValidator(schemaPointer, 'strict', document);
-  if (!strict(body)) {
-    for (const error of strict.errors ?? []) {
-      if (error.keyword !== 'additionalProperties') continue;
+  if (strict(body)) return [];
+  return (strict.errors ?? [])
+    .filter((error) => error.keyword === 'additionalProperties')
+    .map((error) => {
       const pointer = errorDataPointer(error);
-      warnings.push({
+      return {
         ...base,
         rule: 'undocumented-field',
         pointer,
@@ -196,29 +222,24 @@ export function checkResponse(response: ResponseToCheck, document: JsonObject = 
         origin: 'seed',
         specPointer: schemaPathToPointer(error.schemaPath, rootPointer),
         message: `${pointer} is not a documented field`,
-      });
-    }
-  }
+      };
+    });
+}
 
-  if (
-    schemaMediaType === 'application/problem+json' &&
-    typeof body === 'object' &&
-    body !== null &&
-    'status' in body &&
-    body.status !== status
-  ) {
-    violations.push({
+function problemStatusViolations(base: CheckedBody['base'], body: unknown): Violation[] {
+  if (typeof body !== 'object' || body === null || !('status' in body) || body.status === base.status) return [];
+  return [
+    {
       ...base,
       rule: 'problem-status-matches',
       pointer: '/status',
-      expected: String(status),
+      expected: String(base.status),
       found: describe(body.status),
       origin: 'assumption',
       specPointer: '/components/schemas/Problem/properties/status',
-      message: `the problem's status ${describe(body.status)} differs from the HTTP status ${status}`,
-    });
-  }
-  return { ok: violations.length === 0, violations, warnings };
+      message: `the problem's status ${describe(body.status)} differs from the HTTP status ${base.status}`,
+    },
+  ];
 }
 
 function checkHeaders(
