@@ -1,5 +1,6 @@
 // The project's own tests: everything beside the code, plus test/. The contract suite (contract-tests/) has its own
 // runner, `npm run contract`, because it needs a live server; test/ drives it from outside against known targets.
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { SummaryLineReporter } from './test/summary-reporter.ts';
 
@@ -18,7 +19,12 @@ export default defineConfig({
     // One throwaway PostgreSQL cluster for the files under test/postgres/ (started only when the run includes them).
     globalSetup: ['test/postgres/global-setup.ts'],
     reporters: ['default', new SummaryLineReporter()],
-    testTimeout: 20_000,
+    // vitest's own default in a run is one worker fewer than the cores: one file at a time on a 2-core machine, while
+    // most of the slow files spend their time waiting on the servers and CLI processes they start. One worker per core
+    // keeps both cores busy (issue 20: npm test halved); more made the loaded machine time out starts.
+    maxWorkers: Math.max(2, availableParallelism()),
+    // Only there to end a hung test, never to time one: with files side by side a loaded machine needs longer than 20 s.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
   },
 });

@@ -181,8 +181,13 @@ export async function runSuite(settings: {
   junitFile: string | undefined;
   write: (text: string) => void;
   setupFiles?: string[];
+  /**
+   * Where the suite runs: a forked process (vitest's default, what the CLI uses), or a worker thread, for a caller
+   * running many suites in one process (the project's broken-server matrix), where a fork per run is most of the cost.
+   */
+  pool?: 'forks' | 'threads';
 }): Promise<ContractReport | undefined> {
-  const { options, setupFiles = [] } = settings;
+  const { options, setupFiles = [], pool } = settings;
   const reporter = new ContractReporter({ ...settings, sections: [statusCoverageSection] });
   // Compiled into the package this module is .js, and so is the suite beside it.
   const ownExtension = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
@@ -194,6 +199,7 @@ export async function runSuite(settings: {
     reporters: [reporter],
     provide: { contractOptions: options },
     ...(setupFiles.length > 0 ? { setupFiles } : {}),
+    ...(pool ? { pool } : {}),
   });
   await vitest.close();
   return reporter.report;

@@ -48,7 +48,8 @@ function run(args: string[], env: NodeJS.ProcessEnv = {}): { status: number | nu
     cwd: root,
     env: { ...process.env, ...env },
     encoding: 'utf8',
-    timeout: 15_000,
+    // Ends a hung start, never times one: with test files side by side a refusal took over 15 s at load 25.
+    timeout: 60_000,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }

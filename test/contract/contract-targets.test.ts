@@ -10,6 +10,8 @@ import { namedChecks } from '../../contract-tests/check-plan.ts';
 import { fakeToken, failedChecks, runContract, startFakeBackend, startPrism } from './contract-runner.ts';
 
 const seedArgs = ['--seed', '20261122', '--runs', '10'];
+// Each test's 300 s only ends a hung contract run, never times one: with test files side by side, runs took over 120 s
+// at load 25.
 let fake: SpawnedServer | undefined;
 let token = '';
 
@@ -59,7 +61,7 @@ describe('against the fake backend', () => {
     expect(coverage?.undocumented).toEqual([]);
     expect(run.stdout).toContain(`status coverage ${coverage?.percent.toFixed(1)}%:`);
     expect(run.junit).toContain(`<property name="statusCoverage.percent" value="${coverage?.percent.toFixed(1)}"/>`);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('generated cases', () => {
@@ -88,7 +90,7 @@ describe('generated cases', () => {
     } finally {
       await proxy.close();
     }
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('a server that answers every request 200 {}', () => {
@@ -121,7 +123,7 @@ describe('a server that answers every request 200 {}', () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('undocumented fields', () => {
@@ -142,7 +144,7 @@ describe('undocumented fields', () => {
     } finally {
       await proxy.close();
     }
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('the token never appears in any output, log or report', () => {
@@ -183,7 +185,7 @@ describe('the token never appears in any output, log or report', () => {
     } finally {
       await proxy.close();
     }
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('safety against real servers', () => {
@@ -199,7 +201,7 @@ describe('safety against real servers', () => {
     } finally {
       await proxy.close();
     }
-  }, 120_000);
+  }, 300_000);
 
   test('--read-only sends only GETs and requests the server rejects, and passes on a correct server', async () => {
     const deployed = await fetch(`${fakeUrl()}/v1/agents/deploy`, {
@@ -222,7 +224,7 @@ describe('safety against real servers', () => {
     } finally {
       await proxy.close();
     }
-  }, 120_000);
+  }, 300_000);
 
   test('--seed-only turns failures of assumption rules into warnings', async () => {
     const notQueued =
@@ -236,7 +238,7 @@ describe('safety against real servers', () => {
     } finally {
       await proxy.close();
     }
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('against Prism serving the same document', () => {
@@ -289,5 +291,5 @@ describe('against Prism serving the same document', () => {
       'generated/executeAgentTask/invalid',
     ]);
     expect(passed.filter((id) => id.startsWith('reliability/')).length).toBe(3);
-  }, 120_000);
+  }, 300_000);
 });
