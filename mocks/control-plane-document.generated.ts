@@ -636,7 +636,7 @@ export const controlPlaneDocument: JsonObject = {
       "put": {
         "operationId": "setOverride",
         "summary": "Answer one operation of the API with a chosen status and body until reset",
-        "description": "`operation` is an operationId or `METHOD /path/{template}` of spec/openapi.yaml. The answer is checked with the\nspec's response checker (documented status, media type, required headers, body schema, no undocumented field)\nunless `unchecked` is true; a breaking one is a 400 whose `errors` give each JSON Pointer and rule. Without a\nbody, the spec's example of that status is served. POST /__mock/reset or DELETE here removes every override.\n",
+        "description": "`operation` is an operationId or `METHOD /path/{template}` of spec/openapi.yaml. The answer is checked with the\nspec's response checker (documented status, media type, required headers, body schema, no undocumented field)\nunless `unchecked` is true; a breaking one is a 400 whose `errors` give each JSON Pointer and rule. Without a\nbody, the spec's example of that status is served. POST /__mock/reset or DELETE here removes every override.\nOverrides are kept like scenarios: with --state they survive a restart (each checked again when loaded) and on\nPostgreSQL they hold on every replica from the next request on.\n",
         "tags": [
           "Control"
         ],

@@ -209,6 +209,8 @@ export interface paths {
          *     spec's response checker (documented status, media type, required headers, body schema, no undocumented field)
          *     unless `unchecked` is true; a breaking one is a 400 whose `errors` give each JSON Pointer and rule. Without a
          *     body, the spec's example of that status is served. POST /__mock/reset or DELETE here removes every override.
+         *     Overrides are kept like scenarios: with --state they survive a restart (each checked again when loaded) and on
+         *     PostgreSQL they hold on every replica from the next request on.
          */
         put: operations["setOverride"];
         post?: never;
