@@ -9,10 +9,10 @@ server.use(overrideHandler('getAgents', 404));
 // error TS2345: a path template with a typo
 server.use(overrideHandler('GET /v1/agent/{agentId}', 404));
 // error TS2345: a status getAgent does not document
-server.use(overrideHandler('getAgent', 503));
+server.use(overrideHandler('getAgent', 415));
 // error TS2561: a misspelt field of the 409 problem body
 server.use(overrideHandler('executeAgentTask', 409, { type: 't', title: 't', status: 409, detial: 'x' }));
 // error TS2322: a field of the wrong type in the 404 problem body
 void server.api.override('getAgent', 404, { type: 't', title: 't', status: '404', detail: 'd' });
-// error TS2322: errorStatus 503 is not documented by getAgent
-void server.api.setScenarios({ operations: { getAgent: { errorStatus: 503 } } });
+// error TS2322: errorStatus 415 is not documented by getAgent
+void server.api.setScenarios({ operations: { getAgent: { errorStatus: 415 } } });
