@@ -69,19 +69,7 @@ export function createRunnerClock(): Clock {
  * @example const clock = createFixedClock(Date.parse('2026-11-20T12:00:00Z')); clock.advance(1500);
  */
 export function createFixedClock(start: number): Clock {
-  let shift = 0;
-  return {
-    now: () => start + shift,
-    advance(ms) {
-      shift = advanced(shift, ms);
-    },
-    get offset() {
-      return shift;
-    },
-    reset() {
-      shift = 0;
-    },
-  };
+  return createShiftedClock((shift) => start + shift);
 }
 
 /**
@@ -90,9 +78,14 @@ export function createFixedClock(start: number): Clock {
  * @example const clock = createSessionClock(core.clock); clock.advance(60_000); core.clock.now() < clock.now() // true
  */
 export function createSessionClock(base: Clock): Clock {
+  return createShiftedClock((shift) => base.now() - base.offset + shift);
+}
+
+/** A clock whose time is `timeAt(shift)`, where the shift is what `advance` added since the last reset. */
+function createShiftedClock(timeAt: (shift: number) => number): Clock {
   let shift = 0;
   return {
-    now: () => base.now() - base.offset + shift,
+    now: () => timeAt(shift),
     advance(ms) {
       shift = advanced(shift, ms);
     },

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { callCore as call } from '../test/core-call.ts';
 import { mintToken } from './auth.ts';
 import { createFixedClock } from './clock.ts';
 import { createMockCore, type MockCore } from './core.ts';
@@ -52,17 +53,6 @@ async function close(storage: SqliteStorage): Promise<void> {
   await storage.close();
 }
 
-let token = '';
-async function call(core: MockCore, method: string, path: string, body?: unknown): Promise<MockResponse> {
-  token ||= await mintToken();
-  return core.handle({
-    method,
-    path,
-    query: '',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: body === undefined ? null : new TextEncoder().encode(JSON.stringify(body)),
-  });
-}
 const deploy = async (core: MockCore, name: string): Promise<string> => {
   const response = await call(core, 'POST', '/v1/agents/deploy', {
     name,

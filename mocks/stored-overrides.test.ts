@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { callCore as call } from '../test/core-call.ts';
 import { mintToken } from './auth.ts';
 import { createMockCore, type MockCore } from './core.ts';
 import { silentLogger } from './logger.ts';
@@ -40,17 +41,6 @@ async function restart(running: { storage: SqliteStorage }): Promise<MockCore> {
   return start().core;
 }
 
-let token = '';
-async function call(core: MockCore, method: string, path: string, body?: unknown): Promise<MockResponse> {
-  token ||= await mintToken();
-  return core.handle({
-    method,
-    path,
-    query: '',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: body === undefined ? null : new TextEncoder().encode(JSON.stringify(body)),
-  });
-}
 const firstAgent = (core: MockCore): string => core.store.list({ offset: 0, limit: 1 }).agents[0]?.agentId ?? '';
 
 describe('overrides over a restart with --state', () => {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { callCore as call } from '../test/core-call.ts';
 import { mintToken } from './auth.ts';
 import { createFixedClock } from './clock.ts';
 import { createMockCore, type MockCore } from './core.ts';
@@ -38,18 +39,6 @@ function recordingLogger(): Logger & { warnings: string[] } {
 function pageLoad(store: WebStorageLike, logger: Logger = recordingLogger(), seed = 5): MockCore {
   const storage = openWebStorage({ store, seed, catalogueSize: 36, maxTasks: 100, logger });
   return createMockCore({ seed, clock: createFixedClock(START), logger, maxTasks: 100, failureRatio: 0, storage });
-}
-
-let token = '';
-async function call(core: MockCore, method: string, path: string, body?: unknown): Promise<MockResponse> {
-  token ||= await mintToken();
-  return core.handle({
-    method,
-    path,
-    query: '',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: body === undefined ? null : new TextEncoder().encode(JSON.stringify(body)),
-  });
 }
 
 async function deploy(core: MockCore, name: string): Promise<string> {
