@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { callCore as call } from '../test/core-call.ts';
+import { callCore as call, deployThroughCore as deploy } from '../test/core-call.ts';
 import { mintToken } from './auth.ts';
 import { createFixedClock } from './clock.ts';
 import { createMockCore, type MockCore } from './core.ts';
@@ -52,17 +52,6 @@ async function close(storage: SqliteStorage): Promise<void> {
   open.splice(open.indexOf(storage), 1);
   await storage.close();
 }
-
-const deploy = async (core: MockCore, name: string): Promise<string> => {
-  const response = await call(core, 'POST', '/v1/agents/deploy', {
-    name,
-    category: 'defi',
-    model: 'gpt-4',
-    initialSupply: 10,
-  });
-  expect(response.status).toBe(201);
-  return (JSON.parse(response.body) as { agentId: string }).agentId;
-};
 
 describe('openSqliteStorage', () => {
   it('resumes everything after a restart: agents, changed statuses, tasks, settlements, clock, scenarios, random state', async () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { callCore as call } from '../test/core-call.ts';
+import { callCore as call, deployThroughCore as deploy } from '../test/core-call.ts';
 import { mintToken } from './auth.ts';
 import { createFixedClock } from './clock.ts';
 import { createMockCore, type MockCore } from './core.ts';
@@ -39,17 +39,6 @@ function recordingLogger(): Logger & { warnings: string[] } {
 function pageLoad(store: WebStorageLike, logger: Logger = recordingLogger(), seed = 5): MockCore {
   const storage = openWebStorage({ store, seed, catalogueSize: 36, maxTasks: 100, logger });
   return createMockCore({ seed, clock: createFixedClock(START), logger, maxTasks: 100, failureRatio: 0, storage });
-}
-
-async function deploy(core: MockCore, name: string): Promise<string> {
-  const response = await call(core, 'POST', '/v1/agents/deploy', {
-    name,
-    category: 'defi',
-    model: 'gpt-4',
-    initialSupply: 10,
-  });
-  expect(response.status).toBe(201);
-  return (JSON.parse(response.body) as { agentId: string }).agentId;
 }
 
 describe('openWebStorage', () => {

@@ -19,3 +19,18 @@ export async function callCore(core: MockCore, method: string, path: string, bod
     body: body === undefined ? null : new TextEncoder().encode(JSON.stringify(body)),
   });
 }
+
+/**
+ * Deploys a small agent through the core, expects 201, and answers its agentId.
+ * @example const agentId = await deployThroughCore(core, 'Kept');
+ */
+export async function deployThroughCore(core: MockCore, name: string): Promise<string> {
+  const response = await callCore(core, 'POST', '/v1/agents/deploy', {
+    name,
+    category: 'defi',
+    model: 'gpt-4',
+    initialSupply: 10,
+  });
+  if (response.status !== 201) throw new Error(`deploy answered ${response.status}: ${response.body}`);
+  return (JSON.parse(response.body) as { agentId: string }).agentId;
+}
