@@ -18,6 +18,8 @@ export default defineConfig({
     exclude: ['node_modules/**', 'contract-tests/**', 'build/**'],
     // One throwaway PostgreSQL cluster for the files under test/postgres/ (started only when the run includes them).
     globalSetup: ['test/postgres/global-setup.ts'],
+    // Each file's CPU time, for test/file-times-reporter.ts (two reads of /proc/self/stat per file).
+    setupFiles: ['test/file-cpu.setup.ts'],
     reporters: ['default', new SummaryLineReporter()],
     // vitest's own default in a run is one worker fewer than the cores: one file at a time on a 2-core machine, while
     // most of the slow files spend their time waiting on the servers and CLI processes they start. One worker per core

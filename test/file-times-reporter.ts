@@ -1,10 +1,11 @@
 // Finds where `npm test`'s wall time goes: one line per test file with the wall time from the moment a worker took it
 // to its end, hooks included (vitest's JSON reporter counts only the tests, so a file whose work is in `beforeAll`
-// shows 0 s there), and the worker that ran it. Use: `npx vitest run --reporter=default --reporter=./test/file-times-reporter.ts`;
+// shows 0 s there), its CPU time with the processes it started (test/file-cpu.setup.ts), and the worker that ran it. Use: `npx vitest run --reporter=default --reporter=./test/file-times-reporter.ts`;
 // the table goes to FILE_TIMES (default vitest-file-times.tsv), slowest first.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
+import { fileCpuLog } from './file-cpu-log.ts';
 
 interface FileTime {
   file: string;
@@ -12,6 +13,8 @@ interface FileTime {
   wallMs: number;
   /** Milliseconds of tests and hooks alone (what vitest's own reporters print). */
   testsMs: number;
+  /** CPU milliseconds of the file's worker and the children it waited for; undefined where not measured. */
+  cpuMs?: number;
   worker: number;
   startedMs: number;
 }
@@ -35,7 +38,7 @@ export default class FileTimesReporter implements Reporter {
     const setup = d.environmentSetupDuration + d.prepareDuration + d.collectDuration + d.setupDuration;
     const collected = this.#started.get(testModule.moduleId) ?? Date.now();
     this.#times.push({
-      file: relative(process.cwd(), testModule.moduleId),
+      file: testModule.moduleId,
       wallMs: Date.now() - collected + setup,
       testsMs: d.duration,
       worker: d.concurrencyId,
@@ -44,15 +47,48 @@ export default class FileTimesReporter implements Reporter {
   }
 
   onTestRunEnd(): void {
+    const { cpu, bootMs } = this.#cpuByFile();
     const rows = [...this.#times].sort((a, b) => b.wallMs - a.wallMs);
-    const seconds = (ms: number): string => (ms / 1000).toFixed(1);
+    const seconds = (ms: number | undefined): string => (ms === undefined ? '' : (ms / 1000).toFixed(1));
     const lines = rows.map((t) =>
-      [seconds(t.wallMs), seconds(t.testsMs), t.worker, seconds(t.startedMs), t.file].join('\t'),
+      [
+        seconds(t.wallMs),
+        seconds(t.testsMs),
+        seconds(cpu.get(t.file)),
+        t.worker,
+        seconds(t.startedMs),
+        relative(process.cwd(), t.file),
+      ].join('\t'),
     );
     const total = seconds(Date.now() - this.#runStart);
+    const cpuTotal = seconds([...cpu.values()].reduce((sum, ms) => sum + ms, 0));
+    const footer = `# run ${total} s, files' CPU ${cpuTotal} s, workers' CPU before their files ${seconds(bootMs)} s`;
     writeFileSync(
       process.env.FILE_TIMES ?? 'vitest-file-times.tsv',
-      `${['wall s', 'tests s', 'worker', 'start s', 'file'].join('\t')}\n${lines.join('\n')}\n# run ${total} s\n`,
+      `${['wall s', 'tests s', 'cpu s', 'worker', 'start s', 'file'].join('\t')}\n${lines.join('\n')}\n${footer}\n`,
     );
+  }
+
+  /**
+   * Each file's CPU milliseconds, as test/file-cpu.setup.ts logged them in this run's workers, and the workers' CPU
+   * before their files (their start, where a worker runs one file).
+   */
+  #cpuByFile(): { cpu: Map<string, number>; bootMs: number } {
+    const log = fileCpuLog(process.pid);
+    const cpu = new Map<string, number>();
+    let bootMs = 0;
+    let text = '';
+    try {
+      text = readFileSync(log, 'utf8');
+    } catch {
+      return { cpu, bootMs };
+    }
+    rmSync(log, { force: true });
+    for (const line of text.split('\n').filter(Boolean)) {
+      const entry = JSON.parse(line) as { file: string; cpuMs: number; bootMs: number };
+      cpu.set(entry.file, (cpu.get(entry.file) ?? 0) + entry.cpuMs);
+      bootMs += entry.bootMs;
+    }
+    return { cpu, bootMs };
   }
 }
