@@ -1,8 +1,15 @@
 // The project's own tests: everything beside the code, plus test/. The contract suite (contract-tests/) has its own
 // runner, `npm run contract`, because it needs a live server; test/ drives it from outside against known targets.
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { SummaryLineReporter } from './test/summary-reporter.ts';
+
+// Every Node process of the run (vitest's workers, and the CLIs, servers, npm, tsc and vite the tests start: a few hundred,
+// most of them loading the same files) keeps V8's compiled code in one cache, so each start after the first skips most
+// of the compiling (about 40 % of a CLI start's CPU). The cache checks each file's content, so a changed file is
+// compiled afresh; children started with an environment of their own pass this variable on (issue 20).
+process.env.NODE_COMPILE_CACHE ??= fileURLToPath(new URL('node_modules/.cache/node-compile-cache', import.meta.url));
 
 export default defineConfig({
   test: {

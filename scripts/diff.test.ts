@@ -21,7 +21,12 @@ async function diff(
 ): Promise<{ code: number; stdout: string; stderr: string; json: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'agent-registry-diff-'));
   const jsonFile = join(dir, 'diff.json');
-  const childEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1' };
+  const childEnv: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE,
+    NO_COLOR: '1',
+  };
   for (const [name, value] of Object.entries(env)) if (value !== undefined) childEnv[name] = value;
   try {
     const { stdout, stderr } = await run(process.execPath, ['scripts/diff.ts', '--json', jsonFile, ...args], {

@@ -92,7 +92,13 @@ export async function runCli(
   env: Record<string, string> = {},
   timeout = 60_000,
 ): Promise<CliRun> {
-  const childEnv = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', ...env };
+  const childEnv = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE,
+    NO_COLOR: '1',
+    ...env,
+  };
   const command = [process.execPath, join(repoRoot, 'scripts', `${script}.ts`), ...args];
   try {
     const { stdout, stderr } = await execute(command[0] ?? '', command.slice(1), {

@@ -43,7 +43,12 @@ async function runInOneProcess(jobs: readonly MatrixJob[]): Promise<ContractRun[
     // on a vitest worker the child forked that may still hold a copy of its stdio for a moment.
     const child = spawn(process.execPath, ['test/contract/contract-matrix-child.ts', dir], {
       cwd: repoRoot,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1' },
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE,
+        NO_COLOR: '1',
+      },
       stdio: ['pipe', 'ignore', 'pipe'],
     });
     let stderr = '';

@@ -30,7 +30,12 @@ export async function runContract(env: Record<string, string | undefined>, args:
   const dir = mkdtempSync(join(tmpdir(), 'agent-registry-contract-'));
   const jsonFile = join(dir, 'report.json');
   const junitFile = join(dir, 'junit.xml');
-  const childEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1' };
+  const childEnv: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE,
+    NO_COLOR: '1',
+  };
   for (const [name, value] of Object.entries(env)) if (value !== undefined) childEnv[name] = value;
   let code = 0;
   let stdout = '';

@@ -77,7 +77,13 @@ async function inCopy(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ co
   try {
     const { stdout } = await run(process.execPath, args, {
       cwd: copy,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...env },
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE,
+        NO_COLOR: '1',
+        ...env,
+      },
       maxBuffer: 64 * 1024 * 1024,
       timeout: 300_000,
     });
