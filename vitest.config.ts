@@ -11,20 +11,33 @@ import { SummaryLineReporter } from './test/summary-reporter.ts';
 // compiled afresh; children started with an environment of their own pass this variable on (issue 20).
 process.env.NODE_COMPILE_CACHE ??= fileURLToPath(new URL('node_modules/.cache/node-compile-cache', import.meta.url));
 
+/**
+ * Test files that run in-process only: no child process, server process, msw interceptor, heap measurement or
+ * PostgreSQL. They share their workers (`isolate: false`): each worker loads vitest, the spec and its validators once
+ * instead of once per file, which was about a second of CPU per file (issue 20). Each of them restores any global it
+ * stubs (fake timers, stubbed globals) in its own hooks; a file not listed here runs in a worker of its own.
+ */
+const inProcess = [
+  'spec/**/*.test.ts',
+  'spec-change/{change-classifier,evidence-stream,operation-rules,path-template,schema-rules}.test.ts',
+  'differential/response-shape.test.ts',
+  'proxy/**/*.test.ts',
+  'scripts/generate.test.ts',
+  'mocks/{agent-cache,auth-realms,auth,catalogue,clock,control-plane-schemas,control-plane,coverage}.test.ts',
+  'mocks/{host-check,http-exposure,http-server,i-json,max-agents,playwright,prefer,remote-test-api}.test.ts',
+  'mocks/{request-body,request-guards,router,sqlite-storage,store,stored-overrides,task-rules,test-api}.test.ts',
+  'mocks/web-storage.test.ts',
+  'mocks/browser-demo/*.test.ts',
+  'mocks/operations/*.test.ts',
+  'test/contract/{boundary-values,contract-report,hostile-tokens,invalid-requests,read-only-guard}.test.ts',
+  'test/contract/{redaction,schema-arbitraries,status-coverage}.test.ts',
+  'test/node-pin.test.ts',
+  'test/summary-reporter.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: [
-      'spec/**/*.test.ts',
-      'mocks/**/*.test.ts',
-      'differential/**/*.test.ts',
-      'spec-change/**/*.test.ts',
-      'proxy/**/*.test.ts',
-      'scripts/**/*.test.ts',
-      'test/**/*.test.ts',
-    ],
     exclude: ['node_modules/**', 'contract-tests/**', 'build/**'],
-    // One throwaway PostgreSQL cluster for the files under test/postgres/ (started only when the run includes them).
-    globalSetup: ['test/postgres/global-setup.ts'],
     // Each file's CPU time, for test/file-times-reporter.ts (two reads of /proc/self/stat per file).
     setupFiles: ['test/file-cpu.setup.ts'],
     reporters: ['default', new SummaryLineReporter()],
@@ -35,5 +48,29 @@ export default defineConfig({
     // Only there to end a hung test, never to time one: with files side by side a loaded machine needs longer than 20 s.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'in-process', include: inProcess, isolate: false },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'isolated',
+          include: [
+            'spec/**/*.test.ts',
+            'mocks/**/*.test.ts',
+            'differential/**/*.test.ts',
+            'spec-change/**/*.test.ts',
+            'proxy/**/*.test.ts',
+            'scripts/**/*.test.ts',
+            'test/**/*.test.ts',
+          ],
+          exclude: ['node_modules/**', 'contract-tests/**', 'build/**', ...inProcess],
+          // One throwaway PostgreSQL cluster for the files under test/postgres/ (started only when the run includes them).
+          globalSetup: ['test/postgres/global-setup.ts'],
+        },
+      },
+    ],
   },
 });

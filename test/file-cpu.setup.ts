@@ -29,7 +29,7 @@ afterAll(() => {
   const endedMs = processTreeCpuMs();
   const file = expect.getState().testPath;
   if (startedMs === undefined || endedMs === undefined || file === undefined) return;
-  // bootMs: what the worker spent before this file (starting, when the worker is the file's own).
-  const line = JSON.stringify({ file, cpuMs: endedMs - startedMs, bootMs: startedMs });
+  // workerMs: all the worker has spent so far (its start, and any files it ran before this one without isolation).
+  const line = JSON.stringify({ file, cpuMs: endedMs - startedMs, pid: process.pid, workerMs: endedMs });
   appendFileSync(fileCpuLog(process.ppid), `${line}\n`);
 });

@@ -47,7 +47,7 @@ export default class FileTimesReporter implements Reporter {
   }
 
   onTestRunEnd(): void {
-    const { cpu, bootMs } = this.#cpuByFile();
+    const { cpu, workersMs } = this.#cpuByFile();
     const rows = [...this.#times].sort((a, b) => b.wallMs - a.wallMs);
     const seconds = (ms: number | undefined): string => (ms === undefined ? '' : (ms / 1000).toFixed(1));
     const lines = rows.map((t) =>
@@ -62,7 +62,7 @@ export default class FileTimesReporter implements Reporter {
     );
     const total = seconds(Date.now() - this.#runStart);
     const cpuTotal = seconds([...cpu.values()].reduce((sum, ms) => sum + ms, 0));
-    const footer = `# run ${total} s, files' CPU ${cpuTotal} s, workers' CPU before their files ${seconds(bootMs)} s`;
+    const footer = `# run ${total} s, files' CPU ${cpuTotal} s, workers' CPU ${seconds(workersMs)} s (their starts included)`;
     writeFileSync(
       process.env.FILE_TIMES ?? 'vitest-file-times.tsv',
       `${['wall s', 'tests s', 'cpu s', 'worker', 'start s', 'file'].join('\t')}\n${lines.join('\n')}\n${footer}\n`,
@@ -70,25 +70,25 @@ export default class FileTimesReporter implements Reporter {
   }
 
   /**
-   * Each file's CPU milliseconds, as test/file-cpu.setup.ts logged them in this run's workers, and the workers' CPU
-   * before their files (their start, where a worker runs one file).
+   * Each file's CPU milliseconds, as test/file-cpu.setup.ts logged them in this run's workers, and the workers' whole
+   * CPU (each worker's last figure: its start and every file it ran).
    */
-  #cpuByFile(): { cpu: Map<string, number>; bootMs: number } {
+  #cpuByFile(): { cpu: Map<string, number>; workersMs: number } {
     const log = fileCpuLog(process.pid);
     const cpu = new Map<string, number>();
-    let bootMs = 0;
+    const workers = new Map<number, number>();
     let text = '';
     try {
       text = readFileSync(log, 'utf8');
     } catch {
-      return { cpu, bootMs };
+      return { cpu, workersMs: 0 };
     }
     rmSync(log, { force: true });
     for (const line of text.split('\n').filter(Boolean)) {
-      const entry = JSON.parse(line) as { file: string; cpuMs: number; bootMs: number };
+      const entry = JSON.parse(line) as { file: string; cpuMs: number; pid: number; workerMs: number };
       cpu.set(entry.file, (cpu.get(entry.file) ?? 0) + entry.cpuMs);
-      bootMs += entry.bootMs;
+      workers.set(entry.pid, Math.max(workers.get(entry.pid) ?? 0, entry.workerMs));
     }
-    return { cpu, bootMs };
+    return { cpu, workersMs: [...workers.values()].reduce((sum, ms) => sum + ms, 0) };
   }
 }
