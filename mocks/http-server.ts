@@ -1,12 +1,12 @@
 // The standalone server: a thin node:http adapter that calls the core directly (no msw on this path: it is the fast one).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { createMockCore, type MockCore, type MockCoreOptions } from './core.ts';
+import { answerSync, createMockCore, type MockCore, type MockCoreOptions } from './core.ts';
 import { isLoopbackHost } from './host-check.ts';
 import { rawProblem, send } from './http-send.ts';
 import { type LingerLimits, lingerAfter, lingering, refuseEarly } from './lingering-close.ts';
 import { consoleLogger } from './logger.ts';
-import { MAX_BODY_BYTES, type MockRequest } from './mock-http.ts';
+import { MAX_BODY_BYTES, type MockRequest, type MockResponse } from './mock-http.ts';
 import { problemResponse } from './problems.ts';
 import {
   CONTROL_TOKEN_HEADER,
@@ -120,8 +120,17 @@ export function createRequestListener(
     hostGuard(options.allowedHosts),
     ...(options.controlToken === undefined ? [] : [controlTokenGuard(options.controlToken)]),
   ];
+  // A core made by createMockCore answers synchronously when it can; any other object with `handle` still works.
+  const answerNow: (request: MockRequest) => MockResponse | Promise<MockResponse> =
+    core[answerSync]?.bind(core) ?? ((request) => core.handle(request));
   const answer = (res: ServerResponse, request: MockRequest, close: boolean): void => {
-    core.handle(request).then(
+    // Written at once when the core answered synchronously (the common case in memory): no promise, no microtask.
+    const answered = answerNow(request);
+    if (!(answered instanceof Promise)) {
+      send(res, answered, close);
+      return;
+    }
+    answered.then(
       (response) => send(res, response, close),
       () => send(res, problemResponse('internal', { detail: 'The fake backend failed to handle the request.' }), true),
     );
