@@ -6,7 +6,7 @@ import {
   validateRequestBody,
   type OperationId,
 } from '../spec/index.ts';
-import { bearerChallenge, type Authenticator } from './auth.ts';
+import { bearerChallenge, type Authenticator, type AuthResult } from './auth.ts';
 import type { Clock } from './clock.ts';
 import { documentedResponse } from './documented-response.ts';
 import type { MockRequest, MockResponse } from './mock-http.ts';
@@ -41,16 +41,20 @@ export interface ApiDispatchDependencies {
 
 type Step<T> = { ok: true; value: T } | { ok: false; response: MockResponse };
 
+/** A request's answer: at once when nothing on its path waits, else a promise of it. */
+export type Answer = MockResponse | Promise<MockResponse>;
+
 /**
- * Creates the dispatch of /v1 requests over the operation table.
+ * Creates the dispatch of /v1 requests over the operation table. It answers synchronously unless something on the path
+ * has to wait (a scenario's latency, the first check of a token, a durable write), so the common request allocates no
+ * promise and queues no microtask.
  * @example const dispatch = createApiDispatch({ clock, scenarios, authenticator, services, sleep }); await dispatch(request, trace);
  */
 export function createApiDispatch(
   dependencies: ApiDispatchDependencies,
-): (request: MockRequest, trace: DispatchTrace) => Promise<MockResponse> {
+): (request: MockRequest, trace: DispatchTrace) => Answer {
   const { clock, scenarios, authenticator, services, sleep, overrides } = dependencies;
-
-  return async function dispatch(request, trace) {
+  return function dispatch(request, trace) {
     const instance = request.path;
     const route = matchRoute(request.method, request.path);
     if (route.kind === 'none') {
@@ -69,66 +73,41 @@ export function createApiDispatch(
     }
     const operationId = route.operationId;
     trace.operationId = operationId;
-
     // A test's override answers the route as an msw `server.use` handler would, before auth and scenarios.
     if (overrides.size > 0) {
       const overridden = overrides.get(operationId);
       if (overridden) return overrideAnswer(overridden);
     }
-
-    if (scenarios.active) {
-      const forced = await applyScenarios(operationId, instance, trace);
-      if (forced) return forced;
-    }
-
-    const header = request.headers.authorization;
-    const auth = authenticator.remembered(header) ?? (await authenticator.authenticate(header));
-    if (!auth.ok) {
-      return problemResponse('unauthorized', {
-        detail: auth.detail,
-        instance,
-        headers: { 'www-authenticate': bearerChallenge(auth) },
-      });
-    }
-
-    const preference = parsePrefer(request.headers.prefer);
-    const preferred = preference && preferredResponse(operationId, preference, instance);
-    if (preferred) return preferred;
-
-    const params = pathParameters(operationId, route.params, instance);
-    if (!params.ok) return params.response;
-
-    let body: unknown;
-    if (takesJsonBody(operationId)) {
-      const parsed = readJsonBody(request);
-      trace.bodyText = parsed.text;
-      if (!parsed.ok) return parsed.response;
-      // The body was just parsed from this request and nothing else holds it: validate it in place, without a clone.
-      const validated = validateRequestBody(operationId, parsed.value, { clone: false });
-      if (!validated.ok) {
-        const count = validated.errors.length;
-        return problemResponse('validation', {
-          detail: `The request body breaks the schema in ${count} place${count === 1 ? '' : 's'}.`,
-          instance,
-          errors: validated.errors,
-        });
-      }
-      body = validated.value;
-    }
-
-    // The table pairs each operationId with its own handler; TypeScript cannot follow that through a union-typed key,
-    // so the request is built once for the union (its parts were checked against this operation's schemas above).
-    const handler = operationHandlers[operationId] as OperationHandler<OperationId>;
-    const operationRequest = {
-      params: params.value,
-      body,
-      caller: auth.sub,
-      instance,
-    } as OperationRequest<OperationId>;
-    // Awaited here: an async function returning a promise unwrapped it through an extra thenable job (two more
-    // microtask turns per deploy and execute) before the core's own await saw the answer.
-    return await handler(operationRequest, services);
+    if (scenarios.active) return afterScenarios(request, operationId, route.params, trace);
+    return authenticated(request, operationId, route.params, trace);
   };
+
+  /** Scenarios may wait (latency) or answer in the operation's place; otherwise the request goes on to auth. */
+  async function afterScenarios(
+    request: MockRequest,
+    operationId: OperationId,
+    rawParams: Record<string, string>,
+    trace: DispatchTrace,
+  ): Promise<MockResponse> {
+    const forced = await applyScenarios(operationId, request.path, trace);
+    if (forced) return forced;
+    return await authenticated(request, operationId, rawParams, trace);
+  }
+
+  /** The last accepted Authorization header is known at once; any other is verified (a promise: WebCrypto). */
+  function authenticated(
+    request: MockRequest,
+    operationId: OperationId,
+    rawParams: Record<string, string>,
+    trace: DispatchTrace,
+  ): Answer {
+    const header = request.headers.authorization;
+    const known = authenticator.remembered(header);
+    if (known) return operation(request, operationId, rawParams, known, trace, services);
+    return authenticator
+      .authenticate(header)
+      .then((auth) => operation(request, operationId, rawParams, auth, trace, services));
+  }
 
   async function applyScenarios(
     operationId: OperationId,
@@ -150,6 +129,57 @@ export function createApiDispatch(
       return documentedResponse(operationId, decision.errorStatus, instance, 'a scenario');
     return undefined;
   }
+}
+
+/** The rest of the path once the caller is known: 401, Prefer, path parameters, body, then the operation's handler. */
+function operation(
+  request: MockRequest,
+  operationId: OperationId,
+  rawParams: Record<string, string>,
+  auth: AuthResult,
+  trace: DispatchTrace,
+  services: OperationServices,
+): Answer {
+  const instance = request.path;
+  if (!auth.ok) {
+    return problemResponse('unauthorized', {
+      detail: auth.detail,
+      instance,
+      headers: { 'www-authenticate': bearerChallenge(auth) },
+    });
+  }
+  const preference = parsePrefer(request.headers.prefer);
+  const preferred = preference && preferredResponse(operationId, preference, instance);
+  if (preferred) return preferred;
+  const params = pathParameters(operationId, rawParams, instance);
+  if (!params.ok) return params.response;
+  let body: unknown;
+  if (takesJsonBody(operationId)) {
+    const parsed = readJsonBody(request);
+    trace.bodyText = parsed.text;
+    if (!parsed.ok) return parsed.response;
+    // The body was just parsed from this request and nothing else holds it: validate it in place, without a clone.
+    const validated = validateRequestBody(operationId, parsed.value, { clone: false });
+    if (!validated.ok) {
+      const count = validated.errors.length;
+      return problemResponse('validation', {
+        detail: `The request body breaks the schema in ${count} place${count === 1 ? '' : 's'}.`,
+        instance,
+        errors: validated.errors,
+      });
+    }
+    body = validated.value;
+  }
+  // The table pairs each operationId with its own handler; TypeScript cannot follow that through a union-typed key,
+  // so the request is built once for the union (its parts were checked against this operation's schemas above).
+  const handler = operationHandlers[operationId] as OperationHandler<OperationId>;
+  const operationRequest = {
+    params: params.value,
+    body,
+    caller: auth.sub,
+    instance,
+  } as OperationRequest<OperationId>;
+  return handler(operationRequest, services);
 }
 
 /** Decodes and validates each path parameter against the operation's schema. */

@@ -78,10 +78,21 @@ export interface MockCoreOptions {
   sessions?: SessionOptions | false;
 }
 
+/**
+ * The key of `MockCore`'s synchronous answer: the node:http listener's fast path. Not exported by any package entry.
+ */
+export const answerSync: unique symbol = Symbol('answerSync');
+
 /** The core, as adapters and the control plane use it. */
 export interface MockCore {
   /** Answers one request; never throws (a fault becomes a 500 problem). */
   handle(request: MockRequest): Promise<MockResponse>;
+  /**
+   * `handle`, answered at once when nothing on the request's path waits (in memory, a known token, no scenario latency),
+   * else a promise: the node:http listener writes such an answer without a promise or a microtask. Never throws.
+   * Optional: a core made otherwise (a test's stand-in) is answered through `handle`.
+   */
+  [answerSync]?(request: MockRequest): MockResponse | Promise<MockResponse>;
   readonly store: AgentStore;
   readonly clock: Clock;
   readonly journal: Journal;
@@ -189,7 +200,12 @@ function assembleCore(options: MockCoreOptions, parent: SessionParent | undefine
     clock,
     scenarios,
     authenticator,
-    services: { store, persist },
+    services: {
+      store,
+      persist,
+      // In memory nothing is waited for: the answer goes out at once, with no promise (the hot path of the fake).
+      acknowledge: (response) => (storage.durable ? persist().then(() => response) : response),
+    },
     sleep: options.sleep ?? sleepFor,
     overrides,
   });
@@ -207,21 +223,15 @@ function assembleCore(options: MockCoreOptions, parent: SessionParent | undefine
   // A session's own core answers whatever reaches it: only the default core routes to sessions.
   const routeToSession = parent === undefined ? createSessionRouting(sessions, corsOrigins) : () => undefined;
 
-  const answer = async (request: MockRequest): Promise<MockResponse> => {
-    const started = performance.now();
-    const context: DispatchTrace = { operationId: null, bodyText: null };
-    let response: MockResponse;
-    try {
-      response = await answerOnce(request, context);
-    } catch (error) {
-      response = failureResponse(error, request, logger);
-    }
-    const control = isControlPath(request.path);
-    withCors(corsOrigins, request, response, control);
-    if (!control) recordAnswer({ coverage, journal, clock }, request, response, context, started);
-    return response;
+  const answer = createAnswer({ answerOnce, corsOrigins, coverage, journal, clock, logger });
+  const answerNow = (request: MockRequest): MockResponse | Promise<MockResponse> => {
+    // The default session pays two property reads for sessions: no header and no cookie means no lookup at all.
+    const named =
+      request.headers[SESSION_HEADER] !== undefined || request.headers.cookie !== undefined
+        ? routeToSession(request)
+        : undefined;
+    return named ?? answer(request);
   };
-
   const core: MockCore = {
     store,
     clock,
@@ -259,15 +269,52 @@ function assembleCore(options: MockCoreOptions, parent: SessionParent | undefine
       await documents.saveScenarios(parsed.config);
     },
     handle(request) {
-      // The default session pays two property reads for sessions: no header and no cookie means no lookup at all.
-      const named =
-        request.headers[SESSION_HEADER] !== undefined || request.headers.cookie !== undefined
-          ? routeToSession(request)
-          : undefined;
-      return named ?? answer(request);
+      const answered = answerNow(request);
+      return answered instanceof Promise ? answered : Promise.resolve(answered);
     },
+    [answerSync]: answerNow,
   };
   return core;
+}
+
+/** What an answer of a core needs besides the request: its dispatch and what every answer leaves behind. */
+interface AnswerParts {
+  answerOnce: (request: MockRequest, trace: DispatchTrace) => MockResponse | Promise<MockResponse>;
+  corsOrigins: CorsOrigins;
+  coverage: Coverage;
+  journal: Journal;
+  clock: Clock;
+  logger: Logger;
+}
+
+/**
+ * A core's answer to one request: the dispatch's, or the problem for what it threw, with CORS headers and, for the API,
+ * its coverage count and journal line. Synchronous unless the dispatch has to wait (see createApiDispatch), so the
+ * node:http listener can answer at once; the closures of `then` are made only for an answer that waits.
+ */
+function createAnswer(parts: AnswerParts): (request: MockRequest) => MockResponse | Promise<MockResponse> {
+  const { answerOnce, corsOrigins, coverage, journal, clock, logger } = parts;
+  const finish = (request: MockRequest, response: MockResponse, context: DispatchTrace, started: number) => {
+    const control = isControlPath(request.path);
+    withCors(corsOrigins, request, response, control);
+    if (!control) recordAnswer({ coverage, journal, clock }, request, response, context, started);
+    return response;
+  };
+  return (request) => {
+    const started = performance.now();
+    const context: DispatchTrace = { operationId: null, bodyText: null };
+    let pending: MockResponse | Promise<MockResponse>;
+    try {
+      pending = answerOnce(request, context);
+    } catch (error) {
+      pending = failureResponse(error, request, logger);
+    }
+    if (!(pending instanceof Promise)) return finish(request, pending, context, started);
+    return pending.then(
+      (response) => finish(request, response, context, started),
+      (error: unknown) => finish(request, failureResponse(error, request, logger), context, started),
+    );
+  };
 }
 
 /** The default core's sessions, each a core of its own made on first use; undefined when sessions are off. */

@@ -1,12 +1,12 @@
 // The standalone server: a thin node:http adapter that calls the core directly (no msw on this path: it is the fast one).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { createMockCore, type MockCore, type MockCoreOptions } from './core.ts';
+import { answerSync, createMockCore, type MockCore, type MockCoreOptions } from './core.ts';
 import { isLoopbackHost } from './host-check.ts';
 import { rawProblem, send } from './http-send.ts';
 import { type LingerLimits, lingerAfter, lingering, refuseEarly } from './lingering-close.ts';
 import { consoleLogger } from './logger.ts';
-import { MAX_BODY_BYTES, type MockRequest } from './mock-http.ts';
+import { MAX_BODY_BYTES, type MockRequest, type MockResponse } from './mock-http.ts';
 import { problemResponse } from './problems.ts';
 import {
   CONTROL_TOKEN_HEADER,
@@ -120,8 +120,17 @@ export function createRequestListener(
     hostGuard(options.allowedHosts),
     ...(options.controlToken === undefined ? [] : [controlTokenGuard(options.controlToken)]),
   ];
+  // A core made by createMockCore answers synchronously when it can; any other object with `handle` still works.
+  const answerNow: (request: MockRequest) => MockResponse | Promise<MockResponse> =
+    core[answerSync]?.bind(core) ?? ((request) => core.handle(request));
   const answer = (res: ServerResponse, request: MockRequest, close: boolean): void => {
-    core.handle(request).then(
+    // Written at once when the core answered synchronously (the common case in memory): no promise, no microtask.
+    const answered = answerNow(request);
+    if (!(answered instanceof Promise)) {
+      send(res, answered, close);
+      return;
+    }
+    answered.then(
       (response) => send(res, response, close),
       () => send(res, problemResponse('internal', { detail: 'The fake backend failed to handle the request.' }), true),
     );
@@ -225,12 +234,15 @@ export function exposureWarning(
 
 /**
  * A node:http server with the HTTP-layer `limits` (header size, timeouts), whose parse errors and timeouts are answered
- * with a problem+json and a closed connection: the fake's server, and the proxy's.
+ * with a problem+json and a closed connection: the fake's server, and the proxy's. `optimizeEmptyRequests` is node's
+ * option (node 24; older versions ignore it): a request without Content-Length or Transfer-Encoding skips the readable
+ * stream's life cycle ('end', 'close', the dump after the answer), for a listener that never reads such a body.
  * @example const server = createLimitedServer(HTTP_LIMITS, listener);
  */
 export function createLimitedServer(
   limits: HttpLimits,
   listener: (req: IncomingMessage, res: ServerResponse) => void,
+  options: { optimizeEmptyRequests?: boolean } = {},
 ): Server {
   const server = createServer(
     {
@@ -239,6 +251,7 @@ export function createLimitedServer(
       headersTimeout: limits.headersTimeoutMs,
       requestTimeout: limits.requestTimeoutMs,
       connectionsCheckingInterval: limits.connectionsCheckingIntervalMs,
+      optimizeEmptyRequests: options.optimizeEmptyRequests === true,
     },
     listener,
   );
@@ -278,7 +291,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     allowedHosts: [...(options.allowedHosts ?? []), ...(WILDCARD_ADDRESSES.has(host) ? [] : [host])],
     ...(options.controlToken !== undefined && { controlToken: options.controlToken }),
   });
-  const server = createLimitedServer(limits, listener);
+  // The listener never waits for the body of a request that has none (readBody answers at once): node may skip its
+  // stream life cycle (GET per core +8-10 % beside a bare server, BENCHMARKS.md "Request path, round 4").
+  const server = createLimitedServer(limits, listener, { optimizeEmptyRequests: true });
   // With a listener here, node no longer answers 100 Continue by itself: the listener sends it only for a body it will read.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => listener(req, res, true));
   await new Promise<void>((resolve, reject) => {

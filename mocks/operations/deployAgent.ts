@@ -8,7 +8,7 @@ import type { OperationHandler } from './operation-handler.ts';
  * Answers deployAgent.
  * @example await deployAgent({ params: {}, body, caller: 'alice', instance: '/v1/agents/deploy' }, services) // 201
  */
-export const deployAgent: OperationHandler<'deployAgent'> = async ({ body, caller, instance }, { store, persist }) => {
+export const deployAgent: OperationHandler<'deployAgent'> = ({ body, caller, instance }, { store, acknowledge }) => {
   // The memory bound: a documented 503 (nothing applied, so a retry after a reset is safe), never an exhausted process.
   if (store.full)
     return problemResponse('state-not-saved', {
@@ -16,8 +16,7 @@ export const deployAgent: OperationHandler<'deployAgent'> = async ({ body, calle
       instance,
     });
   const result = store[deployValidated](body, caller);
-  await persist();
   const response = jsonValueResponse(201, result);
   response.headers.location = `/v1/agents/${encodeURIComponent(result.agentId)}`;
-  return response;
+  return acknowledge(response);
 };

@@ -7,9 +7,9 @@ import { agentNotFound, type OperationHandler } from './operation-handler.ts';
  * Answers executeAgentTask.
  * @example await executeAgentTask({ params: { agentId }, body: { task: 'x', priority: 'normal' }, caller, instance }, services)
  */
-export const executeAgentTask: OperationHandler<'executeAgentTask'> = async (
+export const executeAgentTask: OperationHandler<'executeAgentTask'> = (
   { params, body, instance },
-  { store, persist },
+  { store, acknowledge },
 ) => {
   const result = store.submitTask(params.agentId, body);
   if (!result.ok) {
@@ -19,6 +19,5 @@ export const executeAgentTask: OperationHandler<'executeAgentTask'> = async (
       instance,
     });
   }
-  await persist();
-  return jsonValueResponse(200, result.submission);
+  return acknowledge(jsonValueResponse(200, result.submission));
 };

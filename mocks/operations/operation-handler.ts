@@ -24,6 +24,12 @@ export interface OperationServices {
   store: AgentStore;
   /** Resolves once a mutation is durable (the state file); call it before acknowledging one. */
   persist(): Promise<void>;
+  /**
+   * `response` once every change made so far is durable: at once when the storage keeps nothing beyond the process (in
+   * memory, where `persist` has nothing to wait for), else after `persist()`. What a mutating operation returns.
+   * @example return acknowledge(jsonValueResponse(200, submission));
+   */
+  acknowledge(response: MockResponse): MockResponse | Promise<MockResponse>;
 }
 
 /** One operation's implementation. */

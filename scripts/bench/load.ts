@@ -63,16 +63,21 @@ export function pathValuesOn(started: Started, op: OperationId): Promise<PathVal
 }
 
 /**
- * One autocannon run; only one runs at a time, so a signal can stop it.
+ * One autocannon run; only one runs at a time, so a signal can stop it. `onResponse` is called at every response.
  * @example const result = await load(`${url}/v1/agents/deploy`, { method: 'POST', amount: 1000 });
  */
-export function load(url: string, options: Partial<autocannon.Options>): Promise<autocannon.Result> {
+export function load(
+  url: string,
+  options: Partial<autocannon.Options>,
+  onResponse?: () => void,
+): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     current = autocannon({ url, timeout: 10, ...options }, (error, result) => {
       current = undefined;
       if (error) reject(error instanceof Error ? error : new Error(String(error)));
       else resolve(result);
     });
+    if (onResponse) current.on('response', onResponse);
   });
 }
 
@@ -91,18 +96,28 @@ export type RunLength = number | { requests: number };
 export async function measure(started: Started, op: OperationId, connections: number, length: RunLength): Promise<Run> {
   const request = requestFor(op, await pathValuesOn(started, op));
   const cpuBefore = cpuSecondsOf(started.server.pid);
-  // Timed here rather than by autocannon's whole-second `duration`. Even so, autocannon notices the end of a run of a
-  // fixed number of requests on its one-second tick, so such a run's req/s reads as requests / whole seconds for every
-  // target; its comparable figure is req/s per core (requests per CPU-second of the server), which the tick cancels.
+  // Timed here rather than by autocannon's whole-second `duration`. A run of a fixed number of requests lasts until its
+  // last response: autocannon notices the end on its one-second tick, which would make req/s read as requests / whole
+  // seconds for every target (the server sits idle until the tick, so its CPU is the same either way).
   const startedAt = performance.now();
-  const result = await load(`${started.server.baseUrl}${request.path}`, {
-    method: request.method as autocannon.Request['method'],
-    headers: { ...headers(), ...started.extraHeaders },
-    body: request.body,
-    connections,
-    ...(typeof length === 'number' ? { duration: length } : { amount: Math.max(length.requests, connections) }),
-  });
-  const seconds = (performance.now() - startedAt) / 1000;
+  let lastResponseAt = startedAt;
+  const result = await load(
+    `${started.server.baseUrl}${request.path}`,
+    {
+      method: request.method as autocannon.Request['method'],
+      headers: { ...headers(), ...started.extraHeaders },
+      body: request.body,
+      connections,
+      ...(typeof length === 'number' ? { duration: length } : { amount: Math.max(length.requests, connections) }),
+    },
+    typeof length === 'number'
+      ? undefined
+      : () => {
+          lastResponseAt = performance.now();
+        },
+  );
+  const endedAt = typeof length === 'number' ? performance.now() : lastResponseAt;
+  const seconds = Math.max(endedAt - startedAt, 1) / 1000;
   return {
     rps: result.requests.total / seconds,
     p50: result.latency.p50,

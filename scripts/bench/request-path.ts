@@ -5,12 +5,21 @@
 // Run alone: `node scripts/bench/request-path.ts [--iterations N]`; `npm run bench -- --sections path` runs it too.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { loadavg } from 'node:os';
-import { validatePathParameter, validateRequestBody } from '../../spec/index.ts';
+import {
+  getAtPointer,
+  getOperation,
+  validatePathParameter,
+  validateRequestBody,
+  type JsonValue,
+  type WithDefaults,
+} from '../../spec/index.ts';
+import { primaryCreation } from '../../client/linked-operations.ts';
+import { fillPath } from '../../client/path-parameters.ts';
 import { createAuthenticator, mintToken } from '../../mocks/auth.ts';
-import { createMockCore, recordAnswer, type MockCore } from '../../mocks/core.ts';
+import { answerSync, createMockCore, recordAnswer, type MockCore } from '../../mocks/core.ts';
 import { send } from '../../mocks/http-send.ts';
 import { silentLogger } from '../../mocks/logger.ts';
-import { jsonValueResponse, type MockRequest } from '../../mocks/mock-http.ts';
+import { jsonValueResponse, type MockRequest, type MockResponse } from '../../mocks/mock-http.ts';
 import { readJsonBody } from '../../mocks/request-body.ts';
 import { exchangeOf, hostGuard, urlLengthGuard } from '../../mocks/request-guards.ts';
 import { matchRoute } from '../../mocks/router.ts';
@@ -51,14 +60,35 @@ function sink(): ServerResponse {
   return { destroyed: false, headersSent: false, writeHead: () => {}, end: () => {} } as unknown as ServerResponse;
 }
 
-const request = (core: MockCore, method: string, path: string, headers: Record<string, string>, body?: string) =>
-  core.handle({
+// The operations come from the spec's links: the creating write (a deploy), the GET that reads it back, a submission.
+const primary = primaryCreation();
+const creator = primary.creator;
+const readBack = primary.readBack;
+const submission = primary.submissions[0] ?? creator;
+
+/** An operation's stage name: `core: POST /v1/agents/deploy`. */
+const coreStage = (op: typeof readBack): string => `core: ${getOperation(op).method} ${getOperation(op).path}`;
+
+/**
+ * One request through the core as the node:http listener sends it: the synchronous answer when there is one (no
+ * promise, no microtask), else the promise `handle` would give.
+ */
+const request = (
+  core: MockCore,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): MockResponse | Promise<MockResponse> => {
+  const mockRequest: MockRequest = {
     method,
     path,
     query: '',
     headers,
     body: body === undefined ? null : new TextEncoder().encode(body),
-  } satisfies MockRequest);
+  };
+  return core[answerSync]?.(mockRequest) ?? core.handle(mockRequest);
+};
 
 /**
  * The parts of the core's answers, one at a time (what the core rows above add up to, besides awaits and GC of the
@@ -70,19 +100,20 @@ async function coreStageCosts(iterations: number, core: MockCore, authorization:
   await authenticator.authenticate(authorization);
   const headers = { authorization, 'content-type': 'application/json' };
   const deploy: MockRequest = {
-    method: 'POST',
-    path: '/v1/agents/deploy',
+    method: getOperation(creator).method,
+    path: fillPath(creator, {}),
     query: '',
     headers,
     body: new TextEncoder().encode(deployBody),
   };
   const parsed = readJsonBody(deploy);
-  const checked = parsed.ok ? validateRequestBody('deployAgent', parsed.value, { clone: false }) : undefined;
+  const checked = parsed.ok ? validateRequestBody(creator, parsed.value, { clone: false }) : undefined;
   if (!checked?.ok) throw new Error('the spec example of a deploy body does not pass the fake');
-  const body = checked.value;
+  // The creator of the spec's links is the store's deploy: its validated body is a DeployRequest with defaults.
+  const body = checked.value as WithDefaults<'DeployRequest'>;
   const result = core.store[deployValidated](body, 'bench');
   const answer = jsonValueResponse(201, result);
-  const trace = { operationId: 'deployAgent' as const, bodyText: deployBody };
+  const trace = { operationId: creator, bodyText: deployBody };
   const started = performance.now();
   const few = Math.max(1, Math.floor(iterations / 4));
   return [
@@ -97,7 +128,7 @@ async function coreStageCosts(iterations: number, core: MockCore, authorization:
     {
       stage: 'core · path parameter: decode and schema (`spec/request-validators.ts`)',
       microseconds: await cost(iterations, () =>
-        validatePathParameter('getAgent', 'agentId', decodeURIComponent(result.agentId)),
+        validatePathParameter(readBack, primary.parameter, decodeURIComponent(result.agentId)),
       ),
     },
     {
@@ -106,7 +137,7 @@ async function coreStageCosts(iterations: number, core: MockCore, authorization:
     },
     {
       stage: 'core · deploy body validation: ajv, defaults in place (`spec/request-validators.ts`)',
-      microseconds: await cost(iterations, () => validateRequestBody('deployAgent', body, { clone: false })),
+      microseconds: await cost(iterations, () => validateRequestBody(creator, body, { clone: false })),
     },
     {
       stage: 'core · store: a new agent (`mocks/store.ts`; grows with the store)',
@@ -142,10 +173,12 @@ export async function requestPathCosts(iterations: number): Promise<StageCost[]>
     authorization: `Bearer ${await mintToken()}`,
     'content-type': 'application/json',
   };
-  const deployed = await request(core, 'POST', '/v1/agents/deploy', headers, deployBody);
-  const agentId = (JSON.parse(deployed.body) as { agentId: string }).agentId;
-  const getPath = `/v1/agents/${agentId}`;
-  const executeBody = requestBody('executeAgentTask');
+  const deployPath = fillPath(creator, {});
+  const deployed = await request(core, getOperation(creator).method, deployPath, headers, deployBody);
+  // JSON.parse gives JSON values only; the id is wherever the spec's link says the answer carries it.
+  const values = { [primary.parameter]: String(getAtPointer(JSON.parse(deployed.body) as JsonValue, primary.field)) };
+  const getPath = fillPath(readBack, values);
+  const executeBody = requestBody(submission);
   const guards = [urlLengthGuard, hostGuard([])];
   const req = incoming(getPath, headers);
   const answer = await request(core, 'GET', getPath, headers);
@@ -159,19 +192,19 @@ export async function requestPathCosts(iterations: number): Promise<StageCost[]>
       }),
     },
     {
-      stage: 'core: GET /v1/agents/{agentId}',
-      microseconds: await cost(iterations, () => request(core, 'GET', getPath, headers)),
+      stage: coreStage(readBack),
+      microseconds: await cost(iterations, () => request(core, getOperation(readBack).method, getPath, headers)),
     },
     {
-      stage: 'core: POST /v1/agents/deploy',
+      stage: coreStage(creator),
       microseconds: await cost(Math.max(1, Math.floor(iterations / 4)), () =>
-        request(core, 'POST', '/v1/agents/deploy', headers, deployBody),
+        request(core, getOperation(creator).method, deployPath, headers, deployBody),
       ),
     },
     {
-      stage: 'core: POST /v1/agents/{agentId}/execute',
+      stage: coreStage(submission),
       microseconds: await cost(Math.max(1, Math.floor(iterations / 4)), () =>
-        request(core, 'POST', `${getPath}/execute`, headers, executeBody),
+        request(core, getOperation(submission).method, fillPath(submission, values), headers, executeBody),
       ),
     },
     {
