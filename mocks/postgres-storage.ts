@@ -79,8 +79,15 @@ const TASKS_SINCE =
 // Documents of one replica alone (`name@replica`) are never pulled.
 const DOCUMENTS_SINCE =
   "SELECT 'd', name, version::text, NULL::bigint, NULL, NULL, NULL, NULL, value FROM ark_documents WHERE version > $1 AND name NOT LIKE '%@%'";
+/**
+ * Settings of every connection of a replica. The pull is a named statement; a generic plan of `version > $1` would scan
+ * every row, so each run is planned. No parallel query: on tables not analyzed yet (a new database, the first minute of
+ * a run) the planner guesses a third of the rows match and plans workers for a pull that returns one row; starting
+ * them took 300–500 ms per pull (BENCHMARKS.md, "Replicas on PostgreSQL", round 4). Every query here reads a few rows.
+ */
+export const SESSION_OPTIONS = '-c plan_cache_mode=force_custom_plan -c max_parallel_workers_per_gather=0';
 /** One statement, so one snapshot: the change counter and every row written after the change number given. */
-const PULL = `SELECT 'v' AS k, NULL AS id, version::text AS version, cleared AS seq, NULL::text AS s, NULL::int AS ci, NULL::int AS n, NULL::boolean AS h, NULL::text AS body FROM ark_changes
+export const PULL = `SELECT 'v' AS k, NULL AS id, version::text AS version, cleared AS seq, NULL::text AS s, NULL::int AS ci, NULL::int AS n, NULL::boolean AS h, NULL::text AS body FROM ark_changes
 UNION ALL SELECT 'a', agent_id, version::text, seq, status, catalogue_index, tasks_failed, NULL, agent FROM ark_agents WHERE version > $1
 UNION ALL ${TASKS_SINCE}
 UNION ALL ${DOCUMENTS_SINCE}
@@ -100,8 +107,7 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
     query_timeout: QUERY_TIMEOUT_MS,
     keepAlive: true,
     application_name: 'agent-registry-kit',
-    // The pull is a named statement; a generic plan of `version > $1` would scan every row, so each run is planned.
-    options: '-c plan_cache_mode=force_custom_plan',
+    options: SESSION_OPTIONS,
   });
   // A connection that dies while idle (the database restarted) is dropped by the pool; the next query reconnects.
   pool.on('error', () => {});
