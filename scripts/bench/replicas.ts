@@ -2,9 +2,9 @@
 // in-memory fake and --state store.db, at 0, 100k and 1M stored agents; p99; a replica's start on the loaded database.
 // Runs alone: `node scripts/bench/replicas.ts --help`. PostgreSQL is a throwaway cluster started from Debian's binaries.
 import autocannon from 'autocannon';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { createFixedClock } from '../../mocks/clock.ts';
 import { createMockCore } from '../../mocks/core.ts';
@@ -25,6 +25,11 @@ export interface ReplicasOptions {
   duration: number;
   connections: number;
   rounds: number;
+  /**
+   * Another checkout of the kit (its root directory): one replica of it on a database of its own, measured in the same
+   * rounds as `postgres × 1 (baseline)`, for a before/after side by side.
+   */
+  baseline?: string;
 }
 
 export interface ReplicasRow {
@@ -37,6 +42,9 @@ export interface ReplicasRow {
   getRps: number;
   getP99Ms: number;
   non2xx: number;
+  /** PostgreSQL over SQLite, the median of the per-round ratios (both measured in the same round, on the same load). */
+  deployShare?: number;
+  getShare?: number;
 }
 
 const SEED = 42;
@@ -98,10 +106,19 @@ function load(
   }));
 }
 
-const fake = (name: string, args: string[]): Promise<SpawnedServer> =>
+const fake = (name: string, args: string[], root = '.'): Promise<SpawnedServer> =>
   spawnServer({
     name,
-    args: ['scripts/start.ts', '--port', '0', '--host', '127.0.0.1', '--seed', String(SEED), ...args],
+    args: [
+      join(resolve(root), 'scripts/start.ts'),
+      '--port',
+      '0',
+      '--host',
+      '127.0.0.1',
+      '--seed',
+      String(SEED),
+      ...args,
+    ],
     ready: /listening on http:\/\/127\.0\.0\.1:(\d+)/,
     timeoutMs: 600_000,
   });
@@ -125,10 +142,11 @@ export type ReplicasTarget = 'memory' | 'sqlite' | 'postgres';
 async function prepare(
   size: number,
   directory: string,
-  url: string,
+  urls: { url: string; baselineUrl: string | undefined; baseline: string | undefined },
   authorization: string,
   kinds: readonly ReplicasTarget[],
 ): Promise<Target[]> {
+  const { url } = urls;
   const headers = { authorization, 'content-type': 'application/json' };
   const deployed = async (server: SpawnedServer): Promise<string> => {
     const answer = await fetch(`${server.baseUrl}/v1/agents/deploy`, { method: 'POST', headers, body: deployBody() });
@@ -166,6 +184,11 @@ async function prepare(
     );
     for (const count of [1, 2, 3])
       targets.push({ name: `postgres × ${count}`, servers: replicas.slice(0, count), getId: pgAgent, runs: [] });
+    if (urls.baseline && urls.baselineUrl) {
+      const baselineAgent = await seedPostgres(urls.baselineUrl, size);
+      const server = await fake('postgres baseline', ['--state', urls.baselineUrl], urls.baseline);
+      targets.push({ name: 'postgres × 1 (baseline)', servers: [server], getId: baselineAgent, runs: [] });
+    }
   }
   return targets;
 }
@@ -184,10 +207,12 @@ export async function replicasBench(options: ReplicasOptions): Promise<ReplicasR
     for (const size of options.sizes) {
       log(`replicas: ${size.toLocaleString('en-US')} stored agents (load average ${loadavg()[0]?.toFixed(1)})…`);
       const url = await cluster.createDatabase(`bench_${size}`);
+      const baseline = options.baseline;
+      const baselineUrl = baseline ? await cluster.createDatabase(`bench_${size}_baseline`) : undefined;
       const targets = await prepare(
         size,
         directory,
-        url,
+        { url, baselineUrl, baseline },
         authorization,
         options.targets ?? ['memory', 'sqlite', 'postgres'],
       );
@@ -210,10 +235,19 @@ export async function replicasBench(options: ReplicasOptions): Promise<ReplicasR
               getP99: get.p99,
               non2xx: deploy.non2xx + get.non2xx,
             });
-            log(`  round ${round + 1}, ${target.name}: ${deploy.rps} deploys/s, ${get.rps} GETs/s`);
+            log(
+              `  round ${round + 1}, ${target.name}: ${deploy.rps} deploys/s, ${get.rps} GETs/s (load average ${loadavg()[0]?.toFixed(1)})`,
+            );
           }
+        const sqliteRuns = targets.find((target) => target.name === '--state store.db')?.runs;
+        const share = (target: Target, key: 'deploy' | 'get'): number | undefined =>
+          sqliteRuns && target.name.startsWith('postgres')
+            ? median(target.runs.map((run, round) => run[key] / (sqliteRuns[round]?.[key] || Number.NaN)))
+            : undefined;
         for (const target of targets)
           rows.push({
+            deployShare: share(target, 'deploy'),
+            getShare: share(target, 'get'),
             size,
             target: target.name,
             startMs: Math.round(target.servers[0]?.readyMs ?? 0),
@@ -238,22 +272,21 @@ export async function replicasBench(options: ReplicasOptions): Promise<ReplicasR
 /** The rows as a Markdown table, PostgreSQL as a share of SQLite at the same size. */
 export function replicasTable(rows: ReplicasRow[]): string {
   const lines = [
-    '| stored agents | target | deploy req/s | deploy p99 ms | GET req/s | GET p99 ms | deploy / SQLite | GET / SQLite | start ms | non-2xx |',
+    '| stored agents | target | deploy req/s | deploy p99 ms | GET req/s | GET p99 ms | deploy / SQLite (paired) | GET / SQLite (paired) | start ms | non-2xx |',
     '|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const row of rows) {
-    const sqlite = rows.find((other) => other.size === row.size && other.target === '--state store.db');
-    const share = (value: number, base: number | undefined): string =>
-      row.target.startsWith('postgres') && base ? `${Math.round((100 * value) / base)} %` : '';
+    const share = (ratio: number | undefined): string =>
+      ratio !== undefined && Number.isFinite(ratio) ? `${Math.round(100 * ratio)} %` : '';
     lines.push(
-      `| ${row.size.toLocaleString('en-US')} | ${row.target} | ${row.deployRps.toLocaleString('en-US')} | ${row.deployP99Ms} | ${row.getRps.toLocaleString('en-US')} | ${row.getP99Ms} | ${share(row.deployRps, sqlite?.deployRps)} | ${share(row.getRps, sqlite?.getRps)} | ${row.startMs} | ${row.non2xx} |`,
+      `| ${row.size.toLocaleString('en-US')} | ${row.target} | ${row.deployRps.toLocaleString('en-US')} | ${row.deployP99Ms} | ${row.getRps.toLocaleString('en-US')} | ${row.getP99Ms} | ${share(row.deployShare)} | ${share(row.getShare)} | ${row.startMs} | ${row.non2xx} |`,
     );
   }
   return lines.join('\n');
 }
 
 const usage =
-  'usage: node scripts/bench/replicas.ts [--sizes 0,100000,1000000] [--targets memory,sqlite,postgres] [--duration S] [--connections N] [--rounds N] [--quick]';
+  'usage: node scripts/bench/replicas.ts [--sizes 0,100000,1000000] [--targets memory,sqlite,postgres] [--duration S] [--connections N] [--rounds N] [--baseline DIR] [--quick]';
 
 /**
  * Runs the section on its own and prints the table.
@@ -268,6 +301,7 @@ export async function main(args: string[]): Promise<void> {
       rounds: { type: 'string' },
       quick: { type: 'boolean', default: false },
       targets: { type: 'string', default: 'memory,sqlite,postgres' },
+      baseline: { type: 'string' },
     },
     { usage },
     args,
@@ -285,7 +319,9 @@ export async function main(args: string[]): Promise<void> {
   const targets = kinds.filter((kind): kind is ReplicasTarget => ['memory', 'sqlite', 'postgres'].includes(kind));
   if (targets.length === 0 || targets.length !== kinds.length)
     cliError(`--targets takes memory, sqlite and postgres, comma-separated; ${usage}`);
-  const rows = await replicasBench({ sizes, duration, connections, rounds, targets });
+  if (values.baseline !== undefined && !existsSync(join(values.baseline, 'scripts/start.ts')))
+    cliError(`--baseline takes the root of another checkout of the kit (with scripts/start.ts); ${usage}`);
+  const rows = await replicasBench({ sizes, duration, connections, rounds, targets, baseline: values.baseline });
   process.stdout.write(
     `load average before ${before}, after ${loadavg()[0]?.toFixed(2)} (2 cores, shared)\n${replicasTable(rows)}\n`,
   );
