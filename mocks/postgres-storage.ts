@@ -92,18 +92,25 @@ const message = (error: unknown): string => (error instanceof Error ? error.mess
 const randomStart = (seed: number, replica: number): number =>
   (((seed ^ 0x9e3779b9) >>> 0) + Math.imul(Math.imul(replica, 0x9e3779b9) >>> 0, 0x6d2b79f5)) >>> 0;
 
-const TASKS_SINCE =
-  "SELECT 't' AS k, task_id AS id, version::text AS version, seq, NULL::text AS s, NULL::int AS ci, NULL::int AS n, in_history AS h, task AS body FROM ark_tasks WHERE version > $1";
+/**
+ * Rows changed after $1, up to the counter: no row has a later number, and a range bounded on both sides is what keeps
+ * the plan PostgreSQL reuses (a generic plan, made without knowing $1) on the version index: for `version > $1` alone
+ * it guesses a third of the table and scans all of it.
+ */
+const SINCE = 'version > $1 AND version <= (SELECT version FROM ark_changes)';
+const TASKS_SINCE = `SELECT 't' AS k, task_id AS id, version::text AS version, seq, NULL::text AS s, NULL::int AS ci, NULL::int AS n, in_history AS h, task AS body FROM ark_tasks WHERE ${SINCE}`;
 // Documents of one replica alone (`name@replica`) are never pulled.
 const DOCUMENTS_SINCE =
   "SELECT 'd', name, version::text, NULL::bigint, NULL, NULL, NULL, NULL, value FROM ark_documents WHERE version > $1 AND name NOT LIKE '%@%'";
 /**
- * Settings of every connection of a replica. The pull is a named statement; a generic plan of `version > $1` would scan
- * every row, so each run is planned. No parallel query: on tables not analyzed yet (a new database, the first minute of
- * a run) the planner guesses a third of the rows match and plans workers for a pull that returns one row; starting
- * them took 300–500 ms per pull (BENCHMARKS.md, "Replicas on PostgreSQL", round 4). Every query here reads a few rows.
+ * Settings of every connection of a replica. No parallel query: on tables not analyzed yet (a new database, the first
+ * minute of a run) the planner guesses a third of the rows match and plans workers for a pull that returns one row;
+ * starting them took 300–500 ms per pull (BENCHMARKS.md, "Replicas on PostgreSQL", round 4). Every query here reads a
+ * few rows. Plans are left to PostgreSQL's own choice between a plan per run and one reused (the pull's ranges are
+ * bounded for that): forcing a plan per run re-planned every statement of `ark_apply` at every commit, which doubled
+ * its cost.
  */
-export const SESSION_OPTIONS = '-c plan_cache_mode=force_custom_plan -c max_parallel_workers_per_gather=0';
+export const SESSION_OPTIONS = '-c max_parallel_workers_per_gather=0';
 /**
  * The change counter alone: the first query of every pull. When nothing changed since the change number a replica saw
  * (every GET while nobody writes, and every request of a replica whose own commits are all there is), the pull ends
@@ -112,7 +119,7 @@ export const SESSION_OPTIONS = '-c plan_cache_mode=force_custom_plan -c max_para
 const HEAD = 'SELECT version::text AS version, cleared::text AS cleared FROM ark_changes';
 /** One statement, so one snapshot: the change counter and every row written after the change number given. */
 export const PULL = `SELECT 'v' AS k, NULL AS id, version::text AS version, cleared AS seq, NULL::text AS s, NULL::int AS ci, NULL::int AS n, NULL::boolean AS h, NULL::text AS body FROM ark_changes
-UNION ALL SELECT 'a', agent_id, version::text, seq, status, catalogue_index, tasks_failed, NULL, agent FROM ark_agents WHERE version > $1
+UNION ALL SELECT 'a', agent_id, version::text, seq, status, catalogue_index, tasks_failed, NULL, agent FROM ark_agents WHERE ${SINCE}
 UNION ALL ${TASKS_SINCE}
 UNION ALL ${DOCUMENTS_SINCE}
 ORDER BY k, seq`;
