@@ -17,6 +17,7 @@ import { startPostgresCluster } from '../postgres-cluster.ts';
 import { spawnServer, type SpawnedServer } from '../spawned-server.ts';
 import { mintToken } from '../../mocks/auth.ts';
 import { seedDatabase } from './persistence.ts';
+import { type CpuSnapshot, cpuSnapshot, cpuSpent, postgresPids } from './process-cpu.ts';
 
 export interface ReplicasOptions {
   sizes: number[];
@@ -42,6 +43,11 @@ export interface ReplicasRow {
   getRps: number;
   getP99Ms: number;
   non2xx: number;
+  /** CPU per request, µs: the target's servers, and (PostgreSQL targets) the cluster's processes. */
+  deployCpuUs: number;
+  deployDbCpuUs: number;
+  getCpuUs: number;
+  getDbCpuUs: number;
   /** PostgreSQL over SQLite, the median of the per-round ratios (both measured in the same round, on the same load). */
   deployShare?: number;
   getShare?: number;
@@ -85,10 +91,14 @@ export async function seedPostgres(url: string, count: number): Promise<string> 
   return agentId;
 }
 
-function load(
-  urls: string[],
-  options: Partial<autocannon.Options>,
-): Promise<{ rps: number; p99: number; non2xx: number }> {
+interface LoadResult {
+  rps: number;
+  p99: number;
+  non2xx: number;
+  requests: number;
+}
+
+function load(urls: string[], options: Partial<autocannon.Options>): Promise<LoadResult> {
   // One autocannon per replica, connections shared out: a load balancer's round robin, without one in the way.
   const per = Math.max(1, Math.round((options.connections ?? 1) / urls.length));
   const runs = urls.map(
@@ -103,7 +113,26 @@ function load(
     rps: Math.round(results.reduce((sum, result) => sum + result.requests.total / result.duration, 0)),
     p99: Math.max(...results.map((result) => result.latency.p99)),
     non2xx: results.reduce((sum, result) => sum + result.non2xx, 0),
+    requests: results.reduce((sum, result) => sum + result.requests.total, 0),
   }));
+}
+
+/** A load run and the CPU it cost per request (µs): the servers', and the cluster's when `dataDir` is given. */
+async function withCpu(
+  servers: readonly SpawnedServer[],
+  dataDir: string | undefined,
+  run: () => Promise<LoadResult>,
+): Promise<LoadResult & { cpuUs: number; dbCpuUs: number }> {
+  const pids = servers.map((server) => server.pid);
+  const database = (): CpuSnapshot => cpuSnapshot(dataDir ? postgresPids(dataDir) : []);
+  const dbBefore = database();
+  const before = cpuSnapshot(pids);
+  const result = await run();
+  const spent = cpuSpent(before, cpuSnapshot(pids));
+  const dbSpent = cpuSpent(dbBefore, database());
+  const perRequest = (seconds: number): number =>
+    result.requests > 0 ? Math.round((seconds * 1e6) / result.requests) : 0;
+  return { ...result, cpuUs: perRequest(spent), dbCpuUs: perRequest(dbSpent) };
 }
 
 const fake = (name: string, args: string[], root = '.'): Promise<SpawnedServer> =>
@@ -132,7 +161,17 @@ interface Target {
   name: string;
   servers: SpawnedServer[];
   getId: string;
-  runs: { deploy: number; deployP99: number; get: number; getP99: number; non2xx: number }[];
+  runs: {
+    deploy: number;
+    deployP99: number;
+    get: number;
+    getP99: number;
+    non2xx: number;
+    deployCpu: number;
+    deployDbCpu: number;
+    getCpu: number;
+    getDbCpu: number;
+  }[];
 }
 
 /** The three kinds of target; `--targets postgres` skips the others (a 1M-agent in-memory preload over HTTP is long). */
@@ -193,15 +232,81 @@ async function prepare(
   return targets;
 }
 
+/** Measures every target, round after round in alternation, so a busy machine weighs on all alike. */
+async function measureRounds(
+  targets: readonly Target[],
+  options: ReplicasOptions,
+  authorization: string,
+  dataDir: string,
+): Promise<void> {
+  const headers = { authorization, 'content-type': 'application/json' };
+  const common = { connections: options.connections, duration: options.duration };
+  for (let round = 0; round < options.rounds; round += 1)
+    for (const target of targets) {
+      const cluster = target.name.startsWith('postgres') ? dataDir : undefined;
+      const deploy = await withCpu(target.servers, cluster, () =>
+        load(
+          target.servers.map((server) => `${server.baseUrl}/v1/agents/deploy`),
+          { ...common, method: 'POST', headers, body: deployBody() },
+        ),
+      );
+      const get = await withCpu(target.servers, cluster, () =>
+        load(
+          target.servers.map((server) => `${server.baseUrl}/v1/agents/${target.getId}`),
+          { ...common, headers: { authorization } },
+        ),
+      );
+      target.runs.push({
+        deploy: deploy.rps,
+        deployP99: deploy.p99,
+        get: get.rps,
+        getP99: get.p99,
+        non2xx: deploy.non2xx + get.non2xx,
+        deployCpu: deploy.cpuUs,
+        deployDbCpu: deploy.dbCpuUs,
+        getCpu: get.cpuUs,
+        getDbCpu: get.dbCpuUs,
+      });
+      log(
+        `  round ${round + 1}, ${target.name}: ${deploy.rps} deploys/s (${deploy.cpuUs} + ${deploy.dbCpuUs} µs CPU each), ${get.rps} GETs/s (${get.cpuUs} + ${get.dbCpuUs} µs) (load average ${loadavg()[0]?.toFixed(1)})`,
+      );
+    }
+}
+
+/** One row per target: medians of its rounds, PostgreSQL's shares of SQLite from ratios paired by round. */
+function rowsOf(size: number, targets: readonly Target[]): ReplicasRow[] {
+  const sqliteRuns = targets.find((target) => target.name === '--state store.db')?.runs;
+  const share = (target: Target, key: 'deploy' | 'get'): number | undefined =>
+    sqliteRuns && target.name.startsWith('postgres')
+      ? median(target.runs.map((run, round) => run[key] / (sqliteRuns[round]?.[key] || Number.NaN)))
+      : undefined;
+  const of = (target: Target, key: keyof Target['runs'][number]): number => median(target.runs.map((run) => run[key]));
+  return targets.map((target) => ({
+    size,
+    target: target.name,
+    startMs: Math.round(target.servers[0]?.readyMs ?? 0),
+    deployRps: of(target, 'deploy'),
+    deployP99Ms: of(target, 'deployP99'),
+    getRps: of(target, 'get'),
+    getP99Ms: of(target, 'getP99'),
+    non2xx: target.runs.reduce((sum, run) => sum + run.non2xx, 0),
+    deployCpuUs: of(target, 'deployCpu'),
+    deployDbCpuUs: of(target, 'deployDbCpu'),
+    getCpuUs: of(target, 'getCpu'),
+    getDbCpuUs: of(target, 'getDbCpu'),
+    deployShare: share(target, 'deploy'),
+    getShare: share(target, 'get'),
+  }));
+}
+
 /**
- * Measures every target, round after round in alternation, so a busy machine weighs on all alike; medians reported.
+ * Measures every target at every size (rounds in alternation); medians reported.
  * @example const rows = await replicasBench({ sizes: [0], duration: 3, connections: 48, rounds: 2 });
  */
 export async function replicasBench(options: ReplicasOptions): Promise<ReplicasRow[]> {
   const cluster = await startPostgresCluster();
   const directory = mkdtempSync(join(tmpdir(), 'agent-registry-kit-bench-replicas-'));
   const authorization = `Bearer ${await mintToken({ sub: 'bench' })}`;
-  const headers = { authorization, 'content-type': 'application/json' };
   const rows: ReplicasRow[] = [];
   try {
     for (const size of options.sizes) {
@@ -217,46 +322,8 @@ export async function replicasBench(options: ReplicasOptions): Promise<ReplicasR
         options.targets ?? ['memory', 'sqlite', 'postgres'],
       );
       try {
-        for (let round = 0; round < options.rounds; round += 1)
-          for (const target of targets) {
-            const common = { connections: options.connections, duration: options.duration };
-            const deploy = await load(
-              target.servers.map((server) => `${server.baseUrl}/v1/agents/deploy`),
-              { ...common, method: 'POST', headers, body: deployBody() },
-            );
-            const get = await load(
-              target.servers.map((server) => `${server.baseUrl}/v1/agents/${target.getId}`),
-              { ...common, headers: { authorization } },
-            );
-            target.runs.push({
-              deploy: deploy.rps,
-              deployP99: deploy.p99,
-              get: get.rps,
-              getP99: get.p99,
-              non2xx: deploy.non2xx + get.non2xx,
-            });
-            log(
-              `  round ${round + 1}, ${target.name}: ${deploy.rps} deploys/s, ${get.rps} GETs/s (load average ${loadavg()[0]?.toFixed(1)})`,
-            );
-          }
-        const sqliteRuns = targets.find((target) => target.name === '--state store.db')?.runs;
-        const share = (target: Target, key: 'deploy' | 'get'): number | undefined =>
-          sqliteRuns && target.name.startsWith('postgres')
-            ? median(target.runs.map((run, round) => run[key] / (sqliteRuns[round]?.[key] || Number.NaN)))
-            : undefined;
-        for (const target of targets)
-          rows.push({
-            deployShare: share(target, 'deploy'),
-            getShare: share(target, 'get'),
-            size,
-            target: target.name,
-            startMs: Math.round(target.servers[0]?.readyMs ?? 0),
-            deployRps: median(target.runs.map((run) => run.deploy)),
-            deployP99Ms: median(target.runs.map((run) => run.deployP99)),
-            getRps: median(target.runs.map((run) => run.get)),
-            getP99Ms: median(target.runs.map((run) => run.getP99)),
-            non2xx: target.runs.reduce((sum, run) => sum + run.non2xx, 0),
-          });
+        await measureRounds(targets, options, authorization, join(cluster.dir, 'data'));
+        rows.push(...rowsOf(size, targets));
       } finally {
         const servers = new Set(targets.flatMap((target) => target.servers));
         await Promise.all([...servers].map((server) => server.stop(10_000)));
@@ -272,14 +339,17 @@ export async function replicasBench(options: ReplicasOptions): Promise<ReplicasR
 /** The rows as a Markdown table, PostgreSQL as a share of SQLite at the same size. */
 export function replicasTable(rows: ReplicasRow[]): string {
   const lines = [
-    '| stored agents | target | deploy req/s | deploy p99 ms | GET req/s | GET p99 ms | deploy / SQLite (paired) | GET / SQLite (paired) | start ms | non-2xx |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| stored agents | target | deploy req/s | deploy p99 ms | GET req/s | GET p99 ms | deploy / SQLite (paired) | GET / SQLite (paired) | deploy CPU µs/req | GET CPU µs/req | start ms | non-2xx |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const row of rows) {
+    // Server + PostgreSQL, for the replicas.
+    const cpu = (server: number, database: number): string =>
+      row.target.startsWith('postgres') ? `${server} + ${database}` : String(server);
     const share = (ratio: number | undefined): string =>
       ratio !== undefined && Number.isFinite(ratio) ? `${Math.round(100 * ratio)} %` : '';
     lines.push(
-      `| ${row.size.toLocaleString('en-US')} | ${row.target} | ${row.deployRps.toLocaleString('en-US')} | ${row.deployP99Ms} | ${row.getRps.toLocaleString('en-US')} | ${row.getP99Ms} | ${share(row.deployShare)} | ${share(row.getShare)} | ${row.startMs} | ${row.non2xx} |`,
+      `| ${row.size.toLocaleString('en-US')} | ${row.target} | ${row.deployRps.toLocaleString('en-US')} | ${row.deployP99Ms} | ${row.getRps.toLocaleString('en-US')} | ${row.getP99Ms} | ${share(row.deployShare)} | ${share(row.getShare)} | ${cpu(row.deployCpuUs, row.deployDbCpuUs)} | ${cpu(row.getCpuUs, row.getDbCpuUs)} | ${row.startMs} | ${row.non2xx} |`,
     );
   }
   return lines.join('\n');
