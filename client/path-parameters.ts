@@ -4,6 +4,7 @@
 import {
   getAtPointer,
   getOperation,
+  matchTemplate,
   parameterSource,
   type JsonValue,
   type OperationId,
@@ -29,19 +30,16 @@ export function fillPath(operationId: OperationId, values: PathValues): string {
  */
 export function matchPath(operationId: OperationId, path: string): PathValues | undefined {
   const operation = getOperation(operationId);
-  const pattern = operation.path
-    .split(/\{[^}]+\}/)
-    .map((literal) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('([^/?]*)');
-  const match = new RegExp(`^${pattern}(?:\\?|$)`).exec(path);
-  if (!match) return undefined;
+  // Empty values match: a guard reading what a client is about to send must still see (and refuse) an empty id.
+  const raw = matchTemplate(operation.path, path.split('?')[0] ?? '', { allowEmpty: true });
+  if (!raw) return undefined;
+  const values = (decode: (text: string) => string): PathValues =>
+    Object.fromEntries(operation.pathParameters.map((name, i) => [name, decode(raw[i] ?? '')]));
   try {
-    return Object.fromEntries(
-      operation.pathParameters.map((name, i) => [name, decodeURIComponent(match[i + 1] ?? '')]),
-    );
+    return values(decodeURIComponent);
   } catch {
     // Not valid percent-encoding: the raw text is what a server sees.
-    return Object.fromEntries(operation.pathParameters.map((name, i) => [name, match[i + 1] ?? '']));
+    return values((text) => text);
   }
 }
 

@@ -11,7 +11,7 @@ import { StorageUnavailableError, StorageWriteError } from './storage.ts';
  */
 export function failureResponse(error: unknown, request: MockRequest, logger: Logger): MockResponse {
   const instance = request.path.slice(0, 2048);
-  // Reads fail this way too (getAgent documents it as StateUnavailable); a write that could not be saved is below.
+  // Reads fail this way too (the retrieve documents it as StateUnavailable); a write that could not be saved is below.
   if (error instanceof StorageUnavailableError)
     return problemResponse('state-unavailable', {
       detail: `The shared state could not be read (${error.message}); nothing was applied, so retrying is safe.`,

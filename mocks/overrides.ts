@@ -124,7 +124,7 @@ export function buildOverride(
 
 /**
  * Builds an override from what PUT /__mock/overrides takes (and the storage keeps): checked unless `unchecked`.
- * @example buildOverrideFrom({ operation: 'getAgent', status: 404 }).response.status // 404
+ * @example buildOverrideFrom({ operation: 'GET /v1/agents/{agentId}', status: 404 }).response.status // 404
  */
 export function buildOverrideFrom(input: OverrideInput): BuiltOverride {
   return buildOverride(

@@ -1,6 +1,6 @@
 // Matches requests against OpenAPI path templates (`/v1/agents/{agentId}`), telling wrong methods and unknown paths apart;
 // the API's routes come from spec/openapi.yaml, the control plane's from mocks/control-plane.yaml.
-import { operations, type OperationId } from '../spec/index.ts';
+import { matchSegment, operations, segmentTokens, type OperationId, type SegmentToken } from '../spec/index.ts';
 
 /** One route: a method, an OpenAPI path template, and what the caller wants back when it matches. */
 export interface RouteDefinition<T> {
@@ -15,10 +15,22 @@ export type TemplateMatch<T> =
   | { kind: 'wrong-method'; allow: string[] }
   | { kind: 'none' };
 
+type CompiledSegment = string | null | readonly SegmentToken[];
+
+function compileSegment(segment: string): CompiledSegment {
+  const tokens = segmentTokens(segment);
+  const only = tokens.length === 1 ? tokens[0] : undefined;
+  if (only !== undefined && 'parameter' in only) return null;
+  return tokens.some((token) => 'parameter' in token) ? tokens : segment;
+}
+
 interface CompiledRoute<T> {
   method: string;
-  /** Literal segments as text, parameter segments as null. */
-  segments: (string | null)[];
+  /**
+   * Literal segments as text, whole-parameter segments as null (the fast path: every template of the API), and segments
+   * with text around a parameter (`{name}.json`) as their pieces, matched by spec/'s one path-template matcher.
+   */
+  segments: CompiledSegment[];
   parameterNames: string[];
   target: T;
 }
@@ -38,7 +50,7 @@ export function createRouter<T>(
   const compiled: CompiledRoute<T>[] = routes.map((route) => ({
     method: route.method,
     target: route.target,
-    segments: route.path.split('/').map((segment) => (segment.startsWith('{') ? null : segment)),
+    segments: route.path.split('/').map(compileSegment),
     parameterNames: [...route.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? ''),
   }));
   const headFromGet = options.headFromGet === true;
@@ -72,7 +84,7 @@ export function createRouter<T>(
  * Whether `path`, cut at each `/`, has exactly the template's segments: each literal equal, each parameter non-empty.
  * @example segmentsMatch(['', 'v1', 'agents', null], '/v1/agents/agt_1') // true
  */
-function segmentsMatch(segments: readonly (string | null)[], path: string): boolean {
+function segmentsMatch(segments: readonly CompiledSegment[], path: string): boolean {
   let start = 0;
   for (let index = 0; index < segments.length; index += 1) {
     const slash = path.indexOf('/', start);
@@ -80,6 +92,8 @@ function segmentsMatch(segments: readonly (string | null)[], path: string): bool
     const segment = segments[index];
     if (segment === null || segment === undefined) {
       if (end === start) return false;
+    } else if (typeof segment !== 'string') {
+      if (matchSegment(segment, path.slice(start, end)) === undefined) return false;
     } else if (end - start !== segment.length || !path.startsWith(segment, start)) {
       return false;
     }
@@ -98,6 +112,9 @@ function parametersOf<T>(route: CompiledRoute<T>, path: string): Record<string, 
     const slash = path.indexOf('/', start);
     const end = slash === -1 ? path.length : slash;
     if (segment === null) params[route.parameterNames[name++] ?? ''] = path.slice(start, end);
+    else if (typeof segment !== 'string')
+      for (const value of matchSegment(segment, path.slice(start, end)) ?? [])
+        params[route.parameterNames[name++] ?? ''] = value;
     start = slash + 1;
   }
   return params;

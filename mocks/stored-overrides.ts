@@ -13,7 +13,7 @@ const setOverrideRoute = controlOperations.find((operation) => operation.operati
 /**
  * A stored overrides document built again: each entry shaped as PUT /__mock/overrides' body (the same schema) and
  * checked by the spec's response checker unless it was stored as `unchecked`; the first problem otherwise.
- * @example parseStoredOverrides([{ operation: 'getAgent', status: 418 }]).ok // false: 418 is not documented
+ * @example parseStoredOverrides([{ operation: 'GET /v1/agents/{agentId}', status: 418 }]).ok // false: 418 is not documented
  */
 export function parseStoredOverrides(
   value: unknown,

@@ -6,12 +6,12 @@ import {
   checkResponse,
   getAtPointer,
   getOperation,
+  matchOperation,
   openapiDocument,
   type OperationId,
   type RequestViolation,
   type Violation,
 } from '../spec/index.ts';
-import { matchOperation } from '../spec-change/traffic-replay.ts';
 import type { CheckViolation } from '../client/check-record.ts';
 
 /** One violation the proxy saw, placed in its exchange. */

@@ -4,6 +4,9 @@ import { mintToken } from '../mocks/auth.ts';
 import { createMockCore } from '../mocks/core.ts';
 import { silentLogger } from '../mocks/logger.ts';
 import type { MockRequest } from '../mocks/mock-http.ts';
+import { primaryCreation } from '../client/linked-operations.ts';
+import { fillPath } from '../client/path-parameters.ts';
+import { requestBody } from './bench/servers.ts';
 import { parseCommandLine } from './command-line.ts';
 
 const values = parseCommandLine(
@@ -18,21 +21,22 @@ const counting = createMockCore({ seed: 42, logger: silentLogger, failureRatio: 
 const notCounting = createMockCore({ seed: 42, logger: silentLogger, failureRatio: 0 });
 notCounting.coverage.record = () => {};
 const authorization = `Bearer ${await mintToken()}`;
+// The two requests are the spec's: the creating operation its links name, and the GET that reads one back.
+const { creator, readBack, parameter } = primaryCreation();
 const agentId = counting.store.list({ status: 'active', limit: 1 }).agents[0]?.agentId ?? '';
-const body = new TextEncoder().encode(
-  JSON.stringify({ name: 'b', category: 'defi', model: 'gpt-4', initialSupply: 1 }),
-);
+const body = new TextEncoder().encode(requestBody(creator) ?? '{}');
+const readRequest: MockRequest = {
+  method: 'GET',
+  path: fillPath(readBack, { [parameter]: agentId }),
+  query: '',
+  headers: { authorization },
+  body: null,
+};
 const kinds: Record<string, MockRequest> = {
-  'GET getAgent 200': {
-    method: 'GET',
-    path: `/v1/agents/${agentId}`,
-    query: '',
-    headers: { authorization },
-    body: null,
-  },
-  'POST deployAgent 201': {
+  [`GET ${readBack} 200`]: readRequest,
+  [`POST ${creator} 201`]: {
     method: 'POST',
-    path: '/v1/agents/deploy',
+    path: fillPath(creator, {}),
     query: '',
     headers: { authorization, 'content-type': 'application/json' },
     body,
@@ -72,11 +76,10 @@ for (const [name, request] of Object.entries(kinds)) {
   const b = median(on);
   console.log(`| ${name} | ${a.toFixed(2)} | ${b.toFixed(2)} | ${(((b - a) / a) * 100).toFixed(1)}% |`);
 }
-const response = await counting.handle(kinds['GET getAgent 200'] as MockRequest);
-const request = kinds['GET getAgent 200'] as MockRequest;
+const response = await counting.handle(readRequest);
 const calls = 2_000_000;
 const started = performance.now();
-for (let index = 0; index < calls; index += 1) counting.coverage.record('getAgent', request, response, undefined);
+for (let index = 0; index < calls; index += 1) counting.coverage.record(readBack, readRequest, response, undefined);
 console.log(
   `record() alone, a 200 without Prefer: ${(((performance.now() - started) * 1e6) / calls).toFixed(0)} ns per call`,
 );

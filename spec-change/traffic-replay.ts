@@ -6,6 +6,7 @@ import {
   escapePointerToken,
   getAtPointer,
   isJsonObject,
+  matchOperation,
   operationsOf,
   validatePathParameter,
   validateRequestBody,
@@ -65,105 +66,6 @@ export interface ReplayResult {
   findingsOmitted: number;
   /** The findings, the first MAX_KEPT_FINDINGS of them. */
   findings: ReplayFinding[];
-}
-
-/** One segment of a template: literal text and parameters, in order. */
-type SegmentToken = { literal: string } | { parameter: true };
-
-function segmentTokens(segment: string): SegmentToken[] {
-  return segment
-    .split(/(\{[^}]*\})/)
-    .filter((piece) => piece !== '')
-    .map((piece) => (/^\{[^}]*\}$/.test(piece) ? { parameter: true as const } : { literal: piece }));
-}
-
-/** Gives `count` parameters the text `value`: one character each, the last the rest (each needs one or more). */
-function spread(value: string, count: number, into: string[]): boolean {
-  if (count === 0) return value === '';
-  if (value.length < count) return false;
-  for (let i = 0; i < count - 1; i += 1) into.push(value[i] ?? '');
-  into.push(value.slice(count - 1));
-  return true;
-}
-
-/**
- * The parameter values of one path segment, or undefined when it does not fit. No regular expression: a template is
- * untrusted (a pull request controls the head spec), and `{p1}{p2}…` as a regex backtracks exponentially. Each literal
- * is found leftmost (a segment's last literal at its end), so the work is linear in the segment.
- */
-function matchSegment(tokens: readonly SegmentToken[], text: string): string[] | undefined {
-  const values: string[] = [];
-  let at = 0;
-  let pending = 0;
-  for (const [index, token] of tokens.entries()) {
-    if ('parameter' in token) {
-      pending += 1;
-      continue;
-    }
-    const last = index === tokens.length - 1;
-    const found = last
-      ? text.endsWith(token.literal) && text.length - token.literal.length >= at + pending
-        ? text.length - token.literal.length
-        : -1
-      : pending === 0
-        ? text.startsWith(token.literal, at)
-          ? at
-          : -1
-        : text.indexOf(token.literal, at + pending);
-    if (found === -1 || !spread(text.slice(at, found), pending, values)) return undefined;
-    at = found + token.literal.length;
-    pending = 0;
-  }
-  return spread(text.slice(at), pending, values) ? values : undefined;
-}
-
-/**
- * The path parameters' values, in the template's order, or undefined when `path` does not fit `template`.
- * @example matchTemplate('/v1/agents/{agentId}', '/v1/agents/agt_1') // ['agt_1']
- */
-export function matchTemplate(template: string, path: string): string[] | undefined {
-  const templateSegments = template.split('/');
-  const pathSegments = path.split('/');
-  if (templateSegments.length !== pathSegments.length) return undefined;
-  const values: string[] = [];
-  for (const [index, segment] of templateSegments.entries()) {
-    const matched = matchSegment(segmentTokens(segment), pathSegments[index] ?? '');
-    if (matched === undefined) return undefined;
-    values.push(...matched);
-  }
-  return values;
-}
-
-function normalized(path: string): string {
-  return path.replace(/\{[^}]*\}/g, '{}');
-}
-
-/**
- * The operation of a version that a method and path reach, with the path parameters' values.
- * @example matchOperation(document, 'GET', '/v1/agents/agt_1', false)?.operationId // the retrieve's operationId
- */
-export function matchOperation(
-  document: JsonObject,
-  method: string,
-  path: string,
-  templated: boolean,
-): { operationId: OperationId; parameters: Record<string, string> } | undefined {
-  for (const operation of operationsOf(document).values()) {
-    if (operation.method !== method.toUpperCase()) continue;
-    if (templated) {
-      if (normalized(operation.path) === normalized(path))
-        return { operationId: operation.operationId, parameters: {} };
-      continue;
-    }
-    const match = matchTemplate(operation.path, path);
-    if (!match) continue;
-    const parameters: Record<string, string> = {};
-    operation.pathParameters.forEach((name, index) => {
-      parameters[name] = match[index] ?? '';
-    });
-    return { operationId: operation.operationId, parameters };
-  }
-  return undefined;
 }
 
 function mediaTypeOf(contentType: string | undefined): string {

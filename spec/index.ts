@@ -31,6 +31,14 @@ export {
   type Violation,
 } from './response-checker.ts';
 export { checkRequest, type RequestRule, type RequestToCheck, type RequestViolation } from './request-checker.ts';
+export {
+  matchOperation,
+  matchSegment,
+  matchTemplate,
+  segmentTokens,
+  type SegmentToken,
+  type TemplateMatchOptions,
+} from './path-template.ts';
 export { ruleOrigin, type RuleOrigin } from './rule-origin.ts';
 export { assumptions, type Assumption } from './assumptions.ts';
 export { toFieldErrors } from './field-errors.ts';

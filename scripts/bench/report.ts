@@ -1,5 +1,6 @@
 // The bench's report: what a run measured, and the verdict on each target of BENCHMARKS.md.
 import type { OperationId } from '../../spec/index.ts';
+import { primaryCreation } from '../../client/linked-operations.ts';
 import type { coldStarts } from './cold-start.ts';
 import { fmt } from './load.ts';
 import type { mswPath } from './msw-path.ts';
@@ -28,7 +29,8 @@ export function verdicts(report: Report): Verdict[] {
   const rows = report.throughput?.rows ?? [];
   const at = (target: Target, op: OperationId, connections: number) =>
     rows.find((r) => r.target === target && r.op === op && r.connections === connections);
-  for (const op of ['getAgent', 'deployAgent'] as const) {
+  const { creator, readBack } = primaryCreation();
+  for (const op of [readBack, creator]) {
     const fake = at('fake', op, 50);
     const prism = at('prism', op, 50);
     const bare = at('bare', op, 50);

@@ -9,13 +9,14 @@ import {
   resolveValue,
   type OperationId,
 } from '../../spec/index.ts';
+import { primaryCreation } from '../../client/linked-operations.ts';
 import { cliError } from '../cli-error.ts';
 import { freePort, prismMock, repoRoot, spawnServer, type SpawnedServer } from '../spawned-server.ts';
 import { serverCpu, type Options, type Target } from './options.ts';
 
 /**
  * The JSON text of the operation's first documented request example (the richest one), or undefined without a body.
- * @example requestBody('executeAgentTask') // '{"task":"Analyse…","priority":"high",…}'
+ * @example requestBody(primaryCreation().creator) // '{"name":"…","category":"defi",…}'
  */
 export function requestBody(operationId: OperationId): string | undefined {
   const pointer = getOperation(operationId).requestSchemaPointer;
@@ -28,7 +29,7 @@ export function requestBody(operationId: OperationId): string | undefined {
 }
 
 /** The body every deploy of the bench sends. */
-export const deployBody = requestBody('deployAgent') ?? '{}';
+export const deployBody = requestBody(primaryCreation().creator) ?? '{}';
 
 let bearer = '';
 

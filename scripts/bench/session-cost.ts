@@ -11,6 +11,9 @@ import { mintToken } from '../../mocks/auth.ts';
 import { createMockCore, type MockCore } from '../../mocks/core.ts';
 import { silentLogger } from '../../mocks/logger.ts';
 import type { MockRequest } from '../../mocks/mock-http.ts';
+import { primaryCreation } from '../../client/linked-operations.ts';
+import { fillPath } from '../../client/path-parameters.ts';
+import { getAtPointer, type JsonValue } from '../../spec/index.ts';
 import { cliError } from '../cli-error.ts';
 import { numberFlag, parseCommandLine } from '../command-line.ts';
 import { deployBody } from './servers.ts';
@@ -33,7 +36,9 @@ const median = (values: number[]): number => [...values].sort((a, b) => a - b)[M
 
 const VARIANTS = ['baseline', 'default session', 'in a session'] as const;
 type VariantName = (typeof VARIANTS)[number];
-const OPS = ['getAgent', 'deployAgent'] as const;
+// The GET and the deploy are the spec's: the creating operation its links name and the GET that reads it back.
+const primary = primaryCreation();
+const OPS = ['readBack', 'creator'] as const;
 
 /** In a child: one variant, warmed up, then `count` GETs and `count` deploys; prints µs CPU per request of each. */
 async function child(name: VariantName, baseline: string, count: number): Promise<void> {
@@ -55,16 +60,17 @@ async function child(name: VariantName, baseline: string, count: number): Promis
   const body = new TextEncoder().encode(deployBody);
   const deploy = (headers: Record<string, string>): MockRequest => ({
     method: 'POST',
-    path: '/v1/agents/deploy',
+    path: fillPath(primary.creator, {}),
     query: '',
     headers: { ...headers, 'content-type': 'application/json' },
     body,
   });
   const answer = await variant.core.handle(deploy(variant.headers));
-  const agentId = (JSON.parse(answer.body) as { agentId: string }).agentId;
+  // JSON.parse gives JSON values only; the id is wherever the spec's link says the answer carries it.
+  const id = getAtPointer(JSON.parse(answer.body) as JsonValue, primary.field);
   const get = (headers: Record<string, string>): MockRequest => ({
     method: 'GET',
-    path: `/v1/agents/${agentId}`,
+    path: fillPath(primary.readBack, { [primary.parameter]: String(id) }),
     query: '',
     headers,
     body: null,
@@ -73,8 +79,8 @@ async function child(name: VariantName, baseline: string, count: number): Promis
   await cpuPerRequest(variant, get, count);
   await cpuPerRequest(variant, deploy, count);
   const figures = {
-    getAgent: await cpuPerRequest(variant, get, count),
-    deployAgent: await cpuPerRequest(variant, deploy, count),
+    readBack: await cpuPerRequest(variant, get, count),
+    creator: await cpuPerRequest(variant, deploy, count),
   };
   process.stdout.write(JSON.stringify(figures));
 }
@@ -117,7 +123,7 @@ async function main(args: string[]): Promise<void> {
     const figures = VARIANTS.map((v) => median(samples.get(`${op}|${v}`) ?? []));
     const [base = NaN, plain = NaN, session = NaN] = figures;
     lines.push(
-      `| ${op} | ${figures.map((f) => f.toFixed(1)).join(' | ')} | ${(plain / base).toFixed(3)}× | ${(session / base).toFixed(3)}× |`,
+      `| ${primary[op]} | ${figures.map((f) => f.toFixed(1)).join(' | ')} | ${(plain / base).toFixed(3)}× | ${(session / base).toFixed(3)}× |`,
     );
   }
   process.stdout.write(

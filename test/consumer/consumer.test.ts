@@ -194,7 +194,9 @@ describe('the packed package, installed into a scratch app', { timeout: 400_000,
     expect(Object.values(off.results).filter((result) => result === 'failed').length, off.run.stdout).toBeGreaterThan(
       0,
     );
-    expect(off.run.stdout).toMatch(/Received string: {2}"(409|500 Internal server error|200)"/);
+    // A leaked answer: the task's bare status, the 500 problem's title, or a retrieve that came back 200 with an agent's
+    // name because another worker's reset removed the 500 scenario.
+    expect(off.run.stdout).toMatch(/Received string: {2}"(409|500 Internal server error|200|200 [^"]+)"/);
     expect(off.run.status).toBe(1);
   });
 

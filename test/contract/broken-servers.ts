@@ -2,8 +2,7 @@
 // with the exact set of rules the contract suite must report for it: a server that slips through, or that is reported
 // under a rule it did not break, is a bug in the suite.
 import { primaryCreation } from '../../client/linked-operations.ts';
-import { matchOperation } from '../../spec-change/traffic-replay.ts';
-import { openapiDocument, type OperationId } from '../../spec/index.ts';
+import { matchOperation, openapiDocument, type OperationId } from '../../spec/index.ts';
 import type { Breakage, ProxiedRequest, ProxiedResponse } from './breaking-proxy.ts';
 
 /** The operation a request reaches, through the spec's path templates (as the proxy finds it), with its parameters. */

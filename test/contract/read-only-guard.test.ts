@@ -45,6 +45,25 @@ describe('guardsOf', () => {
       },
     ],
     [
+      'a valid task for an empty agentId',
+      {
+        given: post('executeAgentTask', '/v1/agents//execute', taskExample, true),
+        want: ['validation', 'unknown-agent'],
+      },
+    ],
+    [
+      'a valid task for the known agent, percent-encoded, with a query',
+      {
+        given: post(
+          'executeAgentTask',
+          `/v1/agents/${encodeURIComponent(known).replace('_', '%5F')}/execute?x=1`,
+          taskExample,
+          true,
+        ),
+        want: [],
+      },
+    ],
+    [
       'an invalid task for an unknown agent with bad credentials',
       {
         given: post('executeAgentTask', '/v1/agents/agt_nobody/execute', '{}', false),
