@@ -57,30 +57,56 @@ export class Batch {
 
 const agentJson = (record: AgentRecord): string => record.json ?? JSON.stringify(record.agent);
 
-/** The argument of `ark_apply` (mocks/postgres-schema.ts) for a batch; `taskBase` says what a task was before it. */
-export function batchPayload(batch: Batch, taskBase: (taskId: string) => TaskBase): string {
-  const newAgents: unknown[] = [];
-  const agents: unknown[] = [];
+interface AgentRow {
+  id: string;
+  status: string;
+  failed: number;
+  agent: string;
+}
+
+/** What one batch changes, row by row, as `ark_apply` (mocks/postgres-schema.ts) takes it. */
+export interface BatchChanges {
+  clear: boolean;
+  newAgents: (AgentRow & { ci: number | null })[];
+  /** Changed agents, each with the row version it was read at (the update is conditional on it). */
+  agents: (AgentRow & { seen: number; ci: number | null })[];
+  newTasks: { id: string; h: boolean; settled: boolean; task: string }[];
+  settled: { id: string; h: boolean; task: string }[];
+  forgotten: { id: string }[];
+  documents: { name: string; value: string }[];
+}
+
+/** The rows a batch writes; `taskBase` says what a task was before it. */
+export function batchChanges(batch: Batch, taskBase: (taskId: string) => TaskBase): BatchChanges {
+  const changes: BatchChanges = {
+    clear: batch.cleared,
+    newAgents: [],
+    agents: [],
+    newTasks: [],
+    settled: [],
+    forgotten: [],
+    documents: [...batch.documents].map(([name, value]) => ({ name, value })),
+  };
   for (const [agentId, record] of batch.agents) {
     const row = { id: agentId, status: record.agent.status, failed: record.tasksFailed, agent: agentJson(record) };
-    if (batch.newAgents.has(agentId)) newAgents.push({ ...row, ci: record.catalogueIndex ?? null });
+    const ci = record.catalogueIndex ?? null;
+    if (batch.newAgents.has(agentId)) changes.newAgents.push({ ...row, ci });
     else {
       const base = batch.bases.get(agentId);
-      agents.push({ ...row, seen: typeof base === 'number' ? base : (base?.version ?? -1) });
+      changes.agents.push({ ...row, ci, seen: typeof base === 'number' ? base : (base?.version ?? -1) });
     }
   }
-  const newTasks: unknown[] = [];
-  const settled: unknown[] = [];
-  const forgotten: unknown[] = [];
   for (const [taskId, task] of batch.tasks) {
     const base: TaskBase = batch.cleared ? { exists: false, settled: false, inHistory: false } : taskBase(taskId);
     const inHistory = task.inHistory && !task.deleted;
     if (!base.exists) {
       // A task settled and forgotten within the batch left nothing to keep: its outcome is in its agent's row.
-      if (!task.deleted) newTasks.push({ id: taskId, h: inHistory, settled: task.settled, task: task.text });
-    } else if (task.settled && !base.settled) settled.push({ id: taskId, h: inHistory, task: task.text });
-    else if (!inHistory && base.inHistory) forgotten.push({ id: taskId });
+      if (!task.deleted) changes.newTasks.push({ id: taskId, h: inHistory, settled: task.settled, task: task.text });
+    } else if (task.settled && !base.settled) changes.settled.push({ id: taskId, h: inHistory, task: task.text });
+    else if (!inHistory && base.inHistory) changes.forgotten.push({ id: taskId });
   }
-  const documents = [...batch.documents].map(([name, value]) => ({ name, value }));
-  return JSON.stringify({ clear: batch.cleared, newAgents, agents, newTasks, settled, forgotten, documents });
+  return changes;
 }
+
+/** The argument of `ark_apply` (mocks/postgres-schema.ts): it reads the fields it declares and ignores the others. */
+export const batchPayload = (changes: BatchChanges): string => JSON.stringify(changes);

@@ -4,6 +4,7 @@
 // take minutes).
 import { agentStatuses, type Agent, type AgentStatus } from '../spec/index.ts';
 import { catalogueIds } from './catalogue.ts';
+import type { BatchChanges } from './postgres-batch.ts';
 import { checkDocument, checkStoredAgent, checkStoredTask } from './stored-records.ts';
 import type { TaskRecord } from './task-lifecycle.ts';
 
@@ -81,11 +82,14 @@ export class Mirror {
     this.catalogueAgents.clear();
   }
 
-  /** Applies pulled rows (agents and tasks in the order the database numbered them). */
-  apply(rows: readonly PulledRow[]): PullEffect {
+  /**
+   * Applies pulled rows (agents and tasks in the order the database numbered them); `checked` when this replica wrote
+   * the agents itself (their records are the store's own).
+   */
+  apply(rows: readonly PulledRow[], checked = false): PullEffect {
     const effect: PullEffect = { agents: [], tasks: false, documents: false };
     for (const row of rows) {
-      if (row.k === 'a') effect.agents.push(this.#agent(row));
+      if (row.k === 'a') effect.agents.push(this.#agent(row, checked));
       else if (row.k === 't') {
         this.#task(row);
         effect.tasks = true;
@@ -114,7 +118,42 @@ export class Mirror {
     return checked.value;
   }
 
-  #agent(row: PulledRow): string {
+  /**
+   * Applies a batch this replica committed as change `version` while the mirror held every change before it: the rows
+   * a pull would bring back, in the database's order (rows already there first, new rows as they were numbered).
+   */
+  applyCommitted(changes: BatchChanges, version: number): void {
+    const v = String(version);
+    const rows: PulledRow[] = [];
+    const none = { seq: null, s: null, ci: null, n: null, h: null };
+    for (const agent of [...changes.agents, ...changes.newAgents])
+      rows.push({
+        k: 'a',
+        id: agent.id,
+        version: v,
+        seq: null,
+        s: agent.status,
+        ci: agent.ci,
+        n: agent.failed,
+        h: null,
+        body: agent.agent,
+      });
+    for (const task of changes.settled)
+      rows.push({ ...none, k: 't', id: task.id, version: v, h: task.h, body: task.task });
+    // A forgotten task keeps the text it had; a settled one is then a tombstone, which the mirror drops.
+    for (const { id } of changes.forgotten) {
+      const row = this.tasks.get(id);
+      if (row) rows.push({ ...none, k: 't', id, version: v, h: false, body: JSON.stringify(row.task) });
+    }
+    for (const task of changes.newTasks)
+      rows.push({ ...none, k: 't', id: task.id, version: v, h: task.h, body: task.task });
+    for (const document of changes.documents)
+      if (!document.name.includes('@'))
+        rows.push({ ...none, k: 'd', id: document.name, version: v, body: document.value });
+    this.apply(rows, true);
+  }
+
+  #agent(row: PulledRow, checked: boolean): string {
     const name = String(row.id).slice(0, 140);
     const index = row.ci;
     const columnsAgree =
@@ -139,7 +178,7 @@ export class Mirror {
       tasksFailed: row.n as number,
       status: row.s as AgentStatus,
       version: Number(row.version),
-      checked: false,
+      checked,
     };
     if (previous) Object.assign(previous, entry);
     else this.agents.set(agentId, entry);

@@ -7,7 +7,14 @@
 import pg from 'pg';
 import type { Agent, AgentStatus } from '../spec/index.ts';
 import { consoleLogger, type Logger } from './logger.ts';
-import { Batch, batchPayload, type PendingTask, type TaskBase } from './postgres-batch.ts';
+import {
+  Batch,
+  batchChanges,
+  batchPayload,
+  type BatchChanges,
+  type PendingTask,
+  type TaskBase,
+} from './postgres-batch.ts';
 import { Mirror, MirrorRowError, type PulledRow } from './postgres-mirror.ts';
 import { COUNT_REQUEST, prepareSchema, TOMBSTONE_LAG } from './postgres-schema.ts';
 import {
@@ -52,6 +59,17 @@ export interface PostgresStorage extends Storage {
   readonly location: string;
   /** This replica's number on the database (0 for the first ever started). */
   readonly replica: number;
+  /** What this replica's pulls and commits did so far (the bench and the tests read them). */
+  readonly counters: Readonly<PostgresCounters>;
+}
+
+export interface PostgresCounters {
+  /** Pulls that read the change counter only: nothing was committed since the change memory holds. */
+  heads: number;
+  /** Pulls that read the rows changed since. */
+  pulls: number;
+  /** Committed batches memory took as the database holds them, with no pull bringing them back. */
+  taken: number;
 }
 
 /** `postgres://` and `postgresql://` select PostgreSQL for `--state`. */
@@ -74,14 +92,34 @@ const message = (error: unknown): string => (error instanceof Error ? error.mess
 const randomStart = (seed: number, replica: number): number =>
   (((seed ^ 0x9e3779b9) >>> 0) + Math.imul(Math.imul(replica, 0x9e3779b9) >>> 0, 0x6d2b79f5)) >>> 0;
 
-const TASKS_SINCE =
-  "SELECT 't' AS k, task_id AS id, version::text AS version, seq, NULL::text AS s, NULL::int AS ci, NULL::int AS n, in_history AS h, task AS body FROM ark_tasks WHERE version > $1";
+/**
+ * Rows changed after $1, up to the counter: no row has a later number, and a range bounded on both sides is what keeps
+ * the plan PostgreSQL reuses (a generic plan, made without knowing $1) on the version index: for `version > $1` alone
+ * it guesses a third of the table and scans all of it.
+ */
+const SINCE = 'version > $1 AND version <= (SELECT version FROM ark_changes)';
+const TASKS_SINCE = `SELECT 't' AS k, task_id AS id, version::text AS version, seq, NULL::text AS s, NULL::int AS ci, NULL::int AS n, in_history AS h, task AS body FROM ark_tasks WHERE ${SINCE}`;
 // Documents of one replica alone (`name@replica`) are never pulled.
 const DOCUMENTS_SINCE =
   "SELECT 'd', name, version::text, NULL::bigint, NULL, NULL, NULL, NULL, value FROM ark_documents WHERE version > $1 AND name NOT LIKE '%@%'";
+/**
+ * Settings of every connection of a replica. No parallel query: on tables not analyzed yet (a new database, the first
+ * minute of a run) the planner guesses a third of the rows match and plans workers for a pull that returns one row;
+ * starting them took 300–500 ms per pull (BENCHMARKS.md, "Replicas on PostgreSQL", round 4). Every query here reads a
+ * few rows. Plans are left to PostgreSQL's own choice between a plan per run and one reused (the pull's ranges are
+ * bounded for that): forcing a plan per run re-planned every statement of `ark_apply` at every commit, which doubled
+ * its cost.
+ */
+export const SESSION_OPTIONS = '-c max_parallel_workers_per_gather=0';
+/**
+ * The change counter alone: the first query of every pull. When nothing changed since the change number a replica saw
+ * (every GET while nobody writes, and every request of a replica whose own commits are all there is), the pull ends
+ * here: one row read through a plan made once, instead of planning and running the four-table pull below.
+ */
+const HEAD = 'SELECT version::text AS version, cleared::text AS cleared FROM ark_changes';
 /** One statement, so one snapshot: the change counter and every row written after the change number given. */
-const PULL = `SELECT 'v' AS k, NULL AS id, version::text AS version, cleared AS seq, NULL::text AS s, NULL::int AS ci, NULL::int AS n, NULL::boolean AS h, NULL::text AS body FROM ark_changes
-UNION ALL SELECT 'a', agent_id, version::text, seq, status, catalogue_index, tasks_failed, NULL, agent FROM ark_agents WHERE version > $1
+export const PULL = `SELECT 'v' AS k, NULL AS id, version::text AS version, cleared AS seq, NULL::text AS s, NULL::int AS ci, NULL::int AS n, NULL::boolean AS h, NULL::text AS body FROM ark_changes
+UNION ALL SELECT 'a', agent_id, version::text, seq, status, catalogue_index, tasks_failed, NULL, agent FROM ark_agents WHERE ${SINCE}
 UNION ALL ${TASKS_SINCE}
 UNION ALL ${DOCUMENTS_SINCE}
 ORDER BY k, seq`;
@@ -100,8 +138,7 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
     query_timeout: QUERY_TIMEOUT_MS,
     keepAlive: true,
     application_name: 'agent-registry-kit',
-    // The pull is a named statement; a generic plan of `version > $1` would scan every row, so each run is planned.
-    options: '-c plan_cache_mode=force_custom_plan',
+    options: SESSION_OPTIONS,
   });
   // A connection that dies while idle (the database restarted) is dropped by the pool; the next query reconnects.
   pool.on('error', () => {});
@@ -143,6 +180,7 @@ class PostgresStorageImpl implements PostgresStorage {
   readonly randomStart: number;
   readonly agents: AgentTable;
   readonly tasks: TaskLog;
+  readonly counters: PostgresCounters = { heads: 0, pulls: 0, taken: 0 };
   #pool: pg.Pool;
   #logger: Logger;
   #mirror: Mirror;
@@ -177,6 +215,8 @@ class PostgresStorageImpl implements PostgresStorage {
   #outage = false;
   /** Another replica changed an agent that a batch of this one is writing (see refresh). */
   #overlayStale = false;
+  /** A whole load is running: it sets the mirror and the change number when it ends, so a commit may not meanwhile. */
+  #loading = false;
 
   constructor(pool: pg.Pool, location: string, replica: number, options: PostgresStorageOptions) {
     this.#pool = pool;
@@ -282,7 +322,9 @@ class PostgresStorageImpl implements PostgresStorage {
     const previous = this.#applied;
     const done = fetched.then(async (rows) => {
       await previous;
-      return rows === undefined ? this.#load() : this.#applyPull(rows, after);
+      if (rows === undefined) return this.#load();
+      await this.#inflightOutcome(rows);
+      return this.#applyPull(rows, after);
     });
     this.#applied = done.catch(() => {});
     return done;
@@ -290,7 +332,19 @@ class PostgresStorageImpl implements PostgresStorage {
 
   async #fetch(after: number): Promise<PulledRow[]> {
     try {
-      // Named: each connection parses and plans it once (it runs before every request).
+      // Named: each connection parses them once (they run before every request).
+      const head = (await this.#pool.query<{ version: string; cleared: string }>({ name: 'ark_head', text: HEAD }))
+        .rows[0];
+      const version = Number(head?.version);
+      // One change not known yet while a batch of this replica is being written: most likely that batch, committed
+      // and its answer on the way. Once it is in memory, the rows need no pull.
+      if (version > after && this.#oneUnknown(after, version)) await this.#inflightSettled();
+      // Nothing committed since what memory holds (or a counter that went back, which #applyPull answers with a load).
+      if (head && version <= Math.max(after, this.#seen)) {
+        this.counters.heads += 1;
+        return [{ ...NO_COLUMNS, k: 'v', id: null, version: head.version, seq: head.cleared }];
+      }
+      this.counters.pulls += 1;
       return (await this.#pool.query<PulledRow>({ name: 'ark_pull', text: PULL, values: [after] })).rows;
     } catch (error) {
       throw this.#unavailable(error);
@@ -323,6 +377,32 @@ class PostgresStorageImpl implements PostgresStorage {
   /** The mirror now holds every change up to `version`: committed batches up to it need no overlay. */
   #pulledUpTo(version: number): void {
     while (this.#committed.length > 0 && (this.#committed.at(-1)?.version ?? 0) <= version) this.#committed.pop();
+  }
+
+  /**
+   * Waits for the batch being written when a pull brought rows of a change this replica does not know yet: they may be
+   * that batch's own (committed, its answer not read yet), which are not another replica's change. Taken for one, they
+   * made every request wait for the batches after it (refresh) and dropped the parsed records.
+   */
+  async #inflightOutcome(rows: readonly PulledRow[]): Promise<void> {
+    const unknown = (row: PulledRow): boolean =>
+      row.k !== 'v' && Number(row.version) > this.#seen && !this.#own.has(Number(row.version));
+    if (this.#inflight && rows.some(unknown)) await this.#inflightSettled();
+  }
+
+  /** Resolves once the batch being written (if any) is committed or refused. */
+  #inflightSettled(): Promise<void> {
+    const inflight = this.#inflight;
+    if (!inflight) return Promise.resolve();
+    return new Promise<void>((resolve) => inflight.waiters.push({ resolve, reject: () => resolve() }));
+  }
+
+  /** Whether a batch is being written and exactly one change in (after, version] is not known to be this replica's. */
+  #oneUnknown(after: number, version: number): boolean {
+    if (!this.#inflight || version - after > 8) return false;
+    let unknown = 0;
+    for (let change = after + 1; change <= version; change += 1) if (!this.#own.has(change)) unknown += 1;
+    return unknown === 1;
   }
 
   /** Applies the rows of a pull that asked for changes after `after`, unless a pull applied before saw later ones. */
@@ -361,6 +441,7 @@ class PostgresStorageImpl implements PostgresStorage {
     } catch (error) {
       throw this.#unavailable(error);
     }
+    this.#loading = true;
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
       const head = await client.query<{ version: string }>('SELECT version::text AS version FROM ark_changes');
@@ -394,6 +475,7 @@ class PostgresStorageImpl implements PostgresStorage {
         ? new StorageUnavailableError(`the state database ${this.location} ${error.message}`)
         : this.#unavailable(error);
     } finally {
+      this.#loading = false;
       client.release();
     }
     this.#recovered();
@@ -447,15 +529,16 @@ class PostgresStorageImpl implements PostgresStorage {
     if (batch.empty) return batch.settle();
     this.#inflight = batch;
     try {
-      const payload = batchPayload(batch, (taskId) => this.#taskBase(taskId));
-      const result = await this.#pool.query<{ v: string }>('SELECT ark_apply($1::jsonb) AS v', [payload]);
+      const changes = batchChanges(batch, (taskId) => this.#taskBase(taskId));
+      const result = await this.#pool.query<{ v: string }>('SELECT ark_apply($1::jsonb) AS v', [batchPayload(changes)]);
       const version = Number(result.rows[0]?.v);
       batch.version = version;
       this.#own.add(version);
       for (const record of batch.agents.values()) this.#baseOf.set(record, version);
-      // Committed: memory shows the batch over the mirror until a pull brings its rows back in the database's order
-      // (the next request's pull), so the answers go now and the next batch is written at once.
-      this.#committed.unshift(batch);
+      // Committed: the answers go now and the next batch is written at once. When the batch is the change right after
+      // the last one memory holds, the mirror takes its rows as the database now holds them (no pull brings them
+      // back); otherwise memory shows it over the mirror until a pull brings its rows in the database's order.
+      if (!this.#takeCommitted(batch, changes, version)) this.#committed.unshift(batch);
       this.#inflight = undefined;
       batch.settle();
     } catch (error) {
@@ -464,6 +547,21 @@ class PostgresStorageImpl implements PostgresStorage {
     } finally {
       if (!this.#pending.empty || this.#pending.waiters.length > 0) this.#schedule();
     }
+  }
+
+  /** Puts a committed batch in the mirror if nothing else was committed since what it holds; false if it cannot. */
+  #takeCommitted(batch: Batch, changes: BatchChanges, version: number): boolean {
+    if (batch.cleared || this.#loading || this.#seen < 0 || version !== this.#seen + 1) return false;
+    try {
+      this.#mirror.applyCommitted(changes, version);
+    } catch {
+      // Not expected of rows this replica wrote; the next pull brings them back (and says what is wrong with them).
+      return false;
+    }
+    this.#seen = version;
+    this.#own.delete(version);
+    this.counters.taken += 1;
+    return true;
   }
 
   #writeError(error: unknown): StorageWriteError {
@@ -697,3 +795,4 @@ class PostgresStorageImpl implements PostgresStorage {
 }
 
 const NO_TASK: TaskBase = { exists: false, settled: false, inHistory: false };
+const NO_COLUMNS = { s: null, ci: null, n: null, h: null, body: null } as const;

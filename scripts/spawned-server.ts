@@ -243,7 +243,8 @@ export function cpuSecondsOf(pid: number): number {
   }
 }
 
-function descendantsOf(pid: number): number[] {
+/** Every process started by `pid`, its children's children too (empty where there is no /proc). */
+export function descendantsOf(pid: number): number[] {
   const found: number[] = [];
   try {
     for (const task of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/)) {

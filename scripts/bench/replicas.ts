@@ -2,21 +2,23 @@
 // in-memory fake and --state store.db, at 0, 100k and 1M stored agents; p99; a replica's start on the loaded database.
 // Runs alone: `node scripts/bench/replicas.ts --help`. PostgreSQL is a throwaway cluster started from Debian's binaries.
 import autocannon from 'autocannon';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { createFixedClock } from '../../mocks/clock.ts';
 import { createMockCore } from '../../mocks/core.ts';
 import { silentLogger } from '../../mocks/logger.ts';
 import { openPostgresStorage } from '../../mocks/postgres-storage.ts';
-import { getAtPointer, openapiDocument, validateRequestBody } from '../../spec/index.ts';
+import type { DeployRequest } from '../../spec/index.ts';
 import { cliError } from '../cli-error.ts';
 import { parseCommandLine } from '../command-line.ts';
 import { startPostgresCluster } from '../postgres-cluster.ts';
 import { spawnServer, type SpawnedServer } from '../spawned-server.ts';
 import { mintToken } from '../../mocks/auth.ts';
 import { seedDatabase } from './persistence.ts';
+import { deployBody } from './servers.ts';
+import { type CpuSnapshot, cpuSnapshot, cpuSpent, postgresPids } from './process-cpu.ts';
 
 export interface ReplicasOptions {
   sizes: number[];
@@ -25,6 +27,11 @@ export interface ReplicasOptions {
   duration: number;
   connections: number;
   rounds: number;
+  /**
+   * Another checkout of the kit (its root directory): one replica of it on a database of its own, measured in the same
+   * rounds as `postgres × 1 (baseline)`, for a before/after side by side.
+   */
+  baseline?: string;
 }
 
 export interface ReplicasRow {
@@ -37,20 +44,25 @@ export interface ReplicasRow {
   getRps: number;
   getP99Ms: number;
   non2xx: number;
+  /** CPU per request, µs: the target's servers, and (PostgreSQL targets) the cluster's processes. */
+  deployCpuUs: number;
+  deployDbCpuUs: number;
+  getCpuUs: number;
+  getDbCpuUs: number;
+  /** PostgreSQL over SQLite, the median of the per-round ratios (both measured in the same round, on the same load). */
+  deployShare?: number;
+  getShare?: number;
 }
 
 const SEED = 42;
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
-const deployBody = (): string =>
-  JSON.stringify(getAtPointer(openapiDocument, '/components/examples/DeployRequestTrading/value'));
 
 /** A database with `count` deployed agents: the template deployed through the storage, the rest copied in by SQL. */
 export async function seedPostgres(url: string, count: number): Promise<string> {
   const storage = await openPostgresStorage(url, { seed: SEED, catalogueSize: 36, logger: silentLogger });
   const core = createMockCore({ seed: SEED, storage, clock: createFixedClock(Date.now()), logger: silentLogger });
-  const request = validateRequestBody('deployAgent', JSON.parse(deployBody()));
-  if (!request.ok) throw new Error('the spec example DeployRequestTrading does not validate');
-  const { agentId } = core.store.deploy(request.value, 'bench');
+  // The store's deploy checks the body with the spec's validator itself (a MockInputError names a bad field).
+  const { agentId } = core.store.deploy(JSON.parse(deployBody) as DeployRequest, 'bench');
   await core.persist();
   await storage.close();
   if (count > 1) {
@@ -77,10 +89,14 @@ export async function seedPostgres(url: string, count: number): Promise<string> 
   return agentId;
 }
 
-function load(
-  urls: string[],
-  options: Partial<autocannon.Options>,
-): Promise<{ rps: number; p99: number; non2xx: number }> {
+interface LoadResult {
+  rps: number;
+  p99: number;
+  non2xx: number;
+  requests: number;
+}
+
+function load(urls: string[], options: Partial<autocannon.Options>): Promise<LoadResult> {
   // One autocannon per replica, connections shared out: a load balancer's round robin, without one in the way.
   const per = Math.max(1, Math.round((options.connections ?? 1) / urls.length));
   const runs = urls.map(
@@ -95,13 +111,41 @@ function load(
     rps: Math.round(results.reduce((sum, result) => sum + result.requests.total / result.duration, 0)),
     p99: Math.max(...results.map((result) => result.latency.p99)),
     non2xx: results.reduce((sum, result) => sum + result.non2xx, 0),
+    requests: results.reduce((sum, result) => sum + result.requests.total, 0),
   }));
 }
 
-const fake = (name: string, args: string[]): Promise<SpawnedServer> =>
+/** A load run and the CPU it cost per request (µs): the servers', and the cluster's when `dataDir` is given. */
+async function withCpu(
+  servers: readonly SpawnedServer[],
+  dataDir: string | undefined,
+  run: () => Promise<LoadResult>,
+): Promise<LoadResult & { cpuUs: number; dbCpuUs: number }> {
+  const pids = servers.map((server) => server.pid);
+  const database = (): CpuSnapshot => cpuSnapshot(dataDir ? postgresPids(dataDir) : []);
+  const dbBefore = database();
+  const before = cpuSnapshot(pids);
+  const result = await run();
+  const spent = cpuSpent(before, cpuSnapshot(pids));
+  const dbSpent = cpuSpent(dbBefore, database());
+  const perRequest = (seconds: number): number =>
+    result.requests > 0 ? Math.round((seconds * 1e6) / result.requests) : 0;
+  return { ...result, cpuUs: perRequest(spent), dbCpuUs: perRequest(dbSpent) };
+}
+
+const fake = (name: string, args: string[], root = '.'): Promise<SpawnedServer> =>
   spawnServer({
     name,
-    args: ['scripts/start.ts', '--port', '0', '--host', '127.0.0.1', '--seed', String(SEED), ...args],
+    args: [
+      join(resolve(root), 'scripts/start.ts'),
+      '--port',
+      '0',
+      '--host',
+      '127.0.0.1',
+      '--seed',
+      String(SEED),
+      ...args,
+    ],
     ready: /listening on http:\/\/127\.0\.0\.1:(\d+)/,
     timeoutMs: 600_000,
   });
@@ -115,7 +159,17 @@ interface Target {
   name: string;
   servers: SpawnedServer[];
   getId: string;
-  runs: { deploy: number; deployP99: number; get: number; getP99: number; non2xx: number }[];
+  runs: {
+    deploy: number;
+    deployP99: number;
+    get: number;
+    getP99: number;
+    non2xx: number;
+    deployCpu: number;
+    deployDbCpu: number;
+    getCpu: number;
+    getDbCpu: number;
+  }[];
 }
 
 /** The three kinds of target; `--targets postgres` skips the others (a 1M-agent in-memory preload over HTTP is long). */
@@ -125,13 +179,14 @@ export type ReplicasTarget = 'memory' | 'sqlite' | 'postgres';
 async function prepare(
   size: number,
   directory: string,
-  url: string,
+  urls: { url: string; baselineUrl: string | undefined; baseline: string | undefined },
   authorization: string,
   kinds: readonly ReplicasTarget[],
 ): Promise<Target[]> {
+  const { url } = urls;
   const headers = { authorization, 'content-type': 'application/json' };
   const deployed = async (server: SpawnedServer): Promise<string> => {
-    const answer = await fetch(`${server.baseUrl}/v1/agents/deploy`, { method: 'POST', headers, body: deployBody() });
+    const answer = await fetch(`${server.baseUrl}/v1/agents/deploy`, { method: 'POST', headers, body: deployBody });
     return ((await answer.json()) as { agentId: string }).agentId;
   };
   const targets: Target[] = [];
@@ -141,7 +196,7 @@ async function prepare(
       await load([`${memory.baseUrl}/v1/agents/deploy`], {
         method: 'POST',
         headers,
-        body: deployBody(),
+        body: deployBody,
         connections: 50,
         amount: size,
       });
@@ -166,63 +221,107 @@ async function prepare(
     );
     for (const count of [1, 2, 3])
       targets.push({ name: `postgres × ${count}`, servers: replicas.slice(0, count), getId: pgAgent, runs: [] });
+    if (urls.baseline && urls.baselineUrl) {
+      const baselineAgent = await seedPostgres(urls.baselineUrl, size);
+      const server = await fake('postgres baseline', ['--state', urls.baselineUrl], urls.baseline);
+      targets.push({ name: 'postgres × 1 (baseline)', servers: [server], getId: baselineAgent, runs: [] });
+    }
   }
   return targets;
 }
 
+/** Measures every target, round after round in alternation, so a busy machine weighs on all alike. */
+async function measureRounds(
+  targets: readonly Target[],
+  options: ReplicasOptions,
+  authorization: string,
+  dataDir: string,
+): Promise<void> {
+  const headers = { authorization, 'content-type': 'application/json' };
+  const common = { connections: options.connections, duration: options.duration };
+  for (let round = 0; round < options.rounds; round += 1)
+    for (const target of targets) {
+      const cluster = target.name.startsWith('postgres') ? dataDir : undefined;
+      const deploy = await withCpu(target.servers, cluster, () =>
+        load(
+          target.servers.map((server) => `${server.baseUrl}/v1/agents/deploy`),
+          { ...common, method: 'POST', headers, body: deployBody },
+        ),
+      );
+      const get = await withCpu(target.servers, cluster, () =>
+        load(
+          target.servers.map((server) => `${server.baseUrl}/v1/agents/${target.getId}`),
+          { ...common, headers: { authorization } },
+        ),
+      );
+      target.runs.push({
+        deploy: deploy.rps,
+        deployP99: deploy.p99,
+        get: get.rps,
+        getP99: get.p99,
+        non2xx: deploy.non2xx + get.non2xx,
+        deployCpu: deploy.cpuUs,
+        deployDbCpu: deploy.dbCpuUs,
+        getCpu: get.cpuUs,
+        getDbCpu: get.dbCpuUs,
+      });
+      log(
+        `  round ${round + 1}, ${target.name}: ${deploy.rps} deploys/s (${deploy.cpuUs} + ${deploy.dbCpuUs} µs CPU each), ${get.rps} GETs/s (${get.cpuUs} + ${get.dbCpuUs} µs) (load average ${loadavg()[0]?.toFixed(1)})`,
+      );
+    }
+}
+
+/** One row per target: medians of its rounds, PostgreSQL's shares of SQLite from ratios paired by round. */
+function rowsOf(size: number, targets: readonly Target[]): ReplicasRow[] {
+  const sqliteRuns = targets.find((target) => target.name === '--state store.db')?.runs;
+  const share = (target: Target, key: 'deploy' | 'get'): number | undefined =>
+    sqliteRuns && target.name.startsWith('postgres')
+      ? median(target.runs.map((run, round) => run[key] / (sqliteRuns[round]?.[key] || Number.NaN)))
+      : undefined;
+  const of = (target: Target, key: keyof Target['runs'][number]): number => median(target.runs.map((run) => run[key]));
+  return targets.map((target) => ({
+    size,
+    target: target.name,
+    startMs: Math.round(target.servers[0]?.readyMs ?? 0),
+    deployRps: of(target, 'deploy'),
+    deployP99Ms: of(target, 'deployP99'),
+    getRps: of(target, 'get'),
+    getP99Ms: of(target, 'getP99'),
+    non2xx: target.runs.reduce((sum, run) => sum + run.non2xx, 0),
+    deployCpuUs: of(target, 'deployCpu'),
+    deployDbCpuUs: of(target, 'deployDbCpu'),
+    getCpuUs: of(target, 'getCpu'),
+    getDbCpuUs: of(target, 'getDbCpu'),
+    deployShare: share(target, 'deploy'),
+    getShare: share(target, 'get'),
+  }));
+}
+
 /**
- * Measures every target, round after round in alternation, so a busy machine weighs on all alike; medians reported.
+ * Measures every target at every size (rounds in alternation); medians reported.
  * @example const rows = await replicasBench({ sizes: [0], duration: 3, connections: 48, rounds: 2 });
  */
 export async function replicasBench(options: ReplicasOptions): Promise<ReplicasRow[]> {
   const cluster = await startPostgresCluster();
   const directory = mkdtempSync(join(tmpdir(), 'agent-registry-kit-bench-replicas-'));
   const authorization = `Bearer ${await mintToken({ sub: 'bench' })}`;
-  const headers = { authorization, 'content-type': 'application/json' };
   const rows: ReplicasRow[] = [];
   try {
     for (const size of options.sizes) {
       log(`replicas: ${size.toLocaleString('en-US')} stored agents (load average ${loadavg()[0]?.toFixed(1)})…`);
       const url = await cluster.createDatabase(`bench_${size}`);
+      const baseline = options.baseline;
+      const baselineUrl = baseline ? await cluster.createDatabase(`bench_${size}_baseline`) : undefined;
       const targets = await prepare(
         size,
         directory,
-        url,
+        { url, baselineUrl, baseline },
         authorization,
         options.targets ?? ['memory', 'sqlite', 'postgres'],
       );
       try {
-        for (let round = 0; round < options.rounds; round += 1)
-          for (const target of targets) {
-            const common = { connections: options.connections, duration: options.duration };
-            const deploy = await load(
-              target.servers.map((server) => `${server.baseUrl}/v1/agents/deploy`),
-              { ...common, method: 'POST', headers, body: deployBody() },
-            );
-            const get = await load(
-              target.servers.map((server) => `${server.baseUrl}/v1/agents/${target.getId}`),
-              { ...common, headers: { authorization } },
-            );
-            target.runs.push({
-              deploy: deploy.rps,
-              deployP99: deploy.p99,
-              get: get.rps,
-              getP99: get.p99,
-              non2xx: deploy.non2xx + get.non2xx,
-            });
-            log(`  round ${round + 1}, ${target.name}: ${deploy.rps} deploys/s, ${get.rps} GETs/s`);
-          }
-        for (const target of targets)
-          rows.push({
-            size,
-            target: target.name,
-            startMs: Math.round(target.servers[0]?.readyMs ?? 0),
-            deployRps: median(target.runs.map((run) => run.deploy)),
-            deployP99Ms: median(target.runs.map((run) => run.deployP99)),
-            getRps: median(target.runs.map((run) => run.get)),
-            getP99Ms: median(target.runs.map((run) => run.getP99)),
-            non2xx: target.runs.reduce((sum, run) => sum + run.non2xx, 0),
-          });
+        await measureRounds(targets, options, authorization, join(cluster.dir, 'data'));
+        rows.push(...rowsOf(size, targets));
       } finally {
         const servers = new Set(targets.flatMap((target) => target.servers));
         await Promise.all([...servers].map((server) => server.stop(10_000)));
@@ -238,22 +337,24 @@ export async function replicasBench(options: ReplicasOptions): Promise<ReplicasR
 /** The rows as a Markdown table, PostgreSQL as a share of SQLite at the same size. */
 export function replicasTable(rows: ReplicasRow[]): string {
   const lines = [
-    '| stored agents | target | deploy req/s | deploy p99 ms | GET req/s | GET p99 ms | deploy / SQLite | GET / SQLite | start ms | non-2xx |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| stored agents | target | deploy req/s | deploy p99 ms | GET req/s | GET p99 ms | deploy / SQLite (paired) | GET / SQLite (paired) | deploy CPU µs/req | GET CPU µs/req | start ms | non-2xx |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const row of rows) {
-    const sqlite = rows.find((other) => other.size === row.size && other.target === '--state store.db');
-    const share = (value: number, base: number | undefined): string =>
-      row.target.startsWith('postgres') && base ? `${Math.round((100 * value) / base)} %` : '';
+    // Server + PostgreSQL, for the replicas.
+    const cpu = (server: number, database: number): string =>
+      row.target.startsWith('postgres') ? `${server} + ${database}` : String(server);
+    const share = (ratio: number | undefined): string =>
+      ratio !== undefined && Number.isFinite(ratio) ? `${Math.round(100 * ratio)} %` : '';
     lines.push(
-      `| ${row.size.toLocaleString('en-US')} | ${row.target} | ${row.deployRps.toLocaleString('en-US')} | ${row.deployP99Ms} | ${row.getRps.toLocaleString('en-US')} | ${row.getP99Ms} | ${share(row.deployRps, sqlite?.deployRps)} | ${share(row.getRps, sqlite?.getRps)} | ${row.startMs} | ${row.non2xx} |`,
+      `| ${row.size.toLocaleString('en-US')} | ${row.target} | ${row.deployRps.toLocaleString('en-US')} | ${row.deployP99Ms} | ${row.getRps.toLocaleString('en-US')} | ${row.getP99Ms} | ${share(row.deployShare)} | ${share(row.getShare)} | ${cpu(row.deployCpuUs, row.deployDbCpuUs)} | ${cpu(row.getCpuUs, row.getDbCpuUs)} | ${row.startMs} | ${row.non2xx} |`,
     );
   }
   return lines.join('\n');
 }
 
 const usage =
-  'usage: node scripts/bench/replicas.ts [--sizes 0,100000,1000000] [--targets memory,sqlite,postgres] [--duration S] [--connections N] [--rounds N] [--quick]';
+  'usage: node scripts/bench/replicas.ts [--sizes 0,100000,1000000] [--targets memory,sqlite,postgres] [--duration S] [--connections N] [--rounds N] [--baseline DIR] [--quick]';
 
 /**
  * Runs the section on its own and prints the table.
@@ -268,6 +369,7 @@ export async function main(args: string[]): Promise<void> {
       rounds: { type: 'string' },
       quick: { type: 'boolean', default: false },
       targets: { type: 'string', default: 'memory,sqlite,postgres' },
+      baseline: { type: 'string' },
     },
     { usage },
     args,
@@ -285,7 +387,9 @@ export async function main(args: string[]): Promise<void> {
   const targets = kinds.filter((kind): kind is ReplicasTarget => ['memory', 'sqlite', 'postgres'].includes(kind));
   if (targets.length === 0 || targets.length !== kinds.length)
     cliError(`--targets takes memory, sqlite and postgres, comma-separated; ${usage}`);
-  const rows = await replicasBench({ sizes, duration, connections, rounds, targets });
+  if (values.baseline !== undefined && !existsSync(join(values.baseline, 'scripts/start.ts')))
+    cliError(`--baseline takes the root of another checkout of the kit (with scripts/start.ts); ${usage}`);
+  const rows = await replicasBench({ sizes, duration, connections, rounds, targets, baseline: values.baseline });
   process.stdout.write(
     `load average before ${before}, after ${loadavg()[0]?.toFixed(2)} (2 cores, shared)\n${replicasTable(rows)}\n`,
   );

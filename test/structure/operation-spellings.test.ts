@@ -1,0 +1,39 @@
+// Issue 20's bound: each operationId is spelled in at most four non-test source files; the rest take operations from
+// the spec (its links, path templates and examples).
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { operations } from '../../spec/index.ts';
+import { isNonTestSource, spellings, type SourceFile } from './operation-spellings.ts';
+
+const MOST_FILES = 4;
+
+describe('operationId spellings', () => {
+  it.each([
+    { case: 'a quoted id', text: "route('getAgent')", found: ['a.ts'] },
+    { case: 'a property key', text: 'const t = { getAgent: 1 };', found: ['a.ts'] },
+    { case: 'a longer name containing it', text: "const getAgentName = 'x';", found: [] },
+    { case: 'a path, not the id', text: "'/v1/agents/{agentId}'", found: [] },
+  ])('counts $case: $found', ({ text, found }) => {
+    expect(spellings([{ path: 'a.ts', text }], ['getAgent']).get('getAgent')).toEqual(found);
+  });
+
+  it.each([
+    ['mocks/operations/getAgent.ts', true],
+    ['mocks/router.test.ts', false],
+    ['test/core-call.ts', false],
+    ['spec/openapi-types.generated.ts', false],
+    ['scripts/bench/report.ts', true],
+  ])('%s is non-test source: %s', (path, want) => {
+    expect(isNonTestSource(path)).toBe(want);
+  });
+
+  it(`each of the spec's operationIds is spelled in at most ${MOST_FILES} non-test source files`, () => {
+    const files: SourceFile[] = execFileSync('git', ['ls-files'], { encoding: 'utf8' })
+      .split('\n')
+      .filter(isNonTestSource)
+      .map((path) => ({ path, text: readFileSync(path, 'utf8') }));
+    const over = [...spellings(files, [...operations.keys()])].filter(([, where]) => where.length > MOST_FILES);
+    expect(Object.fromEntries(over)).toEqual({});
+  });
+});
