@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { callCore as call, deployThroughCore as deploy } from '../test/core-call.ts';
-import { mintToken } from './auth.ts';
 import { createFixedClock } from './clock.ts';
 import { createMockCore, type MockCore } from './core.ts';
 import { silentLogger } from './logger.ts';

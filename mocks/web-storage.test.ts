@@ -1,10 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { callCore as call, deployThroughCore as deploy } from '../test/core-call.ts';
-import { mintToken } from './auth.ts';
 import { createFixedClock } from './clock.ts';
 import { createMockCore, type MockCore } from './core.ts';
 import type { Logger } from './logger.ts';
-import type { MockResponse } from './mock-http.ts';
 import { createTestApi } from './test-api.ts';
 import { openPageStorage, openWebStorage, webStorageKey, type WebStorageLike } from './web-storage.ts';
 

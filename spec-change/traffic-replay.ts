@@ -13,7 +13,6 @@ import {
   type BodyOperationId,
   type JsonObject,
   type JsonValue,
-  type OperationId,
 } from '../spec/index.ts';
 
 /** One recorded exchange, from wherever it came; parts that were not recorded are undefined. */
