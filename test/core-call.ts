@@ -6,16 +6,23 @@ import type { MockResponse } from '../mocks/mock-http.ts';
 let token = '';
 
 /**
- * One request with a valid token and a JSON body (or none), answered by the core.
+ * One request with a valid token (or the given Authorization, e.g. a token minted at a fixed clock's time) and a JSON
+ * body (or none), answered by the core.
  * @example const answer = await callCore(core, 'PUT', '/__mock/overrides', { operation: 'getAgent', status: 404 });
  */
-export async function callCore(core: MockCore, method: string, path: string, body?: unknown): Promise<MockResponse> {
+export async function callCore(
+  core: MockCore,
+  method: string,
+  path: string,
+  body?: unknown,
+  authorization?: string,
+): Promise<MockResponse> {
   token ||= await mintToken();
   return core.handle({
     method,
     path,
     query: '',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    headers: { authorization: authorization ?? `Bearer ${token}`, 'content-type': 'application/json' },
     body: body === undefined ? null : new TextEncoder().encode(JSON.stringify(body)),
   });
 }
@@ -33,4 +40,19 @@ export async function deployThroughCore(core: MockCore, name: string): Promise<s
   });
   if (response.status !== 201) throw new Error(`deploy answered ${response.status}: ${response.body}`);
   return (JSON.parse(response.body) as { agentId: string }).agentId;
+}
+
+/**
+ * `callCore`, with the answer's status and its JSON body parsed (an empty object when there is none).
+ * @example const { status, body } = await answerCore(core, 'GET', `/v1/agents/${id}`, undefined, authorization);
+ */
+export async function answerCore(
+  core: MockCore,
+  method: string,
+  path: string,
+  body?: unknown,
+  authorization?: string,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await callCore(core, method, path, body, authorization);
+  return { status: response.status, body: response.body ? (JSON.parse(response.body) as Record<string, unknown>) : {} };
 }

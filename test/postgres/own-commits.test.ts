@@ -6,23 +6,14 @@ import { mintToken } from '../../mocks/auth.ts';
 import { createFixedClock } from '../../mocks/clock.ts';
 import { createMockCore, type MockCore } from '../../mocks/core.ts';
 import { silentLogger } from '../../mocks/logger.ts';
-import type { MockRequest } from '../../mocks/mock-http.ts';
 import { openPostgresStorage, type PostgresStorage } from '../../mocks/postgres-storage.ts';
+import { answerCore } from '../core-call.ts';
 import { newDatabase } from './databases.ts';
 
 const START = Date.parse('2026-11-20T12:00:00Z');
 let token = '';
-const request = (method: string, path: string, body?: unknown): MockRequest => ({
-  method,
-  path,
-  query: '',
-  headers: { authorization: token, ...(body !== undefined && { 'content-type': 'application/json' }) },
-  body: body === undefined ? null : new TextEncoder().encode(JSON.stringify(body)),
-});
-const answer = async (core: MockCore, method: string, path: string, body?: unknown) => {
-  const response = await core.handle(request(method, path, body));
-  return { status: response.status, body: response.body ? (JSON.parse(response.body) as Record<string, unknown>) : {} };
-};
+const answer = (core: MockCore, method: string, path: string, body?: unknown) =>
+  answerCore(core, method, path, body, token);
 // One parsed agent kept at most: the others are read from the rows memory took, with those rows' versions.
 const open = (url: string) =>
   openPostgresStorage(url, { seed: 8, catalogueSize: 36, logger: silentLogger, agentCacheSize: 1 });
