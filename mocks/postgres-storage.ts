@@ -10,13 +10,13 @@ import { consoleLogger, type Logger } from './logger.ts';
 import {
   Batch,
   batchChanges,
-  batchPayload,
+  batchParameters,
   type BatchChanges,
   type PendingTask,
   type TaskBase,
 } from './postgres-batch.ts';
 import { Mirror, MirrorRowError, type PulledRow } from './postgres-mirror.ts';
-import { COUNT_REQUEST, prepareSchema, TOMBSTONE_LAG } from './postgres-schema.ts';
+import { APPLY_BATCH, COUNT_REQUEST, prepareSchema, TOMBSTONE_LAG } from './postgres-schema.ts';
 import {
   StorageConflictError,
   StorageUnavailableError,
@@ -530,7 +530,11 @@ class PostgresStorageImpl implements PostgresStorage {
     this.#inflight = batch;
     try {
       const changes = batchChanges(batch, (taskId) => this.#taskBase(taskId));
-      const result = await this.#pool.query<{ v: string }>('SELECT ark_apply($1::jsonb) AS v', [batchPayload(changes)]);
+      const result = await this.#pool.query<{ v: string }>({
+        name: 'ark_apply',
+        text: APPLY_BATCH,
+        values: batchParameters(changes),
+      });
       const version = Number(result.rows[0]?.v);
       batch.version = version;
       this.#own.add(version);
@@ -593,7 +597,7 @@ class PostgresStorageImpl implements PostgresStorage {
       const task = batch.tasks.get(taskId);
       if (task) {
         const before = batch.cleared ? NO_TASK : this.#taskBase(taskId, index + 1);
-        // The same rules as batchPayload: a task settled and forgotten within one batch left no row.
+        // The same rules as batchChanges: a task settled and forgotten within one batch left no row.
         if (!before.exists && task.deleted) return NO_TASK;
         return { exists: true, settled: task.settled || before.settled, inHistory: task.inHistory && !task.deleted };
       }

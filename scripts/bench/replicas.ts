@@ -5,6 +5,7 @@ import autocannon from 'autocannon';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { createFixedClock } from '../../mocks/clock.ts';
 import { createMockCore } from '../../mocks/core.ts';
@@ -222,7 +223,11 @@ async function prepare(
     for (const count of [1, 2, 3])
       targets.push({ name: `postgres × ${count}`, servers: replicas.slice(0, count), getId: pgAgent, runs: [] });
     if (urls.baseline && urls.baselineUrl) {
-      const baselineAgent = await seedPostgres(urls.baselineUrl, size);
+      // Seeded by the baseline's own code: its layout may differ from this checkout's.
+      const theirs = (await import(pathToFileURL(join(resolve(urls.baseline), 'scripts/bench/replicas.ts')).href)) as {
+        seedPostgres: typeof seedPostgres;
+      };
+      const baselineAgent = await theirs.seedPostgres(urls.baselineUrl, size);
       const server = await fake('postgres baseline', ['--state', urls.baselineUrl], urls.baseline);
       targets.push({ name: 'postgres × 1 (baseline)', servers: [server], getId: baselineAgent, runs: [] });
     }
