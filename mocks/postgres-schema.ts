@@ -36,9 +36,10 @@ INSERT INTO ark_rate VALUES (1, '', 0, 0);
 /**
  * Layout 2's `ark_apply`. Rows come as typed arrays, one element per row, and records as one text each (every record
  * after a newline: JSON text never holds one), so PostgreSQL reads each record once. Layout 1 took one jsonb holding
- * the records as JSON strings: parsing that and taking the strings out again cost 2–3× the rest of a 23-agent batch
- * (BENCHMARKS.md, "Replicas on PostgreSQL", round 5). An agent with no `seen` version is new; a task's kind says
- * whether it is new, settled or forgotten.
+ * the records as JSON strings, which PostgreSQL parsed whole and then unescaped again: 0–25 % more backend CPU per
+ * agent than this (BENCHMARKS.md, "Replicas on PostgreSQL", round 5); most of a deploy's cost in PostgreSQL is the row
+ * and its three index entries. An agent with no `seen` version is new; a task's kind says whether it is new, settled
+ * or forgotten.
  */
 const APPLY = `
 CREATE FUNCTION ark_apply(clear boolean,
