@@ -29,6 +29,8 @@ export class Batch {
   doomed: StorageWriteError | undefined;
   readonly agents = new Map<string, AgentRecord>();
   readonly newAgents = new Set<string>();
+  /** The new agents that are deployed ones (not catalogue agents written at a reset): counted on every deploy. */
+  readonly newDeployed = new Set<string>();
   /** The version each changed agent was read at, or the batch that changed it first (its version once committed). */
   readonly bases = new Map<string, number | Batch>();
   readonly tasks = new Map<string, PendingTask>();

@@ -676,21 +676,19 @@ class PostgresStorageImpl implements PostgresStorage {
       }
   }
 
-  /** The mirror's deployed agents (unless a reset hides them) and those written since: no walk over the mirror. */
+  /**
+   * The mirror's deployed agents (unless a reset hides them) and those written since: no walk over the mirror. Runs on
+   * every deploy (`--max-agents`), so it walks only each batch's deployed new agents, newest batch first, down to the
+   * newest reset (a reset hides the batches before it).
+   */
   #deployedCount(): number {
     const hidden = this.#mirrorCleared();
     let count = hidden ? 0 : this.#mirror.deployedCount;
-    const batches = [...this.#batches()].reverse();
-    const start = Math.max(
-      0,
-      batches.findLastIndex((batch) => batch.cleared),
-    );
-    for (const batch of batches.slice(start))
-      for (const agentId of batch.newAgents) {
-        const record = batch.agents.get(agentId);
-        if (!record || record.catalogueIndex !== undefined || (!hidden && this.#mirror.agents.has(agentId))) continue;
-        count += 1;
-      }
+    for (const batch of this.#batches()) {
+      if (hidden) count += batch.newDeployed.size;
+      else for (const agentId of batch.newDeployed) if (!this.#mirror.agents.has(agentId)) count += 1;
+      if (batch.cleared) break;
+    }
     return count;
   }
 
@@ -707,6 +705,7 @@ class PostgresStorageImpl implements PostgresStorage {
         const id = record.agent.agentId;
         storage.#pending.agents.set(id, record);
         storage.#pending.newAgents.add(id);
+        if (record.catalogueIndex === undefined) storage.#pending.newDeployed.add(id);
         storage.#remember(record);
         storage.#schedule();
       },
@@ -753,6 +752,7 @@ class PostgresStorageImpl implements PostgresStorage {
         pending.cleared = true;
         pending.agents.clear();
         pending.newAgents.clear();
+        pending.newDeployed.clear();
         pending.bases.clear();
         pending.tasks.clear();
         storage.#cache.clear();
