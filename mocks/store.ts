@@ -30,8 +30,8 @@ import { checkTaskSeed, seededTaskRecord } from './task-seed.ts';
 export const DEFAULT_MAX_TASKS = 10_000;
 /**
  * Deployed agents kept at most (`--max-agents`); a deploy beyond it is answered 503 until a reset. An agent costs
- * about 0.8 KB of heap (2-3 KB of RSS) as typically deployed, 6 KB of heap (12 KB of RSS) at the schema's maximum field
- * sizes (scripts/bench/agent-memory.ts; docs/security.md).
+ * about 0.55 KB of heap (1.4 KB of RSS) as typically deployed, 4.7 KB of heap (9.2 KB of RSS) at the schema's maximum
+ * field sizes (scripts/bench/agent-memory.ts; docs/security.md).
  */
 export const DEFAULT_MAX_AGENTS = 1_000_000;
 /** Default share of tasks that fail, decided per task from the seeded random source. */
