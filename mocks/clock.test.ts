@@ -43,11 +43,11 @@ describe('followFakeTimers', () => {
     vi.useFakeTimers({ now: Date.parse('2026-11-20T12:00:00Z') });
     const agent = await api.seedAgent();
     const task = await api.seedTask({ agentId: agent.agentId, status: 'queued', outcome: 'completed' });
-    expect(core.store.getTask(task.taskId)?.status).toBe('queued');
+    expect(core.store.findTask(task.taskId)?.status).toBe('queued');
     vi.advanceTimersByTime(Date.parse(task.startsAt) - Date.now());
-    expect(core.store.getTask(task.taskId)?.status).toBe('processing');
+    expect(core.store.findTask(task.taskId)?.status).toBe('processing');
     vi.advanceTimersByTime(Date.parse(task.finishesAt) - Date.now());
-    expect(core.store.getTask(task.taskId)?.status).toBe('completed');
+    expect(core.store.findTask(task.taskId)?.status).toBe('completed');
     expect(core.store.get(agent.agentId)?.performance.tasksCompleted).toBe(agent.performance.tasksCompleted + 1);
   });
 

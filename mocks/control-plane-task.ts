@@ -9,7 +9,7 @@ export type ControlPlaneTask = components['schemas']['Task'];
 
 /**
  * The control plane's view of a task as the store sees it now.
- * @example toControlPlaneTask(store.getTask(taskId)).status // 'processing'
+ * @example toControlPlaneTask(store.findTask(taskId)).status // 'processing'
  */
 export function toControlPlaneTask(task: TaskState): ControlPlaneTask {
   return {

@@ -351,7 +351,7 @@ describe('the control plane through its narrow host interface', () => {
         maxTasks: 10,
         list: () => ({ total: 0, agents: [] }),
         setStatus: () => undefined,
-        getTask: () => undefined,
+        findTask: () => undefined,
         seedAgent: () => ({ ok: false as const, status: 400 as const, errors: [] }),
         seedTask: () => ({ ok: false as const, status: 400 as const, errors: [] }),
       },

@@ -27,7 +27,7 @@ export interface ControlPlaneHost {
   readonly seed: number;
   readonly store: Pick<
     AgentStore,
-    'agentCount' | 'taskCount' | 'maxTasks' | 'list' | 'setStatus' | 'getTask' | 'seedAgent' | 'seedTask'
+    'agentCount' | 'taskCount' | 'maxTasks' | 'list' | 'setStatus' | 'findTask' | 'seedAgent' | 'seedTask'
   >;
   readonly clock: Pick<Clock, 'now' | 'offset'>;
   readonly journal: Pick<Journal, 'capacity' | 'entries' | 'clear'>;
@@ -180,7 +180,7 @@ const controlHandlers = {
     return noContent();
   },
   getMockTask: ({ params, instance }, host) => {
-    const task = host.store.getTask(params.taskId ?? '');
+    const task = host.store.findTask(params.taskId ?? '');
     if (!task)
       return problemResponse('task-not-found', {
         detail: `No task has the id ${params.taskId ?? ''} (the history keeps the last ${host.store.maxTasks}).`,

@@ -39,7 +39,7 @@ interface CompiledRoute<T> {
  * Compiles path templates once into a matcher. Parameters come back still percent-encoded: the caller decodes and
  * validates them. As OpenAPI says, a concrete path wins over a templated one (`/v1/agents/deploy` is never the agent
  * `deploy`; another method there is 405). With `headFromGet`, HEAD is served wherever GET is (RFC 9110).
- * @example createRouter([{ method: 'GET', path: '/tasks/{taskId}', target: 'getTask' }]).match('GET', '/tasks/t1')
+ * @example createRouter([{ method: 'GET', path: '/tasks/{taskId}', target: 'showTask' }]).match('GET', '/tasks/t1')
  */
 export function createRouter<T>(
   routes: readonly RouteDefinition<T>[],

@@ -72,7 +72,7 @@ describe('openSqliteStorage', () => {
     expect((await call(restarted, 'GET', `/v1/agents/${agentId}`)).body).toBe(agentBefore);
     expect(restarted.store.get(agentId)?.performance.tasksCompleted).toBe(1);
     expect(restarted.store.get(catalogueId)?.status).toBe('paused');
-    expect(restarted.store.getTask(task.taskId)?.status).toBe('completed');
+    expect(restarted.store.findTask(task.taskId)?.status).toBe('completed');
     expect(restarted.clock.offset).toBe(60_000);
     expect(JSON.parse((await call(restarted, 'GET', '/__mock/scenarios')).body)).toEqual({
       latencyMs: 1,

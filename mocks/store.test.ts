@@ -116,14 +116,14 @@ describe('AgentStore tasks and their lifecycle on the injected clock', () => {
       estimatedCompletion: 4,
       cost: 0.2502,
     });
-    expect(store.getTask(result.task.taskId)?.status).toBe('queued');
+    expect(store.findTask(result.task.taskId)?.status).toBe('queued');
     store.clock.advance(2000);
-    expect(store.getTask(result.task.taskId)?.status).toBe('processing');
+    expect(store.findTask(result.task.taskId)?.status).toBe('processing');
     expect(store.get(agentId)?.performance.tasksCompleted).toBe(0);
     store.clock.advance(2001);
-    expect(store.getTask(result.task.taskId)?.status).toBe('processing');
+    expect(store.findTask(result.task.taskId)?.status).toBe('processing');
     store.clock.advance(1);
-    expect(store.getTask(result.task.taskId)?.status).toBe('completed');
+    expect(store.findTask(result.task.taskId)?.status).toBe('completed');
     expect(store.get(agentId)?.performance).toEqual({
       totalRevenue: 0.2502,
       tasksCompleted: 1,
@@ -139,7 +139,7 @@ describe('AgentStore tasks and their lifecycle on the injected clock', () => {
     const result = store.submitTask(agentId, execute({ task: 'x' }));
     if (!result.ok) throw new Error('submit failed');
     store.clock.advance(60_000);
-    expect(store.getTask(result.task.taskId)?.status).toBe('failed');
+    expect(store.findTask(result.task.taskId)?.status).toBe('failed');
     expect(store.get(agentId)?.performance).toMatchObject({ tasksCompleted: 0, successRate: 0, totalRevenue: 0 });
   });
 
@@ -148,7 +148,7 @@ describe('AgentStore tasks and their lifecycle on the injected clock', () => {
     const { agentId } = store.deploy(deployRequest, 'a');
     const tasks = Array.from({ length: 200 }, () => store.submitTask(agentId, execute({ task: 'x' })));
     store.clock.advance(60_000);
-    const completed = tasks.filter((t) => t.ok && store.getTask(t.task.taskId)?.status === 'completed').length;
+    const completed = tasks.filter((t) => t.ok && store.findTask(t.task.taskId)?.status === 'completed').length;
     const performance = store.get(agentId)?.performance;
     expect(performance?.tasksCompleted).toBe(completed);
     expect(performance?.successRate).toBeCloseTo(completed / 200, 4);
@@ -180,7 +180,7 @@ describe('AgentStore tasks and their lifecycle on the injected clock', () => {
     const first = store.submitTask(agentId, execute({ task: 'x' }));
     for (let index = 0; index < 30; index += 1) store.submitTask(agentId, execute({ task: 'x' }));
     expect(store.taskCount).toBe(10);
-    if (first.ok) expect(store.getTask(first.task.taskId)).toBeUndefined();
+    if (first.ok) expect(store.findTask(first.task.taskId)).toBeUndefined();
     // 21 tasks were settled ahead of time when the bound pushed them out of the queue; the 10 left finish on time.
     expect(store.get(agentId)?.performance.tasksCompleted).toBe(before + 21);
     store.clock.advance(60_000);
@@ -195,8 +195,8 @@ describe('AgentStore tasks and their lifecycle on the injected clock', () => {
     const high = store.submitTask(agentId, { task: 'x', priority: 'high' });
     if (!low.ok || !high.ok) throw new Error('submit failed');
     clock.advance(high.task.finishesAt - START);
-    expect(store.getTask(high.task.taskId)?.status).toBe('completed');
-    expect(store.getTask(low.task.taskId)?.status).toBe('queued');
+    expect(store.findTask(high.task.taskId)?.status).toBe('completed');
+    expect(store.findTask(low.task.taskId)?.status).toBe('queued');
     expect(store.get(agentId)?.performance.tasksCompleted).toBe(1);
   });
 });

@@ -357,7 +357,7 @@ export class AgentStore {
   }
 
   /** A task of the bounded history, with its status now. */
-  getTask(taskId: string): TaskState | undefined {
+  findTask(taskId: string): TaskState | undefined {
     this.settle();
     const task = this.#ledger.get(taskId);
     return task ? { ...task, status: taskStatusAt(task, this.clock.now()) } : undefined;

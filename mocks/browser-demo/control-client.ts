@@ -83,7 +83,7 @@ export function createControlClient(baseUrl: string) {
         isObject(value) && Array.isArray(value.agents) && value.agents.every(isAgentSummary) ? value.agents : undefined,
       ),
     /** The task's status on the mock's clock. */
-    getTask: (taskId: string) =>
+    readTask: (taskId: string) =>
       call('GET', `/tasks/${encodeURIComponent(taskId)}`, undefined, (value) =>
         isTaskView(value) ? value : undefined,
       ),

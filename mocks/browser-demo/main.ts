@@ -156,7 +156,7 @@ async function refreshTasks(): Promise<void> {
   const finishedAgents = new Set<string>();
   for (const task of state.tasks) {
     if (task.status === 'completed' || task.status === 'failed') continue;
-    const result = await control.getTask(task.taskId);
+    const result = await control.readTask(task.taskId);
     if (!result.ok) continue;
     const view: TaskView = result.value;
     if (view.status !== task.status) {

@@ -68,7 +68,7 @@ const handler = `import { jsonResponse } from '../mock-http.ts';
 import { agentNotFound, type OperationHandler } from './operation-handler.ts';
 
 export const getFixtureTask: OperationHandler<'getFixtureTask'> = ({ params, instance }, { store }) => {
-  const task = store.getTask(params.taskId);
+  const task = store.findTask(params.taskId);
   return task === undefined ? agentNotFound(params.taskId, instance) : jsonResponse(200, JSON.stringify(task));
 };
 `;
