@@ -3,18 +3,18 @@ import { AgentCache } from './agent-cache.ts';
 import type { AgentRecord } from './storage.ts';
 
 const record = (agentId: string): AgentRecord =>
-  ({ agent: { agentId }, tasksFailed: 0, catalogueIndex: undefined, json: undefined }) as unknown as AgentRecord;
+  ({ agentId, tasksFailed: 0, catalogueIndex: undefined, json: undefined }) as unknown as AgentRecord;
 
 describe('AgentCache', () => {
   it('drops the least recently used record when full: a read keeps a record in', () => {
     const cache = new AgentCache(2);
     cache.remember(record('a'));
     cache.remember(record('b'));
-    expect(cache.get('a')?.agent.agentId).toBe('a');
+    expect(cache.get('a')?.agentId).toBe('a');
     cache.remember(record('c'));
     expect(cache.get('b')).toBeUndefined();
-    expect(cache.get('a')?.agent.agentId).toBe('a');
-    expect(cache.get('c')?.agent.agentId).toBe('c');
+    expect(cache.get('a')?.agentId).toBe('a');
+    expect(cache.get('c')?.agentId).toBe('c');
     expect(cache.size).toBe(2);
   });
 

@@ -6,7 +6,7 @@ export const DEFAULT_AGENT_CACHE_SIZE = 5000;
 
 /**
  * A least-recently-used cache of agent records by agentId (a Map keeps insertion order: a hit moves to the end).
- * @example const cache = new AgentCache(2); cache.remember(record); cache.get(record.agent.agentId);
+ * @example const cache = new AgentCache(2); cache.remember(record); cache.get(record.agentId);
  */
 export class AgentCache {
   #records = new Map<string, AgentRecord>();
@@ -29,7 +29,7 @@ export class AgentCache {
   }
 
   remember(record: AgentRecord): void {
-    const agentId = record.agent.agentId;
+    const agentId = record.agentId;
     this.#records.delete(agentId);
     if (this.#records.size >= this.#capacity) {
       const oldest = this.#records.keys().next();

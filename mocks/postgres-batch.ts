@@ -1,4 +1,5 @@
 // One group commit of a PostgreSQL replica: the writes of a tick, folded to one final state per row, sent as one call.
+import { agentJson } from './agent-record.ts';
 import type { AgentRecord, StorageWriteError } from './storage.ts';
 
 /** A task as the batch last saw it: its JSON, and whether the history still shows it or it was forgotten whole. */
@@ -55,7 +56,7 @@ export class Batch {
   }
 }
 
-const agentJson = (record: AgentRecord): string => record.json ?? JSON.stringify(record.agent);
+const jsonOf = (record: AgentRecord): string => record.json ?? agentJson(record);
 
 interface AgentRow {
   id: string;
@@ -88,7 +89,7 @@ export function batchChanges(batch: Batch, taskBase: (taskId: string) => TaskBas
     documents: [...batch.documents].map(([name, value]) => ({ name, value })),
   };
   for (const [agentId, record] of batch.agents) {
-    const row = { id: agentId, status: record.agent.status, failed: record.tasksFailed, agent: agentJson(record) };
+    const row = { id: agentId, status: record.status, failed: record.tasksFailed, agent: jsonOf(record) };
     const ci = record.catalogueIndex ?? null;
     if (batch.newAgents.has(agentId)) changes.newAgents.push({ ...row, ci });
     else {

@@ -6,6 +6,7 @@
 // Node only: the msw adapters never import this module.
 import pg from 'pg';
 import type { Agent, AgentStatus } from '../spec/index.ts';
+import { agentJson, agentRecord, agentView } from './agent-record.ts';
 import { consoleLogger, type Logger } from './logger.ts';
 import {
   Batch,
@@ -608,7 +609,7 @@ class PostgresStorageImpl implements PostgresStorage {
       const oldest = this.#cache.keys().next();
       if (!oldest.done) this.#cache.delete(oldest.value);
     }
-    this.#cache.set(record.agent.agentId, record);
+    this.#cache.set(record.agentId, record);
   }
 
   /** The record memory shows for an agent: a written one, or one parsed from the mirror. */
@@ -622,12 +623,8 @@ class PostgresStorageImpl implements PostgresStorage {
     }
     const row = this.#mirror.agents.get(agentId);
     if (!row) return undefined;
-    const record: AgentRecord = {
-      agent: this.#mirrorAgent(agentId) as Agent,
-      tasksFailed: row.tasksFailed,
-      catalogueIndex: row.catalogueIndex,
-      json: row.json,
-    };
+    const record = agentRecord(this.#mirrorAgent(agentId) as Agent, row.tasksFailed, row.catalogueIndex);
+    record.json = row.json;
     this.#baseOf.set(record, row.version);
     this.#remember(record);
     return record;
@@ -648,7 +645,7 @@ class PostgresStorageImpl implements PostgresStorage {
         if (row.catalogueIndex !== undefined) continue;
         const record = overlay(agentId);
         yield record
-          ? { status: record.agent.status, agent: () => record.agent }
+          ? { status: record.status, agent: () => agentView(record) }
           : { status: row.status, agent: () => this.#mirrorAgent(agentId) as Agent };
       }
     const batches = [...this.#batches()].reverse();
@@ -661,7 +658,7 @@ class PostgresStorageImpl implements PostgresStorage {
         const record = batch.agents.get(agentId);
         if (!record || record.catalogueIndex !== undefined || (!hidden && this.#mirror.agents.has(agentId))) continue;
         const latest = overlay(agentId) ?? record;
-        yield { status: latest.agent.status, agent: () => latest.agent };
+        yield { status: latest.status, agent: () => agentView(latest) };
       }
   }
 
@@ -692,16 +689,16 @@ class PostgresStorageImpl implements PostgresStorage {
       get: (agentId) => storage.#record(agentId),
       has: (agentId) => storage.#record(agentId) !== undefined,
       add(record) {
-        record.json = JSON.stringify(record.agent);
-        const id = record.agent.agentId;
+        record.json = agentJson(record);
+        const id = record.agentId;
         storage.#pending.agents.set(id, record);
         storage.#pending.newAgents.add(id);
         storage.#remember(record);
         storage.#schedule();
       },
       changed(record) {
-        record.json = JSON.stringify(record.agent);
-        const id = record.agent.agentId;
+        record.json = agentJson(record);
+        const id = record.agentId;
         const pending = storage.#pending;
         if (!pending.newAgents.has(id) && !pending.bases.has(id)) {
           const inflight = storage.#inflight;
@@ -724,7 +721,7 @@ class PostgresStorageImpl implements PostgresStorage {
           }
         for (const batch of [...storage.#batches()].reverse())
           for (const record of batch.agents.values())
-            if (record.catalogueIndex !== undefined) statuses.set(record.agent.agentId, record.agent.status);
+            if (record.catalogueIndex !== undefined) statuses.set(record.agentId, record.status);
         return statuses;
       },
       deployedPage(offset, limit, status) {

@@ -3,6 +3,7 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Agent, AgentStatus } from '../spec/index.ts';
 import type { AgentCache } from './agent-cache.ts';
+import { agentJson, agentRecord } from './agent-record.ts';
 import type { BatchWriter } from './sqlite-batch-writer.ts';
 import type { AgentRecord, AgentTable, SavedTask, TaskLog } from './storage.ts';
 import type { TaskRecord } from './task-lifecycle.ts';
@@ -71,12 +72,8 @@ export class SqliteAgentTable implements AgentTable {
     const row = seq === undefined ? undefined : (this.#statements.selectAgent.get(seq) as AgentRow | undefined);
     if (!row) return undefined;
     // Checked when the database was opened, or written by this process since.
-    const record: AgentRecord = {
-      agent: JSON.parse(row.agent) as Agent,
-      tasksFailed: row.tasks_failed,
-      catalogueIndex: row.catalogue_index ?? undefined,
-      json: row.agent,
-    };
+    const record = agentRecord(JSON.parse(row.agent) as Agent, row.tasks_failed, row.catalogue_index ?? undefined);
+    record.json = row.agent;
     this.#cache.remember(record);
     return record;
   }
@@ -86,28 +83,29 @@ export class SqliteAgentTable implements AgentTable {
   }
 
   add(record: AgentRecord): void {
-    record.json = JSON.stringify(record.agent);
-    const { agent, catalogueIndex, tasksFailed, json } = record;
+    const json = agentJson(record);
+    record.json = json;
+    const { agentId, catalogueIndex, tasksFailed } = record;
     const result = this.#writer.write(
       this.#statements.addAgent,
-      agent.agentId,
+      agentId,
       catalogueIndex ?? null,
-      agent.status,
+      record.status,
       tasksFailed,
       json,
     );
     // Without a result the batch has already failed: the entry goes at its rollback.
-    this.#where.set(agent.agentId, result ? Number(result.lastInsertRowid) : -1);
-    this.#addedInBatch.push(agent.agentId);
+    this.#where.set(agentId, result ? Number(result.lastInsertRowid) : -1);
+    this.#addedInBatch.push(agentId);
     if (catalogueIndex === undefined) this.#deployedCount += 1;
     this.#cache.remember(record);
   }
 
   changed(record: AgentRecord): void {
-    record.json = JSON.stringify(record.agent);
-    const seq = this.#where.get(record.agent.agentId);
+    record.json = agentJson(record);
+    const seq = this.#where.get(record.agentId);
     if (seq !== undefined)
-      this.#writer.write(this.#statements.updateAgent, record.agent.status, record.tasksFailed, record.json, seq);
+      this.#writer.write(this.#statements.updateAgent, record.status, record.tasksFailed, record.json, seq);
   }
 
   changedCatalogueStatuses(): Map<string, AgentStatus> {

@@ -1,18 +1,10 @@
 // The one small interface between the store and where its state lives: in memory (the default) or a durable backend.
 // No SQL here: the core and the store only see these methods; `mocks/sqlite-storage.ts` (node only) implements them on disk.
 import type { Agent, AgentStatus } from '../spec/index.ts';
+import { agentView, type AgentRecord } from './agent-record.ts';
 import type { TaskRecord } from './task-lifecycle.ts';
 
-/** An agent the store keeps: every deployed agent, and the catalogue agents that changed since the seed made them. */
-export interface AgentRecord {
-  agent: Agent;
-  /** Failed tasks: successRate = tasksCompleted / (tasksCompleted + tasksFailed). */
-  tasksFailed: number;
-  /** Index in the seeded catalogue for a changed catalogue agent; undefined for a deployed one. */
-  catalogueIndex: number | undefined;
-  /** The agent's JSON text, cached until the record changes: GET is the hot path. */
-  json: string | undefined;
-}
+export type { AgentRecord } from './agent-record.ts';
 
 /** Where deployed and changed catalogue agents live. Records are changed in place, then reported with `changed`. */
 export interface AgentTable {
@@ -106,7 +98,7 @@ export class StorageUnavailableError extends StorageWriteError {
 
 /**
  * Agents in a Map: the in-memory store's table (insertion order is deploy order).
- * @example const table = new MemoryAgentTable(); table.add(record); table.get(record.agent.agentId);
+ * @example const table = new MemoryAgentTable(); table.add(record); table.get(record.agentId);
  */
 export class MemoryAgentTable implements AgentTable {
   #records = new Map<string, AgentRecord>();
@@ -125,7 +117,7 @@ export class MemoryAgentTable implements AgentTable {
   }
 
   add(record: AgentRecord): void {
-    this.#records.set(record.agent.agentId, record);
+    this.#records.set(record.agentId, record);
     if (record.catalogueIndex !== undefined) this.#catalogue += 1;
   }
 
@@ -137,16 +129,16 @@ export class MemoryAgentTable implements AgentTable {
     const statuses = new Map<string, AgentStatus>();
     if (this.#catalogue === 0) return statuses;
     for (const [agentId, record] of this.#records)
-      if (record.catalogueIndex !== undefined) statuses.set(agentId, record.agent.status);
+      if (record.catalogueIndex !== undefined) statuses.set(agentId, record.status);
     return statuses;
   }
 
   deployedPage(offset: number, limit: number, status?: AgentStatus): { total: number; agents: Agent[] } {
     const agents: Agent[] = [];
     let total = 0;
-    for (const { agent, catalogueIndex } of this.#records.values()) {
-      if (catalogueIndex !== undefined || (status && agent.status !== status)) continue;
-      if (total >= offset && agents.length < limit) agents.push(agent);
+    for (const record of this.#records.values()) {
+      if (record.catalogueIndex !== undefined || (status && record.status !== status)) continue;
+      if (total >= offset && agents.length < limit) agents.push(agentView(record));
       total += 1;
     }
     return { total, agents };

@@ -10,6 +10,7 @@ import {
   type ValidationError,
   type WithDefaults,
 } from '../spec/index.ts';
+import { agentJson, agentRecord, agentView } from './agent-record.ts';
 import { buildSeededAgent } from './agent-seed.ts';
 import { catalogueEntry, DEFAULT_CATALOGUE_SIZE } from './catalogue.ts';
 import { CatalogueCache } from './catalogue-cache.ts';
@@ -29,8 +30,8 @@ import { checkTaskSeed, seededTaskRecord } from './task-seed.ts';
 export const DEFAULT_MAX_TASKS = 10_000;
 /**
  * Deployed agents kept at most (`--max-agents`); a deploy beyond it is answered 503 until a reset. An agent costs
- * about 0.8 KB of heap (2-3 KB of RSS) as typically deployed, 6 KB of heap (12 KB of RSS) at the schema's maximum field
- * sizes (scripts/bench/agent-memory.ts; docs/security.md).
+ * about 0.55 KB of heap (1.4 KB of RSS) as typically deployed, 4.7 KB of heap (9.2 KB of RSS) at the schema's maximum
+ * field sizes (scripts/bench/agent-memory.ts; docs/security.md).
  */
 export const DEFAULT_MAX_AGENTS = 1_000_000;
 /** Default share of tasks that fail, decided per task from the seeded random source. */
@@ -79,7 +80,7 @@ const randomSeed = (seed: number): number => (seed ^ 0x9e3779b9) >>> 0;
 function startingRecord(agent: Agent): AgentRecord {
   const { tasksCompleted, successRate } = agent.performance;
   const tasksFailed = successRate > 0 ? Math.round(tasksCompleted / successRate - tasksCompleted) : 0;
-  return { agent: structuredClone(agent), tasksFailed, catalogueIndex: undefined, json: undefined };
+  return agentRecord(agent, tasksFailed, undefined);
 }
 
 /**
@@ -172,7 +173,7 @@ export class AgentStore {
   get(agentId: string): Agent | undefined {
     this.settle();
     const record = this.#agents.get(agentId);
-    if (record) return record.agent;
+    if (record) return agentView(record);
     const index = this.catalogue.indexOf(agentId);
     return index === undefined ? undefined : this.catalogue.entry(index).agent;
   }
@@ -182,7 +183,7 @@ export class AgentStore {
     this.settle();
     const record = this.#agents.get(agentId);
     if (record) {
-      record.json ??= JSON.stringify(record.agent);
+      record.json ??= agentJson(record);
       return record.json;
     }
     return this.catalogue.json(agentId);
@@ -203,37 +204,43 @@ export class AgentStore {
     const agentId = this.#newId('agt_', this.#agentIdTaken);
     const price = request.pricePerToken;
     const supply = request.initialSupply;
-    const agent: Agent = {
+    const record: AgentRecord = {
       agentId,
       name: request.name,
       description: request.description ?? '',
       category: request.category,
       model: request.model,
-      capabilities: request.capabilities ? [...request.capabilities] : [],
+      capabilitiesJson: request.capabilities ? JSON.stringify(request.capabilities) : '[]',
       tokenAddress: this.#random.base58(44),
       creator,
-      tokenomics: {
-        totalSupply: supply,
-        circulatingSupply: supply,
-        price,
-        marketCap: price * supply,
-        revenueShare: request.revenueShare,
-      },
-      performance: { totalRevenue: 0, tasksCompleted: 0, successRate: 0, averageResponseTime: 0 },
-      statistics: { holders: 1, volume24h: 0, priceChange24h: 0 },
+      totalSupply: supply,
+      circulatingSupply: supply,
+      price,
+      marketCap: price * supply,
+      revenueShare: request.revenueShare,
+      totalRevenue: 0,
+      tasksCompleted: 0,
+      successRate: 0,
+      averageResponseTime: 0,
+      holders: 1,
+      volume24h: 0,
+      priceChange24h: 0,
       status: 'active',
       deployedAt: this.#isoAt(this.clock.now()),
+      tasksFailed: 0,
+      catalogueIndex: undefined,
+      json: undefined,
     };
-    this.#agents.add({ agent, tasksFailed: 0, catalogueIndex: undefined, json: undefined });
+    this.#agents.add(record);
     this.#saveRandom();
     return {
       agentId,
-      name: agent.name,
-      tokenAddress: agent.tokenAddress,
-      marketCap: agent.tokenomics.marketCap,
-      holders: agent.statistics.holders,
-      status: agent.status,
-      deployedAt: agent.deployedAt,
+      name: record.name,
+      tokenAddress: record.tokenAddress,
+      marketCap: record.marketCap,
+      holders: record.holders,
+      status: record.status,
+      deployedAt: record.deployedAt,
     };
   }
 
@@ -250,10 +257,10 @@ export class AgentStore {
       record = this.#record(agentId);
       if (!record) return { ok: false, reason: 'agent-not-found' };
     }
-    if (record.agent.status !== 'active') return { ok: false, reason: 'agent-not-active', status: record.agent.status };
+    if (record.status !== 'active') return { ok: false, reason: 'agent-not-active', status: record.status };
     const priority = request.priority;
     const plan = planTask({
-      model: record.agent.model,
+      model: record.model,
       priority,
       taskLength: request.task.length,
       parametersLength: request.parameters === undefined ? 0 : JSON.stringify(request.parameters).length,
@@ -296,14 +303,10 @@ export class AgentStore {
     generated.agent.deployedAt = new Date(this.clock.now()).toISOString();
     const seeded = buildSeededAgent(input, generated, this.#agentIdTaken);
     if (!seeded.ok) return { ok: false, status: 400, errors: seeded.errors };
-    this.#agents.add({
-      agent: seeded.agent,
-      tasksFailed: seeded.tasksFailed,
-      catalogueIndex: undefined,
-      json: undefined,
-    });
+    this.#agents.add(agentRecord(seeded.agent, seeded.tasksFailed, undefined));
     this.#saveRandom();
-    return { ok: true, value: structuredClone(seeded.agent) };
+    // The record is the store's own copy: the agent built for it is nobody else's.
+    return { ok: true, value: seeded.agent };
   }
 
   /**
@@ -326,7 +329,7 @@ export class AgentStore {
     const record = this.#record(seed.agentId);
     if (!record) return { ok: false, status: 404, errors: [{ path: '/agentId', message: 'is no agent of the fake' }] };
     const plan = planTask({
-      model: record.agent.model,
+      model: record.model,
       priority: seed.priority ?? 'normal',
       taskLength: 0,
       parametersLength: 0,
@@ -351,9 +354,9 @@ export class AgentStore {
     this.settle();
     const record = this.#record(agentId);
     if (!record) return undefined;
-    record.agent.status = status;
+    record.status = status;
     this.#agents.changed(record);
-    return record.agent;
+    return agentView(record);
   }
 
   /** A task of the bounded history, with its status now. */
@@ -373,7 +376,7 @@ export class AgentStore {
     const limit = options.limit ?? 100;
     const agents: AgentSummary[] = [];
     let total = 0;
-    const summary = (agent: Agent): AgentSummary => ({
+    const summary = (agent: AgentSummary): AgentSummary => ({
       agentId: agent.agentId,
       name: agent.name,
       category: agent.category,
@@ -386,7 +389,7 @@ export class AgentStore {
       if (options.status && status !== options.status) return;
       if (total >= offset && agents.length < limit) {
         const record = changed.has(agentId) ? this.#agents.get(agentId) : undefined;
-        agents.push(summary(record ? record.agent : this.catalogue.entry(index).agent));
+        agents.push(summary(record ?? this.catalogue.entry(index).agent));
       }
       total += 1;
     });
@@ -411,19 +414,18 @@ export class AgentStore {
   #apply(task: TaskRecord): void {
     const record = this.#agents.get(task.agentId);
     if (!record) return;
-    const { performance, statistics, tokenomics } = record.agent;
-    const finishedBefore = performance.tasksCompleted + record.tasksFailed;
+    const finishedBefore = record.tasksCompleted + record.tasksFailed;
     if (task.outcome === 'completed') {
-      performance.tasksCompleted += 1;
-      performance.totalRevenue = round4(performance.totalRevenue + task.cost);
-      statistics.volume24h = round4(statistics.volume24h + task.cost * tokenomics.price);
+      record.tasksCompleted += 1;
+      record.totalRevenue = round4(record.totalRevenue + task.cost);
+      record.volume24h = round4(record.volume24h + task.cost * record.price);
     } else {
       record.tasksFailed += 1;
     }
     const finished = finishedBefore + 1;
-    performance.successRate = round4(performance.tasksCompleted / finished);
-    performance.averageResponseTime = Math.round(
-      (performance.averageResponseTime * finishedBefore + (task.finishesAt - task.submittedAt)) / finished,
+    record.successRate = round4(record.tasksCompleted / finished);
+    record.averageResponseTime = Math.round(
+      (record.averageResponseTime * finishedBefore + (task.finishesAt - task.submittedAt)) / finished,
     );
     this.#agents.changed(record);
   }
@@ -453,7 +455,7 @@ export class AgentStore {
     const index = this.catalogue.indexOf(agentId);
     if (index === undefined) return undefined;
     const { agent, tasksFailed } = this.catalogue.entry(index);
-    const created: AgentRecord = { agent, tasksFailed, catalogueIndex: index, json: undefined };
+    const created = agentRecord(agent, tasksFailed, index);
     this.#agents.add(created);
     this.catalogue.forget(agentId);
     return created;

@@ -1,6 +1,7 @@
 // The browser worker's storage: everything in memory, mirrored as one JSON snapshot in the page's Web Storage, so a reload
 // resumes where the page left off. The snapshot is checked when loaded (mocks/web-storage-snapshot.ts); a quota error
 // or a storage the page may not use leaves the fake running in memory, with one warning.
+import { agentRecord, agentView } from './agent-record.ts';
 import { consoleLogger, type Logger } from './logger.ts';
 import { createMemoryStorage, MemoryAgentTable, type AgentRecord, type SavedTask, type Storage } from './storage.ts';
 import { checkSnapshot, SNAPSHOT_FORMAT, type SnapshotExpectations, type WebSnapshot } from './web-storage-snapshot.ts';
@@ -35,7 +36,7 @@ class MirroredAgentTable extends MemoryAgentTable {
   touched: () => void = () => {};
   override add(record: AgentRecord): void {
     super.add(record);
-    this.all.set(record.agent.agentId, record);
+    this.all.set(record.agentId, record);
     this.touched();
   }
   override changed(record: AgentRecord): void {
@@ -94,10 +95,10 @@ export function openWebStorage(options: WebStorageOptions): Storage {
     seed: options.seed,
     catalogueSize: options.catalogueSize,
     documents: Object.fromEntries(documents),
-    agents: [...agents.all.values()].map(({ agent, tasksFailed, catalogueIndex }) => ({
-      agent,
-      tasksFailed,
-      catalogueIndex: catalogueIndex ?? null,
+    agents: [...agents.all.values()].map((record) => ({
+      agent: agentView(record),
+      tasksFailed: record.tasksFailed,
+      catalogueIndex: record.catalogueIndex ?? null,
     })),
     tasks: [...tasks.values()],
   });
@@ -121,7 +122,7 @@ export function openWebStorage(options: WebStorageOptions): Storage {
   for (const [name, value] of Object.entries(saved?.documents ?? {})) documents.set(name, value);
   for (const task of saved?.tasks ?? []) tasks.set(task.task.taskId, task);
   for (const { agent, tasksFailed, catalogueIndex } of saved?.agents ?? [])
-    agents.add({ agent, tasksFailed, catalogueIndex: catalogueIndex ?? undefined, json: undefined });
+    agents.add(agentRecord(agent, tasksFailed, catalogueIndex ?? undefined));
   agents.touched = touched;
 
   return {

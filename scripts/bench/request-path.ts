@@ -22,6 +22,7 @@ import { silentLogger } from '../../mocks/logger.ts';
 import { jsonValueResponse, type MockRequest, type MockResponse } from '../../mocks/mock-http.ts';
 import { readJsonBody } from '../../mocks/request-body.ts';
 import { exchangeOf, hostGuard, urlLengthGuard } from '../../mocks/request-guards.ts';
+import { createRandom } from '../../mocks/random.ts';
 import { matchRoute } from '../../mocks/router.ts';
 import { deployValidated } from '../../mocks/store.ts';
 import { fmt } from './load.ts';
@@ -47,6 +48,44 @@ async function cost(iterations: number, run: (index: number) => unknown): Promis
   }
   batches.sort((a, b) => a - b);
   return batches[2] ?? Number.NaN;
+}
+
+/**
+ * What keeping deployed agents costs the process, per deploy: `count` deploys through a fresh core whose store keeps
+ * every agent, and the same deploys through a fresh core whose store is reset every 100 deploys (its agents die young,
+ * as a bare server's objects do). Whole requests, so the young generation fills with each request's garbage as it does
+ * under load and the kept agents are copied and promoted as they are then. process.cpuUsage counts V8's helper threads
+ * too: the difference is what the kept agents cost (the Map, the heap growing, the garbage collector copying and
+ * marking them). The median of three alternated pairs.
+ */
+async function keptAgentCosts(
+  headers: Record<string, string>,
+  count: number,
+): Promise<{ kept: number; forgotten: number }> {
+  const method = getOperation(creator).method;
+  const path = fillPath(creator, {});
+  const run = async (resetEvery: number): Promise<number> => {
+    const core = createMockCore({ logger: silentLogger });
+    await request(core, method, path, headers, deployBody);
+    const before = process.cpuUsage();
+    for (let index = 1; index <= count; index += 1) {
+      const answer = request(core, method, path, headers, deployBody);
+      if (answer instanceof Promise) await answer;
+      if (index % resetEvery === 0) core.store.reset();
+    }
+    const used = process.cpuUsage(before);
+    return (used.user + used.system) / count;
+  };
+  const kept: number[] = [];
+  const forgotten: number[] = [];
+  for (let pair = 0; pair < 3; pair += 1) {
+    // Alternated, so whatever the machine does meanwhile falls on both.
+    if (pair % 2 === 0) kept.push(await run(Number.POSITIVE_INFINITY));
+    forgotten.push(await run(100));
+    if (pair % 2 === 1) kept.push(await run(Number.POSITIVE_INFINITY));
+  }
+  const middle = (values: number[]): number => [...values].sort((a, b) => a - b)[1] ?? Number.NaN;
+  return { kept: middle(kept), forgotten: middle(forgotten) };
 }
 
 /** A request node:http would hand the listener: what the guards read. */
@@ -116,6 +155,8 @@ async function coreStageCosts(iterations: number, core: MockCore, authorization:
   const trace = { operationId: creator, bodyText: deployBody };
   const started = performance.now();
   const few = Math.max(1, Math.floor(iterations / 4));
+  const random = createRandom(7);
+  const keeping = await keptAgentCosts({ ...headers, host: '127.0.0.1:4010' }, iterations * 2);
   return [
     {
       stage: 'core · route (`mocks/router.ts`)',
@@ -142,6 +183,18 @@ async function coreStageCosts(iterations: number, core: MockCore, authorization:
     {
       stage: 'core · store: a new agent (`mocks/store.ts`; grows with the store)',
       microseconds: await cost(few, () => core.store[deployValidated](body, 'bench')),
+    },
+    {
+      stage: 'core · store: agent id and token address drawn (`mocks/random.ts`)',
+      microseconds: await cost(iterations, () => random.string(16) + random.base58(44)),
+    },
+    {
+      stage: `core: POST /v1/agents/deploy, ${fmt(iterations * 2)} into a fresh core that keeps every agent (all threads)`,
+      microseconds: keeping.kept,
+    },
+    {
+      stage: 'core: the same deploys, the store reset every 100 (its agents die young)',
+      microseconds: keeping.forgotten,
     },
     {
       stage: 'core · deploy answer JSON (`mocks/mock-http.ts`)',

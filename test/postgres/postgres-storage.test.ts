@@ -184,7 +184,7 @@ describe('PostgreSQL storage shared by two cores', () => {
     storages.push(storage);
     expect(expected).toBeGreaterThan(12_000);
     expect(storage.agents.deployedCount).toBe(expected);
-    expect(storage.agents.get('agt_p012000')?.agent.name).toBe('Paged');
+    expect(storage.agents.get('agt_p012000')?.name).toBe('Paged');
     const last = storage.agents.deployedPage(expected - 1, 1).agents[0];
     expect(last?.agentId).toBe('agt_p012000');
   });
