@@ -22,7 +22,7 @@ const inProcess = [
   'spec-change/{change-classifier,evidence-stream,operation-rules,schema-rules}.test.ts',
   'differential/response-shape.test.ts',
   'proxy/**/*.test.ts',
-  'scripts/generate.test.ts',
+  'scripts/{dist-stamp,generate}.test.ts',
   'mocks/{agent-cache,auth-realms,auth,catalogue,clock,control-plane-schemas,control-plane,core,coverage}.test.ts',
   'mocks/{host-check,http-exposure,http-server,i-json,max-agents,playwright,prefer,remote-test-api}.test.ts',
   'mocks/{request-body,request-guards,router,sqlite-storage,store,stored-overrides,task-rules,test-api}.test.ts',

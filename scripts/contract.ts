@@ -3,7 +3,7 @@
 // JUnit and JSON reports asked for.
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startVitest } from 'vitest/node';
+import type { Reporter } from 'vitest/node';
 import { cliError, crashed, runCommand } from './cli-error.ts';
 import { parseCommandLine } from './command-line.ts';
 import { guardWrites } from './terminal-text.ts';
@@ -168,41 +168,94 @@ function readOnlyAuthLine(): string {
   return `  auth checks that cannot run (--read-only): ${skipped.length}, those of ${operations.join(', ')}: their bad credentials come with a request that would write if accepted, so a server that skips auth there is not caught`;
 }
 
-/**
- * One run of the suite in this process: vitest over contract-tests/ with `options` provided to every check, reported
- * by one ContractReporter. Several runs may follow one another in one process (the self-check's broken-server matrix).
- * @example const report = await runSuite({ options, plan, redact, jsonFile: 'c.json', write: (t) => process.stdout.write(t) });
- */
-export async function runSuite(settings: {
+/** What one run of the suite reports to, and where. */
+export interface SuiteRunSettings {
   options: RunOptions;
   plan: RunPlan;
   redact: Redact;
   jsonFile: string | undefined;
   junitFile: string | undefined;
   write: (text: string) => void;
-  setupFiles?: string[];
-  /**
-   * Where the suite runs: a forked process (vitest's default, what the CLI uses), or a worker thread, for a caller
-   * running many suites in one process (the project's broken-server matrix), where a fork per run is most of the cost.
-   */
-  pool?: 'forks' | 'threads';
-}): Promise<ContractReport | undefined> {
-  const { options, setupFiles = [], pool } = settings;
-  const reporter = new ContractReporter({ ...settings, sections: [statusCoverageSection] });
+}
+
+/** A vitest instance over contract-tests/, ready to run the suite once per set of options. */
+export interface OpenSuite {
+  /** One run against `settings.options`, reported by its own ContractReporter; runs follow one another. */
+  run(settings: SuiteRunSettings): Promise<ContractReport | undefined>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts vitest over contract-tests/ once, for one or many runs of the suite in this process. Each run gets its options
+ * through vitest's `provide` and starts fresh workers (each file's session is built from them at import), so runs share
+ * only vitest itself, its config and its transformed files: what a caller running many suites (the project's
+ * broken-server matrix) would otherwise pay again for each run (issue 20).
+ * @example const suite = await openSuite(); const report = await suite.run(settings); await suite.close();
+ */
+export async function openSuite(
+  settings: {
+    setupFiles?: string[];
+    /**
+     * Where the suite runs: a forked process (vitest's default, what the CLI uses), or a worker thread, for a caller
+     * running many suites in one process (the project's broken-server matrix), where a fork per run costs more.
+     */
+    pool?: 'forks' | 'threads';
+  } = {},
+): Promise<OpenSuite> {
+  const { setupFiles = [], pool } = settings;
   // Compiled into the package this module is .js, and so is the suite beside it.
   const ownExtension = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
   const configFile = fileURLToPath(new URL(`../contract-tests/vitest.config.${ownExtension}`, import.meta.url));
-  const vitest = await startVitest('test', [], {
+  let current: ContractReporter | undefined;
+  // vitest takes its reporters once; each run's own reporter is reached through this one.
+  const relay: Reporter = {
+    onTestRunEnd: (modules, errors) => current?.onTestRunEnd(modules, errors),
+  };
+  // Loaded here, not at the top: a run stopped by a mistake in its options (exit 2) or --help never needs vitest, which
+  // is most of such a process's start (0.5 of 0.85 CPU-s).
+  const { createVitest, TestsNotFoundError } = await import('vitest/node');
+  const vitest = await createVitest({
     config: configFile,
     watch: false,
     run: true,
-    reporters: [reporter],
-    provide: { contractOptions: options },
+    reporters: [relay],
     ...(setupFiles.length > 0 ? { setupFiles } : {}),
     ...(pool ? { pool } : {}),
   });
-  await vitest.close();
-  return reporter.report;
+  return {
+    async run(runSettings) {
+      const reporter = new ContractReporter({ ...runSettings, sections: [statusCoverageSection] });
+      current = reporter;
+      vitest.provide('contractOptions', runSettings.options);
+      try {
+        await vitest.start();
+      } catch (error) {
+        // As vitest's own startVitest does: a suite with no files ends with no report; anything else is printed.
+        if (!(error instanceof TestsNotFoundError))
+          vitest.logger.printError(error, { fullStack: true, type: 'Unhandled Error' });
+      } finally {
+        current = undefined;
+      }
+      return reporter.report;
+    },
+    close: () => vitest.close(),
+  };
+}
+
+/**
+ * One run of the suite in this process: vitest over contract-tests/ with `options` provided to every check, reported
+ * by one ContractReporter.
+ * @example const report = await runSuite({ options, plan, redact, jsonFile: 'c.json', write: (t) => process.stdout.write(t) });
+ */
+export async function runSuite(
+  settings: SuiteRunSettings & { setupFiles?: string[] },
+): Promise<ContractReport | undefined> {
+  const suite = await openSuite({ setupFiles: settings.setupFiles ?? [] });
+  try {
+    return await suite.run(settings);
+  } finally {
+    await suite.close();
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-// The package as an app gets it: `npm pack` (which builds it), installed with msw 3, vitest, jsdom and happy-dom from
+// The package as an app gets it: `npm pack` (of a fresh build), installed with msw 3, vitest, jsdom and happy-dom from
 // the registry (or npm's cache) into a scratch app in the OS temp dir, then used there: tests in three environments,
 // a React component tested in jsdom through the typed test API, tsc --strict (and tsc refusing wrong overrides and
 // seeds), plain Node 24 and the oldest Node `engines` allows, Vite builds with and without msw's worker, and the CLI by npx.
@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { distIsFresh } from '../../scripts/dist-stamp.ts';
 import { freePort } from '../../scripts/spawned-server.ts';
 import { chromiumPresent, launchChromium } from '../browser/chromium.ts';
 import { serveStatic } from '../browser/static-server.ts';
@@ -95,7 +96,18 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'agent-registry-kit-consumer-'));
   app = join(work, 'app');
   const node22 = join(work, 'oldest-node');
-  const pack = succeeded(await run('npm', ['pack', '--json', '--pack-destination', work], root, appEnv), 'npm pack');
+  // `prepare` built dist/ during `npm ci`; `npm pack` would build it again (issue 20). Packed as it is only while it is
+  // provably that build of the sources now on disk (scripts/dist-stamp.ts); otherwise npm builds it afresh.
+  const fresh = distIsFresh(root);
+  const pack = succeeded(
+    await run(
+      'npm',
+      ['pack', '--json', '--pack-destination', work, ...(fresh ? ['--ignore-scripts'] : [])],
+      root,
+      appEnv,
+    ),
+    `npm pack${fresh ? ' --ignore-scripts' : ''}`,
+  );
   [packed] = JSON.parse(pack.stdout) as [typeof packed];
 
   await cp(fixture, app, { recursive: true });
