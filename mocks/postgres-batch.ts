@@ -30,6 +30,8 @@ export class Batch {
   doomed: StorageWriteError | undefined;
   readonly agents = new Map<string, AgentRecord>();
   readonly newAgents = new Set<string>();
+  /** The new agents that are deployed ones (not catalogue agents written at a reset): counted on every deploy. */
+  readonly newDeployed = new Set<string>();
   /** The version each changed agent was read at, or the batch that changed it first (its version once committed). */
   readonly bases = new Map<string, number | Batch>();
   readonly tasks = new Map<string, PendingTask>();
@@ -65,7 +67,7 @@ interface AgentRow {
   agent: string;
 }
 
-/** What one batch changes, row by row, as `ark_apply` (mocks/postgres-schema.ts) takes it. */
+/** What one batch changes, row by row (batchParameters makes `ark_apply`'s arguments of it). */
 export interface BatchChanges {
   clear: boolean;
   newAgents: (AgentRow & { ci: number | null })[];
@@ -109,5 +111,42 @@ export function batchChanges(batch: Batch, taskBase: (taskId: string) => TaskBas
   return changes;
 }
 
-/** The argument of `ark_apply` (mocks/postgres-schema.ts): it reads the fields it declares and ignores the others. */
-export const batchPayload = (changes: BatchChanges): string => JSON.stringify(changes);
+/** Records as `ark_apply` takes them: each after a newline (JSON text never holds one), so none is encoded again. */
+function records(texts: readonly string[]): string {
+  let joined = '';
+  for (const text of texts) {
+    // Every record is JSON.stringify's output; a newline in one would shift the rows after it (ark_apply counts them).
+    if (text.includes('\n')) throw new Error('a record to write holds a newline');
+    joined += `\n${text}`;
+  }
+  return joined;
+}
+
+/**
+ * The parameters of APPLY_BATCH (mocks/postgres-schema.ts), in order: the agents (new ones first, in deploy order, with
+ * no `seen` version), the tasks with their kind, the documents.
+ */
+export function batchParameters(changes: BatchChanges): unknown[] {
+  const agents = [...changes.newAgents.map((agent) => ({ ...agent, seen: null })), ...changes.agents];
+  const tasks = [
+    ...changes.newTasks.map((task) => ({ ...task, kind: 'new' })),
+    ...changes.settled.map((task) => ({ ...task, settled: true, kind: 'settled' })),
+    ...changes.forgotten.map(({ id }) => ({ id, h: false, settled: false, task: '', kind: 'forgotten' })),
+  ];
+  return [
+    changes.clear,
+    agents.map((agent) => agent.id),
+    agents.map((agent) => agent.ci),
+    agents.map((agent) => agent.status),
+    agents.map((agent) => agent.failed),
+    agents.map((agent) => agent.seen),
+    records(agents.map((agent) => agent.agent)),
+    tasks.map((task) => task.id),
+    tasks.map((task) => task.kind),
+    tasks.map((task) => task.h),
+    tasks.map((task) => task.settled),
+    records(tasks.map((task) => task.task)),
+    changes.documents.map((document) => document.name),
+    records(changes.documents.map((document) => document.value)),
+  ];
+}

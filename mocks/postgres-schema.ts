@@ -4,8 +4,11 @@
 import type { PoolClient } from 'pg';
 import { openapiDocument } from '../spec/index.ts';
 
-/** The layout below; a database written by another layout is refused (there is no earlier one to migrate from yet). */
-export const POSTGRES_FORMAT = 1;
+/**
+ * The layout below. Layout 1 (round 4) had the same tables and an `ark_apply(jsonb)`: it is migrated by adding the
+ * function of layout 2 (the old one stays, for replicas of the older kit still running). Any other layout is refused.
+ */
+export const POSTGRES_FORMAT = 2;
 /** Key of the advisory lock every replica holds while it creates or checks the tables ("ARK1"). */
 const SCHEMA_LOCK = 0x41524b31;
 
@@ -28,47 +31,81 @@ CREATE TABLE ark_documents (name text PRIMARY KEY, value text NOT NULL, version 
 CREATE SEQUENCE ark_replicas;
 CREATE TABLE ark_rate (id int PRIMARY KEY CHECK (id = 1), key text NOT NULL, window_start bigint NOT NULL, count bigint NOT NULL);
 INSERT INTO ark_rate VALUES (1, '', 0, 0);
-CREATE FUNCTION ark_apply(batch jsonb) RETURNS bigint LANGUAGE plpgsql AS $fn$
-DECLARE v bigint; n bigint;
+`;
+
+/**
+ * Layout 2's `ark_apply`. Rows come as typed arrays, one element per row, and records as one text each (every record
+ * after a newline: JSON text never holds one), so PostgreSQL reads each record once. Layout 1 took one jsonb holding
+ * the records as JSON strings, which PostgreSQL parsed whole and then unescaped again: 0–25 % more backend CPU per
+ * agent than this (BENCHMARKS.md, "Replicas on PostgreSQL", round 5); most of a deploy's cost in PostgreSQL is the row
+ * and its three index entries. An agent with no `seen` version is new; a task's kind says whether it is new, settled
+ * or forgotten.
+ */
+const APPLY = `
+CREATE FUNCTION ark_apply(clear boolean,
+  agent_ids text[], agent_ci int[], agent_status text[], agent_failed int[], agent_seen bigint[], agent_records text,
+  task_ids text[], task_kind text[], task_h boolean[], task_settled boolean[], task_records text,
+  document_names text[], document_values text) RETURNS bigint LANGUAGE plpgsql AS $fn$
+DECLARE v bigint; n bigint; agents text[]; tasks text[]; documents text[]; fresh int;
 BEGIN
+  agents := (string_to_array(agent_records, chr(10)))[2:];
+  tasks := (string_to_array(task_records, chr(10)))[2:];
+  documents := (string_to_array(document_values, chr(10)))[2:];
+  IF cardinality(agents) <> cardinality(agent_ids) OR cardinality(tasks) <> cardinality(task_ids)
+    OR cardinality(documents) <> cardinality(document_names) THEN
+    RAISE EXCEPTION 'a batch whose records do not match its rows';
+  END IF;
   UPDATE ark_changes SET version = version + 1 RETURNING version INTO v;
-  IF (batch->>'clear')::boolean THEN
+  IF clear THEN
     DELETE FROM ark_agents; DELETE FROM ark_tasks; UPDATE ark_changes SET cleared = v;
   END IF;
   INSERT INTO ark_agents (agent_id, catalogue_index, status, tasks_failed, agent, version)
-    SELECT x.id, x.ci, x.status, x.failed, x.agent, v
-    FROM ROWS FROM (jsonb_to_recordset(batch->'newAgents') AS (id text, ci int, status text, failed int, agent text))
-      WITH ORDINALITY AS x(id, ci, status, failed, agent, o)
-    ORDER BY x.o ON CONFLICT (agent_id) DO NOTHING;
+    SELECT x.id, x.ci, x.status, x.failed, x.body, v
+    FROM unnest(agent_ids, agent_ci, agent_status, agent_failed, agent_seen, agents) WITH ORDINALITY
+      AS x(id, ci, status, failed, seen, body, o)
+    WHERE x.seen IS NULL ORDER BY x.o ON CONFLICT (agent_id) DO NOTHING;
   GET DIAGNOSTICS n = ROW_COUNT;
-  IF n <> jsonb_array_length(batch->'newAgents') THEN RAISE EXCEPTION 'an agent id is taken' USING ERRCODE = 'AR001'; END IF;
-  UPDATE ark_agents a SET status = x.status, tasks_failed = x.failed, agent = x.agent, version = v
-    FROM jsonb_to_recordset(batch->'agents') AS x(id text, status text, failed int, agent text, seen bigint)
-    WHERE a.agent_id = x.id AND a.version = x.seen;
+  fresh := cardinality(array_positions(agent_seen, NULL));
+  IF n <> fresh THEN RAISE EXCEPTION 'an agent id is taken' USING ERRCODE = 'AR001'; END IF;
+  UPDATE ark_agents a SET status = x.status, tasks_failed = x.failed, agent = x.body, version = v
+    FROM unnest(agent_ids, agent_status, agent_failed, agent_seen, agents) AS x(id, status, failed, seen, body)
+    WHERE x.seen IS NOT NULL AND a.agent_id = x.id AND a.version = x.seen;
   GET DIAGNOSTICS n = ROW_COUNT;
-  IF n <> jsonb_array_length(batch->'agents') THEN RAISE EXCEPTION 'an agent changed meanwhile' USING ERRCODE = 'AR001'; END IF;
+  IF n <> cardinality(agent_ids) - fresh THEN
+    RAISE EXCEPTION 'an agent changed meanwhile' USING ERRCODE = 'AR001';
+  END IF;
   INSERT INTO ark_tasks (task_id, in_history, settled, task, version)
-    SELECT x.id, x.h, x.settled, x.task, v
-    FROM ROWS FROM (jsonb_to_recordset(batch->'newTasks') AS (id text, h boolean, settled boolean, task text))
-      WITH ORDINALITY AS x(id, h, settled, task, o)
-    ORDER BY x.o ON CONFLICT (task_id) DO NOTHING;
+    SELECT x.id, x.h, x.settled, x.body, v
+    FROM unnest(task_ids, task_kind, task_h, task_settled, tasks) WITH ORDINALITY AS x(id, kind, h, settled, body, o)
+    WHERE x.kind = 'new' ORDER BY x.o ON CONFLICT (task_id) DO NOTHING;
   GET DIAGNOSTICS n = ROW_COUNT;
-  IF n <> jsonb_array_length(batch->'newTasks') THEN RAISE EXCEPTION 'a task id is taken' USING ERRCODE = 'AR001'; END IF;
-  UPDATE ark_tasks t SET settled = true, in_history = x.h, task = x.task, version = v
-    FROM jsonb_to_recordset(batch->'settled') AS x(id text, h boolean, task text)
-    WHERE t.task_id = x.id AND NOT t.settled;
+  IF n <> cardinality(array_positions(task_kind, 'new')) THEN
+    RAISE EXCEPTION 'a task id is taken' USING ERRCODE = 'AR001';
+  END IF;
+  UPDATE ark_tasks t SET settled = true, in_history = x.h, task = x.body, version = v
+    FROM unnest(task_ids, task_kind, task_h, tasks) AS x(id, kind, h, body)
+    WHERE x.kind = 'settled' AND t.task_id = x.id AND NOT t.settled;
   GET DIAGNOSTICS n = ROW_COUNT;
-  IF n <> jsonb_array_length(batch->'settled') THEN RAISE EXCEPTION 'a task was settled meanwhile' USING ERRCODE = 'AR001'; END IF;
+  IF n <> cardinality(array_positions(task_kind, 'settled')) THEN
+    RAISE EXCEPTION 'a task was settled meanwhile' USING ERRCODE = 'AR001';
+  END IF;
   UPDATE ark_tasks t SET in_history = false, version = v
-    FROM jsonb_to_recordset(batch->'forgotten') AS x(id text) WHERE t.task_id = x.id AND t.in_history;
+    FROM unnest(task_ids, task_kind) AS x(id, kind) WHERE x.kind = 'forgotten' AND t.task_id = x.id AND t.in_history;
   INSERT INTO ark_documents (name, value, version)
-    SELECT x.name, x.value, v FROM jsonb_to_recordset(batch->'documents') AS x(name text, value text)
+    SELECT x.name, x.value, v FROM unnest(document_names, documents) AS x(name, value)
     ON CONFLICT (name) DO UPDATE SET value = excluded.value, version = excluded.version;
   -- Tasks out of the history and settled are tombstones: kept long enough for every replica to see them go.
   DELETE FROM ark_tasks WHERE NOT in_history AND settled AND version < v - 10000;
   RETURN v;
 END $fn$;
 `;
+
+/** Layouts this kit migrates, by the statements that bring one to this layout. */
+const MIGRATIONS: Readonly<Record<string, string>> = { '1': APPLY };
+
+/** How a batch is written: `ark_apply` with the arrays batchParameters (mocks/postgres-batch.ts) makes, in order. */
+export const APPLY_BATCH =
+  'SELECT ark_apply($1::boolean, $2::text[], $3::int[], $4::text[], $5::int[], $6::bigint[], $7::text, $8::text[], $9::text[], $10::boolean[], $11::boolean[], $12::text, $13::text[], $14::text) AS v';
 
 /** Counts one request in the shared rate-limit window ($1 now, $2 window length, $3 the limit's key). */
 export const COUNT_REQUEST = `UPDATE ark_rate SET
@@ -117,7 +154,7 @@ export async function prepareSchema(client: PoolClient, identity: PostgresIdenti
     );
     const expected = expectedMeta(identity);
     if (tables.rowCount === 0) {
-      await client.query(`BEGIN; ${SCHEMA}`);
+      await client.query(`BEGIN; ${SCHEMA} ${APPLY}`);
       for (const [key, value] of Object.entries(expected))
         await client.query('INSERT INTO ark_meta (key, value) VALUES ($1, $2)', [key, value]);
       await client.query('COMMIT');
@@ -127,11 +164,18 @@ export async function prepareSchema(client: PoolClient, identity: PostgresIdenti
       return 'has ark_ tables but no ark_meta: it was not made by this kit; use another database';
     const rows = await client.query<{ key: string; value: string }>('SELECT key, value FROM ark_meta');
     const found = new Map(rows.rows.map((row) => [row.key, row.value]));
-    if (found.get('format') !== expected.format)
-      return `was made by another version of this kit (${describe('format', found.get('format'))}, this one writes ${POSTGRES_FORMAT}) and cannot be migrated; drop its ark_ tables or use another database`;
+    const format = found.get('format');
+    const migration = format === undefined ? undefined : MIGRATIONS[format];
+    if (format !== expected.format && migration === undefined)
+      return `was made by another version of this kit (${describe('format', format)}, this one writes ${POSTGRES_FORMAT}) and cannot be migrated; drop its ark_ tables or use another database`;
     for (const key of ['catalogue', 'spec'] as const)
       if (found.get(key) !== expected[key])
         return `was made for ${describe(key, found.get(key))}, not ${describe(key, expected[key])}; every replica must start with the same ones (or use another database)`;
+    if (migration !== undefined) {
+      await client.query(`BEGIN; ${migration}`);
+      await client.query("UPDATE ark_meta SET value = $1 WHERE key = 'format'", [expected.format]);
+      await client.query('COMMIT');
+    }
     return undefined;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});

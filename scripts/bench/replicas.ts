@@ -2,9 +2,10 @@
 // in-memory fake and --state store.db, at 0, 100k and 1M stored agents; p99; a replica's start on the loaded database.
 // Runs alone: `node scripts/bench/replicas.ts --help`. PostgreSQL is a throwaway cluster started from Debian's binaries.
 import autocannon from 'autocannon';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { createFixedClock } from '../../mocks/clock.ts';
 import { createMockCore } from '../../mocks/core.ts';
@@ -115,14 +116,33 @@ function load(urls: string[], options: Partial<autocannon.Options>): Promise<Loa
   }));
 }
 
-/** A load run and the CPU it cost per request (µs): the servers', and the cluster's when `dataDir` is given. */
+/** Bytes in the cluster's log so far (0 when there is none). */
+const logSize = (log: string): number => (existsSync(log) ? statSync(log).size : 0);
+
+/** Autovacuum's runs (vacuums and analyzes, of any table) the cluster logged after byte `from` of its log. */
+function autovacuumsSince(log: string, from: number): number {
+  if (logSize(log) <= from) return 0;
+  return (
+    readFileSync(log)
+      .subarray(from)
+      .toString('utf8')
+      .match(/automatic (vacuum|analyze) of table/g)?.length ?? 0
+  );
+}
+
+/**
+ * A load run and the CPU it cost per request (µs): the servers', and the cluster's when `dataDir` is given, with the
+ * autovacuum runs that overlapped it (they take CPU from the measure on a small machine).
+ */
 async function withCpu(
   servers: readonly SpawnedServer[],
   dataDir: string | undefined,
   run: () => Promise<LoadResult>,
-): Promise<LoadResult & { cpuUs: number; dbCpuUs: number }> {
+): Promise<LoadResult & { cpuUs: number; dbCpuUs: number; autovacuums: number }> {
   const pids = servers.map((server) => server.pid);
   const database = (): CpuSnapshot => cpuSnapshot(dataDir ? postgresPids(dataDir) : []);
+  const log = dataDir ? join(dataDir, '..', 'log') : '';
+  const logFrom = dataDir ? logSize(log) : 0;
   const dbBefore = database();
   const before = cpuSnapshot(pids);
   const result = await run();
@@ -130,7 +150,8 @@ async function withCpu(
   const dbSpent = cpuSpent(dbBefore, database());
   const perRequest = (seconds: number): number =>
     result.requests > 0 ? Math.round((seconds * 1e6) / result.requests) : 0;
-  return { ...result, cpuUs: perRequest(spent), dbCpuUs: perRequest(dbSpent) };
+  const autovacuums = dataDir ? autovacuumsSince(log, logFrom) : 0;
+  return { ...result, cpuUs: perRequest(spent), dbCpuUs: perRequest(dbSpent), autovacuums };
 }
 
 const fake = (name: string, args: string[], root = '.'): Promise<SpawnedServer> =>
@@ -222,7 +243,11 @@ async function prepare(
     for (const count of [1, 2, 3])
       targets.push({ name: `postgres × ${count}`, servers: replicas.slice(0, count), getId: pgAgent, runs: [] });
     if (urls.baseline && urls.baselineUrl) {
-      const baselineAgent = await seedPostgres(urls.baselineUrl, size);
+      // Seeded by the baseline's own code: its layout may differ from this checkout's.
+      const theirs = (await import(pathToFileURL(join(resolve(urls.baseline), 'scripts/bench/replicas.ts')).href)) as {
+        seedPostgres: typeof seedPostgres;
+      };
+      const baselineAgent = await theirs.seedPostgres(urls.baselineUrl, size);
       const server = await fake('postgres baseline', ['--state', urls.baselineUrl], urls.baseline);
       targets.push({ name: 'postgres × 1 (baseline)', servers: [server], getId: baselineAgent, runs: [] });
     }
@@ -265,8 +290,9 @@ async function measureRounds(
         getCpu: get.cpuUs,
         getDbCpu: get.dbCpuUs,
       });
+      const vacuums = cluster ? `, autovacuum runs ${deploy.autovacuums} / ${get.autovacuums}` : '';
       log(
-        `  round ${round + 1}, ${target.name}: ${deploy.rps} deploys/s (${deploy.cpuUs} + ${deploy.dbCpuUs} µs CPU each), ${get.rps} GETs/s (${get.cpuUs} + ${get.dbCpuUs} µs) (load average ${loadavg()[0]?.toFixed(1)})`,
+        `  round ${round + 1}, ${target.name}: ${deploy.rps} deploys/s (${deploy.cpuUs} + ${deploy.dbCpuUs} µs CPU each), ${get.rps} GETs/s (${get.cpuUs} + ${get.dbCpuUs} µs)${vacuums} (load average ${loadavg()[0]?.toFixed(1)})`,
       );
     }
 }

@@ -136,7 +136,35 @@ describe('a PostgreSQL-backed fake under faults', { timeout: 120_000 }, () => {
       const format = refused(['--state', url, '--seed', '7']);
       expect(format.status).toBe(2);
       expect(format.stderr.trim().split('\n')).toHaveLength(1);
-      expect(format.stderr).toMatch(/another version of this kit \(kit layout 0, this one writes 1\)/);
+      expect(format.stderr).toMatch(/another version of this kit \(kit layout 0, this one writes 2\)/);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('migrates a database of layout 1 (the round-4 kit) and serves from it', async () => {
+    const url = await newDatabase();
+    const token = await bearer('migrate');
+    const first = await serve(['--state', url, '--seed', '7']);
+    const kept = ((await (await deploy(first, token)).json()) as { agentId: string }).agentId;
+    await first.stop();
+    // Layout 1 is these tables with an ark_apply(jsonb) instead of layout 2's: without the new function, no batch of
+    // this kit could be written, so a deploy answered 201 below is one the migration made possible.
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const dropped = await client.query(
+        "SELECT format('DROP FUNCTION %s', oid::regprocedure) AS sql FROM pg_proc WHERE proname = 'ark_apply'",
+      );
+      for (const { sql } of dropped.rows as { sql: string }[]) await client.query(sql);
+      await client.query("UPDATE ark_meta SET value = '1' WHERE key = 'format'");
+      const second = await serve(['--state', url, '--seed', '7']);
+      const answer = await deploy(second, token);
+      expect(answer.status).toBe(201);
+      const again = await fetch(`${second.baseUrl}/v1/agents/${kept}`, { headers: { authorization: token } });
+      expect(again.status).toBe(200);
+      const format = await client.query("SELECT value FROM ark_meta WHERE key = 'format'");
+      expect(format.rows[0]).toEqual({ value: '2' });
     } finally {
       await client.end();
     }

@@ -188,4 +188,34 @@ describe('PostgreSQL storage shared by two cores', () => {
     const last = storage.agents.deployedPage(expected - 1, 1).agents[0];
     expect(last?.agentId).toBe('agt_p012000');
   });
+  it('counts deployed agents written but not committed yet, and none from before a reset not committed yet', async () => {
+    const fresh = await newDatabase();
+    const storage = await openPostgresStorage(fresh, { seed: 5, catalogueSize: 36, logger: silentLogger });
+    storages.push(storage);
+    const core = createMockCore({ seed: 5, storage, clock: createFixedClock(START), logger: silentLogger });
+    const deploy = (name: string) =>
+      core.store.deploy({ name, category: 'defi', model: 'gpt-4', initialSupply: 10 }, 'counter');
+    for (const name of ['one', 'two', 'three']) deploy(name);
+    expect(storage.agents.deployedCount).toBe(3);
+    await core.persist();
+    deploy('four');
+    deploy('five');
+    const writing = core.persist();
+    // The batch goes out on the next turn of the event loop: then three are in the database, two being written.
+    await new Promise(setImmediate);
+    expect(storage.agents.deployedCount).toBe(5);
+    deploy('six');
+    core.reset();
+    // The reset hides every agent before it, the batch being written too; the catalogue agents it writes again are
+    // not deployed ones.
+    expect(storage.agents.deployedCount).toBe(0);
+    deploy('seven');
+    expect(storage.agents.deployedCount).toBe(1);
+    await writing;
+    await core.persist();
+    expect(storage.agents.deployedCount).toBe(1);
+    const other = await openPostgresStorage(fresh, { seed: 5, catalogueSize: 36, logger: silentLogger });
+    storages.push(other);
+    expect(other.agents.deployedCount).toBe(1);
+  });
 });
