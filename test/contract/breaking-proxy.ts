@@ -1,7 +1,8 @@
 // A node:http proxy in front of the fake backend that breaks exactly one rule of the contract (a "broken server"):
 // the only code of the self-check that knows how each server is broken. Loopback only, stopped by the caller.
-import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createUpstream, type Upstream } from '../../proxy/upstream.ts';
 
 /** A request as the proxy received it, or about to forward it. */
 export interface ProxiedRequest {
@@ -57,38 +58,35 @@ async function readBody(request: IncomingMessage): Promise<string> {
 }
 
 /**
- * Sends the (rewritten) request upstream over node:http on kept-alive connections: the matrix's proxies forward every
- * request of 36 contract runs, and fetch cost them 1.8 times the CPU (issue 20). The fake never compresses.
+ * Sends the (rewritten) request upstream through the product proxy's upstream (node:http on kept-alive connections):
+ * the matrix's proxies forward every request of 36 contract runs, and fetch cost them 1.8 times the CPU (issue 20).
+ * The fake never compresses.
  */
 function forward(
-  upstream: string,
+  upstream: Upstream,
   request: ProxiedRequest,
   headers: Record<string, string>,
-  agent: Agent,
 ): Promise<ProxiedResponse> {
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
   const body = Buffer.from(request.body, 'utf8');
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(
-      new URL(upstream + request.path),
-      {
-        method: request.method,
-        agent,
-        headers: { ...headers, ...(hasBody ? { 'content-length': String(body.length) } : {}) },
-      },
-      (answer) => {
-        const answerHeaders: Record<string, string> = {};
-        for (const [name, value] of Object.entries(answer.headers))
-          if (value !== undefined) answerHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
-        readBody(answer).then(
-          (text) => resolve({ status: answer.statusCode ?? 502, headers: answerHeaders, body: text }),
-          reject,
-        );
-      },
-    );
-    outgoing.on('error', reject);
-    outgoing.end(hasBody ? body : undefined);
+  const outgoing = upstream.request(request.method, request.path, {
+    ...headers,
+    ...(hasBody ? { 'content-length': String(body.length) } : {}),
   });
+  const answered = new Promise<ProxiedResponse>((resolve, reject) => {
+    outgoing.once('error', reject);
+    outgoing.once('response', (answer) => {
+      const answerHeaders: Record<string, string> = {};
+      for (const [name, value] of Object.entries(answer.headers))
+        if (value !== undefined) answerHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
+      readBody(answer).then(
+        (text) => resolve({ status: answer.statusCode ?? 502, headers: answerHeaders, body: text }),
+        reject,
+      );
+    });
+  });
+  outgoing.end(hasBody ? body : undefined);
+  return answered;
 }
 
 /**
@@ -97,7 +95,7 @@ function forward(
  */
 export async function startBreakingProxy(upstream: string, breakage: Breakage): Promise<RunningProxy> {
   const log: RunningProxy['log'] = [];
-  const agent = new Agent({ keepAlive: true });
+  const target = createUpstream(upstream);
   const send = (res: ServerResponse, answer: ProxiedResponse): void => {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(answer.headers)) if (!hopByHop.has(name)) headers[name] = value;
@@ -123,7 +121,7 @@ export async function startBreakingProxy(upstream: string, breakage: Breakage): 
       const forwardHeaders: Record<string, string> = {};
       for (const [name, value] of Object.entries(rewritten.headers))
         if (!hopByHop.has(name)) forwardHeaders[name] = value;
-      const upstreamResponse = await forward(upstream, rewritten, forwardHeaders, agent);
+      const upstreamResponse = await forward(target, rewritten, forwardHeaders);
       const final = breakage.response ? breakage.response(upstreamResponse, received) : upstreamResponse;
       log.push({ method: received.method, path: received.path, status: final.status });
       send(res, final);
@@ -140,7 +138,7 @@ export async function startBreakingProxy(upstream: string, breakage: Breakage): 
     log,
     close: () =>
       new Promise<void>((resolve) => {
-        agent.destroy();
+        target.close();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
