@@ -249,8 +249,8 @@ class PostgresStorageImpl implements PostgresStorage {
       this.#private.set(name, JSON.parse(text));
       // Nor written: nothing reads it back (a replica started again takes a new number, so a new stream), and it was
       // one more row to write with every batch.
-      if (name !== 'random') this.#pending.documents.set(`${name}@${this.replica}`, text);
       if (name === 'random') return;
+      this.#pending.documents.set(`${name}@${this.replica}`, text);
     } else this.#pending.documents.set(name, text);
     this.#schedule();
   }
