@@ -3,6 +3,7 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { SlowFirstSequencer } from './test/slow-first-sequencer.ts';
 import { SummaryLineReporter } from './test/summary-reporter.ts';
 
 // Every Node process of the run (vitest's workers, and the CLIs, servers, npm, tsc and vite the tests start: a few hundred,
@@ -17,7 +18,7 @@ process.env.NODE_COMPILE_CACHE ??= fileURLToPath(new URL('node_modules/.cache/no
  * instead of once per file, which was about a second of CPU per file (issue 20). Each of them restores any global it
  * stubs (fake timers, stubbed globals) in its own hooks; a file not listed here runs in a worker of its own.
  */
-const inProcess = [
+export const inProcess = [
   'spec/**/*.test.ts',
   'spec-change/{change-classifier,evidence-stream,operation-rules,schema-rules}.test.ts',
   'differential/response-shape.test.ts',
@@ -48,6 +49,9 @@ export default defineConfig({
     // Only there to end a hung test, never to time one: with files side by side a loaded machine needs longer than 20 s.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // The slowest files first (test/slow-files.ts): a fresh clone has no results cache, and vitest's fallback order
+    // (larger files first) started the 90 s broken-server matrix last, ending the run on one busy core (issue 20).
+    sequence: { sequencer: SlowFirstSequencer },
     projects: [
       {
         extends: true,
