@@ -13,10 +13,32 @@ import { SummaryLineReporter } from './test/summary-reporter.ts';
 process.env.NODE_COMPILE_CACHE ??= fileURLToPath(new URL('node_modules/.cache/node-compile-cache', import.meta.url));
 
 /**
- * Test files that run in-process only: no child process, server process, msw interceptor, heap measurement or
- * PostgreSQL. They share their workers (`isolate: false`): each worker loads vitest, the spec and its validators once
- * instead of once per file, which was about a second of CPU per file (issue 20). Each of them restores any global it
- * stubs (fake timers, stubbed globals) in its own hooks; a file not listed here runs in a worker of its own.
+ * Test files that start processes (CLIs, servers, chromium) but change nothing of their worker: no global stubbed, no
+ * msw interceptor, no heap measured, no environment variable set, no PostgreSQL. They share workers too, which saves
+ * each the start of a worker of its own (~0.3–0.6 CPU-s); runs of the shared project with its files in shuffled orders
+ * (TEST_FILE_ORDER_SEED, test/slow-first-sequencer.ts; BENCHMARKS.md, "npm test time, round 6") passed. The slow files
+ * of test/slow-files.ts stay isolated: the sequencer starts them first, and the shared project's files must stay one
+ * block in the queue to keep their worker.
+ */
+function startsProcesses(): string[] {
+  return [
+    'mocks/{agent-record,control-plane-document,prism}.test.ts',
+    'scripts/{command-line,spawned-server,spec-change,token}.test.ts',
+    'spec-change/traffic-replay.test.ts',
+    'test/browser/demo-command.test.ts',
+    'test/contract/{check-plan,contract-cli,readme-counts,run-options}.test.ts',
+    'test/proxy/proxy.test.ts',
+    'test/robustness/{concurrency,fuzz,state-kill}.test.ts',
+    'test/structure/{function-length,operation-spellings}.test.ts',
+  ];
+}
+
+/**
+ * Test files that run in-process only (no child process, server process, msw interceptor, heap measurement or
+ * PostgreSQL), and those of startsProcesses(). They share their workers (`isolate: false`): each worker loads vitest,
+ * the spec and its validators once instead of once per file, which was about a second of CPU per file (issue 20). Each
+ * of them restores any global it stubs (fake timers, stubbed globals) in its own hooks; a file not listed here runs in
+ * a worker of its own.
  */
 export const inProcess = [
   'spec/**/*.test.ts',
@@ -34,6 +56,7 @@ export const inProcess = [
   'test/contract/{redaction,schema-arbitraries,status-coverage}.test.ts',
   'test/node-pin.test.ts',
   'test/summary-reporter.test.ts',
+  ...startsProcesses(),
 ];
 
 export default defineConfig({

@@ -12,8 +12,8 @@ function slowRank(spec: TestSpecification, root: string): number {
 }
 
 /**
- * A deterministic shuffle for `--sequence.shuffle --sequence.seed N` (vitest uses its own shuffle only when no sequencer
- * is configured): mulberry32 draws, Fisher–Yates swaps, files first put in one fixed order.
+ * A deterministic shuffle for `--sequence.shuffle --sequence.seed N` or TEST_FILE_ORDER_SEED=N (vitest uses its own
+ * shuffle only when no sequencer is configured): mulberry32 draws, Fisher–Yates swaps, items first put in one order.
  */
 export function shuffledBySeed<T>(items: readonly T[], key: (item: T) => string, seed: number): T[] {
   const out = [...items].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
@@ -41,8 +41,12 @@ export function shuffledBySeed<T>(items: readonly T[], key: (item: T) => string,
 export class SlowFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const { sequence, root } = this.ctx.config;
-    if (sequence.shuffle)
-      return shuffledBySeed(files, (spec) => `${spec.project.name} ${spec.moduleId}`, sequence.seed);
+    // vitest resolves `--sequence.shuffle.files` to no shuffle once a sequencer is configured, and `--sequence.shuffle`
+    // shuffles the tests inside each file too (several files' tests build on the one before); TEST_FILE_ORDER_SEED=N
+    // shuffles the files alone, to show that files sharing a worker do not depend on each other's order.
+    const fileSeed = Number.parseInt(process.env.TEST_FILE_ORDER_SEED ?? '', 10);
+    const seed = sequence.shuffle ? sequence.seed : Number.isNaN(fileSeed) ? undefined : fileSeed;
+    if (seed !== undefined) return shuffledBySeed(files, (spec) => `${spec.project.name} ${spec.moduleId}`, seed);
     const sorted = await super.sort(files);
     const rank = new Map(sorted.map((spec) => [spec, slowRank(spec, root)]));
     // Array.prototype.sort is stable: files outside the list keep vitest's order among themselves.
