@@ -2,7 +2,7 @@
 // and checks test/slow-first-sequencer.ts's order: the listed files first, the rest in vitest's own order.
 import { existsSync, globSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TestSpecification, Vitest } from 'vitest/node';
 import { inProcess } from '../vitest.config.ts';
 import { SlowFirstSequencer, shuffledBySeed } from './slow-first-sequencer.ts';
@@ -64,5 +64,20 @@ describe('the slow-first sequencer', () => {
     expect(names(orders[2])).toEqual(names(files));
     const keys = (seed: number): string[] => shuffledBySeed(['a', 'b', 'c', 'd', 'e', 'f'], (k) => k, seed);
     expect(new Set([1, 2, 3, 4, 5].map((seed) => keys(seed).join(''))).size).toBeGreaterThan(1);
+  });
+
+  describe('with TEST_FILE_ORDER_SEED set', () => {
+    afterEach(() => {
+      vi.unstubAllEnvs();
+    });
+
+    it('shuffles the files by that seed, as --sequence.shuffle would with it', async () => {
+      const files = [small, matrix, shared, consumer, targets];
+      const bySeed = await new SlowFirstSequencer(context({ shuffle: true, seed: 7 })).sort([...files]);
+      vi.stubEnv('TEST_FILE_ORDER_SEED', '7');
+      const byVariable = await new SlowFirstSequencer(context({ shuffle: false, seed: 1 })).sort([...files]);
+      expect(byVariable).toEqual(bySeed);
+      expect(byVariable).not.toEqual([targets, consumer, matrix, shared, small]);
+    });
   });
 });
