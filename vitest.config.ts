@@ -3,6 +3,7 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { SlowFirstSequencer } from './test/slow-first-sequencer.ts';
 import { SummaryLineReporter } from './test/summary-reporter.ts';
 
 // Every Node process of the run (vitest's workers, and the CLIs, servers, npm, tsc and vite the tests start: a few hundred,
@@ -12,12 +13,34 @@ import { SummaryLineReporter } from './test/summary-reporter.ts';
 process.env.NODE_COMPILE_CACHE ??= fileURLToPath(new URL('node_modules/.cache/node-compile-cache', import.meta.url));
 
 /**
- * Test files that run in-process only: no child process, server process, msw interceptor, heap measurement or
- * PostgreSQL. They share their workers (`isolate: false`): each worker loads vitest, the spec and its validators once
- * instead of once per file, which was about a second of CPU per file (issue 20). Each of them restores any global it
- * stubs (fake timers, stubbed globals) in its own hooks; a file not listed here runs in a worker of its own.
+ * Test files that start processes (CLIs, servers, chromium) but change nothing of their worker: no global stubbed, no
+ * msw interceptor, no heap measured, no environment variable set, no PostgreSQL. They share workers too, which saves
+ * each the start of a worker of its own (~0.3–0.6 CPU-s); runs of the shared project with its files in shuffled orders
+ * (TEST_FILE_ORDER_SEED, test/slow-first-sequencer.ts; BENCHMARKS.md, "npm test time, round 6") passed. The slow files
+ * of test/slow-files.ts stay isolated: the sequencer starts them first, and the shared project's files must stay one
+ * block in the queue to keep their worker.
  */
-const inProcess = [
+function startsProcesses(): string[] {
+  return [
+    'mocks/{agent-record,control-plane-document,prism}.test.ts',
+    'scripts/{command-line,spawned-server,spec-change,token}.test.ts',
+    'spec-change/traffic-replay.test.ts',
+    'test/browser/demo-command.test.ts',
+    'test/contract/{check-plan,contract-cli,readme-counts,run-options}.test.ts',
+    'test/proxy/proxy.test.ts',
+    'test/robustness/{concurrency,fuzz,state-kill}.test.ts',
+    'test/structure/{function-length,operation-spellings}.test.ts',
+  ];
+}
+
+/**
+ * Test files that run in-process only (no child process, server process, msw interceptor, heap measurement or
+ * PostgreSQL), and those of startsProcesses(). They share their workers (`isolate: false`): each worker loads vitest,
+ * the spec and its validators once instead of once per file, which was about a second of CPU per file (issue 20). Each
+ * of them restores any global it stubs (fake timers, stubbed globals) in its own hooks; a file not listed here runs in
+ * a worker of its own.
+ */
+export const inProcess = [
   'spec/**/*.test.ts',
   'spec-change/{change-classifier,evidence-stream,operation-rules,schema-rules}.test.ts',
   'differential/response-shape.test.ts',
@@ -33,6 +56,7 @@ const inProcess = [
   'test/contract/{redaction,schema-arbitraries,status-coverage}.test.ts',
   'test/node-pin.test.ts',
   'test/summary-reporter.test.ts',
+  ...startsProcesses(),
 ];
 
 export default defineConfig({
@@ -48,6 +72,9 @@ export default defineConfig({
     // Only there to end a hung test, never to time one: with files side by side a loaded machine needs longer than 20 s.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // The slowest files first (test/slow-files.ts): a fresh clone has no results cache, and vitest's fallback order
+    // (larger files first) started the 90 s broken-server matrix last, ending the run on one busy core (issue 20).
+    sequence: { sequencer: SlowFirstSequencer },
     projects: [
       {
         extends: true,
