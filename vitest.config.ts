@@ -20,22 +20,20 @@ process.env.NODE_COMPILE_CACHE ??= fileURLToPath(new URL('node_modules/.cache/no
  * of test/slow-files.ts stay isolated: the sequencer starts them first, and the shared project's files must stay one
  * block in the queue to keep their worker.
  */
-function startsProcesses(): string[] {
-  return [
-    'mocks/{agent-record,control-plane-document,prism}.test.ts',
-    'scripts/{command-line,spawned-server,spec-change,token}.test.ts',
-    'spec-change/traffic-replay.test.ts',
-    'test/browser/demo-command.test.ts',
-    'test/contract/{check-plan,contract-cli,readme-counts,run-options}.test.ts',
-    'test/proxy/proxy.test.ts',
-    'test/robustness/{concurrency,fuzz,state-kill}.test.ts',
-    'test/structure/{function-length,operation-spellings}.test.ts',
-  ];
-}
+const startsProcesses = [
+  'mocks/{agent-record,control-plane-document,prism}.test.ts',
+  'scripts/{command-line,spawned-server,spec-change,token}.test.ts',
+  'spec-change/traffic-replay.test.ts',
+  'test/browser/demo-command.test.ts',
+  'test/contract/{check-plan,contract-cli,readme-counts,run-options}.test.ts',
+  'test/proxy/proxy.test.ts',
+  'test/robustness/{concurrency,fuzz,state-kill}.test.ts',
+  'test/structure/{function-length,operation-spellings}.test.ts',
+];
 
 /**
  * Test files that run in-process only (no child process, server process, msw interceptor, heap measurement or
- * PostgreSQL), and those of startsProcesses(). They share their workers (`isolate: false`): each worker loads vitest,
+ * PostgreSQL), and those of startsProcesses. They share their workers (`isolate: false`): each worker loads vitest,
  * the spec and its validators once instead of once per file, which was about a second of CPU per file (issue 20). Each
  * of them restores any global it stubs (fake timers, stubbed globals) in its own hooks; a file not listed here runs in
  * a worker of its own.
@@ -56,7 +54,7 @@ export const inProcess = [
   'test/contract/{redaction,schema-arbitraries,status-coverage}.test.ts',
   'test/node-pin.test.ts',
   'test/summary-reporter.test.ts',
-  ...startsProcesses(),
+  ...startsProcesses,
 ];
 
 export default defineConfig({

@@ -2,6 +2,7 @@
 // file, and one started late leaves a core idle at the end. vitest orders by the durations of its own results cache,
 // but a fresh clone (CI) has none, and then it falls back to file size, which put the broken-server matrix 76th of 111.
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { createRandom } from '../mocks/random.ts';
 import { slowFiles } from './slow-files.ts';
 
 /** A file's place in the list of slow files (slowest 0), or the list's length for a file not in it. */
@@ -13,20 +14,13 @@ function slowRank(spec: TestSpecification, root: string): number {
 
 /**
  * A deterministic shuffle for `--sequence.shuffle --sequence.seed N` or TEST_FILE_ORDER_SEED=N (vitest uses its own
- * shuffle only when no sequencer is configured): mulberry32 draws, Fisher–Yates swaps, items first put in one order.
+ * shuffle only when no sequencer is configured): the fake's own seeded PRNG (mocks/random.ts), Fisher–Yates swaps, items first put in one order.
  */
 export function shuffledBySeed<T>(items: readonly T[], key: (item: T) => string, seed: number): T[] {
   const out = [...items].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
-  let state = seed >>> 0;
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = createRandom(seed);
   for (let i = out.length - 1; i > 0; i -= 1) {
-    const j = Math.floor(next() * (i + 1));
+    const j = Math.floor(random.next() * (i + 1));
     [out[i], out[j]] = [out[j] as T, out[i] as T];
   }
   return out;
