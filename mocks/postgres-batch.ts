@@ -124,9 +124,10 @@ function records(texts: readonly string[]): string {
 
 /**
  * The parameters of APPLY_BATCH (mocks/postgres-schema.ts), in order: the agents (new ones first, in deploy order, with
- * no `seen` version), the tasks with their kind, the documents.
+ * no `seen` version), the tasks with their kind, the documents, and the change number answers without a pull started
+ * from (null: no such answer is waiting on this batch).
  */
-export function batchParameters(changes: BatchChanges): unknown[] {
+export function batchParameters(changes: BatchChanges, unpulledBase: number | null = null): unknown[] {
   const agents = [...changes.newAgents.map((agent) => ({ ...agent, seen: null })), ...changes.agents];
   const tasks = [
     ...changes.newTasks.map((task) => ({ ...task, kind: 'new' })),
@@ -148,5 +149,6 @@ export function batchParameters(changes: BatchChanges): unknown[] {
     records(tasks.map((task) => task.task)),
     changes.documents.map((document) => document.name),
     records(changes.documents.map((document) => document.value)),
+    unpulledBase,
   ];
 }

@@ -103,9 +103,16 @@ END $fn$;
 /** Layouts this kit migrates, by the statements that bring one to this layout. */
 const MIGRATIONS: Readonly<Record<string, string>> = { '1': APPLY };
 
-/** How a batch is written: `ark_apply` with the arrays batchParameters (mocks/postgres-batch.ts) makes, in order. */
-export const APPLY_BATCH =
-  'SELECT ark_apply($1::boolean, $2::text[], $3::int[], $4::text[], $5::int[], $6::bigint[], $7::text, $8::text[], $9::text[], $10::boolean[], $11::boolean[], $12::text, $13::text[], $14::text) AS v';
+/**
+ * How a batch is written: `ark_apply` with the arrays batchParameters (mocks/postgres-batch.ts) makes, in order, and
+ * $15, the change number the requests answered without a pull first (if any) started from. Past it, a control change
+ * (a reset, or a document every replica reads: scenarios, clock, overrides) means those answers may be stale: then
+ * `ark_apply` is not called, nothing is written and `v` is null (the caller's conflict). CASE evaluates its THEN only
+ * when the condition holds, and the condition reads the statement's snapshot, taken after those requests arrived.
+ */
+export const APPLY_BATCH = `SELECT CASE WHEN $15::bigint IS NULL OR ((SELECT cleared FROM ark_changes) <= $15
+  AND NOT EXISTS (SELECT 1 FROM ark_documents WHERE version > $15 AND name NOT LIKE '%@%'))
+  THEN ark_apply($1::boolean, $2::text[], $3::int[], $4::text[], $5::int[], $6::bigint[], $7::text, $8::text[], $9::text[], $10::boolean[], $11::boolean[], $12::text, $13::text[], $14::text) END AS v`;
 
 /** Counts one request in the shared rate-limit window ($1 now, $2 window length, $3 the limit's key). */
 export const COUNT_REQUEST = `UPDATE ark_rate SET

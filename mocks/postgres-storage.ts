@@ -71,6 +71,17 @@ export interface PostgresCounters {
   pulls: number;
   /** Committed batches memory took as the database holds them, with no pull bringing them back. */
   taken: number;
+  /** Answers given without a pull first that held (answerUnpulled). */
+  unpulled: number;
+  /** Batches refused because a control change reached the database after answers without a pull began. */
+  stale: number;
+}
+
+/** An attempt answered without a pull first, while it runs: the change memory held when it began. */
+interface UnpulledAttempt {
+  base: number;
+  /** A batch written since it began found no control change after `base`. */
+  holds: boolean;
 }
 
 /** `postgres://` and `postgresql://` select PostgreSQL for `--state`. */
@@ -181,7 +192,7 @@ class PostgresStorageImpl implements PostgresStorage {
   readonly randomStart: number;
   readonly agents: AgentTable;
   readonly tasks: TaskLog;
-  readonly counters: PostgresCounters = { heads: 0, pulls: 0, taken: 0 };
+  readonly counters: PostgresCounters = { heads: 0, pulls: 0, taken: 0, unpulled: 0, stale: 0 };
   #pool: pg.Pool;
   #logger: Logger;
   #mirror: Mirror;
@@ -218,6 +229,10 @@ class PostgresStorageImpl implements PostgresStorage {
   #overlayStale = false;
   /** A whole load is running: it sets the mirror and the change number when it ends, so a commit may not meanwhile. */
   #loading = false;
+  /** Attempts answered without a pull first, running now (answerUnpulled). */
+  #unpulled = new Set<UnpulledAttempt>();
+  /** The newest change a pull or load brought that changed a document or reset the state (a control change). */
+  #controlVersion = 0;
 
   constructor(pool: pg.Pool, location: string, replica: number, options: PostgresStorageOptions) {
     this.#pool = pool;
@@ -283,6 +298,24 @@ class PostgresStorageImpl implements PostgresStorage {
       throw this.#unavailable(error);
     }
     return { start: Number(row?.start ?? now), count: Number(row?.count ?? 1) };
+  }
+
+  async answerUnpulled<T>(attempt: () => Promise<T>): Promise<{ value: T; holds: boolean }> {
+    const entry: UnpulledAttempt = { base: this.#seen, holds: false };
+    this.#unpulled.add(entry);
+    let value: T;
+    try {
+      value = await attempt();
+    } finally {
+      this.#unpulled.delete(entry);
+    }
+    // It wrote nothing, and no batch was written meanwhile: a pull that starts now says whether memory was current.
+    if (!entry.holds) {
+      await this.refresh();
+      entry.holds = this.#controlVersion <= entry.base;
+    }
+    if (entry.holds) this.counters.unpulled += 1;
+    return { value, holds: entry.holds };
   }
 
   /**
@@ -427,6 +460,7 @@ class PostgresStorageImpl implements PostgresStorage {
     const fresh = after < this.#seen ? rows.filter((row) => Number(row.version) > this.#seen) : rows;
     const foreign = fresh.some((row) => row.k !== 'v' && !this.#own.has(Number(row.version)));
     const effect = this.#mirror.apply(fresh);
+    if (foreign && effect.documents) this.#controlVersion = version;
     this.#seen = version;
     this.#pulledUpTo(version);
     for (const own of this.#own) if (own <= version) this.#own.delete(own);
@@ -471,6 +505,7 @@ class PostgresStorageImpl implements PostgresStorage {
       mirror.apply(rest.rows);
       await client.query('COMMIT');
       this.#seen = Number(head.rows[0]?.version ?? 0);
+      this.#controlVersion = this.#seen;
       this.#pulledUpTo(this.#seen);
       for (const own of this.#own) if (own <= this.#seen) this.#own.delete(own);
     } catch (error) {
@@ -532,21 +567,37 @@ class PostgresStorageImpl implements PostgresStorage {
     if (batch.doomed) return this.#fail(batch, batch.doomed);
     if (batch.empty) return batch.settle();
     this.#inflight = batch;
+    // Answers given without a pull first and still running: this batch is written only if their memory was current.
+    const unpulled = [...this.#unpulled];
+    const base = unpulled.length > 0 ? Math.min(...unpulled.map((entry) => entry.base)) : null;
     try {
       const changes = batchChanges(batch, (taskId) => this.#taskBase(taskId));
-      const result = await this.#pool.query<{ v: string }>({
+      const result = await this.#pool.query<{ v: string | null }>({
         name: 'ark_apply',
         text: APPLY_BATCH,
-        values: batchParameters(changes),
+        values: batchParameters(changes, base),
       });
-      const version = Number(result.rows[0]?.v);
+      const written = result.rows[0]?.v;
+      if (written === null || written === undefined) {
+        this.counters.stale += 1;
+        throw new StorageConflictError(
+          'a control change reached the database after requests were answered from memory',
+        );
+      }
+      for (const entry of unpulled) entry.holds = true;
+      const version = Number(written);
       batch.version = version;
       this.#own.add(version);
       for (const record of batch.agents.values()) this.#baseOf.set(record, version);
       // Committed: the answers go now and the next batch is written at once. When the batch is the change right after
       // the last one memory holds, the mirror takes its rows as the database now holds them (no pull brings them
       // back); otherwise memory shows it over the mirror until a pull brings its rows in the database's order.
-      if (!this.#takeCommitted(batch, changes, version)) this.#committed.unshift(batch);
+      if (!this.#takeCommitted(batch, changes, version)) {
+        this.#committed.unshift(batch);
+        // Another replica committed meanwhile. Requests answered without a pull (deploys) would leave memory behind
+        // for as long as they are all there is: a pull nobody waits for brings it up to date.
+        void this.#pullShared().catch(() => {});
+      }
       this.#inflight = undefined;
       // The next batch (the writes that arrived meanwhile) is sent before these answers are written: its commit runs
       // while this replica writes them, not after. The pool hands the query its connection on the next tick, so the
@@ -577,6 +628,7 @@ class PostgresStorageImpl implements PostgresStorage {
   }
 
   #writeError(error: unknown): StorageWriteError {
+    if (error instanceof StorageConflictError) return error;
     if ((error as { code?: unknown }).code === 'AR001') return new StorageConflictError(message(error));
     const why = message(error);
     this.#logger.error(`could not write the state database ${this.location} (${why}); the change was rolled back`);

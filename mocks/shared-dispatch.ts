@@ -1,17 +1,37 @@
 // Answering on a storage shared by replicas: memory brought up to date first, rate limits counted where every replica
 // counts, and an attempt that lost a race with another replica answered again.
+import { getOperation } from '../spec/index.ts';
 import type { DispatchTrace } from './api-dispatch.ts';
 import type { Clock } from './clock.ts';
 import type { MockRequest, MockResponse } from './mock-http.ts';
 import { matchRoute } from './router.ts';
 import type { Scenarios } from './scenarios.ts';
-import { StorageConflictError, type Storage } from './storage.ts';
+import { StorageConflictError, StorageUnavailableError, StorageWriteError, type Storage } from './storage.ts';
 
 /**
  * Times a request is handled again when a replica sharing the storage changed the same rows first (nothing of the
  * attempt was applied). Past it the answer is the 503 of a change not saved.
  */
 const MAX_ATTEMPTS = 8;
+
+/**
+ * Whether a request may be answered from memory without a pull first: an operation that changes state (not GET or
+ * HEAD) and addresses no stored record (no path parameter; in this spec, deployAgent) reads nothing another replica
+ * writes except the control state (scenarios, clock, overrides, a reset), which its batch checks when it is written
+ * (Storage.answerUnpulled). A deploy thus costs no round trip before it. An operation that reads stored records, or a
+ * new one that addresses none but reads them (a search), must pull: give it a path parameter or list it here as one.
+ */
+function answersWithoutPull(request: MockRequest): boolean {
+  if (request.method === 'GET' || request.method === 'HEAD') return false;
+  const route = matchRoute(request.method, request.path);
+  return route.kind === 'operation' && getOperation(route.operationId).pathParameters.length === 0;
+}
+
+/** What an attempt put in the trace, cleared before the request is handled again. */
+function clearTrace(trace: DispatchTrace): void {
+  trace.operationId = null;
+  trace.bodyText = null;
+}
 
 type Dispatch = (request: MockRequest, trace: DispatchTrace) => Promise<MockResponse> | MockResponse;
 
@@ -34,9 +54,10 @@ export function createSharedDispatch(parts: SharedDispatchParts): Dispatch | und
   const { storage, scenarios, clock, dispatch, isControlPath } = parts;
   const refresh = storage.refresh?.bind(storage);
   if (!refresh) return undefined;
+  const answerUnpulled = storage.answerUnpulled?.bind(storage);
   // Nothing is awaited between the shared count and the scenarios' decision.
-  const attempt = async (request: MockRequest, trace: DispatchTrace): Promise<MockResponse> => {
-    await refresh();
+  const attempt = async (request: MockRequest, trace: DispatchTrace, pull = true): Promise<MockResponse> => {
+    if (pull) await refresh();
     const limit = scenarios.config.rateLimit;
     if (
       limit &&
@@ -50,13 +71,27 @@ export function createSharedDispatch(parts: SharedDispatchParts): Dispatch | und
     return dispatch(request, trace);
   };
   return async (request, trace) => {
+    // First from memory as it is, when the request allows; an answer that may be stale is handled again after a pull.
+    if (answerUnpulled && answersWithoutPull(request)) {
+      try {
+        const outcome = await answerUnpulled(() => attempt(request, trace, false));
+        if (outcome.holds) return outcome.value;
+      } catch (error) {
+        if (!(error instanceof StorageConflictError)) {
+          // A batch not written because the database is gone answers as every request does then (the pull throws
+          // StorageUnavailableError: 503 state-unavailable); with the database there, as a change not saved.
+          if (error instanceof StorageWriteError && !(error instanceof StorageUnavailableError)) await refresh();
+          throw error;
+        }
+      }
+      clearTrace(trace);
+    }
     for (let tries = 1; ; tries += 1) {
       try {
         return await attempt(request, trace);
       } catch (error) {
         if (!(error instanceof StorageConflictError) || tries >= MAX_ATTEMPTS) throw error;
-        trace.operationId = null;
-        trace.bodyText = null;
+        clearTrace(trace);
       }
     }
   };

@@ -68,6 +68,14 @@ export interface Storage {
    */
   refresh?(): Promise<void>;
   /**
+   * Only for a shared storage: runs `attempt` on memory as it is, without `refresh` first, and says whether its answer
+   * holds: every batch written while it runs is refused (a StorageConflictError) if a control change (a document such as
+   * the scenarios or the clock, or a reset) reached the database after the change memory held when it began, so one such
+   * batch written proves the answer current; without one, a pull after it must find no control change since. For
+   * requests that address no stored record (see mocks/shared-dispatch.ts): they save the round trip before them.
+   */
+  answerUnpulled?<T>(attempt: () => Promise<T>): Promise<{ value: T; holds: boolean }>;
+  /**
    * Only for a shared storage: the random state this process starts from and a reset returns to (each replica has its
    * own stream, so the ids two replicas draw never collide). Without it, the seed's stream.
    */
