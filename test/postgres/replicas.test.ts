@@ -44,6 +44,8 @@ describe('three replicas on one PostgreSQL', { timeout: 180_000 }, () => {
     const other = (server: SpawnedServer): SpawnedServer => pick(alive.filter((replica) => replica !== server));
     const agents = new Map<string, { name: string; status: string }>();
     const tasks = new Map<string, string>();
+    // The clock offset every replica must answer with (advanced through one replica, read by the others).
+    let offsetMs = 0;
     for (let step = 0; step < 160; step += 1) {
       if (step === 80) {
         // kill -9 under load: the replica's acknowledged writes are in the database already.
@@ -56,6 +58,7 @@ describe('three replicas on one PostgreSQL', { timeout: 180_000 }, () => {
       const known = [...agents.keys()];
       if (roll < 0.35 || known.length === 0) {
         const name = `Agent ${step}`;
+        const before = Date.now();
         const deployed = await call(server, 'POST', '/v1/agents/deploy', {
           name,
           category: pick(agentCategories),
@@ -63,6 +66,8 @@ describe('three replicas on one PostgreSQL', { timeout: 180_000 }, () => {
           initialSupply: 1000,
         });
         expect(deployed.status).toBe(201);
+        // A replica that has not pulled since another advanced the clock must not stamp the deploy with its old offset.
+        expect(Date.parse(String(deployed.body.deployedAt))).toBeGreaterThanOrEqual(before + offsetMs);
         const agentId = String(deployed.body.agentId);
         expect(agents.has(agentId)).toBe(false);
         agents.set(agentId, { name, status: 'active' });
@@ -98,6 +103,7 @@ describe('three replicas on one PostgreSQL', { timeout: 180_000 }, () => {
         const advanced = await call(server, 'POST', '/__mock/clock/advance', { seconds: 1 });
         expect(advanced.status).toBe(200);
         expect((await call(other(server), 'GET', '/__mock/clock')).body.offsetMs).toBe(advanced.body.offsetMs);
+        offsetMs = Number(advanced.body.offsetMs);
       }
     }
     expect(tasks.size).toBeGreaterThan(10);

@@ -64,6 +64,15 @@ describe('deploys answered without a pull first, on two cores sharing PostgreSQL
     expect((await answer(b, 'POST', '/v1/agents/deploy', agent('Again'))).status).toBe(201);
   });
 
+  it('stamps a deploy with the clock advanced through the other replica, not the offset memory held', async () => {
+    const [a, b] = cores as [MockCore, MockCore];
+    expect((await answer(b, 'POST', '/v1/agents/deploy', agent('Early'))).status).toBe(201);
+    expect((await answer(a, 'POST', '/__mock/clock/advance', { seconds: 3600 })).status).toBe(200);
+    const deployed = await answer(b, 'POST', '/v1/agents/deploy', agent('Late'));
+    expect(deployed.status).toBe(201);
+    expect(deployed.body.deployedAt).toBe(new Date(START + 3_600_000).toISOString());
+  });
+
   it('checks an answer that wrote nothing with a pull after it: an override set through the other replica wins', async () => {
     const [a, b] = cores as [MockCore, MockCore];
     expect((await answer(b, 'POST', '/v1/agents/deploy', { name: '' })).status).toBe(400);
