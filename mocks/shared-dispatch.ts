@@ -1,5 +1,5 @@
-// Answering on a storage shared by replicas: memory brought up to date first, rate limits counted where every replica
-// counts, and an attempt that lost a race with another replica answered again.
+// Answering on a storage shared by replicas: memory brought up to date first (or, for a deploy, checked when its batch
+// is written), rate limits counted where every replica counts, and an attempt that lost a race answered again.
 import { getOperation } from '../spec/index.ts';
 import type { DispatchTrace } from './api-dispatch.ts';
 import type { Clock } from './clock.ts';
@@ -19,7 +19,7 @@ const MAX_ATTEMPTS = 8;
  * HEAD) and addresses no stored record (no path parameter; in this spec, deployAgent) reads nothing another replica
  * writes except the control state (scenarios, clock, overrides, a reset), which its batch checks when it is written
  * (Storage.answerUnpulled). A deploy thus costs no round trip before it. An operation that reads stored records, or a
- * new one that addresses none but reads them (a search), must pull: give it a path parameter or list it here as one.
+ * new one that addresses none but reads them (a search), must pull: a rule here must then leave it out.
  */
 function answersWithoutPull(request: MockRequest): boolean {
   if (request.method === 'GET' || request.method === 'HEAD') return false;
