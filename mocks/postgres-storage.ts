@@ -6,6 +6,7 @@
 // Node only: the msw adapters never import this module.
 import pg from 'pg';
 import type { Agent, AgentStatus } from '../spec/index.ts';
+import { AgentCache } from './agent-cache.ts';
 import { agentJson, agentRecord, agentView } from './agent-record.ts';
 import { consoleLogger, type Logger } from './logger.ts';
 import {
@@ -217,8 +218,7 @@ class PostgresStorageImpl implements PostgresStorage {
   /** Pulls' rows are applied one after the other, in the order the pulls started. */
   #applied: Promise<void> = Promise.resolve();
   #private = new Map<string, unknown>();
-  #cache = new Map<string, AgentRecord>();
-  #cacheSize: number;
+  #cache: AgentCache;
   /** The row version each parsed record was read at (a later update is conditional on it). */
   #baseOf = new WeakMap<AgentRecord, number>();
   #rollbackListeners: (() => void)[] = [];
@@ -240,7 +240,7 @@ class PostgresStorageImpl implements PostgresStorage {
     this.replica = replica;
     this.#logger = options.logger ?? consoleLogger;
     this.#mirror = new Mirror(options);
-    this.#cacheSize = Math.max(1, options.agentCacheSize ?? DEFAULT_POSTGRES_AGENT_CACHE_SIZE);
+    this.#cache = new AgentCache(options.agentCacheSize ?? DEFAULT_POSTGRES_AGENT_CACHE_SIZE);
     this.#maxPulls = Math.max(1, Math.floor((options.poolSize ?? DEFAULT_POOL_SIZE) / 2));
     this.randomStart = randomStart(options.seed, replica);
     this.#private.set('random', this.randomStart);
@@ -467,7 +467,7 @@ class PostgresStorageImpl implements PostgresStorage {
     if (!foreign) return;
     for (const agentId of effect.agents)
       if (this.#overlaid(agentId)) this.#overlayStale = true;
-      else this.#cache.delete(agentId);
+      else this.#cache.forget(agentId);
     if (effect.tasks || effect.documents) this.#changedElsewhere();
   }
 
@@ -667,14 +667,6 @@ class PostgresStorageImpl implements PostgresStorage {
     return row ? { exists: true, settled: row.task.settled, inHistory: row.inHistory } : NO_TASK;
   }
 
-  #remember(record: AgentRecord): void {
-    if (this.#cache.size >= this.#cacheSize) {
-      const oldest = this.#cache.keys().next();
-      if (!oldest.done) this.#cache.delete(oldest.value);
-    }
-    this.#cache.set(record.agentId, record);
-  }
-
   /** The record memory shows for an agent: a written one, or one parsed from the mirror. */
   #record(agentId: string): AgentRecord | undefined {
     const cached = this.#cache.get(agentId);
@@ -689,7 +681,7 @@ class PostgresStorageImpl implements PostgresStorage {
     const record = agentRecord(this.#mirrorAgent(agentId) as Agent, row.tasksFailed, row.catalogueIndex);
     record.json = row.json;
     this.#baseOf.set(record, row.version);
-    this.#remember(record);
+    this.#cache.remember(record);
     return record;
   }
 
@@ -755,7 +747,7 @@ class PostgresStorageImpl implements PostgresStorage {
         storage.#pending.agents.set(id, record);
         storage.#pending.newAgents.add(id);
         if (record.catalogueIndex === undefined) storage.#pending.newDeployed.add(id);
-        storage.#remember(record);
+        storage.#cache.remember(record);
         storage.#schedule();
       },
       changed(record) {
