@@ -35,8 +35,15 @@ import type { TaskRecord } from './task-lifecycle.ts';
 export const DEFAULT_POSTGRES_AGENT_CACHE_SIZE = 5000;
 /** Documents of one replica alone (its random stream, its coverage counts): stored as `name@replica`, never pulled. */
 const PRIVATE_DOCUMENTS = new Set(['random', 'coverage']);
-/** Connections per replica: up to half of them pull, the others commit and count rate limits. */
+/** Connections per replica: one pulls, one commits, the others count rate limits and load. */
 const DEFAULT_POOL_SIZE = 6;
+/**
+ * Pulls running at once. One: every request arriving while it runs shares the next, so a busy replica wakes PostgreSQL
+ * once per pull, not once per request. Three at once cost PostgreSQL 12–17 µs of CPU per GET against 4–6 with one, and
+ * one replica answered 0.87–1.85× the GETs (BENCHMARKS.md, "Replicas on PostgreSQL", round 7). Until deploys stopped
+ * pulling (round 7), one at a time made them wait longer for theirs.
+ */
+const MAX_PULLS = 1;
 /** Agents read per query when a replica loads the whole state. */
 const LOAD_PAGE = 5000;
 /** Longest wait for one query of the hot path; past it the database counts as unreachable (503). */
@@ -50,7 +57,7 @@ export interface PostgresStorageOptions {
   catalogueSize: number;
   /** Parsed agents kept in memory (default 5,000). */
   agentCacheSize?: number;
-  /** Connections per replica (default 6; up to half of them pull at once). */
+  /** Connections per replica (default 6; one of them pulls at a time). */
   poolSize?: number;
   logger?: Logger;
 }
@@ -209,9 +216,8 @@ class PostgresStorageImpl implements PostgresStorage {
    */
   #committed: Batch[] = [];
   #scheduled = false;
-  /** Pulls whose query is running, at most #maxPulls. */
+  /** Pulls whose query is running, at most MAX_PULLS. */
   #pulls = 0;
-  #maxPulls: number;
   /** The pull that starts when a running one ends (requests arriving meanwhile share it). */
   #queued: Promise<void> | undefined;
   #slotFree: (() => void) | undefined;
@@ -241,7 +247,6 @@ class PostgresStorageImpl implements PostgresStorage {
     this.#logger = options.logger ?? consoleLogger;
     this.#mirror = new Mirror(options);
     this.#cache = new AgentCache(options.agentCacheSize ?? DEFAULT_POSTGRES_AGENT_CACHE_SIZE);
-    this.#maxPulls = Math.max(1, Math.floor((options.poolSize ?? DEFAULT_POOL_SIZE) / 2));
     this.randomStart = randomStart(options.seed, replica);
     this.#private.set('random', this.randomStart);
     this.agents = this.#agentTable();
@@ -330,12 +335,12 @@ class PostgresStorageImpl implements PostgresStorage {
 
   /**
    * Pulls what changed. A request must be answered from a pull that started after it arrived (read-your-writes across
-   * replicas), so each call starts one, several at once on the pool's connections; past #maxPulls, the calls made
-   * meanwhile share the pull that starts when one ends.
+   * replicas), so each call starts one; while MAX_PULLS run, the calls made meanwhile share the pull that starts when
+   * one ends.
    */
   #pullShared(): Promise<void> {
     if (this.#queued) return this.#queued;
-    if (this.#pulls < this.#maxPulls) return this.#startPull();
+    if (this.#pulls < MAX_PULLS) return this.#startPull();
     this.#queued = new Promise<void>((resolve) => {
       this.#slotFree = resolve;
     }).then(() => {

@@ -106,6 +106,17 @@ describe('PostgreSQL storage shared by two cores', () => {
     }
   });
 
+  it('shares its pulls: 48 GETs arriving together cost two pulls (the one running and the next), not one each', async () => {
+    const [a] = cores as [MockCore];
+    const storage = storages[0] as PostgresStorage;
+    const before = storage.counters.heads + storage.counters.pulls;
+    const answers = await Promise.all(
+      Array.from({ length: 48 }, () => answer(a, 'GET', '/v1/agents/agt_nobody_deployed')),
+    );
+    expect(answers.every((one) => one.status === 404)).toBe(true);
+    expect(storage.counters.heads + storage.counters.pulls - before).toBeLessThanOrEqual(2);
+  });
+
   it('checks a stored agent when it is first read: a tampered row answers 503, the others are served', async () => {
     const [a] = cores as [MockCore, MockCore];
     const deploy = (name: string) =>
