@@ -2,9 +2,11 @@
 // `agent-registry-kit <subcommand>`: the package's one command. Each subcommand is its own module, imported only when
 // it runs, so `token` never loads vitest and `contract` never loads the fake.
 import { readFileSync, realpathSync } from 'node:fs';
-import { enableCompileCache } from 'node:module';
+// A namespace import: a named one of an API this Node lacks fails before any line runs, so no message could say why.
+import * as nodeModule from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { cliError, runCommand } from './cli-error.ts';
+import { nodeBelowFloor } from './node-floor.ts';
 
 /** What a subcommand module exports: its whole command line after the subcommand's name. */
 export interface SubcommandModule {
@@ -77,6 +79,14 @@ export function cliHelp(): string {
   ].join('\n');
 }
 
+/** The package's own package.json: it resolves its own name, in a clone and installed alike (exports lists it). */
+function ownManifest(): { version: string; engines?: { node?: string } } {
+  return JSON.parse(readFileSync(fileURLToPath(import.meta.resolve('agent-registry-kit/package.json')), 'utf8')) as {
+    version: string;
+    engines?: { node?: string };
+  };
+}
+
 /**
  * Runs the subcommand named by `args[0]` with the rest of `args`. A missing or unknown subcommand is one line on
  * stderr and exit status 2.
@@ -89,11 +99,7 @@ export async function main(args: string[]): Promise<void> {
     return;
   }
   if (name === '--version') {
-    // The package resolves its own name, in a clone and installed alike (its exports map lists ./package.json).
-    const manifest = JSON.parse(
-      readFileSync(fileURLToPath(import.meta.resolve('agent-registry-kit/package.json')), 'utf8'),
-    ) as { version: string };
-    process.stdout.write(`${manifest.version}\n`);
+    process.stdout.write(`${ownManifest().version}\n`);
     return;
   }
   if (name === undefined) cliError(`a subcommand is missing; ${usage} (agent-registry-kit --help lists them)`);
@@ -109,7 +115,12 @@ const isEntryPoint =
   import.meta.main ??
   (process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url));
 if (isEntryPoint) {
+  const floor = nodeBelowFloor(process.version, ownManifest().engines?.node);
+  if (floor !== undefined)
+    cliError(
+      `needs Node ${floor} or newer (this is Node ${process.versions.node}); install a newer Node, e.g. nvm install 24`,
+    );
   // Keeps the compiled modules of every subcommand on disk between runs (see scripts/start.ts for the figures).
-  enableCompileCache();
+  nodeModule.enableCompileCache();
   await main(process.argv.slice(2));
 }
