@@ -70,22 +70,27 @@ export function createSharedDispatch(parts: SharedDispatchParts): Dispatch | und
       );
     return dispatch(request, trace);
   };
-  return async (request, trace) => {
-    // First from memory as it is, when the request allows; an answer that may be stale is handled again after a pull.
-    if (answerUnpulled && answersWithoutPull(request)) {
-      try {
-        const outcome = await answerUnpulled(() => attempt(request, trace, false));
-        if (outcome.holds) return outcome.value;
-      } catch (error) {
-        if (!(error instanceof StorageConflictError)) {
-          // A batch not written because the database is gone answers as every request does then (the pull throws
-          // StorageUnavailableError: 503 state-unavailable); with the database there, as a change not saved.
-          if (error instanceof StorageWriteError && !(error instanceof StorageUnavailableError)) await refresh();
-          throw error;
-        }
+  /** The answer from memory as it is, or undefined when it may be stale (then it is handled again after a pull). */
+  const fromMemory = async (request: MockRequest, trace: DispatchTrace): Promise<MockResponse | undefined> => {
+    if (!answerUnpulled) return undefined;
+    try {
+      const outcome = await answerUnpulled(() => attempt(request, trace, false));
+      if (outcome.holds) return outcome.value;
+    } catch (error) {
+      if (!(error instanceof StorageWriteError) || error instanceof StorageUnavailableError) throw error;
+      // A batch not written because the database is gone answers as every request does then (the pull throws
+      // StorageUnavailableError: 503 state-unavailable); with the database there, as a change not saved.
+      if (!(error instanceof StorageConflictError)) {
+        await refresh();
+        throw error;
       }
-      clearTrace(trace);
     }
+    clearTrace(trace);
+    return undefined;
+  };
+  return async (request, trace) => {
+    const answered = answersWithoutPull(request) ? await fromMemory(request, trace) : undefined;
+    if (answered) return answered;
     for (let tries = 1; ; tries += 1) {
       try {
         return await attempt(request, trace);
