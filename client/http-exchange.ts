@@ -40,7 +40,7 @@ function describeFetchError(error: unknown, timeoutMs: number): string {
 
 /**
  * Sends the request and records it; never throws. A request that gets no answer (refused, reset, timed out) is recorded
- * with its error, and the check reports it: a server that drops a connection on bad input is broken. scripts/contract.ts
+ * with its error, and the check reports it: a server that drops a connection on bad input is broken. scripts/commands/contract.ts
  * probes the server before the run, so an unreachable server stops the run with one line instead.
  * @example const { response } = await sendRequest(base, 5000, redact, { operationId, method: 'GET', path: '/v1/agents/x', ... });
  */

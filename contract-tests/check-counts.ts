@@ -1,5 +1,5 @@
 // The counts docs/contract-tests.md states about the suite (checks per family and operation, writes of a default run), rendered
-// from the plan itself so the prose cannot drift: `npm run generate` writes them into the page (scripts/generated-docs.ts).
+// from the plan itself so the prose cannot drift: `npm run generate` writes them into the page (tools/generated-docs.ts).
 import { operations } from '../spec/index.ts';
 import { generatedProperties, namedChecks, planRun } from './check-plan.ts';
 import type { CheckName } from '../client/check-record.ts';

@@ -23,7 +23,7 @@ export interface ContractSession {
   /** Every file computes the same plan from the same options. */
   plan: RunPlan;
   /**
-   * The same redactor scripts/contract.ts builds from the same normalized token: the token, every token derived from
+   * The same redactor scripts/commands/contract.ts builds from the same normalized token: the token, every token derived from
    * it (hostile-tokens.ts) and their encodings never leave the suite.
    */
   redact: Redact;

@@ -1,4 +1,4 @@
-// The thin vitest layer of the contract suite: reads the run's options (provided by scripts/contract.ts), makes the
+// The thin vitest layer of the contract suite: reads the run's options (provided by scripts/commands/contract.ts), makes the
 // file's session, and turns named checks into tests. Everything it calls works outside vitest too (contract-check.ts).
 import { describe, inject, test } from 'vitest';
 import type { CheckRecord } from '../client/check-record.ts';

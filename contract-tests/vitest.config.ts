@@ -1,10 +1,10 @@
-// The contract suite's own vitest config, rooted here: scripts/contract.ts runs it against a live server, never `npm test`.
+// The contract suite's own vitest config, rooted here: scripts/commands/contract.ts runs it against a live server, never `npm test`.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    root: fileURLToPath(new URL('.', import.meta.url)),
+    root: fileURLToPath(new URL('./', import.meta.url)),
     // The suite's own files: .ts in a clone of the repository, .js where the package ships it compiled.
     include: ['*.test.ts', '*.test.js'],
     maxWorkers: 1,

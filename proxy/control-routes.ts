@@ -1,8 +1,8 @@
 // The proxy's own control plane under /__mock/: the violations it saw and the contract coverage the app exercised
 // against the real server (the fake's Coverage, so `agent-registry-kit coverage --base-url <proxy>` reads it too).
-import type { Coverage } from '../mocks/coverage.ts';
-import { jsonValueResponse, noContent, type MockRequest, type MockResponse } from '../mocks/mock-http.ts';
-import { problemResponse } from '../mocks/problems.ts';
+import type { Coverage } from '../mocks/core/steering/coverage.ts';
+import { jsonValueResponse, noContent, type MockRequest, type MockResponse } from '../mocks/core/mock-http.ts';
+import { problemResponse } from '../mocks/core/problems.ts';
 import type { ViolationLog } from './violation-log.ts';
 
 export interface ProxyControlState {

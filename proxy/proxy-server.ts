@@ -2,15 +2,21 @@
 // refusal) that forwards every request to the upstream, streams the answer back, and checks both against the spec.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { CONTROL_PREFIX } from '../mocks/core.ts';
-import { Coverage } from '../mocks/coverage.ts';
-import { refuseCrossSite, withCors } from '../mocks/cors.ts';
-import { createLimitedServer, exposureWarning, HTTP_LIMITS, send, type HttpLimits } from '../mocks/http-server.ts';
-import { lingerAfter, refuseEarly, type LingerLimits } from '../mocks/lingering-close.ts';
-import { consoleLogger, type Logger } from '../mocks/logger.ts';
-import { MAX_BODY_BYTES, type MockRequest, type MockResponse } from '../mocks/mock-http.ts';
-import { problemResponse } from '../mocks/problems.ts';
-import { controlTokenGuard, exchangeOf, hostGuard, urlLengthGuard, type Guard } from '../mocks/request-guards.ts';
+import { CONTROL_PREFIX } from '../mocks/core/core.ts';
+import { Coverage } from '../mocks/core/steering/coverage.ts';
+import { refuseCrossSite, withCors } from '../mocks/core/request/cors.ts';
+import {
+  createLimitedServer,
+  exposureWarning,
+  HTTP_LIMITS,
+  send,
+  type HttpLimits,
+} from '../mocks/adapters/node-http/http-server.ts';
+import { lingerAfter, refuseEarly, type LingerLimits } from '../mocks/http/lingering-close.ts';
+import { consoleLogger, type Logger } from '../mocks/core/logger.ts';
+import { MAX_BODY_BYTES, type MockRequest, type MockResponse } from '../mocks/core/mock-http.ts';
+import { problemResponse } from '../mocks/core/problems.ts';
+import { controlTokenGuard, exchangeOf, hostGuard, urlLengthGuard, type Guard } from '../mocks/http/request-guards.ts';
 import { answerControl } from './control-routes.ts';
 import { checkExchange, type ProxyViolation } from './exchange-check.ts';
 import type { RecordingWriter } from './recording.ts';

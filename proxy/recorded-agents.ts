@@ -2,7 +2,7 @@
 // agent the app retrieved, every one checked like a record of a --state database before the fake serves it.
 import { isJsonObject } from '../spec/index.ts';
 import type { Agent } from '../spec/index.ts';
-import { checkStoredAgent } from '../mocks/stored-records.ts';
+import { checkStoredAgent } from '../mocks/storage/stored-records.ts';
 import { RECORDING_FORMAT } from './recording.ts';
 
 /** Thrown when the file is not a recording at all; the message says what was expected. */
@@ -28,7 +28,7 @@ function pathOf(url: string, baseUrl: string): string {
 
 /**
  * The agents of a recording: each 200 answer to GET /v1/agents/{agentId} whose body is a whole Agent by the spec (the
- * checks of mocks/stored-records.ts); the others are listed in `refused`.
+ * checks of mocks/storage/stored-records.ts); the others are listed in `refused`.
  * @example agentsOfRecording(JSON.parse(readFileSync('staging.json', 'utf8'))).agents.length
  */
 export function agentsOfRecording(value: unknown): RecordedAgents {

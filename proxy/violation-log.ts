@@ -1,6 +1,6 @@
 // What the proxy keeps of the violations it saw: one group per distinct violation (counted, first and last seen), one
 // printed line when a group is new and again when its count reaches 10, 100, 1000…, bounded in memory.
-import { terminalSafe } from '../scripts/terminal-text.ts';
+import { terminalSafe } from '../client/terminal-text.ts';
 import type { ProxyViolation } from './exchange-check.ts';
 
 /** Distinct violations kept; past it new ones are only counted in `dropped`. */

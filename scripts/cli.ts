@@ -26,36 +26,36 @@ export interface Subcommand {
 export const subcommands: Readonly<Record<string, Subcommand>> = {
   serve: {
     summary: 'run the fake backend on node:http (default http://127.0.0.1:4010)',
-    load: () => import('./start.ts'),
+    load: () => import('./commands/serve.ts'),
   },
   contract: {
     summary: 'check a live server (API_BASE_URL, API_TOKEN) against the spec; JUnit and JSON reports',
-    load: () => import('./contract.ts'),
+    load: () => import('./commands/contract.ts'),
   },
   proxy: {
     summary: 'a validating proxy in front of a real server: checks every exchange, --record, --fail-on-violation',
-    load: () => import('./proxy.ts'),
+    load: () => import('./commands/proxy.ts'),
   },
-  token: { summary: 'print a bearer token the fake backend accepts', load: () => import('./token.ts') },
+  token: { summary: 'print a bearer token the fake backend accepts', load: () => import('./commands/token.ts') },
   assumptions: {
     summary: "list the spec's decisions where the service description is silent",
-    load: () => import('./assumptions.ts'),
+    load: () => import('./commands/assumptions.ts'),
   },
   docs: {
     summary: 'build the API reference page (needs @redocly/cli; a clone of the repository has it)',
-    load: () => import('./docs.ts'),
+    load: () => import('./commands/docs.ts'),
   },
   coverage: {
     summary: 'what a running fake served of the contract (GET /__mock/coverage): table, --min, --json, --html',
-    load: () => import('./coverage.ts'),
+    load: () => import('./commands/coverage.ts'),
   },
   diff: {
     summary: 'run one seeded script against the fake and a real server and show where they diverge',
-    load: () => import('./diff.ts'),
+    load: () => import('./commands/diff.ts'),
   },
   'spec-change': {
     summary: 'classify the changes to openapi.yaml since a base version and replay recorded traffic through them',
-    load: () => import('./spec-change.ts'),
+    load: () => import('./commands/spec-change.ts'),
   },
 };
 
@@ -120,7 +120,7 @@ if (isEntryPoint) {
     cliError(
       `needs Node ${floor} or newer (this is Node ${process.versions.node}); install a newer Node, e.g. nvm install 24`,
     );
-  // Keeps the compiled modules of every subcommand on disk between runs (see scripts/start.ts for the figures).
+  // Keeps the compiled modules of every subcommand on disk between runs (see scripts/commands/serve.ts for the figures).
   nodeModule.enableCompileCache();
   await main(process.argv.slice(2));
 }

@@ -4,7 +4,7 @@
 import { createRedactor } from '../client/redaction.ts';
 import { readCappedBody, TooLargeError } from '../client/bounded-read.ts';
 import { cliError } from './cli-error.ts';
-import { guardWrites } from './terminal-text.ts';
+import { guardWrites } from '../client/terminal-text.ts';
 
 /** The environment variable the fake's `--control-token` also reads; a flag would show in `ps`. */
 export const controlTokenVariable = 'MOCK_CONTROL_TOKEN';

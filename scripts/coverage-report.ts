@@ -5,7 +5,7 @@ import {
   type CoverageEntry,
   type CoverageFigure,
   type CoverageReport,
-} from '../mocks/coverage.ts';
+} from '../mocks/core/steering/coverage.ts';
 
 const CATEGORY_TITLES: Record<CoverageCategory, string> = {
   status: 'Responses (operation, status)',

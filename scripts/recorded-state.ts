@@ -1,9 +1,9 @@
 // `serve --from-recording FILE`: reads a recording of the proxy and hands back the agents the fake starts from.
 import { readFileSync } from 'node:fs';
 import type { Agent } from '../spec/index.ts';
-import { consoleLogger } from '../mocks/logger.ts';
+import { consoleLogger } from '../mocks/core/logger.ts';
 import { agentsOfRecording, RecordingError } from '../proxy/recorded-agents.ts';
-import { terminalSafe } from './terminal-text.ts';
+import { terminalSafe } from '../client/terminal-text.ts';
 import { cliError } from './cli-error.ts';
 
 /**

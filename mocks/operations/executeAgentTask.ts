@@ -1,6 +1,6 @@
 // POST /v1/agents/{agentId}/execute: queues a task on an active agent; paused or deprecated agents refuse with 409.
-import { jsonValueResponse } from '../mock-http.ts';
-import { problemResponse } from '../problems.ts';
+import { jsonValueResponse } from '../core/mock-http.ts';
+import { problemResponse } from '../core/problems.ts';
 import { agentNotFound, type OperationHandler } from './operation-handler.ts';
 
 /**

@@ -1,5 +1,5 @@
 // GET /v1/agents/{agentId}: the agent with every finished task applied, from the store's cached JSON (the hot path).
-import { jsonResponse } from '../mock-http.ts';
+import { jsonResponse } from '../core/mock-http.ts';
 import { agentNotFound, type OperationHandler } from './operation-handler.ts';
 
 /**

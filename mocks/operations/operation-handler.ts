@@ -1,8 +1,8 @@
 // What one operation of the API is given and answers: the contract between the core's generic dispatch and mocks/operations/*.
 import type { BodyOperationId, OperationId, PathParameters, RequestBodies } from '../../spec/index.ts';
-import type { MockResponse } from '../mock-http.ts';
-import { problemResponse } from '../problems.ts';
-import type { AgentStore } from '../store.ts';
+import type { MockResponse } from '../core/mock-http.ts';
+import { problemResponse } from '../core/problems.ts';
+import type { AgentStore } from '../state/store.ts';
 
 /**
  * A request the core has already routed, authenticated, checked against `Prefer` and scenarios, and whose path

@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Response } from 'playwright-core';
-import { buildDemo } from '../../scripts/demo.ts';
+import { buildDemo } from '../../tools/demo.ts';
 import { chromiumPresent, launchChromium, screenshot, type Browser } from './chromium.ts';
 import { serveStatic, type StaticServer } from './static-server.ts';
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
-const script = 'scripts/demo.ts';
+const script = 'tools/demo.ts';
 
 /** Starts the demo and resolves with the URL it prints. */
 function startDemo(outDir: string): Promise<{ child: ChildProcess; url: string }> {

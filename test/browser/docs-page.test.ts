@@ -66,7 +66,7 @@ describe.skipIf(!chromiumPresent)('the API reference page (npm run docs), opened
 
   beforeAll(async () => {
     outDir = mkdtempSync(join(tmpdir(), 'agent-registry-docs-'));
-    const run = spawnSync(process.execPath, ['scripts/docs.ts', '--out', outDir], { encoding: 'utf8' });
+    const run = spawnSync(process.execPath, ['scripts/commands/docs.ts', '--out', outDir], { encoding: 'utf8' });
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     pagePath = run.stdout.trim().split('\n').at(-1) ?? '';

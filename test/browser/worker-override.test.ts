@@ -2,7 +2,7 @@
 // the page's fetch with the override (status, the spec's example or the given body, the headers the spec requires),
 // `once` answers one request, resetHandlers() brings the fake's own answer back, a body that breaks the spec throws
 // OverrideError in the page, and the unchecked variant serves it anyway. Node and jsdom run the same calls in
-// mocks/override-handler.test.ts; only here does a Service Worker carry them.
+// mocks/adapters/msw/override-handler.test.ts; only here does a Service Worker carry them.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,7 +53,7 @@ describe.skipIf(!chromiumPresent)('worker.use(overrideHandler(…)) in Chromium'
       configFile: false,
       root: join(here, 'override-page'),
       // mockServiceWorker.js at the root of the origin, so its scope covers the page (as in the demo).
-      publicDir: join(repo, 'mocks', 'worker'),
+      publicDir: join(repo, 'mocks', 'adapters', 'msw', 'worker'),
       base: './',
       logLevel: 'warn',
       build: { outDir, emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 4096 },

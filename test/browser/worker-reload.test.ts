@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDemo } from '../../scripts/demo.ts';
+import { buildDemo } from '../../tools/demo.ts';
 import { chromiumPresent, launchChromium, type Browser } from './chromium.ts';
 import { serveStatic, type StaticServer } from './static-server.ts';
 

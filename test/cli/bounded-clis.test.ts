@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { repoRoot } from '../../scripts/spawned-server.ts';
+import { repoRoot } from '../support/spawned-server.ts';
 import { runContract } from '../contract/contract-runner.ts';
 import { endless, runCli, startHostileServer, type HostileServer } from './hostile-server.ts';
 

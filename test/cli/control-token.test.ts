@@ -6,12 +6,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { MockInputError } from '../../mocks/input-error.ts';
-import { silentLogger } from '../../mocks/logger.ts';
-import { openMockSession } from '../../mocks/playwright.ts';
-import { connectTestApi } from '../../mocks/remote-test-api.ts';
-import { startMockServer, type RunningMockServer } from '../../mocks/server.ts';
-import { repoRoot } from '../../scripts/spawned-server.ts';
+import { MockInputError } from '../../mocks/core/input-error.ts';
+import { silentLogger } from '../../mocks/core/logger.ts';
+import { openMockSession } from '../../mocks/adapters/playwright/playwright.ts';
+import { connectTestApi } from '../../mocks/test-api/remote-test-api.ts';
+import { startMockServer, type RunningMockServer } from '../../mocks/adapters/node-http/server.ts';
+import { repoRoot } from '../support/spawned-server.ts';
 import { coverageAnswer, runCli, startHostileServer, type HostileServer } from './hostile-server.ts';
 
 const secret = 'c0ntrol-T0ken-for-tests-7f3a';

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { repoRoot } from '../../scripts/spawned-server.ts';
+import { repoRoot } from '../support/spawned-server.ts';
 
 const execute = promisify(execFile);
 
@@ -99,7 +99,7 @@ export async function runCli(
     NO_COLOR: '1',
     ...env,
   };
-  const command = [process.execPath, join(repoRoot, 'scripts', `${script}.ts`), ...args];
+  const command = [process.execPath, join(repoRoot, 'scripts', 'commands', `${script}.ts`), ...args];
   try {
     const { stdout, stderr } = await execute(command[0] ?? '', command.slice(1), {
       cwd: repoRoot,

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runContract, startFakeBackend, fakeToken } from '../contract/contract-runner.ts';
-import { repoRoot, type SpawnedServer } from '../../scripts/spawned-server.ts';
-import { terminalSafe } from '../../scripts/terminal-text.ts';
+import { repoRoot, type SpawnedServer } from '../support/spawned-server.ts';
+import { terminalSafe } from '../../client/terminal-text.ts';
 import { coverageAnswer, runCli, startHostileServer, terminalAttack, type HostileServer } from './hostile-server.ts';
 
 // Any C0 control but newline and tab, DEL, or a C1 control.

@@ -9,13 +9,13 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { distIsFresh } from '../../scripts/dist-stamp.ts';
-import { freePort } from '../../scripts/spawned-server.ts';
+import { distIsFresh } from '../../tools/dist-stamp.ts';
+import { freePort } from '../support/spawned-server.ts';
 import { chromiumPresent, launchChromium } from '../browser/chromium.ts';
 import { serveStatic } from '../browser/static-server.ts';
-import { stopsAnswering } from '../stops-answering.ts';
+import { stopsAnswering } from '../support/stops-answering.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('../../', import.meta.url));
 const fixture = fileURLToPath(new URL('./app', import.meta.url));
 
 interface Manifest {
@@ -97,7 +97,7 @@ beforeAll(async () => {
   app = join(work, 'app');
   const node22 = join(work, 'oldest-node');
   // `prepare` built dist/ during `npm ci`; `npm pack` would build it again (issue 20). Packed as it is only while it is
-  // provably that build of the sources now on disk (scripts/dist-stamp.ts); otherwise npm builds it afresh.
+  // provably that build of the sources now on disk (tools/dist-stamp.ts); otherwise npm builds it afresh.
   const fresh = distIsFresh(root);
   const pack = succeeded(
     await run(

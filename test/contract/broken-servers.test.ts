@@ -1,7 +1,7 @@
 // The suite must prove it can fail: each deliberately broken server (the fake behind a proxy that breaks one rule)
 // is caught under exactly the rules it breaks, and the run exits non-zero.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { SpawnedServer } from '../../scripts/spawned-server.ts';
+import type { SpawnedServer } from '../support/spawned-server.ts';
 import { startBreakingProxy } from './breaking-proxy.ts';
 import { brokenServers } from './broken-servers.ts';
 import { runContractMatrix } from './contract-matrix.ts';

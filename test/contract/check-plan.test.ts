@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { getAtPointer, openapiDocument, operations } from '../../spec/index.ts';
-import { repoRoot } from '../../scripts/spawned-server.ts';
+import { repoRoot } from '../support/spawned-server.ts';
 import {
   defaultMaxWrites,
   namedChecks,

@@ -1,7 +1,7 @@
 // npm run contract's command line: a misconfigured run stops at once with one line that says what to fix, never falls
 // back to a local server, and --help lists every option.
 import { describe, expect, test } from 'vitest';
-import { freePort } from '../../scripts/spawned-server.ts';
+import { freePort } from '../support/spawned-server.ts';
 import { runContract } from './contract-runner.ts';
 
 describe('npm run contract refuses to run misconfigured', () => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { text } from 'node:stream/consumers';
 import { planRun } from '../../contract-tests/check-plan.ts';
 import { createRedactor } from '../../client/redaction.ts';
-import { openSuite, readArgs } from '../../scripts/contract.ts';
+import { openSuite, readArgs } from '../../scripts/commands/contract.ts';
 import type { MatrixJob } from './contract-matrix.ts';
 
 const outDir = process.argv[2] ?? '';

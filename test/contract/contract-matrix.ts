@@ -1,12 +1,12 @@
 // Many contract runs in one child process, one after the other: vitest and the suite's modules load once instead of
 // once per run, which made the broken-server matrix the slowest file of `npm test`. Each run is the CLI's own
-// (scripts/contract.ts's readArgs and runSuite), so a run here reports what `npm run contract` would.
+// (scripts/commands/contract.ts's readArgs and runSuite), so a run here reports what `npm run contract` would.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ContractReport } from '../../contract-tests/contract-report.ts';
-import { repoRoot } from '../../scripts/spawned-server.ts';
+import { repoRoot } from '../support/spawned-server.ts';
 import type { ContractRun } from './contract-runner.ts';
 
 /** One contract run: its environment (API_BASE_URL, API_TOKEN, API_AGENT_ID) and command-line arguments. */

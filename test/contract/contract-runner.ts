@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort, prismMock, repoRoot, spawnServer, type SpawnedServer } from '../../scripts/spawned-server.ts';
+import { freePort, prismMock, repoRoot, spawnServer, type SpawnedServer } from '../support/spawned-server.ts';
 import type { ContractReport } from '../../contract-tests/contract-report.ts';
 
 const run = promisify(execFile);
@@ -23,7 +23,7 @@ export interface ContractRun {
 }
 
 /**
- * Runs scripts/contract.ts with `env` (API_BASE_URL, API_TOKEN, ...) and `args`, always asking for both reports.
+ * Runs scripts/commands/contract.ts with `env` (API_BASE_URL, API_TOKEN, ...) and `args`, always asking for both reports.
  * @example const { code, report } = await runContract({ API_BASE_URL: url, API_TOKEN: token }, ['--runs', '5']);
  */
 export async function runContract(env: Record<string, string | undefined>, args: string[] = []): Promise<ContractRun> {
@@ -43,7 +43,7 @@ export async function runContract(env: Record<string, string | undefined>, args:
   try {
     ({ stdout, stderr } = await run(
       process.execPath,
-      ['scripts/contract.ts', '--json', jsonFile, '--junit', junitFile, ...args],
+      ['scripts/commands/contract.ts', '--json', jsonFile, '--junit', junitFile, ...args],
       { cwd: repoRoot, env: childEnv, maxBuffer: 64 * 1024 * 1024, timeout: 240_000 },
     ));
   } catch (error) {
@@ -81,7 +81,7 @@ export function violatedRules(report: ContractReport): Set<string> {
 export function startFakeBackend(): Promise<SpawnedServer> {
   return spawnServer({
     name: 'contract-fake',
-    args: ['scripts/start.ts', '--port', '0'],
+    args: ['scripts/commands/serve.ts', '--port', '0'],
     ready: /fake backend listening on http:\/\/127\.0\.0\.1:(\d+)/,
     timeoutMs: 30_000,
   });
@@ -97,8 +97,8 @@ export async function startPrism(): Promise<SpawnedServer> {
   });
 }
 
-/** A token the fake backend accepts (scripts/token.ts prints only the token). */
+/** A token the fake backend accepts (scripts/commands/token.ts prints only the token). */
 export async function fakeToken(): Promise<string> {
-  const { stdout } = await run(process.execPath, ['scripts/token.ts'], { cwd: repoRoot });
+  const { stdout } = await run(process.execPath, ['scripts/commands/token.ts'], { cwd: repoRoot });
   return stdout.trim();
 }

@@ -1,7 +1,7 @@
 // The contract CLI's safety promises against hostile or broken servers: the token never appears in stdout, stderr, the
 // JSON or the JUnit report however the server echoes it back, and --read-only creates nothing even when auth is broken.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { SpawnedServer } from '../../scripts/spawned-server.ts';
+import type { SpawnedServer } from '../support/spawned-server.ts';
 import { requestExamples } from '../../client/spec-schemas.ts';
 import { startBreakingProxy, type Breakage } from './breaking-proxy.ts';
 import { fakeToken, runContract, startFakeBackend } from './contract-runner.ts';

@@ -3,7 +3,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { SpawnedServer } from '../../scripts/spawned-server.ts';
+import type { SpawnedServer } from '../support/spawned-server.ts';
 import { startBreakingProxy, type Breakage } from './breaking-proxy.ts';
 import { brokenServers } from './broken-servers.ts';
 import { namedChecks } from '../../contract-tests/check-plan.ts';

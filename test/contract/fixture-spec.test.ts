@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { repoRoot, spawnServer, type SpawnedServer } from '../../scripts/spawned-server.ts';
+import { repoRoot, spawnServer, type SpawnedServer } from '../support/spawned-server.ts';
 
 const run = promisify(execFile);
 const copy = mkdtempSync(join(tmpdir(), 'agent-registry-fixture-spec-'));
@@ -97,7 +97,7 @@ async function inCopy(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ co
 function startCopiedFake(name: string): Promise<SpawnedServer> {
   return spawnServer({
     name,
-    args: [join(copy, 'scripts/start.ts'), '--port', '0'],
+    args: [join(copy, 'scripts/commands/serve.ts'), '--port', '0'],
     ready: /fake backend listening on http:\/\/127\.0\.0\.1:(\d+)/,
   });
 }
@@ -122,9 +122,9 @@ beforeAll(async () => {
       'export const operationHandlers = { getFixtureTask,',
     ),
   );
-  const generated = await inCopy(['scripts/generate.ts']);
+  const generated = await inCopy(['tools/generate.ts']);
   expect(generated.code, generated.stdout).toBe(0);
-  token = (await inCopy(['scripts/token.ts'])).stdout.trim();
+  token = (await inCopy(['scripts/commands/token.ts'])).stdout.trim();
   servers.push(await startCopiedFake('fixture-fake-a'), await startCopiedFake('fixture-fake-b'));
 }, 300_000);
 
@@ -136,7 +136,7 @@ afterAll(async () => {
 describe('an operation added only to a fixture copy of the spec', { timeout: 400_000 }, () => {
   it('one `npm run generate` leaves every generated file fresh, the README table listing the operation', async () => {
     // The doc tables are rendered from the generated document: from the old one, a second run would be needed.
-    const check = await inCopy(['scripts/generate.ts', '--check']);
+    const check = await inCopy(['tools/generate.ts', '--check']);
     expect(check.code, check.stdout).toBe(0);
     expect(readFileSync(join(copy, 'README.md'), 'utf8')).toContain(
       '| `GET /v1/fixture-tasks/{taskId}` | `getFixtureTask` |',
@@ -145,7 +145,7 @@ describe('an operation added only to a fixture copy of the spec', { timeout: 400
 
   it('the contract plan checks it with every path parameter filled, and the copied fake passes', async () => {
     const report = join(copy, 'report.json');
-    const result = await inCopy(['scripts/contract.ts', '--seed-only', '--runs', '2', '--json', report], {
+    const result = await inCopy(['scripts/commands/contract.ts', '--seed-only', '--runs', '2', '--json', report], {
       API_BASE_URL: servers[0]?.baseUrl,
       API_TOKEN: token,
     });
@@ -173,7 +173,15 @@ describe('an operation added only to a fixture copy of the spec', { timeout: 400
   it('diff calls it on both servers with a task each created, and they agree', async () => {
     const json = join(copy, 'diff.json');
     const result = await inCopy(
-      ['scripts/diff.ts', '--fake', servers[0]?.baseUrl ?? '', '--real', servers[1]?.baseUrl ?? '', '--json', json],
+      [
+        'scripts/commands/diff.ts',
+        '--fake',
+        servers[0]?.baseUrl ?? '',
+        '--real',
+        servers[1]?.baseUrl ?? '',
+        '--json',
+        json,
+      ],
       { FAKE_TOKEN: token, REAL_TOKEN: token },
     );
     const steps = (
@@ -190,7 +198,7 @@ describe('an operation added only to a fixture copy of the spec', { timeout: 400
   it('bench measures it with every request answered 2xx, and coverage lists its documented statuses', async () => {
     const json = join(copy, 'bench.json');
     const bench = await inCopy([
-      'scripts/bench.ts',
+      'benchmarks/bench.ts',
       '--sections',
       'throughput',
       '--targets',
@@ -213,7 +221,7 @@ describe('an operation added only to a fixture copy of the spec', { timeout: 400
     const row = rows.find((candidate) => candidate.op === 'getFixtureTask');
     expect(row?.runs[0]?.total).toBeGreaterThan(0);
     expect(row?.runs[0]?.non2xx).toBe(0);
-    const coverage = await inCopy(['scripts/coverage.ts', '--base-url', servers[0]?.baseUrl ?? ''], {
+    const coverage = await inCopy(['scripts/commands/coverage.ts', '--base-url', servers[0]?.baseUrl ?? ''], {
       API_TOKEN: token,
     });
     expect(coverage.stdout).toMatch(/getFixtureTask/);

@@ -2,7 +2,7 @@
 // server) refuses every one of them while it accepts the token they come from.
 import { describe, expect, test } from 'vitest';
 import { hostileTokens } from '../../client/hostile-tokens.ts';
-import { createAuthenticator, DEFAULT_JWT_SECRET, mintToken } from '../../mocks/auth.ts';
+import { createAuthenticator, DEFAULT_JWT_SECRET, mintToken } from '../../mocks/core/request/auth.ts';
 
 const token = await mintToken({ sub: 'alice' });
 const [header, payload, signature] = token.split('.');

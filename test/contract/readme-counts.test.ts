@@ -2,7 +2,7 @@
 // contract-tests/check-counts.ts renders from the plan, and the count of broken servers is the table's length.
 import { readdirSync, readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
-import { repoRoot } from '../../scripts/spawned-server.ts';
+import { repoRoot } from '../support/spawned-server.ts';
 import { brokenServers } from './broken-servers.ts';
 
 /** The README and every guide of docs/, where a count of broken servers may be stated. */

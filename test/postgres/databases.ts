@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { startPostgresCluster, type PostgresCluster } from '../../scripts/postgres-cluster.ts';
+import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster.ts';
 
 let own: Promise<PostgresCluster> | undefined;
 
@@ -14,7 +14,7 @@ export async function newDatabase(): Promise<string> {
   const name = `ark_${randomBytes(6).toString('hex')}`;
   const port = inject('postgresPort');
   if (port === 0) {
-    // Stopped on this worker's exit (scripts/postgres-cluster.ts registers it).
+    // Stopped on this worker's exit (test/support/postgres-cluster.ts registers it).
     own ??= startPostgresCluster();
     return (await own).createDatabase(name);
   }

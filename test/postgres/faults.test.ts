@@ -4,9 +4,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { repoRoot, type SpawnedServer } from '../../scripts/spawned-server.ts';
+import { repoRoot, type SpawnedServer } from '../support/spawned-server.ts';
 import { bearer, startFake } from '../robustness/fake-process.ts';
-import { startPostgresCluster } from '../../scripts/postgres-cluster.ts';
+import { startPostgresCluster } from '../support/postgres-cluster.ts';
 import { newDatabase } from './databases.ts';
 
 const started: SpawnedServer[] = [];
@@ -29,7 +29,7 @@ const deploy = async (server: SpawnedServer, token: string): Promise<Response> =
 
 /** `serve` run to its end: its exit code and what it printed on stderr. */
 const refused = (args: string[]): { status: number | null; stderr: string } => {
-  const result = spawnSync(process.execPath, ['scripts/start.ts', '--port', '0', ...args], {
+  const result = spawnSync(process.execPath, ['scripts/commands/serve.ts', '--port', '0', ...args], {
     cwd: repoRoot,
     encoding: 'utf8',
     timeout: 30_000,

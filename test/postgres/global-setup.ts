@@ -1,7 +1,7 @@
 // One PostgreSQL cluster for every test file that needs one (vitest globalSetup): started only when the run may
 // include such a file, and stopped when the run ends, failed or not.
 import type { TestProject } from 'vitest/node';
-import { startPostgresCluster } from '../../scripts/postgres-cluster.ts';
+import { startPostgresCluster } from '../support/postgres-cluster.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot, type SpawnedServer } from '../../scripts/spawned-server.ts';
+import { repoRoot, type SpawnedServer } from '../support/spawned-server.ts';
 import { bearer, startFake } from '../robustness/fake-process.ts';
 import { newDatabase } from './databases.ts';
 
@@ -59,11 +59,15 @@ describe('overrides on two replicas of one PostgreSQL', { timeout: 180_000 }, ()
     } finally {
       await client.end();
     }
-    const started = spawnSync(process.execPath, ['scripts/start.ts', '--port', '0', '--state', url, '--seed', '7'], {
-      cwd: repoRoot,
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
+    const started = spawnSync(
+      process.execPath,
+      ['scripts/commands/serve.ts', '--port', '0', '--state', url, '--seed', '7'],
+      {
+        cwd: repoRoot,
+        encoding: 'utf8',
+        timeout: 30_000,
+      },
+    );
     expect(started.status).toBe(2);
     expect(started.stderr.trim().split('\n')).toHaveLength(1);
     expect(started.stderr).toMatch(/invalid overrides document: \/0: The override 418 of getAgent breaks spec/);

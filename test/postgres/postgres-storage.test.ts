@@ -2,12 +2,12 @@
 // only one settlement of each may count; the loser's request is handled again on the fresh state.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mintToken } from '../../mocks/auth.ts';
-import { createFixedClock } from '../../mocks/clock.ts';
-import { createMockCore, type MockCore } from '../../mocks/core.ts';
-import { silentLogger } from '../../mocks/logger.ts';
-import { openPostgresStorage, type PostgresStorage } from '../../mocks/postgres-storage.ts';
-import { answerCore } from '../core-call.ts';
+import { mintToken } from '../../mocks/core/request/auth.ts';
+import { createFixedClock } from '../../mocks/core/clock.ts';
+import { createMockCore, type MockCore } from '../../mocks/core/core.ts';
+import { silentLogger } from '../../mocks/core/logger.ts';
+import { openPostgresStorage, type PostgresStorage } from '../../mocks/storage/postgres/postgres-storage.ts';
+import { answerCore } from '../support/core-call.ts';
 import { newDatabase } from './databases.ts';
 
 const START = Date.parse('2026-11-20T12:00:00Z');

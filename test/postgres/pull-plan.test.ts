@@ -3,8 +3,8 @@
 // and the plan it reuses, made without knowing the change number, reads the version index rather than every row.
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../mocks/logger.ts';
-import { openPostgresStorage, PULL, SESSION_OPTIONS } from '../../mocks/postgres-storage.ts';
+import { silentLogger } from '../../mocks/core/logger.ts';
+import { openPostgresStorage, PULL, SESSION_OPTIONS } from '../../mocks/storage/postgres/postgres-storage.ts';
 import { newDatabase } from './databases.ts';
 
 // Parallel plans made as cheap as they can be, so that a planner allowed to use workers does.

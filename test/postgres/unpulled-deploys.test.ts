@@ -1,13 +1,13 @@
-// Deploys are answered from memory without a pull first (mocks/shared-dispatch.ts): what keeps read-your-writes is the
+// Deploys are answered from memory without a pull first (mocks/storage/postgres/shared-dispatch.ts): what keeps read-your-writes is the
 // check every batch makes for a control change newer than that memory, and a pull after an answer that wrote nothing.
 // Two cores in one process on one PostgreSQL database; B's memory is made stale on purpose by changes through A.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { mintToken } from '../../mocks/auth.ts';
-import { createFixedClock } from '../../mocks/clock.ts';
-import { createMockCore, type MockCore } from '../../mocks/core.ts';
-import { silentLogger } from '../../mocks/logger.ts';
-import { openPostgresStorage, type PostgresStorage } from '../../mocks/postgres-storage.ts';
-import { answerCore } from '../core-call.ts';
+import { mintToken } from '../../mocks/core/request/auth.ts';
+import { createFixedClock } from '../../mocks/core/clock.ts';
+import { createMockCore, type MockCore } from '../../mocks/core/core.ts';
+import { silentLogger } from '../../mocks/core/logger.ts';
+import { openPostgresStorage, type PostgresStorage } from '../../mocks/storage/postgres/postgres-storage.ts';
+import { answerCore } from '../support/core-call.ts';
 import { newDatabase } from './databases.ts';
 
 const START = Date.parse('2026-11-20T12:00:00Z');

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mintToken } from '../../mocks/auth.ts';
-import { repoRoot, spawnServer, type SpawnedServer } from '../../scripts/spawned-server.ts';
+import { mintToken } from '../../mocks/core/request/auth.ts';
+import { repoRoot, spawnServer, type SpawnedServer } from '../support/spawned-server.ts';
 import { appSession } from './app-session.ts';
 
 const run = promisify(execFile);

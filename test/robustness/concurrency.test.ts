@@ -1,7 +1,7 @@
 // Many deploys and task submissions at once against the standalone fake: nothing acknowledged is lost, no id is reused.
 import type { Agent } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SpawnedServer } from '../../scripts/spawned-server.ts';
+import type { SpawnedServer } from '../support/spawned-server.ts';
 import { bearer, keepAliveAgent, send, startFake } from './fake-process.ts';
 
 const DEPLOYS = 400;

@@ -1,17 +1,17 @@
 // The standalone fake as the robustness tests see it: a real child process over real HTTP, so a crash is a dead process
 // and not a failed assertion inside the test runner, plus a small raw HTTP client that sends what fetch() refuses to.
 import { Agent, request } from 'node:http';
-import { mintToken } from '../../mocks/auth.ts';
-import { spawnServer, type SpawnedServer } from '../../scripts/spawned-server.ts';
+import { mintToken } from '../../mocks/core/request/auth.ts';
+import { spawnServer, type SpawnedServer } from '../support/spawned-server.ts';
 
 /**
- * Starts `node scripts/start.ts --port 0` (plus `args`) and waits for its listening line.
+ * Starts `node scripts/commands/serve.ts --port 0` (plus `args`) and waits for its listening line.
  * @example const fake = await startFake(['--state', file]); ...; await fake.stop();
  */
 export function startFake(args: string[] = []): Promise<SpawnedServer> {
   return spawnServer({
     name: 'fake backend',
-    args: ['scripts/start.ts', '--port', '0', '--host', '127.0.0.1', ...args],
+    args: ['scripts/commands/serve.ts', '--port', '0', '--host', '127.0.0.1', ...args],
     ready: /listening on http:\/\/127\.0\.0\.1:(\d+)/,
     timeoutMs: 30_000,
   });

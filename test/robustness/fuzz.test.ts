@@ -6,10 +6,10 @@
 import fc from 'fast-check';
 import type { Agent } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mintToken } from '../../mocks/auth.ts';
+import { mintToken } from '../../mocks/core/request/auth.ts';
 import { checkResponse, operations, type OperationId } from '../../spec/index.ts';
 import { getSchemaValidator } from '../../spec/schema-compiler.ts';
-import type { SpawnedServer } from '../../scripts/spawned-server.ts';
+import type { SpawnedServer } from '../support/spawned-server.ts';
 import { bearer, keepAliveAgent, send, startFake, type RawResponse } from './fake-process.ts';
 import { bodyFor, type Corruption } from './schema-arbitraries.ts';
 

@@ -3,7 +3,7 @@
 import type { Agent } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SpawnedServer } from '../../scripts/spawned-server.ts';
+import type { SpawnedServer } from '../support/spawned-server.ts';
 import { bearer, keepAliveAgent, send, startFake } from './fake-process.ts';
 
 let fake: SpawnedServer;

@@ -3,10 +3,10 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { mintToken } from '../../mocks/auth.ts';
-import { createMockCore, type MockCore } from '../../mocks/core.ts';
-import { silentLogger } from '../../mocks/logger.ts';
-import type { MockRequest } from '../../mocks/mock-http.ts';
+import { mintToken } from '../../mocks/core/request/auth.ts';
+import { createMockCore, type MockCore } from '../../mocks/core/core.ts';
+import { silentLogger } from '../../mocks/core/logger.ts';
+import type { MockRequest } from '../../mocks/core/mock-http.ts';
 
 const MAX_TASKS = 500;
 const JOURNAL_SIZE = 200;

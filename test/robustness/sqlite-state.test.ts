@@ -6,7 +6,7 @@ import type { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { repoRoot, type SpawnedServer } from '../../scripts/spawned-server.ts';
+import { repoRoot, type SpawnedServer } from '../support/spawned-server.ts';
 import { bearer, keepAliveAgent, send, startFake, type RawResponse } from './fake-process.ts';
 
 const directory = mkdtempSync(join(tmpdir(), 'agent-registry-kit-sqlite-'));
@@ -37,7 +37,7 @@ describe('one server per database', () => {
   it('refuses a second server on the same file with one line, while the first keeps serving', async () => {
     const file = join(directory, 'shared.db');
     const first = await fake(['--state', file]);
-    const second = spawnSync(process.execPath, ['scripts/start.ts', '--port', '0', '--state', file], {
+    const second = spawnSync(process.execPath, ['scripts/commands/serve.ts', '--port', '0', '--state', file], {
       cwd: repoRoot,
       encoding: 'utf8',
       timeout: 30_000,
@@ -54,7 +54,7 @@ describe('one server per database', () => {
 
 /** Starts the server on `--state file` and expects it to refuse at once: exit 2, nothing on stdout, one line. */
 function refusal(file: string, asUser?: number): string[] {
-  const run = spawnSync(process.execPath, ['scripts/start.ts', '--port', '0', '--state', file], {
+  const run = spawnSync(process.execPath, ['scripts/commands/serve.ts', '--port', '0', '--state', file], {
     cwd: repoRoot,
     encoding: 'utf8',
     timeout: 30_000,
@@ -161,7 +161,7 @@ function startLimited(
       '-c',
       `ulimit -f ${blocks} && exec "$0" "$@"`,
       process.execPath,
-      'scripts/start.ts',
+      'scripts/commands/serve.ts',
       '--port',
       '0',
       '--state',

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { SpawnedServer } from '../../scripts/spawned-server.ts';
+import type { SpawnedServer } from '../support/spawned-server.ts';
 import { bearer, keepAliveAgent, send, startFake } from './fake-process.ts';
 
 const WRITERS = 20;

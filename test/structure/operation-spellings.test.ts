@@ -20,10 +20,10 @@ describe('operationId spellings', () => {
 
   it.each([
     ['mocks/operations/getAgent.ts', true],
-    ['mocks/router.test.ts', false],
-    ['test/core-call.ts', false],
+    ['mocks/core/router.test.ts', false],
+    ['test/support/core-call.ts', false],
     ['spec/openapi-types.generated.ts', false],
-    ['scripts/bench/report.ts', true],
+    ['benchmarks/report.ts', true],
   ])('%s is non-test source: %s', (path, want) => {
     expect(isNonTestSource(path)).toBe(want);
   });

@@ -6,7 +6,7 @@ import {
   overrideHandler,
   setupMockWorker,
   uncheckedOverrideHandler,
-} from '../../../mocks/browser.ts';
+} from '../../../mocks/adapters/msw/browser.ts';
 
 const exposed = {
   worker: setupMockWorker({ persist: false }),

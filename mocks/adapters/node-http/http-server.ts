@@ -1,0 +1,335 @@
+// The standalone server: a thin node:http adapter that calls the core directly (no msw on this path: it is the fast one).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { answerSync, createMockCore, type MockCore, type MockCoreOptions } from '../../core/core.ts';
+import { isLoopbackHost } from '../../core/request/host-check.ts';
+import { rawProblem, send } from '../../http/http-send.ts';
+import { type LingerLimits, lingerAfter, lingering, refuseEarly } from '../../http/lingering-close.ts';
+import { consoleLogger } from '../../core/logger.ts';
+import { MAX_BODY_BYTES, type MockRequest, type MockResponse } from '../../core/mock-http.ts';
+import { problemResponse } from '../../core/problems.ts';
+import {
+  CONTROL_TOKEN_HEADER,
+  controlTokenGuard,
+  exchangeOf,
+  type Exchange,
+  type Guard,
+  hostGuard,
+  urlLengthGuard,
+} from '../../http/request-guards.ts';
+
+// Reachable from here as before (the proxy and the tests import them from this module).
+export { digest, rawProblem, send, tokenMatches } from '../../http/http-send.ts';
+export { CONTROL_TOKEN_HEADER, MAX_URL_LENGTH } from '../../http/request-guards.ts';
+
+/** The HTTP-layer limits of a server. */
+export interface HttpLimits {
+  maxHeaderSize: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  connectionsCheckingIntervalMs: number;
+  drainLimitBytes: number;
+  lingerMs: number;
+}
+
+/** node:http limits, set on every server this module starts. */
+export const HTTP_LIMITS: Readonly<HttpLimits> = {
+  /** Bytes of request line + headers (node's default is 16 KiB too; set explicitly so it is documented). */
+  maxHeaderSize: 16_384,
+  /** A client must finish sending its headers within this time. */
+  headersTimeoutMs: 10_000,
+  /** A client must finish sending its whole request within this time. */
+  requestTimeoutMs: 30_000,
+  /** Idle keep-alive connections are closed after this time. */
+  keepAliveTimeoutMs: 5_000,
+  /** How often node checks the two timeouts above (its default, 30 s, would let a stalled client hold a socket that long). */
+  connectionsCheckingIntervalMs: 1_000,
+  /**
+   * Bytes of an oversized body drained (not kept) after answering 413, before the connection is cut. Closing at once
+   * would reset the connection under a client that writes its whole body before reading (Python's http.client, many
+   * SDKs): it would see a broken pipe, not the 413. Past the bound the connection is cut (Expect: 100-continue avoids it).
+   */
+  drainLimitBytes: 8 * MAX_BODY_BYTES,
+  /** After a 413, the connection is closed once the client has sent nothing for this long (or once its body is in). */
+  lingerMs: 2_000,
+};
+
+const WILDCARD_ADDRESSES = new Set(['0.0.0.0', '::', '[::]', '0:0:0:0:0:0:0:0']);
+
+/** Who may reach a server over the network, checked before the core sees a request. */
+export interface ExposureOptions {
+  /**
+   * Host header values accepted besides loopback names and addresses (localhost, *.localhost, 127.0.0.0/8, [::1]): exact
+   * names, `.domain` for a domain and its subdomains, or `*` for any. Every other Host gets a 403 (DNS rebinding guard).
+   */
+  allowedHosts?: readonly string[];
+  /** When set, every control-plane request must carry it in `X-Mock-Control-Token` (else 403). */
+  controlToken?: string;
+}
+
+export interface MockServerOptions extends MockCoreOptions {
+  /** Port to bind; 0 picks a free one (default 4010). */
+  port?: number;
+  /** Interface to bind (default 127.0.0.1). */
+  host?: string;
+  /** Serve an existing core instead of creating one (its options then come from it). */
+  core?: MockCore;
+  /** Tighter or looser HTTP limits than HTTP_LIMITS (tests use short timeouts). */
+  httpLimits?: Partial<HttpLimits>;
+  /** Host names accepted besides the loopback ones (and the bound address); see ExposureOptions. */
+  allowedHosts?: readonly string[];
+  /** Token the control plane requires (`X-Mock-Control-Token`); needed when `host` is not a loopback address. */
+  controlToken?: string;
+  /** Leave the control plane without a token on a non-loopback address (anyone on the network can reset the fake). */
+  unsafeOpenControlPlane?: boolean;
+}
+
+/** A running server. */
+export interface RunningMockServer {
+  /** e.g. `http://127.0.0.1:4010` */
+  url: string;
+  port: number;
+  host: string;
+  core: MockCore;
+  server: Server;
+  /** Stops accepting, closes every connection and resolves when the server is closed. */
+  close(): Promise<void>;
+}
+
+/** What a listener needs besides the core: its body limits and who may reach it. */
+export type ListenerOptions = Partial<LingerLimits> & ExposureOptions;
+
+/**
+ * The request listener over a core: usable with any node:http server. A chain of small guards (URL length, Host
+ * allow-list, control token: request-guards.ts) runs first; then the body is read (bounded) and the core answers. The
+ * third argument says node emitted the request as `checkContinue` (Expect: 100-continue): then 100 Continue is sent
+ * only when the body will be read.
+ * @example createServer(createRequestListener(createMockCore())).listen(4010)
+ */
+export function createRequestListener(
+  core: MockCore,
+  options: ListenerOptions = {},
+): (req: IncomingMessage, res: ServerResponse, expectsContinue?: boolean) => void {
+  const limits: LingerLimits = {
+    drainLimitBytes: options.drainLimitBytes ?? HTTP_LIMITS.drainLimitBytes,
+    lingerMs: options.lingerMs ?? HTTP_LIMITS.lingerMs,
+  };
+  const guards: Guard[] = [
+    urlLengthGuard,
+    hostGuard(options.allowedHosts),
+    ...(options.controlToken === undefined ? [] : [controlTokenGuard(options.controlToken)]),
+  ];
+  // A core made by createMockCore answers synchronously when it can; any other object with `handle` still works.
+  const answerNow: (request: MockRequest) => MockResponse | Promise<MockResponse> =
+    core[answerSync]?.bind(core) ?? ((request) => core.handle(request));
+  const answer = (res: ServerResponse, request: MockRequest, close: boolean): void => {
+    // Written at once when the core answered synchronously (the common case in memory): no promise, no microtask.
+    const answered = answerNow(request);
+    if (!(answered instanceof Promise)) {
+      send(res, answered, close);
+      return;
+    }
+    answered.then(
+      (response) => send(res, response, close),
+      () => send(res, problemResponse('internal', { detail: 'The fake backend failed to handle the request.' }), true),
+    );
+  };
+  return (req, res, expectsContinue = false) => {
+    const exchange = exchangeOf(req, res, expectsContinue);
+    for (const guard of guards) {
+      const refusal = guard(exchange);
+      if (refusal) {
+        refuseEarly(req, res, refusal, limits);
+        return;
+      }
+    }
+    const request: MockRequest = {
+      method: req.method ?? 'GET',
+      path: exchange.path,
+      query: exchange.query,
+      // node lower-cases names; only set-cookie is ever an array, and the core never reads it.
+      headers: exchange.headers,
+      body: null,
+    };
+    readBody(exchange, limits, {
+      read: (body) => {
+        request.body = body;
+        answer(res, request, false);
+      },
+      tooLarge: () => {
+        request.bodyTooLarge = true;
+        answer(res, request, true);
+      },
+    });
+  };
+}
+
+/**
+ * Reads the body, at most MAX_BODY_BYTES of it: `read` gets it (null when the request has none), `tooLarge` is called
+ * instead once it is known to be larger (from Content-Length, or while it arrives), after the rest is set to drain.
+ */
+function readBody(
+  { req, res, expectsContinue }: Exchange,
+  limits: LingerLimits,
+  then: { read: (body: Uint8Array | null) => void; tooLarge: () => void },
+): void {
+  const declared = req.headers['content-length'];
+  if (req.headers['transfer-encoding'] === undefined && (declared === undefined || declared === '0')) {
+    then.read(null);
+    return;
+  }
+  if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) {
+    // Under Expect: 100-continue no 100 is sent: the client learns the answer without sending the body at all.
+    lingerAfter(req, 0, limits);
+    then.tooLarge();
+    return;
+  }
+  if (expectsContinue) res.writeContinue();
+  const chunks: Buffer[] = [];
+  let received = 0;
+  const onData = (chunk: Buffer): void => {
+    received += chunk.length;
+    if (received > MAX_BODY_BYTES) {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      chunks.length = 0;
+      lingerAfter(req, received, limits);
+      then.tooLarge();
+      return;
+    }
+    chunks.push(chunk);
+  };
+  const onEnd = (): void => {
+    const buffer = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+    then.read(buffer ? new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength) : new Uint8Array(0));
+  };
+  req.on('data', onData);
+  req.on('end', onEnd);
+  // An aborted upload needs no answer: there is nobody left to read it.
+  req.on('error', () => req.destroy());
+}
+
+/**
+ * The warning to print before serving on `host`, or undefined on a loopback address. Throws when the address is not a
+ * loopback one and the control plane would be left without a token and without an explicit opt-out.
+ * @example exposureWarning('0.0.0.0', { controlToken: 's3cret' }) // 'warning: listening on 0.0.0.0 exposes the fake…'
+ */
+export function exposureWarning(
+  host: string,
+  options: Pick<MockServerOptions, 'controlToken' | 'unsafeOpenControlPlane'>,
+): string | undefined {
+  if (isLoopbackHost(host)) return undefined;
+  if (options.controlToken === undefined && options.unsafeOpenControlPlane !== true) {
+    throw new Error(
+      `--host ${host} makes the fake reachable from the network, where anyone could reset it or read its journal through the control plane; pass --control-token <secret> (or MOCK_CONTROL_TOKEN), or --unsafe-open-control-plane to leave it open`,
+    );
+  }
+  const control =
+    options.controlToken === undefined
+      ? 'its control plane (/__mock/) is OPEN to anyone who can connect (--unsafe-open-control-plane)'
+      : `its control plane (/__mock/) needs the token in ${CONTROL_TOKEN_HEADER}`;
+  return `warning: listening on ${host} exposes the fake to the network: /v1 accepts any token signed with its JWT secret (the default one is public; set MOCK_JWT_SECRET), ${control}, and requests must name a loopback host or one given with --allowed-host.`;
+}
+
+/**
+ * A node:http server with the HTTP-layer `limits` (header size, timeouts), whose parse errors and timeouts are answered
+ * with a problem+json and a closed connection: the fake's server, and the proxy's. `optimizeEmptyRequests` is node's
+ * option (node 24; older versions ignore it): a request without Content-Length or Transfer-Encoding skips the readable
+ * stream's life cycle ('end', 'close', the dump after the answer), for a listener that never reads such a body.
+ * @example const server = createLimitedServer(HTTP_LIMITS, listener);
+ */
+export function createLimitedServer(
+  limits: HttpLimits,
+  listener: (req: IncomingMessage, res: ServerResponse) => void,
+  options: { optimizeEmptyRequests?: boolean } = {},
+): Server {
+  const server = createServer(
+    {
+      maxHeaderSize: limits.maxHeaderSize,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: limits.connectionsCheckingIntervalMs,
+      optimizeEmptyRequests: options.optimizeEmptyRequests === true,
+    },
+    listener,
+  );
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (!socket.writable || error.code === 'ECONNRESET' || lingering.has(socket)) {
+      socket.destroy();
+      return;
+    }
+    const reply =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? rawProblem('headers-too-large', `The request line and headers are larger than ${limits.maxHeaderSize} bytes.`)
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? rawProblem('request-timeout', 'The request was not received in time.')
+          : rawProblem('bad-request', 'The request is not valid HTTP/1.1.');
+    socket.end(reply);
+  });
+  return server;
+}
+
+/**
+ * Starts the fake backend on node:http.
+ * @example
+ * const server = await startMockServer({ port: 0 });
+ * await fetch(`${server.url}/__mock/health`);
+ * await server.close();
+ */
+export async function startMockServer(options: MockServerOptions = {}): Promise<RunningMockServer> {
+  const core = options.core ?? createMockCore(options);
+  const logger = options.logger ?? consoleLogger;
+  const host = options.host ?? '127.0.0.1';
+  const limits = { ...HTTP_LIMITS, ...options.httpLimits };
+  const warning = exposureWarning(host, options);
+  const listener = createRequestListener(core, {
+    drainLimitBytes: limits.drainLimitBytes,
+    lingerMs: limits.lingerMs,
+    // The address it was told to bind is a name the user means to use; the wildcard addresses are not names.
+    allowedHosts: [...(options.allowedHosts ?? []), ...(WILDCARD_ADDRESSES.has(host) ? [] : [host])],
+    ...(options.controlToken !== undefined && { controlToken: options.controlToken }),
+  });
+  // The listener never waits for the body of a request that has none (readBody answers at once): node may skip its
+  // stream life cycle (GET per core +8-10 % beside a bare server, BENCHMARKS.md "Request path, round 4").
+  const server = createLimitedServer(limits, listener, { optimizeEmptyRequests: true });
+  // With a listener here, node no longer answers 100 Continue by itself: the listener sends it only for a body it will read.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => listener(req, res, true));
+  await new Promise<void>((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException): void => {
+      server.off('listening', onListening);
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(
+              `port ${options.port ?? 4010} on ${host} is already in use; stop the other process or pick another with --port (0 = any free port)`,
+            )
+          : error,
+      );
+    };
+    const onListening = (): void => {
+      server.off('error', onError);
+      resolve();
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(options.port ?? 4010, host);
+  });
+  server.on('error', (error) => logger.error(`server error: ${error.message}`));
+  if (warning) logger.warn(warning);
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : (options.port ?? 4010);
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    host,
+    core,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

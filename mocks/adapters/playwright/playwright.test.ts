@@ -1,0 +1,27 @@
+// The Playwright fixture's session ids: unique per test run, and always ids the fake accepts (the fixture itself runs in
+// test/consumer's Playwright run, against the packed kit).
+import { describe, expect, it } from 'vitest';
+import { sessionIdFor } from './playwright.ts';
+import { sessionIdProblem } from '../../core/sessions.ts';
+
+describe('sessionIdFor', () => {
+  it('names each test, repeat and retry apart', () => {
+    const ids = new Set([
+      sessionIdFor({ testId: 'a1b2c3-d4e5f6', repeatEachIndex: 0, retry: 0 }),
+      sessionIdFor({ testId: 'a1b2c3-d4e5f6', repeatEachIndex: 0, retry: 1 }),
+      sessionIdFor({ testId: 'a1b2c3-d4e5f6', repeatEachIndex: 1, retry: 0 }),
+      sessionIdFor({ testId: 'a1b2c3-d4e5f7', repeatEachIndex: 0, retry: 0 }),
+    ]);
+    expect(ids.size).toBe(4);
+  });
+
+  it.each([
+    ['a short hex id', 'a1b2c3d4e5f6a7b8c9d0-e1f2a3b4c5d6e7f8a9b0'],
+    ['a very long id', 'f'.repeat(200)],
+    ['characters a header or cookie cannot carry', 'ab cd;é/=,'],
+  ])('gives an id the fake accepts for %s', (_name, testId) => {
+    const id = sessionIdFor({ testId, repeatEachIndex: 12, retry: 3 });
+    expect(sessionIdProblem(id)).toBeUndefined();
+    expect(id.endsWith('-12-3')).toBe(true);
+  });
+});

@@ -1,0 +1,220 @@
+// The generic path of every /v1 request, driven by the spec: route, scenarios, auth, Prefer, path parameters, body, handler.
+import {
+  getOperation,
+  takesJsonBody,
+  validatePathParameter,
+  validateRequestBody,
+  type OperationId,
+} from '../../spec/index.ts';
+import { bearerChallenge, type Authenticator, type AuthResult } from './request/auth.ts';
+import type { Clock } from './clock.ts';
+import { documentedResponse } from './documented-response.ts';
+import type { MockRequest, MockResponse } from './mock-http.ts';
+import type { OperationHandler, OperationRequest, OperationServices } from '../operations/operation-handler.ts';
+import { operationHandlers } from '../operations/operation-table.ts';
+import { overrideAnswer } from './steering/overrides.ts';
+import { parsePrefer, preferredResponse } from './request/prefer.ts';
+import { problemResponse } from './problems.ts';
+import { readJsonBody } from './request/request-body.ts';
+import { matchRoute } from './router.ts';
+import type { ScenarioDecision, Scenarios } from './steering/scenarios.ts';
+
+/** What the dispatch learnt about a request, for the journal. */
+export interface DispatchTrace {
+  operationId: OperationId | null;
+  bodyText: string | null;
+  /** What the scenarios decided, when any is active (coverage counts forced answers apart). */
+  scenario?: ScenarioDecision;
+}
+
+/** What the dispatch needs of the core. */
+export interface ApiDispatchDependencies {
+  clock: Clock;
+  scenarios: Scenarios;
+  authenticator: Authenticator;
+  services: OperationServices;
+  /** Waits a scenario's latency; injected so tests can see it without waiting. */
+  sleep: (ms: number) => Promise<void>;
+  /** Answers a test set for operations (checked against the spec when set); empty on the hot path. */
+  overrides: ReadonlyMap<OperationId, MockResponse>;
+}
+
+type Step<T> = { ok: true; value: T } | { ok: false; response: MockResponse };
+
+/** A request's answer: at once when nothing on its path waits, else a promise of it. */
+export type Answer = MockResponse | Promise<MockResponse>;
+
+/**
+ * Creates the dispatch of /v1 requests over the operation table. It answers synchronously unless something on the path
+ * has to wait (a scenario's latency, the first check of a token, a durable write), so the common request allocates no
+ * promise and queues no microtask.
+ * @example const dispatch = createApiDispatch({ clock, scenarios, authenticator, services, sleep }); await dispatch(request, trace);
+ */
+export function createApiDispatch(
+  dependencies: ApiDispatchDependencies,
+): (request: MockRequest, trace: DispatchTrace) => Answer {
+  const { clock, scenarios, authenticator, services, sleep, overrides } = dependencies;
+  return function dispatch(request, trace) {
+    const instance = request.path;
+    const route = matchRoute(request.method, request.path);
+    if (route.kind === 'none') {
+      return problemResponse('not-found', {
+        detail: `No operation has the path ${request.path.slice(0, 200)}; see spec/openapi.yaml.`,
+        instance: instance.slice(0, 2048),
+      });
+    }
+    if (route.kind === 'wrong-method') {
+      const allow = route.allow.join(', ');
+      return problemResponse('method-not-allowed', {
+        detail: `${request.method} is not allowed on this path; use ${allow}.`,
+        instance,
+        headers: { allow },
+      });
+    }
+    const operationId = route.operationId;
+    trace.operationId = operationId;
+    // A test's override answers the route as an msw `server.use` handler would, before auth and scenarios.
+    if (overrides.size > 0) {
+      const overridden = overrides.get(operationId);
+      if (overridden) return overrideAnswer(overridden);
+    }
+    if (scenarios.active) return afterScenarios(request, operationId, route.params, trace);
+    return authenticated(request, operationId, route.params, trace);
+  };
+
+  /** Scenarios may wait (latency) or answer in the operation's place; otherwise the request goes on to auth. */
+  async function afterScenarios(
+    request: MockRequest,
+    operationId: OperationId,
+    rawParams: Record<string, string>,
+    trace: DispatchTrace,
+  ): Promise<MockResponse> {
+    const forced = await applyScenarios(operationId, request.path, trace);
+    if (forced) return forced;
+    return await authenticated(request, operationId, rawParams, trace);
+  }
+
+  /** The last accepted Authorization header is known at once; any other is verified (a promise: WebCrypto). */
+  function authenticated(
+    request: MockRequest,
+    operationId: OperationId,
+    rawParams: Record<string, string>,
+    trace: DispatchTrace,
+  ): Answer {
+    const header = request.headers.authorization;
+    const known = authenticator.remembered(header);
+    if (known) return operation(request, operationId, rawParams, known, trace, services);
+    return authenticator
+      .authenticate(header)
+      .then((auth) => operation(request, operationId, rawParams, auth, trace, services));
+  }
+
+  async function applyScenarios(
+    operationId: OperationId,
+    instance: string,
+    trace: DispatchTrace,
+  ): Promise<MockResponse | undefined> {
+    const decision = scenarios.decide(operationId, clock.now());
+    trace.scenario = decision;
+    if (decision.latencyMs > 0) await sleep(decision.latencyMs);
+    if (decision.retryAfterSeconds !== undefined) {
+      const limit = scenarios.config.rateLimit;
+      return problemResponse('rate-limited', {
+        detail: `The rate limit of ${limit?.limit ?? 0} requests per ${limit?.windowSeconds ?? 0} s was exceeded; retry in ${decision.retryAfterSeconds} s.`,
+        instance,
+        headers: { 'retry-after': String(decision.retryAfterSeconds) },
+      });
+    }
+    if (decision.errorStatus !== undefined)
+      return documentedResponse(operationId, decision.errorStatus, instance, 'a scenario');
+    return undefined;
+  }
+}
+
+/** The rest of the path once the caller is known: 401, Prefer, path parameters, body, then the operation's handler. */
+function operation(
+  request: MockRequest,
+  operationId: OperationId,
+  rawParams: Record<string, string>,
+  auth: AuthResult,
+  trace: DispatchTrace,
+  services: OperationServices,
+): Answer {
+  const instance = request.path;
+  if (!auth.ok) {
+    return problemResponse('unauthorized', {
+      detail: auth.detail,
+      instance,
+      headers: { 'www-authenticate': bearerChallenge(auth) },
+    });
+  }
+  const preference = parsePrefer(request.headers.prefer);
+  const preferred = preference && preferredResponse(operationId, preference, instance);
+  if (preferred) return preferred;
+  const params = pathParameters(operationId, rawParams, instance);
+  if (!params.ok) return params.response;
+  let body: unknown;
+  if (takesJsonBody(operationId)) {
+    const parsed = readJsonBody(request);
+    trace.bodyText = parsed.text;
+    if (!parsed.ok) return parsed.response;
+    // The body was just parsed from this request and nothing else holds it: validate it in place, without a clone.
+    const validated = validateRequestBody(operationId, parsed.value, { clone: false });
+    if (!validated.ok) {
+      const count = validated.errors.length;
+      return problemResponse('validation', {
+        detail: `The request body breaks the schema in ${count} place${count === 1 ? '' : 's'}.`,
+        instance,
+        errors: validated.errors,
+      });
+    }
+    body = validated.value;
+  }
+  // The table pairs each operationId with its own handler; TypeScript cannot follow that through a union-typed key,
+  // so the request is built once for the union (its parts were checked against this operation's schemas above).
+  const handler = operationHandlers[operationId] as OperationHandler<OperationId>;
+  const operationRequest = {
+    params: params.value,
+    body,
+    caller: auth.sub,
+    instance,
+  } as OperationRequest<OperationId>;
+  return handler(operationRequest, services);
+}
+
+/** Decodes and validates each path parameter against the operation's schema. */
+function pathParameters(
+  operationId: OperationId,
+  raw: Record<string, string>,
+  instance: string,
+): Step<Record<string, string>> {
+  const params: Record<string, string> = {};
+  for (const name of getOperation(operationId).pathParameters) {
+    let value: string;
+    try {
+      value = decodeURIComponent(raw[name] ?? '');
+    } catch {
+      return {
+        ok: false,
+        response: problemResponse('invalid-parameter', {
+          detail: `The ${name} path parameter is not valid percent-encoding.`,
+          instance,
+          errors: [{ path: `/path/${name}`, message: 'is not valid percent-encoding' }],
+        }),
+      };
+    }
+    const checked = validatePathParameter(operationId, name, value);
+    if (!checked.ok) {
+      return {
+        ok: false,
+        response: problemResponse('invalid-parameter', {
+          detail: `The ${name} path parameter breaks the schema.`,
+          instance,
+          errors: checked.errors,
+        }),
+      };
+    }
+    params[name] = value;
+  }
+  return { ok: true, value: params };
+}

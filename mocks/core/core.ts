@@ -1,0 +1,356 @@
+// The fake's core: assembles store, clock, journal, scenarios and auth, and answers every request (API, control plane, CORS).
+import { createApiDispatch, type DispatchTrace } from './api-dispatch.ts';
+import { createAuthenticator, DEFAULT_JWT_SECRET, type Authenticator } from './request/auth.ts';
+import { createRunnerClock, createSessionClock, createSystemClock, type Clock } from './clock.ts';
+import { handleControlRequest } from '../control-plane/control-plane.ts';
+import { Coverage } from './steering/coverage.ts';
+import { preflight, refuseCrossSite, withCors, type CorsOrigins } from './request/cors.ts';
+import { MockInputError } from './input-error.ts';
+import { DEFAULT_JOURNAL_SIZE, Journal, JOURNAL_BODY_LIMIT, journalText } from './steering/journal.ts';
+import { consoleLogger, type Logger } from './logger.ts';
+import type { MockRequest, MockResponse } from './mock-http.ts';
+import type { BuiltOverride } from './steering/overrides.ts';
+import { createCoreDocuments } from './core-documents.ts';
+import { failureResponse } from './failure-response.ts';
+import { seedFromText } from './random.ts';
+import { refuseRepeatedHeaders } from './request/repeated-headers.ts';
+import { createSharedDispatch } from '../storage/postgres/shared-dispatch.ts';
+import { parseScenarioConfig, Scenarios, type ScenarioConfig } from './steering/scenarios.ts';
+import {
+  SESSION_HEADER,
+  SESSION_JOURNAL_SIZE,
+  SESSION_MAX_TASKS,
+  SessionRegistry,
+  createSessionRouting,
+  type SessionOptions,
+} from './sessions.ts';
+import type { OperationId } from '../../spec/index.ts';
+import { createMemoryStorage, type Storage } from '../storage/storage.ts';
+import { AgentStore, DEFAULT_FAILURE_RATIO } from '../state/store.ts';
+
+/** The seed used when none is given (MOCK_SEED). */
+export const DEFAULT_SEED = 42;
+/** Path prefix of the control plane. */
+export const CONTROL_PREFIX = '/__mock/';
+
+export interface MockCoreOptions {
+  /** Seed of the catalogue and every random choice; a number or any text (default 42). */
+  seed?: number | string;
+  /** The mock's clock (default: wall time, advanceable). */
+  clock?: Clock;
+  /**
+   * Follow the test runner's fake timers: the clock reads `Date.now()` on every call (so `vi.useFakeTimers()` and
+   * `vi.advanceTimersByTime()` move tasks along) and scenario latency waits on the (faked) `setTimeout`. Ignored when
+   * `clock` is given.
+   */
+  followFakeTimers?: boolean;
+  /** Wall time used to check token expiry (default Date.now). */
+  wallClock?: () => number;
+  /** Number of seeded agents (default 36). */
+  catalogueSize?: number;
+  /** Share of tasks that fail (default 0.1). */
+  failureRatio?: number;
+  /** Bound of the task history (default 10,000). */
+  maxTasks?: number;
+  /** Deployed agents kept at most; a deploy beyond it is a 503 until a reset (default 1,000,000). */
+  maxAgents?: number;
+  /** Bound of the request journal (default 1,000). */
+  journalSize?: number;
+  /** HS256 secret of accepted tokens (default `agent-registry-kit-dev-secret`). */
+  jwtSecret?: string;
+  /** Origins allowed by CORS (default every origin). */
+  corsOrigins?: CorsOrigins;
+  /** Scenarios active from the start. */
+  scenarios?: ScenarioConfig;
+  /**
+   * Where the state lives (default: in memory). A durable storage (`openSqliteStorage`, node only) is resumed from, and
+   * every acknowledged mutation, control-plane changes included, is in it before it is answered.
+   */
+  storage?: Storage;
+  logger?: Logger;
+  /** Waits a scenario's latency (default a timer); a test injects one that records instead of waiting. */
+  sleep?: (ms: number) => Promise<void>;
+  /**
+   * Sessions (mocks/core/sessions.ts): a request naming one (X-Mock-Session header, mock-session cookie) gets a store, clock,
+   * scenarios and journal of its own. Bounds: 100 sessions and 100,000 records by default; `false` or `{ max: 0 }` turns
+   * them off (a request naming a session then gets a 400). Sessions live in memory only, whatever `storage` is.
+   */
+  sessions?: SessionOptions | false;
+}
+
+/**
+ * The key of `MockCore`'s synchronous answer: the node:http listener's fast path. Not exported by any package entry.
+ */
+export const answerSync: unique symbol = Symbol('answerSync');
+
+/** The core, as adapters and the control plane use it. */
+export interface MockCore {
+  /** Answers one request; never throws (a fault becomes a 500 problem). */
+  handle(request: MockRequest): Promise<MockResponse>;
+  /**
+   * `handle`, answered at once when nothing on the request's path waits (in memory, a known token, no scenario latency),
+   * else a promise: the node:http listener writes such an answer without a promise or a microtask. Never throws.
+   * Optional: a core made otherwise (a test's stand-in) is answered through `handle`.
+   */
+  [answerSync]?(request: MockRequest): MockResponse | Promise<MockResponse>;
+  readonly store: AgentStore;
+  readonly clock: Clock;
+  readonly journal: Journal;
+  readonly scenarios: Scenarios;
+  /** What the API answered, counted (GET /__mock/coverage); reset only by DELETE /__mock/coverage. */
+  readonly coverage: Coverage;
+  readonly seed: number;
+  /** Where the state lives; also keeps small named documents for other parts of the fake (coverage…). */
+  readonly storage: Storage;
+  /** Back to the seed: store, scenarios, journal and the clock's offset. Await `persist()` before answering. */
+  reset(): void;
+  /** Resolves once every change made so far is durable; rejects with a StorageWriteError when it was rolled back. */
+  persist(): Promise<void>;
+  /**
+   * The live sessions (undefined in a session's own core, and when sessions are off): list, delete, look one up.
+   */
+  readonly sessions: SessionRegistry<MockCore> | undefined;
+  /**
+   * The core of session `id`, created from the seed on first use: what requests with `X-Mock-Session: id` see.
+   * @example const mine = core.session('worker-1'); mine.store.setStatus(agentId, 'paused');
+   */
+  session(id: string): MockCore;
+  /** Deployed agents, tasks and journal entries held: what counts against the sessions' records bound. */
+  readonly records: number;
+  /** Moves the mock's clock forward, once the new offset is durable (a failed write leaves the clock where it was). */
+  advanceClock(ms: number): Promise<void>;
+  /**
+   * Replaces the scenarios (`{}` clears them) and waits until they are durable. Checked as PUT /__mock/scenarios checks
+   * them: a MockInputError names each bad field (latencyMs -5, an errorStatus the operation does not document).
+   */
+  configureScenarios(config: ScenarioConfig): Promise<void>;
+  /** Answers of operations set by a test (`setOverride`), until `clearOverrides` or `reset`. */
+  readonly overrides: ReadonlyMap<OperationId, BuiltOverride['response']>;
+  /**
+   * From now on, answers the override's operation with its answer (built and checked by `buildOverride`). Kept in the
+   * storage like the scenarios (a restart with --state, every replica); resolves once durable.
+   */
+  setOverride(override: BuiltOverride): Promise<void>;
+  clearOverrides(): Promise<void>;
+}
+
+const sleepFor = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const isControlPath = (path: string): boolean => path.startsWith(CONTROL_PREFIX) || path === '/__mock';
+
+/** What a session's core shares with the core it belongs to. */
+interface SessionParent {
+  coverage: Coverage;
+  clock: Clock;
+}
+
+/**
+ * Creates the fake's core.
+ * @example
+ * const core = createMockCore({ seed: 7 });
+ * const response = await core.handle({ method: 'GET', path: '/v1/agents/x', query: '', headers: {}, body: null }); // 401
+ */
+export function createMockCore(options: MockCoreOptions = {}): MockCore {
+  return assembleCore(options, undefined);
+}
+
+/** The options a session's core is made with: the fake's own, in memory, on a clock of its own, with smaller bounds. */
+function sessionOptions(options: MockCoreOptions, parent: SessionParent): MockCoreOptions {
+  const { storage: _storage, sessions: _sessions, ...rest } = options;
+  return {
+    ...rest,
+    clock: createSessionClock(parent.clock),
+    journalSize: Math.min(options.journalSize ?? SESSION_JOURNAL_SIZE, SESSION_JOURNAL_SIZE),
+    maxTasks: Math.min(options.maxTasks ?? SESSION_MAX_TASKS, SESSION_MAX_TASKS),
+    sessions: false,
+  };
+}
+
+/** A core; with `parent`, the core of one session (it shares the parent's coverage and follows its clock). */
+function assembleCore(options: MockCoreOptions, parent: SessionParent | undefined): MockCore {
+  const seed = typeof options.seed === 'string' ? seedFromText(options.seed) : (options.seed ?? DEFAULT_SEED);
+  const clock = options.clock ?? (options.followFakeTimers ? createRunnerClock() : createSystemClock());
+  const overrides = new Map<OperationId, BuiltOverride['response']>();
+  const logger = options.logger ?? consoleLogger;
+  const corsOrigins = options.corsOrigins ?? '*';
+  const storage = options.storage ?? createMemoryStorage();
+  const scenarios = new Scenarios(seed, { taskFailureRatio: options.failureRatio ?? DEFAULT_FAILURE_RATIO });
+  const store = new AgentStore({
+    seed,
+    clock,
+    storage,
+    failureRatio: () => scenarios.taskFailureRatio,
+    ...(options.catalogueSize !== undefined && { catalogueSize: options.catalogueSize }),
+    ...(options.maxTasks !== undefined && { maxTasks: options.maxTasks }),
+    ...(options.maxAgents !== undefined && { maxAgents: options.maxAgents }),
+  });
+  const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
+  const authenticator: Authenticator = createAuthenticator(options.jwtSecret ?? DEFAULT_JWT_SECRET, options.wallClock);
+  const coverage = parent?.coverage ?? new Coverage();
+  const documents = createCoreDocuments({
+    storage,
+    clock,
+    scenarios,
+    coverage,
+    overrides,
+    scenariosAtStart: options.scenarios,
+    ownsCoverage: parent === undefined,
+  });
+  const { persist } = documents;
+  const dispatchApi = createApiDispatch({
+    clock,
+    scenarios,
+    authenticator,
+    services: {
+      store,
+      persist,
+      // In memory nothing is waited for: the answer goes out at once, with no promise (the hot path of the fake).
+      acknowledge: (response) => (storage.durable ? persist().then(() => response) : response),
+    },
+    sleep: options.sleep ?? sleepFor,
+    overrides,
+  });
+  const dispatch = (request: MockRequest, trace: DispatchTrace): Promise<MockResponse> | MockResponse => {
+    const repeated = refuseRepeatedHeaders(request);
+    if (repeated) return repeated;
+    const control = isControlPath(request.path);
+    const cors = preflight(corsOrigins, request, control);
+    if (cors) return cors;
+    if (control) return refuseCrossSite(corsOrigins, request) ?? handleControlRequest(core, request);
+    return dispatchApi(request, trace);
+  };
+  const answerOnce = createSharedDispatch({ storage, scenarios, clock, dispatch, isControlPath }) ?? dispatch;
+  const sessions = parent === undefined ? createSessions(options, { coverage, clock }) : undefined;
+  // A session's own core answers whatever reaches it: only the default core routes to sessions.
+  const routeToSession = parent === undefined ? createSessionRouting(sessions, corsOrigins) : () => undefined;
+
+  const answer = createAnswer({ answerOnce, corsOrigins, coverage, journal, clock, logger });
+  const answerNow = (request: MockRequest): MockResponse | Promise<MockResponse> => {
+    // The default session pays two property reads for sessions: no header and no cookie means no lookup at all.
+    const named =
+      request.headers[SESSION_HEADER] !== undefined || request.headers.cookie !== undefined
+        ? routeToSession(request)
+        : undefined;
+    return named ?? answer(request);
+  };
+  const core: MockCore = {
+    store,
+    clock,
+    journal,
+    scenarios,
+    coverage,
+    seed,
+    storage,
+    sessions,
+    session(id) {
+      if (!sessions) throw new Error('This core has no sessions (a session of its own, or sessions: false).');
+      return sessions.open(id);
+    },
+    get records() {
+      return store.agentCount - store.catalogue.size + store.taskCount + journal.size;
+    },
+    overrides,
+    setOverride: (override) => documents.setOverride(override),
+    clearOverrides: () => documents.clearOverrides(),
+    reset() {
+      store.reset();
+      scenarios.reset();
+      journal.clear();
+      clock.reset?.();
+      documents.afterReset();
+    },
+    persist,
+    async advanceClock(ms) {
+      await documents.advanceClock(ms);
+      store.settle();
+    },
+    async configureScenarios(config) {
+      const parsed = parseScenarioConfig(config);
+      if (parsed.errors.length > 0) throw new MockInputError('The scenarios', parsed.errors);
+      await documents.saveScenarios(parsed.config);
+    },
+    handle(request) {
+      const answered = answerNow(request);
+      return answered instanceof Promise ? answered : Promise.resolve(answered);
+    },
+    [answerSync]: answerNow,
+  };
+  return core;
+}
+
+/** What an answer of a core needs besides the request: its dispatch and what every answer leaves behind. */
+interface AnswerParts {
+  answerOnce: (request: MockRequest, trace: DispatchTrace) => MockResponse | Promise<MockResponse>;
+  corsOrigins: CorsOrigins;
+  coverage: Coverage;
+  journal: Journal;
+  clock: Clock;
+  logger: Logger;
+}
+
+/**
+ * A core's answer to one request: the dispatch's, or the problem for what it threw, with CORS headers and, for the API,
+ * its coverage count and journal line. Synchronous unless the dispatch has to wait (see createApiDispatch), so the
+ * node:http listener can answer at once; the closures of `then` are made only for an answer that waits.
+ */
+function createAnswer(parts: AnswerParts): (request: MockRequest) => MockResponse | Promise<MockResponse> {
+  const { answerOnce, corsOrigins, coverage, journal, clock, logger } = parts;
+  const finish = (request: MockRequest, response: MockResponse, context: DispatchTrace, started: number) => {
+    const control = isControlPath(request.path);
+    withCors(corsOrigins, request, response, control);
+    if (!control) recordAnswer({ coverage, journal, clock }, request, response, context, started);
+    return response;
+  };
+  return (request) => {
+    const started = performance.now();
+    const context: DispatchTrace = { operationId: null, bodyText: null };
+    let pending: MockResponse | Promise<MockResponse>;
+    try {
+      pending = answerOnce(request, context);
+    } catch (error) {
+      pending = failureResponse(error, request, logger);
+    }
+    if (!(pending instanceof Promise)) return finish(request, pending, context, started);
+    return pending.then(
+      (response) => finish(request, response, context, started),
+      (error: unknown) => finish(request, failureResponse(error, request, logger), context, started),
+    );
+  };
+}
+
+/** The default core's sessions, each a core of its own made on first use; undefined when sessions are off. */
+function createSessions(options: MockCoreOptions, parent: SessionParent): SessionRegistry<MockCore> | undefined {
+  if (options.sessions === false || options.sessions?.max === 0) return undefined;
+  return new SessionRegistry<MockCore>(
+    {
+      create: () => assembleCore(sessionOptions(options, parent), parent),
+      records: (session) => session.records,
+    },
+    options.sessions ?? {},
+  );
+}
+
+/**
+ * What an API answer leaves behind: its count in the coverage and its line in the journal (exported for the bench's
+ * stage costs, benchmarks/probes/request-path.ts).
+ */
+export function recordAnswer(
+  parts: { coverage: Coverage; journal: Journal; clock: Clock },
+  request: MockRequest,
+  response: MockResponse,
+  context: DispatchTrace,
+  started: number,
+): void {
+  parts.coverage.record(context.operationId, request, response, context.scenario);
+  const text = context.bodyText;
+  parts.journal.add({
+    atMs: parts.clock.now(),
+    method: request.method,
+    path: journalText(request.path, 2048),
+    query: journalText(request.query, 2048),
+    operationId: context.operationId,
+    status: response.status,
+    durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+    body: text === null ? null : journalText(text),
+    bodyTruncated: text !== null && text.length > JOURNAL_BODY_LIMIT,
+  });
+}

@@ -1,0 +1,23 @@
+// Headers that must arrive once: two Host or Authorization values mean a confused proxy or a smuggling attempt, not a choice.
+import type { MockRequest, MockResponse } from '../mock-http.ts';
+import { problemResponse } from '../problems.ts';
+
+/** Header names whose repetition is refused; adapters join repeated values with `, ` as fetch's Headers does. */
+export const SINGLE_HEADERS = ['host', 'authorization'] as const;
+
+/**
+ * The 400 for a request that repeats Host or Authorization (seen as one value with a comma, which neither a host nor a
+ * bearer token can hold), or undefined.
+ * @example refuseRepeatedHeaders({ headers: { authorization: 'Bearer a, Bearer b' }, ... }) // 400 problem
+ */
+export function refuseRepeatedHeaders(request: MockRequest): MockResponse | undefined {
+  for (const name of SINGLE_HEADERS) {
+    if (request.headers[name]?.includes(',')) {
+      return problemResponse('bad-request', {
+        detail: `The request has more than one ${name === 'host' ? 'Host' : 'Authorization'} header; send exactly one.`,
+        instance: request.path.slice(0, 2048),
+      });
+    }
+  }
+  return undefined;
+}

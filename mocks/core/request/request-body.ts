@@ -1,0 +1,170 @@
+// Turns request bytes into a JSON value or the problem that explains why not: media type, emptiness, UTF-8, nesting, syntax.
+import type { MockRequest, MockResponse } from '../mock-http.ts';
+import { findIJsonViolation } from './i-json.ts';
+import { MAX_BODY_BYTES } from '../mock-http.ts';
+import { mediaTypeOf } from '../../../spec/index.ts';
+import { problemResponse } from '../problems.ts';
+
+/** Deepest nesting of arrays and objects accepted in a body; deeper bodies are 400 before anything walks them. */
+export const MAX_JSON_DEPTH = 64;
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i;
+
+/** The last Content-Type judged and whether it is JSON in UTF-8: a client sends the same one on every request. */
+let lastContentType: string | undefined;
+let lastContentTypeIsJson = false;
+
+/** Whether a Content-Type names JSON in UTF-8 (no charset, or utf-8 / utf8). */
+function isJsonUtf8(contentType: string | undefined): boolean {
+  if (contentType !== undefined && contentType === lastContentType) return lastContentTypeIsJson;
+  const charset = CHARSET.exec(contentType ?? '')?.[1]?.toLowerCase();
+  const json =
+    mediaTypeOf(contentType) === 'application/json' &&
+    (charset === undefined || charset === 'utf-8' || charset === 'utf8');
+  lastContentType = contentType;
+  lastContentTypeIsJson = json;
+  return json;
+}
+
+export type ParsedBody =
+  | { ok: true; value: unknown; text: string }
+  | { ok: false; response: MockResponse; text: string | null };
+
+/** True when brackets nest deeper than `limit` outside strings: a linear scan, no recursion. */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  // A body shorter than twice the limit cannot open that many brackets.
+  if (text.length <= limit) return false;
+  // Nor can one with at most `limit` brackets in all (inside strings or not): counted with indexOf, which skips the
+  // text natively, rather than a JavaScript loop over every character; the usual body has a handful.
+  let opened = 0;
+  for (const bracket of ['{', '[']) {
+    for (let at = text.indexOf(bracket); at !== -1 && opened <= limit; at = text.indexOf(bracket, at + 1)) opened += 1;
+  }
+  if (opened <= limit) return false;
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === 92)
+        index += 1; // backslash: skip the escaped character
+      else if (code === 34) inString = false;
+    } else if (code === 34) {
+      inString = true;
+    } else if (code === 123 || code === 91) {
+      depth += 1;
+      if (depth > limit) return true;
+    } else if (code === 125 || code === 93) {
+      depth -= 1;
+    }
+  }
+  return false;
+}
+
+/**
+ * Reads a JSON request body as the spec requires it (application/json, UTF-8, at most 1 MiB).
+ * @example const parsed = readJsonBody(request); if (!parsed.ok) return parsed.response;
+ */
+export function readJsonBody(request: MockRequest): ParsedBody {
+  const instance = request.path;
+  if (request.bodyTooLarge || (request.body !== null && request.body.byteLength > MAX_BODY_BYTES)) {
+    return {
+      ok: false,
+      text: null,
+      response: problemResponse('payload-too-large', {
+        detail: `The request body is larger than ${MAX_BODY_BYTES} bytes.`,
+        instance,
+      }),
+    };
+  }
+  const encoding = request.headers['content-encoding']?.trim().toLowerCase();
+  if (encoding !== undefined && encoding !== '' && encoding !== 'identity') {
+    return {
+      ok: false,
+      text: null,
+      response: problemResponse('unsupported-encoding', {
+        detail: `The fake reads bodies without a content coding; send it uncompressed, without Content-Encoding (got ${encoding.slice(0, 100)}).`,
+        instance,
+        headers: { 'accept-encoding': 'identity' },
+      }),
+    };
+  }
+  const contentType = request.headers['content-type'];
+  if (!isJsonUtf8(contentType)) {
+    return {
+      ok: false,
+      text: null,
+      response: problemResponse('unsupported-media-type', {
+        detail: `Send the body as JSON with Content-Type: application/json (got ${contentType ? contentType.slice(0, 100) : 'no Content-Type'}).`,
+        instance,
+      }),
+    };
+  }
+  const missing = (): ParsedBody => ({
+    ok: false,
+    text: '',
+    response: problemResponse('missing-body', {
+      detail: 'The request body is empty; send a JSON object.',
+      instance,
+      errors: [{ path: '', message: 'is required' }],
+    }),
+  });
+  if (request.body === null || request.body.byteLength === 0) return missing();
+  let text: string;
+  try {
+    text = decoder.decode(request.body);
+  } catch {
+    return {
+      ok: false,
+      text: null,
+      response: problemResponse('malformed-json', {
+        detail: 'The request body is not valid UTF-8.',
+        instance,
+        errors: [{ path: '', message: 'is not valid JSON' }],
+      }),
+    };
+  }
+  if (text.trim() === '') return missing();
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    return {
+      ok: false,
+      text,
+      response: problemResponse('validation', {
+        detail: `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`,
+        instance,
+        errors: [{ path: '', message: `must not nest deeper than ${MAX_JSON_DEPTH} levels` }],
+      }),
+    };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const detail =
+      error instanceof Error ? `${error.message.slice(0, 200)}.`.replace(/\.\.$/, '.') : 'The body is not valid JSON.';
+    return {
+      ok: false,
+      text,
+      response: problemResponse('malformed-json', {
+        detail,
+        instance,
+        errors: [{ path: '', message: 'is not valid JSON' }],
+      }),
+    };
+  }
+  // JSON.parse keeps the last of repeated names while the journal shows them all, and passes lone surrogates on.
+  const violation = findIJsonViolation(text, value);
+  if (violation) {
+    return {
+      ok: false,
+      text,
+      response: problemResponse('not-i-json', {
+        detail: `The request body ${violation.message} at ${violation.path || 'the top level'}; I-JSON (RFC 7493) forbids it.`,
+        instance,
+        errors: [violation],
+      }),
+    };
+  }
+  return { ok: true, value, text };
+}

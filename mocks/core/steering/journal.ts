@@ -1,0 +1,69 @@
+// The request journal: a ring buffer of the last N requests, so tests can check what a frontend sent without memory growing.
+import type { components } from '../../control-plane/control-plane-types.generated.ts';
+
+/** Default number of requests the journal keeps. */
+export const DEFAULT_JOURNAL_SIZE = 1000;
+/** Longest request body text kept per entry; longer bodies are cut (the entry says so). */
+export const JOURNAL_BODY_LIMIT = 4096;
+
+/**
+ * `text` cut at `limit` characters, as a string of its own. A plain `slice` would be a view that keeps the whole request
+ * string alive (V8's sliced strings): 1,000 entries of 1 MiB bodies would pin about 1-2 GB. Prefixing a character and
+ * slicing it off again makes V8 flatten the short copy first, so the entry holds only what it shows.
+ * @example journalText('x'.repeat(10_000)).length // 4096
+ */
+export function journalText(text: string, limit: number = JOURNAL_BODY_LIMIT): string {
+  return text.length > limit ? ` ${text.slice(0, limit)}`.slice(1) : text;
+}
+
+/** One request the fake answered, as the control plane shows it (`JournalEntry` of mocks/control-plane/control-plane.yaml). */
+export type JournalEntry = components['schemas']['JournalEntry'];
+
+/** What the hot path records: the time stays a number until someone reads the journal. */
+export type JournalRecord = Omit<JournalEntry, 'at'> & { atMs: number };
+
+/**
+ * A fixed-capacity log; the oldest entry is overwritten once full.
+ * @example const journal = new Journal(2); journal.add(a); journal.add(b); journal.add(c); journal.entries() // [b, c]
+ */
+export class Journal {
+  readonly capacity: number;
+  #items: (JournalRecord | undefined)[];
+  #next = 0;
+  #count = 0;
+
+  constructor(capacity = DEFAULT_JOURNAL_SIZE) {
+    this.capacity = Math.max(1, Math.floor(capacity));
+    this.#items = new Array<JournalRecord | undefined>(this.capacity);
+  }
+
+  /** Entries held now (at most `capacity`). */
+  get size(): number {
+    return this.#count;
+  }
+
+  add(entry: JournalRecord): void {
+    this.#items[this.#next] = entry;
+    this.#next = (this.#next + 1) % this.capacity;
+    if (this.#count < this.capacity) this.#count += 1;
+  }
+
+  /** The last `limit` entries, oldest first. */
+  entries(limit = this.capacity): JournalEntry[] {
+    const take = Math.min(Math.max(0, limit), this.#count);
+    const result: JournalEntry[] = [];
+    for (let index = this.#count - take; index < this.#count; index += 1) {
+      const record = this.#items[(this.#next - this.#count + index + this.capacity) % this.capacity];
+      if (!record) continue;
+      const { atMs, ...rest } = record;
+      result.push({ at: new Date(atMs).toISOString(), ...rest });
+    }
+    return result;
+  }
+
+  clear(): void {
+    this.#items = new Array<JournalRecord | undefined>(this.capacity);
+    this.#next = 0;
+    this.#count = 0;
+  }
+}

@@ -1,0 +1,162 @@
+// A per-test answer for one operation (a documented status and body), checked by the spec's one response checker before
+// it is ever served: the msw handler, the core's override table and PUT /__mock/overrides all build it here.
+import {
+  checkResponse,
+  findOperation,
+  type DocumentedStatus,
+  type OperationId,
+  type OperationKey,
+  type OperationOf,
+  type OperationSpec,
+  type ResponseBody,
+  type ValidationError,
+} from '../../../spec/index.ts';
+import { documentedResponse } from '../documented-response.ts';
+import type { MockResponse } from '../mock-http.ts';
+
+/** What an override may add to the status and body. */
+export interface OverrideOptions {
+  /** Extra response headers (names in any case); the headers the spec requires of the status are filled in otherwise. */
+  headers?: Record<string, string>;
+}
+
+/** One way an override breaks the spec: where in the answer, the rule, and where the rule lives in spec/openapi.yaml. */
+export interface OverrideProblem extends ValidationError {
+  rule: string;
+  specPointer: string;
+}
+
+/**
+ * Thrown when an override's answer breaks the spec; `problems` lists each JSON Pointer and rule. Use the unchecked
+ * variant (`uncheckedOverrideHandler`, `api.overrideUnchecked`) to serve a deliberately broken answer.
+ */
+export class OverrideError extends Error {
+  override readonly name = 'OverrideError';
+  readonly problems: OverrideProblem[];
+  constructor(what: string, problems: OverrideProblem[]) {
+    super(
+      `${what} breaks spec/openapi.yaml: ${problems.map((p) => `${p.path || '(the body)'} ${p.message} [${p.rule} at ${p.specPointer}]`).join('; ')}`,
+    );
+    this.problems = problems;
+  }
+}
+
+/**
+ * An override as PUT /__mock/overrides takes it, and as the storage keeps it: whoever loads it builds it again through
+ * `buildOverride`, so a stored override is checked exactly as a new one is.
+ */
+export interface OverrideInput {
+  /** The operationId. */
+  operation: string;
+  status: number;
+  /** The JSON body; absent, the spec's example of that status. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** True for an override built without the response checker (the explicit escape hatch). */
+  unchecked?: boolean;
+}
+
+/** A built override: the operation it answers, the answer itself, and what it was built from. */
+export interface BuiltOverride {
+  operation: OperationSpec;
+  response: MockResponse;
+  input: OverrideInput;
+}
+
+/** The body argument of a typed override: the documented body of that status (omitted: the spec's own example). */
+export type OverrideBody<Key extends OperationKey, S extends DocumentedStatus<OperationOf<Key>>> = ResponseBody<
+  OperationOf<Key>,
+  S
+>;
+
+/**
+ * The operation a key names, or an OverrideError saying which keys exist.
+ * @example overrideOperation('GET /v1/agents/{agentId}').operationId
+ */
+export function overrideOperation(key: string): OperationSpec {
+  const operation = findOperation(key);
+  if (operation) return operation;
+  throw new OverrideError(`The override of ${JSON.stringify(key)}`, [
+    {
+      path: '',
+      message: 'is neither an operationId nor a METHOD /path of the spec',
+      rule: 'operation',
+      specPointer: '/paths',
+    },
+  ]);
+}
+
+/**
+ * Builds the answer of an override and, unless `checked` is false, checks it with the spec's response checker
+ * (status documented, media type, required headers, body schema, no undocumented field).
+ * @example buildOverride(operationId, 404, undefined, {}, true).response.status // 404, the spec's example body
+ */
+export function buildOverride(
+  key: string,
+  status: number,
+  body: unknown,
+  options: OverrideOptions = {},
+  checked = true,
+): BuiltOverride {
+  const operation = overrideOperation(key);
+  const documented = operation.responses.has(status)
+    ? documentedResponse(operation.operationId, status, operation.path, 'an override')
+    : { status, headers: { 'content-type': 'application/json' }, body: '' };
+  const response: MockResponse = {
+    status,
+    headers: { ...documented.headers },
+    body: body === undefined ? documented.body : JSON.stringify(body),
+  };
+  for (const [name, value] of Object.entries(options.headers ?? {})) response.headers[name.toLowerCase()] = value;
+  if (checked) {
+    const problems = overrideProblems(operation.operationId, response);
+    if (problems.length > 0) throw new OverrideError(`The override ${status} of ${operation.operationId}`, problems);
+  }
+  const input: OverrideInput = {
+    operation: operation.operationId,
+    status,
+    ...(body !== undefined && { body }),
+    ...(options.headers !== undefined && { headers: { ...options.headers } }),
+    ...(!checked && { unchecked: true }),
+  };
+  return { operation, response, input };
+}
+
+/**
+ * Builds an override from what PUT /__mock/overrides takes (and the storage keeps): checked unless `unchecked`.
+ * @example buildOverrideFrom({ operation: 'GET /v1/agents/{agentId}', status: 404 }).response.status // 404
+ */
+export function buildOverrideFrom(input: OverrideInput): BuiltOverride {
+  return buildOverride(
+    input.operation,
+    input.status,
+    input.body,
+    input.headers ? { headers: input.headers } : {},
+    input.unchecked !== true,
+  );
+}
+
+/** Everything the response checker finds wrong with an answer, undocumented fields included (a misspelt one is one). */
+function overrideProblems(operationId: OperationId, response: MockResponse): OverrideProblem[] {
+  const check = checkResponse({
+    operationId,
+    status: response.status,
+    contentType: response.headers['content-type'],
+    body: response.body,
+    headers: response.headers,
+  });
+  return [...check.violations, ...check.warnings].map((v) => ({
+    path: v.pointer,
+    message: v.message.startsWith(v.pointer) && v.pointer !== '' ? v.message.slice(v.pointer.length + 1) : v.message,
+    rule: v.rule,
+    specPointer: v.specPointer,
+  }));
+}
+
+/**
+ * A copy of an override's answer for one request (adapters add CORS headers to what they are given).
+ * @example const response = overrideAnswer(built.response);
+ */
+export function overrideAnswer(response: MockResponse): MockResponse {
+  return { status: response.status, headers: { ...response.headers }, body: response.body };
+}

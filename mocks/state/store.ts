@@ -1,0 +1,463 @@
+// The fake's state and the three operations over it: the seeded catalogue cache, the agent table, the task ledger.
+// Where agents and tasks are kept is the storage's business (mocks/storage/storage.ts): in memory, or durable on disk.
+import {
+  validateRequestBody,
+  type Agent,
+  type AgentStatus,
+  type DeployRequest,
+  type DeployResult,
+  type TaskSubmission,
+  type ValidationError,
+  type WithDefaults,
+} from '../../spec/index.ts';
+import { agentJson, agentRecord, agentView } from './agent-record.ts';
+import { buildSeededAgent } from './agent-seed.ts';
+import { catalogueEntry, DEFAULT_CATALOGUE_SIZE } from './catalogue.ts';
+import { CatalogueCache } from './catalogue-cache.ts';
+import type { Clock } from '../core/clock.ts';
+import { MockInputError } from '../core/input-error.ts';
+import { createRandom, type Random } from '../core/random.ts';
+import { createMemoryStorage, type AgentRecord, type AgentTable, type Storage } from '../storage/storage.ts';
+import { TaskLedger } from './task-ledger.ts';
+import { taskStatusAt, type TaskRecord, type TaskState } from './task-lifecycle.ts';
+import { planTask } from './task-rules.ts';
+import { checkTaskSeed, seededTaskRecord } from './task-seed.ts';
+
+/**
+ * Default bound of the task history (the oldest are forgotten beyond it) and of unfinished tasks (beyond it the one that
+ * would finish first is settled ahead of time), so memory stays flat under any load.
+ */
+export const DEFAULT_MAX_TASKS = 10_000;
+/**
+ * Deployed agents kept at most (`--max-agents`); a deploy beyond it is answered 503 until a reset. An agent costs
+ * about 0.55 KB of heap (1.4 KB of RSS) as typically deployed, 4.7 KB of heap (9.2 KB of RSS) at the schema's maximum
+ * field sizes (benchmarks/probes/agent-memory.ts; docs/security.md).
+ */
+export const DEFAULT_MAX_AGENTS = 1_000_000;
+/** Default share of tasks that fail, decided per task from the seeded random source. */
+export const DEFAULT_FAILURE_RATIO = 0.1;
+/** Name of the document that holds the random source's state in durable storage. */
+const RANDOM_DOCUMENT = 'random';
+
+export interface StoreOptions {
+  /** Seed of the catalogue and of every later random choice (ids, addresses, task outcomes). */
+  seed: number;
+  clock: Clock;
+  /** Number of seeded agents (default 36). */
+  catalogueSize?: number;
+  /** Share of tasks that end `failed`, 0..1, asked at each submission (default 0.1; the core passes the scenarios'). */
+  failureRatio?: number | (() => number);
+  /** Bound of the task history (default 10,000). */
+  maxTasks?: number;
+  /** Deployed agents kept at most (default DEFAULT_MAX_AGENTS); the seeded catalogue does not count. */
+  maxAgents?: number;
+  /** Where agents, tasks and the random state live (default: in memory). A durable one is resumed from. */
+  storage?: Storage;
+}
+
+/** One line of the agent list of the control plane. */
+export type AgentSummary = Pick<Agent, 'agentId' | 'name' | 'category' | 'model' | 'status'>;
+
+export type SubmitResult =
+  | { ok: true; submission: TaskSubmission; task: TaskRecord }
+  | { ok: false; reason: 'agent-not-found' }
+  | { ok: false; reason: 'agent-not-active'; status: AgentStatus };
+
+/** What a seeding call made, or why not: the status a control-plane answer takes and each bad field. */
+export type SeedOutcome<T> = { ok: true; value: T } | { ok: false; status: 400 | 404 | 409; errors: ValidationError[] };
+
+/**
+ * The deploy the core's operation calls with a body the spec's validator already passed (defaults filled in); the public
+ * `deploy` validates first. Not exported by any package entry.
+ */
+export const deployValidated: unique symbol = Symbol('deployValidated');
+
+const round4 = (value: number): number => Math.round(value * 10_000) / 10_000;
+// A stream distinct from faker's, so deploy ids never replay catalogue ids.
+const randomSeed = (seed: number): number => (seed ^ 0x9e3779b9) >>> 0;
+
+/** A record of a starting agent; its failed tasks are what its success rate says of them, so later tasks add up. */
+function startingRecord(agent: Agent): AgentRecord {
+  const { tasksCompleted, successRate } = agent.performance;
+  const tasksFailed = successRate > 0 ? Math.round(tasksCompleted / successRate - tasksCompleted) : 0;
+  return agentRecord(agent, tasksFailed, undefined);
+}
+
+/**
+ * The stateful store.
+ * @example
+ * const store = new AgentStore({ seed: 42, clock: createFixedClock(Date.parse('2026-11-20T12:00:00Z')) });
+ * const result = store.deploy({ name: 'Bot', category: 'defi', model: 'gpt-4', initialSupply: 1000 }, 'user_1');
+ * store.get(result.agentId)?.status; // 'active'
+ */
+export class AgentStore {
+  readonly seed: number;
+  readonly clock: Clock;
+  readonly catalogue: CatalogueCache;
+  readonly storage: Storage;
+  readonly maxAgents: number;
+  #failureRatio: () => number;
+  #random: Random;
+  #agents: AgentTable;
+  #ledger: TaskLedger;
+  /** Agents kept besides the catalogue from the start and after every reset (serve --from-recording). */
+  #starting: readonly Agent[] = [];
+  /** The last deploy time and its ISO text: under load many deploys fall in one millisecond, and toISOString is not free. */
+  #isoMs = Number.NaN;
+  #iso = '';
+
+  constructor(options: StoreOptions) {
+    this.seed = options.seed;
+    this.clock = options.clock;
+    const ratio = options.failureRatio ?? DEFAULT_FAILURE_RATIO;
+    this.#failureRatio = typeof ratio === 'number' ? () => ratio : ratio;
+    this.storage = options.storage ?? createMemoryStorage();
+    this.maxAgents = options.maxAgents ?? DEFAULT_MAX_AGENTS;
+    this.#agents = this.storage.agents;
+    this.catalogue = new CatalogueCache(options.seed, options.catalogueSize ?? DEFAULT_CATALOGUE_SIZE);
+    this.#ledger = new TaskLedger(options.maxTasks ?? DEFAULT_MAX_TASKS, this.storage.tasks, (task) =>
+      this.#apply(task),
+    );
+    this.#random = createRandom(randomSeed(this.seed));
+    if (this.storage.durable && typeof this.storage.readDocument(RANDOM_DOCUMENT) === 'number') this.resume();
+    else this.reset();
+    // A batch that could not be written is rolled back on disk; memory follows what is stored.
+    this.storage.onRollback(() => this.resume());
+  }
+
+  get maxTasks(): number {
+    return this.#ledger.maxTasks;
+  }
+
+  /** Back to the seeded catalogue: deployed agents and all tasks are forgotten, the random source restarts. */
+  reset(): void {
+    this.#random = createRandom(this.storage.randomStart ?? randomSeed(this.seed));
+    this.#agents.clear();
+    this.#ledger.clear();
+    for (const agent of this.#starting) this.#agents.add(startingRecord(agent));
+    this.#saveRandom();
+  }
+
+  /**
+   * Agents the store starts from besides the seeded catalogue, with their figures as given (a recording of a real
+   * server): added now, and again by every reset. Each must already have been checked (mocks/storage/stored-records.ts).
+   */
+  setStartingAgents(agents: readonly Agent[]): void {
+    this.#starting = agents.map((agent) => structuredClone(agent));
+    for (const agent of this.#starting) this.#agents.add(startingRecord(agent));
+  }
+
+  /** Takes up what durable storage holds (at start, and after a failed write was rolled back). */
+  resume(): void {
+    const state = this.storage.readDocument(RANDOM_DOCUMENT);
+    this.#random = createRandom(
+      typeof state === 'number' ? state : (this.storage.randomStart ?? randomSeed(this.seed)),
+    );
+    this.#ledger.load(this.storage.tasks.saved());
+  }
+
+  get agentCount(): number {
+    return this.catalogue.size + this.#agents.deployedCount;
+  }
+
+  /** Whether deployed agents reached `maxAgents`: a deploy is then refused until a reset. */
+  get full(): boolean {
+    return this.#agents.deployedCount >= this.maxAgents;
+  }
+
+  get taskCount(): number {
+    return this.#ledger.size;
+  }
+
+  /** The agent, with every task finished by now applied to its figures. */
+  get(agentId: string): Agent | undefined {
+    this.settle();
+    const record = this.#agents.get(agentId);
+    if (record) return agentView(record);
+    const index = this.catalogue.indexOf(agentId);
+    return index === undefined ? undefined : this.catalogue.entry(index).agent;
+  }
+
+  /** The agent's JSON text (cached): what GET /v1/agents/{agentId} answers. */
+  getJson(agentId: string): string | undefined {
+    this.settle();
+    const record = this.#agents.get(agentId);
+    if (record) {
+      record.json ??= agentJson(record);
+      return record.json;
+    }
+    return this.catalogue.json(agentId);
+  }
+
+  /**
+   * Creates an agent as the spec's deploy operation describes it; `creator` is the caller's JWT `sub`. The request is
+   * checked with the spec's validator first (a MockInputError names each bad field), and its defaults filled in.
+   */
+  deploy(request: DeployRequest, creator: string): DeployResult {
+    const validated = validateRequestBody('deployAgent', request);
+    if (!validated.ok) throw new MockInputError('The deploy request', validated.errors);
+    return this[deployValidated](validated.value, creator);
+  }
+
+  /** `deploy` for a request the spec's validator passed already: the API's hot path validates once. */
+  [deployValidated](request: WithDefaults<'DeployRequest'>, creator: string): DeployResult {
+    const agentId = this.#newId('agt_', this.#agentIdTaken);
+    const price = request.pricePerToken;
+    const supply = request.initialSupply;
+    const record: AgentRecord = {
+      agentId,
+      name: request.name,
+      description: request.description ?? '',
+      category: request.category,
+      model: request.model,
+      capabilitiesJson: request.capabilities ? JSON.stringify(request.capabilities) : '[]',
+      tokenAddress: this.#random.base58(44),
+      creator,
+      totalSupply: supply,
+      circulatingSupply: supply,
+      price,
+      marketCap: price * supply,
+      revenueShare: request.revenueShare,
+      totalRevenue: 0,
+      tasksCompleted: 0,
+      successRate: 0,
+      averageResponseTime: 0,
+      holders: 1,
+      volume24h: 0,
+      priceChange24h: 0,
+      status: 'active',
+      deployedAt: this.#isoAt(this.clock.now()),
+      tasksFailed: 0,
+      catalogueIndex: undefined,
+      json: undefined,
+    };
+    this.#agents.add(record);
+    this.#saveRandom();
+    return {
+      agentId,
+      name: record.name,
+      tokenAddress: record.tokenAddress,
+      marketCap: record.marketCap,
+      holders: record.holders,
+      status: record.status,
+      deployedAt: record.deployedAt,
+    };
+  }
+
+  /** Queues a task on an active agent; cost and timing follow `planTask`, the outcome the failure ratio. */
+  submitTask(agentId: string, request: WithDefaults<'ExecuteRequest'>): SubmitResult {
+    this.settle();
+    let record = this.#agents.get(agentId);
+    if (!record) {
+      const index = this.catalogue.indexOf(agentId);
+      if (index === undefined) return { ok: false, reason: 'agent-not-found' };
+      // An untouched catalogue agent's status is known from its index: no need to generate it to refuse the task.
+      const status = this.catalogue.status(index);
+      if (status !== 'active') return { ok: false, reason: 'agent-not-active', status };
+      record = this.#record(agentId);
+      if (!record) return { ok: false, reason: 'agent-not-found' };
+    }
+    if (record.status !== 'active') return { ok: false, reason: 'agent-not-active', status: record.status };
+    const priority = request.priority;
+    const plan = planTask({
+      model: record.model,
+      priority,
+      taskLength: request.task.length,
+      parametersLength: request.parameters === undefined ? 0 : JSON.stringify(request.parameters).length,
+    });
+    const now = this.clock.now();
+    const task: TaskRecord = {
+      taskId: this.#newId('tsk_', (id) => this.#ledger.has(id)),
+      agentId,
+      priority,
+      cost: plan.cost,
+      submittedAt: now,
+      startsAt: now + plan.queueMs,
+      finishesAt: now + plan.queueMs + plan.processingMs,
+      outcome: this.#random.next() < this.#failureRatio() ? 'failed' : 'completed',
+      settled: false,
+    };
+    this.#ledger.add(task);
+    this.#saveRandom();
+    return {
+      ok: true,
+      task,
+      submission: {
+        taskId: task.taskId,
+        status: taskStatusAt(task, now),
+        estimatedCompletion: plan.estimatedCompletion,
+        cost: plan.cost,
+      },
+    };
+  }
+
+  /**
+   * Stores an agent made from a partial record (the rest generated from the seed), checked against the spec's Agent
+   * schema, the deploy bounds and the figures' rules; the stored record is returned (a copy).
+   */
+  seedAgent(input: unknown): SeedOutcome<Agent> {
+    this.settle();
+    const given = typeof input === 'object' && input !== null ? (input as { agentId?: unknown }).agentId : undefined;
+    const agentId = typeof given === 'string' ? given : this.#newId('agt_', this.#agentIdTaken);
+    const generated = catalogueEntry(this.seed, this.catalogue.size + this.#agents.deployedCount, agentId);
+    generated.agent.deployedAt = new Date(this.clock.now()).toISOString();
+    const seeded = buildSeededAgent(input, generated, this.#agentIdTaken);
+    if (!seeded.ok) return { ok: false, status: 400, errors: seeded.errors };
+    this.#agents.add(agentRecord(seeded.agent, seeded.tasksFailed, undefined));
+    this.#saveRandom();
+    // The record is the store's own copy: the agent built for it is nobody else's.
+    return { ok: true, value: seeded.agent };
+  }
+
+  /**
+   * Stores a task whose status now is the one asked for; a finished one is applied to its agent's figures at once.
+   * Queued and processing tasks need an active agent, as a submission does.
+   */
+  seedTask(input: unknown): SeedOutcome<TaskState> {
+    const checked = checkTaskSeed(input);
+    if (!checked.ok) return { ok: false, status: 400, errors: checked.errors };
+    const { seed } = checked;
+    this.settle();
+    const agent = this.get(seed.agentId);
+    if (!agent) return { ok: false, status: 404, errors: [{ path: '/agentId', message: 'is no agent of the fake' }] };
+    if ((seed.status === 'queued' || seed.status === 'processing') && agent.status !== 'active')
+      return {
+        ok: false,
+        status: 409,
+        errors: [{ path: '/status', message: `cannot be ${seed.status}: agent ${seed.agentId} is ${agent.status}` }],
+      };
+    const record = this.#record(seed.agentId);
+    if (!record) return { ok: false, status: 404, errors: [{ path: '/agentId', message: 'is no agent of the fake' }] };
+    const plan = planTask({
+      model: record.model,
+      priority: seed.priority ?? 'normal',
+      taskLength: 0,
+      parametersLength: 0,
+    });
+    const now = this.clock.now();
+    const drawn = this.#random.next() < this.#failureRatio() ? 'failed' : 'completed';
+    const task = seededTaskRecord(
+      seed,
+      plan,
+      this.#newId('tsk_', (id) => this.#ledger.has(id)),
+      now,
+      drawn,
+    );
+    this.#ledger.add(task);
+    this.settle();
+    this.#saveRandom();
+    return { ok: true, value: { ...task, status: taskStatusAt(task, now) } };
+  }
+
+  /** Sets an agent's status (the API itself has no operation for it: the control plane does). */
+  setStatus(agentId: string, status: AgentStatus): Agent | undefined {
+    this.settle();
+    const record = this.#record(agentId);
+    if (!record) return undefined;
+    record.status = status;
+    this.#agents.changed(record);
+    return agentView(record);
+  }
+
+  /** A task of the bounded history, with its status now. */
+  findTask(taskId: string): TaskState | undefined {
+    this.settle();
+    const task = this.#ledger.get(taskId);
+    return task ? { ...task, status: taskStatusAt(task, this.clock.now()) } : undefined;
+  }
+
+  /** Summaries of the agents in insertion order (the catalogue first), optionally of one status. */
+  list(options: { offset?: number; limit?: number; status?: AgentStatus } = {}): {
+    total: number;
+    agents: AgentSummary[];
+  } {
+    this.settle();
+    const offset = options.offset ?? 0;
+    const limit = options.limit ?? 100;
+    const agents: AgentSummary[] = [];
+    let total = 0;
+    const summary = (agent: AgentSummary): AgentSummary => ({
+      agentId: agent.agentId,
+      name: agent.name,
+      category: agent.category,
+      model: agent.model,
+      status: agent.status,
+    });
+    const changed = this.#agents.changedCatalogueStatuses();
+    this.catalogue.ids.forEach((agentId, index) => {
+      const status = changed.get(agentId) ?? this.catalogue.status(index);
+      if (options.status && status !== options.status) return;
+      if (total >= offset && agents.length < limit) {
+        const record = changed.has(agentId) ? this.#agents.get(agentId) : undefined;
+        agents.push(summary(record ?? this.catalogue.entry(index).agent));
+      }
+      total += 1;
+    });
+    const page = this.#agents.deployedPage(
+      Math.max(0, offset - total),
+      Math.max(0, limit - agents.length),
+      options.status,
+    );
+    for (const agent of page.agents) agents.push(summary(agent));
+    return { total: total + page.total, agents };
+  }
+
+  /** Applies every task finished by now to its agent's performance and statistics. */
+  settle(): void {
+    this.#ledger.settleDue(this.clock.now());
+  }
+
+  #saveRandom(): void {
+    if (this.storage.durable) this.storage.writeDocument(RANDOM_DOCUMENT, this.#random.state);
+  }
+
+  #apply(task: TaskRecord): void {
+    const record = this.#agents.get(task.agentId);
+    if (!record) return;
+    const finishedBefore = record.tasksCompleted + record.tasksFailed;
+    if (task.outcome === 'completed') {
+      record.tasksCompleted += 1;
+      record.totalRevenue = round4(record.totalRevenue + task.cost);
+      record.volume24h = round4(record.volume24h + task.cost * record.price);
+    } else {
+      record.tasksFailed += 1;
+    }
+    const finished = finishedBefore + 1;
+    record.successRate = round4(record.tasksCompleted / finished);
+    record.averageResponseTime = Math.round(
+      (record.averageResponseTime * finishedBefore + (task.finishesAt - task.submittedAt)) / finished,
+    );
+    this.#agents.changed(record);
+  }
+
+  /** Whether an agent id is in use: one function for the store's life, not a closure per deploy. */
+  readonly #agentIdTaken = (id: string): boolean => this.catalogue.has(id) || this.#agents.has(id);
+
+  #isoAt(ms: number): string {
+    if (ms !== this.#isoMs) {
+      this.#iso = new Date(ms).toISOString();
+      this.#isoMs = ms;
+    }
+    return this.#iso;
+  }
+
+  #newId(prefix: string, taken: (id: string) => boolean): string {
+    for (;;) {
+      const id = prefix + this.#random.string(16);
+      if (!taken(id)) return id;
+    }
+  }
+
+  /** The agent's record, generating (and from now on keeping) a catalogue agent that is about to change. */
+  #record(agentId: string): AgentRecord | undefined {
+    const record = this.#agents.get(agentId);
+    if (record) return record;
+    const index = this.catalogue.indexOf(agentId);
+    if (index === undefined) return undefined;
+    const { agent, tasksFailed } = this.catalogue.entry(index);
+    const created = agentRecord(agent, tasksFailed, index);
+    this.#agents.add(created);
+    this.catalogue.forget(agentId);
+    return created;
+  }
+}

@@ -1,0 +1,89 @@
+// The task ledger: the bounded history the control plane shows and the queue of unfinished tasks, written through to storage.
+import type { TaskRecord } from './task-lifecycle.ts';
+import { TaskQueue } from './task-queue.ts';
+import type { SavedTask, TaskLog } from '../storage/storage.ts';
+
+/**
+ * Tasks in memory, bounded: at most `maxTasks` in the history (the oldest forgotten) and `maxTasks` unfinished (beyond it
+ * the one due first is settled ahead of time). Every change is reported to the task log, so a durable one can follow.
+ * @example const ledger = new TaskLedger(10_000, log, settle); ledger.add(task); ledger.due(Date.now(), settle);
+ */
+export class TaskLedger {
+  readonly maxTasks: number;
+  #log: TaskLog;
+  #history = new Map<string, TaskRecord>();
+  #pending = new TaskQueue();
+  #settle: (task: TaskRecord) => void;
+
+  /** `settle` applies a task's outcome to its agent; the ledger marks it settled and logs it. */
+  constructor(maxTasks: number, log: TaskLog, settle: (task: TaskRecord) => void) {
+    this.maxTasks = Math.max(1, maxTasks);
+    this.#log = log;
+    this.#settle = settle;
+  }
+
+  get size(): number {
+    return this.#history.size;
+  }
+
+  get(taskId: string): TaskRecord | undefined {
+    return this.#history.get(taskId);
+  }
+
+  has(taskId: string): boolean {
+    return this.#history.has(taskId);
+  }
+
+  add(task: TaskRecord): void {
+    this.#history.set(task.taskId, task);
+    this.#pending.push(task);
+    this.#log.put(task, true);
+    // Both bounds keep memory flat under load: the earliest unfinished task is settled ahead of time rather than kept.
+    while (this.#pending.size > this.maxTasks) {
+      const early = this.#pending.pop();
+      if (early) this.#finish(early);
+    }
+    // The history only forgets how to show the task; an unfinished one stays in the queue and still settles on time.
+    if (this.#history.size > this.maxTasks) {
+      const oldest = this.#history.keys().next();
+      if (!oldest.done) {
+        const forgotten = this.#history.get(oldest.value);
+        this.#history.delete(oldest.value);
+        if (forgotten?.settled) this.#log.delete(oldest.value);
+        else if (forgotten) this.#log.put(forgotten, false);
+      }
+    }
+  }
+
+  /** Settles every task finished by `now`, earliest first. */
+  settleDue(now: number): void {
+    for (let next = this.#pending.peek(); next && next.finishesAt <= now; next = this.#pending.peek()) {
+      this.#pending.pop();
+      this.#finish(next);
+    }
+  }
+
+  clear(): void {
+    this.#history.clear();
+    this.#pending.clear();
+    this.#log.clear();
+  }
+
+  /** Replaces the ledger with saved tasks (at start, and after a failed write was rolled back); nothing is logged. */
+  load(saved: readonly SavedTask[]): void {
+    this.#history.clear();
+    this.#pending.clear();
+    for (const { task, inHistory } of saved) {
+      if (inHistory) this.#history.set(task.taskId, task);
+      if (!task.settled) this.#pending.push(task);
+    }
+  }
+
+  #finish(task: TaskRecord): void {
+    if (task.settled) return;
+    task.settled = true;
+    this.#settle(task);
+    if (this.#history.has(task.taskId)) this.#log.put(task, true);
+    else this.#log.delete(task.taskId);
+  }
+}

@@ -1,0 +1,127 @@
+// The test API over HTTP against the standalone server (started on a free port), and the control-plane routes it uses:
+// the same answers and refusals as the in-process API.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Agent } from '../../spec/index.ts';
+import { mintToken } from '../core/request/auth.ts';
+import { MockInputError } from '../core/input-error.ts';
+import { silentLogger } from '../core/logger.ts';
+import { OverrideError } from '../core/steering/overrides.ts';
+import { connectTestApi } from './remote-test-api.ts';
+import { startMockServer, type RunningMockServer } from '../adapters/node-http/server.ts';
+import type { MockTestApi } from './test-api.ts';
+
+let server: RunningMockServer;
+let api: MockTestApi;
+let token: string;
+
+beforeAll(async () => {
+  server = await startMockServer({ port: 0, logger: silentLogger, failureRatio: 0 });
+  api = connectTestApi({ baseUrl: server.url });
+  token = await mintToken();
+});
+afterAll(() => server.close());
+beforeEach(() => api.reset());
+
+const get = (path: string): Promise<Response> =>
+  fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+const post = (path: string, body: unknown): Promise<Response> =>
+  fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+describe('the control plane seeding routes', () => {
+  it('POST /__mock/agents answers 201 with the stored record, which GET then answers', async () => {
+    const created = await post('/__mock/agents', { name: 'Zero holders', statistics: { holders: 0 } });
+    expect(created.status).toBe(201);
+    const agent = (await created.json()) as Agent;
+    expect(agent.statistics.holders).toBe(0);
+    expect(await (await get(`/v1/agents/${agent.agentId}`)).json()).toEqual(agent);
+  });
+
+  it('POST /__mock/agents answers 400 problem+json naming each bad field', async () => {
+    const refused = await post('/__mock/agents', { name: 'x'.repeat(300), status: 'sleeping', nmae: 1 });
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get('content-type')).toMatch(/application\/problem\+json/);
+    const problem = (await refused.json()) as { errors: { path: string }[] };
+    expect(problem.errors.map((e) => e.path).sort()).toEqual(['/nmae', '/status']);
+    const long = (await (await post('/__mock/agents', { name: 'x'.repeat(300) })).json()) as {
+      errors: { path: string }[];
+    };
+    expect(long.errors.map((e) => e.path)).toEqual(['/name']);
+  });
+
+  it('POST /__mock/tasks answers 201, 400, 404 and 409 as the seed deserves', async () => {
+    const agent = await api.seedAgent();
+    const paused = await api.seedAgent({ status: 'paused' });
+    expect((await post('/__mock/tasks', { agentId: agent.agentId, status: 'processing' })).status).toBe(201);
+    expect((await post('/__mock/tasks', { agentId: agent.agentId, status: 'done' })).status).toBe(400);
+    expect((await post('/__mock/tasks', { agentId: 'agt_none', status: 'queued' })).status).toBe(404);
+    expect((await post('/__mock/tasks', { agentId: paused.agentId, status: 'queued' })).status).toBe(409);
+  });
+
+  it('PUT /__mock/overrides refuses a body breaking the spec with the pointer and rule, and DELETE removes them', async () => {
+    const put = (body: unknown): Promise<Response> =>
+      fetch(`${server.url}/__mock/overrides`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const refused = await put({ operation: 'getAgent', status: 404, body: { type: 'x', title: 't', status: 404 } });
+    expect(refused.status).toBe(400);
+    const problem = (await refused.json()) as { errors: { path: string; message: string }[] };
+    expect(problem.errors).toContainEqual({
+      path: '/body/detail',
+      message: expect.stringMatching(/rule body-schema at \/components/),
+    });
+    expect((await put({ operation: 'getAgents', status: 404 })).status).toBe(400);
+    expect((await put({ operation: 'getAgent', status: 415 })).status).toBe(400);
+    expect((await put({ operation: 'GET /v1/agents/{agentId}', status: 404 })).status).toBe(200);
+    expect((await get('/v1/agents/anything-at-all')).status).toBe(404);
+    expect((await fetch(`${server.url}/__mock/overrides`, { method: 'DELETE' })).status).toBe(204);
+    const agent = await api.seedAgent();
+    expect((await get(`/v1/agents/${agent.agentId}`)).status).toBe(200);
+  });
+});
+
+describe('connectTestApi', () => {
+  it('seeds, overrides, sets scenarios, moves the clock and resets a running server', async () => {
+    const agent = await api.seedAgent({ name: 'Remote' });
+    expect(agent.name).toBe('Remote');
+    const task = await api.seedTask({ agentId: agent.agentId, status: 'queued', outcome: 'completed' });
+    await api.advanceClock(3_600_000);
+    expect(await (await get(`/__mock/tasks/${task.taskId}`)).json()).toMatchObject({ status: 'completed' });
+    await api.override('executeAgentTask', 409);
+    expect((await post(`/v1/agents/${agent.agentId}/execute`, { task: 'x' })).status).toBe(409);
+    await api.setScenarios({ operations: { getAgent: { errorStatus: 500 } } });
+    expect((await get(`/v1/agents/${agent.agentId}`)).status).toBe(500);
+    expect((await api.setAgentStatus(agent.agentId, 'paused')).status).toBe('paused');
+    await api.reset();
+    expect((await get(`/v1/agents/${agent.agentId}`)).status).toBe(404);
+    expect(server.core.overrides.size).toBe(0);
+  });
+
+  it('throws the errors the in-process API throws, with the server’s field errors', async () => {
+    const seed = await api.seedAgent({ name: '' }).catch((e: unknown) => e);
+    expect(seed).toBeInstanceOf(MockInputError);
+    expect((seed as MockInputError).errors[0]?.path).toBe('/name');
+    const scenario = await api.setScenarios({ latencyMs: -5 }).catch((e: unknown) => e);
+    expect((scenario as MockInputError).errors[0]?.path).toBe('/latencyMs');
+    const override = await api.override('getAgent', 415 as 500).catch((e: unknown) => e);
+    expect(override).toBeInstanceOf(OverrideError);
+    expect((override as OverrideError).problems[0]).toMatchObject({ path: '/status', rule: 'status-documented' });
+  });
+});
+
+describe('the real-time clock under the standalone server', () => {
+  it('moves by what POST /__mock/clock/advance adds (no injected clock: the wall clock plus an offset)', async () => {
+    const before = Date.now();
+    const advanced = await post('/__mock/clock/advance', { seconds: 86_400 });
+    expect(advanced.status).toBe(200);
+    const { now, offsetMs } = (await (await get('/__mock/clock')).json()) as { now: string; offsetMs: number };
+    expect(offsetMs).toBe(86_400_000);
+    expect(Date.parse(now)).toBeGreaterThanOrEqual(before + 86_400_000);
+    expect(Date.parse(now)).toBeLessThan(Date.now() + 86_400_000 + 1000);
+  });
+});

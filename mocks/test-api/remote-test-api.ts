@@ -1,0 +1,106 @@
+// The test API over HTTP: the same calls as `server.api`, sent to a running fake's control plane (the standalone
+// server, `agent-registry-kit serve`, or a Playwright webServer), which checks them with the same validators.
+import type { ValidationError } from '../../spec/index.ts';
+import { MockInputError } from '../core/input-error.ts';
+import { CONTROL_TOKEN_HEADER } from '../http/request-guards.ts';
+import { OverrideError } from '../core/steering/overrides.ts';
+import type { MockTestApi } from './test-api.ts';
+
+export interface RemoteTestApiOptions {
+  /** The fake's origin, e.g. the `url` startMockServer resolves with. */
+  baseUrl: string;
+  /** Headers sent with every control-plane call (a session id, say). */
+  headers?: Record<string, string>;
+  /**
+   * The fake's `--control-token`, sent as `X-Mock-Control-Token` with every call. Default: the MOCK_CONTROL_TOKEN
+   * environment variable under Node, the variable the fake itself reads, so one export serves both.
+   */
+  controlToken?: string;
+  /** The fetch to use (default: globalThis.fetch at each call, so msw or a test's stub is honoured). */
+  fetch?: typeof fetch;
+}
+
+interface Refusal {
+  status: number;
+  errors: ValidationError[];
+  detail: string;
+}
+
+/** MOCK_CONTROL_TOKEN when running under Node; a browser bundle has no `process` and no such variable. */
+function environmentControlToken(): string | undefined {
+  const environment = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  return environment?.MOCK_CONTROL_TOKEN?.trim() || undefined;
+}
+
+async function refusal(response: Response): Promise<Refusal> {
+  const text = await response.text();
+  let problem: { errors?: ValidationError[]; detail?: string } = {};
+  try {
+    problem = JSON.parse(text) as typeof problem;
+  } catch {
+    // not problem+json: the text itself says what went wrong
+  }
+  return { status: response.status, errors: problem.errors ?? [], detail: problem.detail ?? text.slice(0, 500) };
+}
+
+/**
+ * A MockTestApi that drives a running fake through its control plane; a refused call throws the error the in-process
+ * API would (MockInputError, or OverrideError for an override), with the server's field errors.
+ * @example
+ * const { url } = await startMockServer({ port: 0 });
+ * const api = connectTestApi({ baseUrl: url });
+ * await api.override(operationId, 409);
+ */
+export function connectTestApi(options: RemoteTestApiOptions): MockTestApi {
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const controlToken = options.controlToken ?? environmentControlToken();
+  const headers = {
+    ...(controlToken !== undefined && { [CONTROL_TOKEN_HEADER]: controlToken }),
+    ...options.headers,
+  };
+  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const send = options.fetch ?? globalThis.fetch;
+    const response = await send(`${base}${path}`, {
+      method,
+      headers: { ...(body !== undefined && { 'content-type': 'application/json' }), ...headers },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
+    if (response.ok) {
+      const text = await response.text();
+      return (text === '' ? undefined : JSON.parse(text)) as T;
+    }
+    const { status, errors, detail } = await refusal(response);
+    const listed = errors.length > 0 ? errors : [{ path: '', message: detail }];
+    if (path === '/__mock/overrides')
+      throw new OverrideError(
+        `The override (${method} ${path} answered ${status})`,
+        listed.map((error) => ({
+          ...error,
+          rule: /\(rule ([\w-]+)/.exec(error.message)?.[1] ?? 'refused',
+          specPointer: '',
+        })),
+      );
+    throw new MockInputError(`${method} ${path} (answered ${status})`, listed);
+  }
+  return {
+    async override(operation, status, body, overrideOptions) {
+      await call('PUT', '/__mock/overrides', { operation, status, body, ...overrideOptions });
+    },
+    async overrideUnchecked(operation, status, body, overrideOptions) {
+      await call('PUT', '/__mock/overrides', { operation, status, body, ...overrideOptions, unchecked: true });
+    },
+    seedAgent: (fields = {}) => call('POST', '/__mock/agents', fields),
+    seedTask: (fields) => call('POST', '/__mock/tasks', fields),
+    setAgentStatus: (agentId, status) =>
+      call('PUT', `/__mock/agents/${encodeURIComponent(agentId)}/status`, { status }),
+    async setScenarios(config) {
+      await call('PUT', '/__mock/scenarios', config);
+    },
+    async advanceClock(ms) {
+      await call('POST', '/__mock/clock/advance', { seconds: ms / 1000 });
+    },
+    async reset() {
+      await call('POST', '/__mock/reset');
+    },
+  };
+}

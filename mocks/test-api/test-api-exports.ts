@@ -1,0 +1,19 @@
+// What the node and browser entries export of the test API beside their setup function: typed overrides, seeding types
+// and the errors a refused call throws (one list, so the two entries cannot drift apart).
+export {
+  overrideHandler,
+  uncheckedOverrideHandler,
+  type OverrideHandlerOptions,
+} from '../adapters/msw/override-handler.ts';
+export {
+  OverrideError,
+  type OverrideBody,
+  type OverrideOptions,
+  type OverrideProblem,
+} from '../core/steering/overrides.ts';
+export { MockInputError } from '../core/input-error.ts';
+export type { MockTestApi } from './test-api.ts';
+export type { AgentSeed } from '../state/agent-seed.ts';
+export type { TaskSeed } from '../state/task-seed.ts';
+export type { ControlPlaneTask } from '../control-plane/control-plane-task.ts';
+export type { ScenarioConfig, OperationScenario } from '../core/steering/scenarios.ts';

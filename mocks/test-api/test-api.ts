@@ -1,0 +1,102 @@
+// One test API over the fake: override an operation, seed agents and tasks, set scenarios, move the clock, reset. The
+// same interface in-process (node and browser entries, over the core) and over HTTP (the standalone server's control plane).
+import {
+  validateSchema,
+  type Agent,
+  type AgentStatus,
+  type DocumentedStatus,
+  type OperationKey,
+  type OperationOf,
+} from '../../spec/index.ts';
+import type { AgentSeed } from '../state/agent-seed.ts';
+import type { MockCore } from '../core/core.ts';
+import { MockInputError } from '../core/input-error.ts';
+import { buildOverride, type OverrideBody, type OverrideOptions } from '../core/steering/overrides.ts';
+import type { ScenarioConfig } from '../core/steering/scenarios.ts';
+import type { SeedOutcome } from '../state/store.ts';
+import type { TaskSeed } from '../state/task-seed.ts';
+import { toControlPlaneTask, type ControlPlaneTask } from '../control-plane/control-plane-task.ts';
+
+/** What every test can do to the fake, each call checked against the spec (types at compile time, validators at run time). */
+export interface MockTestApi {
+  /**
+   * From now until `reset`, answers the operation (operationId or `METHOD /path/{template}`) with a status it documents
+   * and a body of that status's schema (omitted: the spec's example). A body that breaks the spec throws an OverrideError
+   * naming each JSON Pointer and rule.
+   */
+  override<const Key extends OperationKey, const S extends DocumentedStatus<OperationOf<Key>>>(
+    operation: Key,
+    status: S,
+    body?: OverrideBody<Key, S>,
+    options?: OverrideOptions,
+  ): Promise<void>;
+  /** The escape hatch: any status and body, unchecked, for testing how an app copes with a broken server. */
+  overrideUnchecked(operation: OperationKey, status: number, body?: unknown, options?: OverrideOptions): Promise<void>;
+  /** Stores an agent from a partial record (the rest generated from the seed) and returns it as stored. */
+  seedAgent(fields?: AgentSeed): Promise<Agent>;
+  /** Stores a task on an agent in the given status (a finished one counts in the agent's figures) and returns it. */
+  seedTask(fields: TaskSeed): Promise<ControlPlaneTask>;
+  /** Sets an agent's status (the API has no operation for it). */
+  setAgentStatus(agentId: string, status: AgentStatus): Promise<Agent>;
+  /** Replaces the scenarios, checked as PUT /__mock/scenarios checks them (`{}` clears them). */
+  setScenarios(config: ScenarioConfig): Promise<void>;
+  /** Moves the mock's clock forward; tasks due meanwhile settle. */
+  advanceClock(ms: number): Promise<void>;
+  /** Back to the start: overrides and handlers, state, scenarios, clock and journal. */
+  reset(): Promise<void>;
+}
+
+/** What an adapter adds to the core's reset (msw's `resetHandlers`). */
+export interface TestApiHooks {
+  resetHandlers?: () => void;
+}
+
+function unwrap<T>(outcome: SeedOutcome<T>, what: string): T {
+  if (!outcome.ok) throw new MockInputError(what, outcome.errors);
+  return outcome.value;
+}
+
+/**
+ * The test API over an in-process core (what `setupMockServer().api` and `setupMockWorker().api` are).
+ * @example const api = createTestApi(core); await api.override(operationId, 500); await api.reset();
+ */
+export function createTestApi(core: MockCore, hooks: TestApiHooks = {}): MockTestApi {
+  return {
+    async override(operation, status, body, options) {
+      await core.setOverride(buildOverride(operation, status, body, options, true));
+    },
+    async overrideUnchecked(operation, status, body, options) {
+      await core.setOverride(buildOverride(operation, status, body, options, false));
+    },
+    async seedAgent(fields = {}) {
+      const agent = unwrap(core.store.seedAgent(fields), 'The agent seed');
+      await core.persist();
+      return agent;
+    },
+    async seedTask(fields) {
+      const task = toControlPlaneTask(unwrap(core.store.seedTask(fields), 'The task seed'));
+      await core.persist();
+      return task;
+    },
+    async setAgentStatus(agentId, status) {
+      const checked = validateSchema('AgentStatus', status);
+      if (!checked.ok)
+        throw new MockInputError(
+          'The status',
+          checked.errors.map((e) => ({ ...e, path: `/status${e.path}` })),
+        );
+      const agent = core.store.setStatus(agentId, status);
+      if (!agent)
+        throw new MockInputError(`Agent ${agentId}`, [{ path: '/agentId', message: 'is no agent of the fake' }]);
+      await core.persist();
+      return structuredClone(agent);
+    },
+    setScenarios: (config) => core.configureScenarios(config),
+    advanceClock: (ms) => core.advanceClock(ms),
+    async reset() {
+      hooks.resetHandlers?.();
+      core.reset();
+      await core.persist();
+    },
+  };
+}
