@@ -205,7 +205,7 @@ export async function openSuite(
   const { setupFiles = [], pool } = settings;
   // Compiled into the package this module is .js, and so is the suite beside it.
   const ownExtension = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
-  const configFile = fileURLToPath(new URL(`../contract-tests/vitest.config.${ownExtension}`, import.meta.url));
+  const configFile = fileURLToPath(new URL(`../../contract-tests/vitest.config.${ownExtension}`, import.meta.url));
   let current: ContractReporter | undefined;
   // vitest takes its reporters once; each run's own reporter is reached through this one.
   const relay: Reporter = {

@@ -64,7 +64,7 @@ function addOperation(document: Document): void {
 }
 
 /** The generic handler the fixture supplies: the store's task, or the shared 404. */
-const handler = `import { jsonResponse } from '../mock-http.ts';
+const handler = `import { jsonResponse } from '../core/mock-http.ts';
 import { agentNotFound, type OperationHandler } from './operation-handler.ts';
 
 export const getFixtureTask: OperationHandler<'getFixtureTask'> = ({ params, instance }, { store }) => {

@@ -18,7 +18,7 @@ import { createMockCore } from '../../mocks/core/core.ts';
 import { silentLogger } from '../../mocks/core/logger.ts';
 
 const documentUrl = new URL('../../mocks/control-plane/control-plane.yaml', import.meta.url);
-const redocly = fileURLToPath(new URL('../node_modules/@redocly/cli/bin/cli.js', import.meta.url));
+const redocly = fileURLToPath(new URL('../../node_modules/@redocly/cli/bin/cli.js', import.meta.url));
 
 describe('mocks/control-plane/control-plane.yaml', () => {
   it('passes redocly lint (recommended rules)', () => {
