@@ -40,7 +40,7 @@ const DEFAULT_POOL_SIZE = 6;
 /**
  * Pulls running at once. One: every request arriving while it runs shares the next, so a busy replica wakes PostgreSQL
  * once per pull, not once per request. Three at once cost PostgreSQL 12–17 µs of CPU per GET against 4–6 with one, and
- * one replica answered 0.87–1.85× the GETs (docs/performance.md, "Replicas on PostgreSQL"). Deploys do not wait for a
+ * one at a time answers 1.14–2.05× the GETs (docs/performance.md, "Replicas on PostgreSQL"). Deploys do not wait for a
  * pull: they are answered without one (shared-dispatch.ts).
  */
 const MAX_PULLS = 1;
