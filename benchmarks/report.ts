@@ -1,4 +1,4 @@
-// The bench's report: what a run measured, and the verdict on each target of BENCHMARKS.md.
+// The bench's report: what a run measured, and the verdict on each target of docs/performance.md.
 import type { OperationId } from '../spec/index.ts';
 import { primaryCreation } from '../client/linked-operations.ts';
 import type { coldStarts } from './cold-start.ts';
@@ -21,7 +21,7 @@ export interface Verdict {
 }
 
 /**
- * The targets of BENCHMARKS.md, judged from what this run measured (a section not run gives no verdict).
+ * The targets of docs/performance.md, judged from what this run measured (a section not run gives no verdict).
  * @example for (const v of verdicts(report)) console.log(v.met ? 'MET' : 'MISS', v.target);
  */
 export function verdicts(report: Report): Verdict[] {

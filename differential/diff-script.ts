@@ -289,7 +289,7 @@ function invalidBodySteps(): DiffStep[] {
   });
 }
 
-/** Every operation with each bad credential and a request that would succeed with the token (issue 18). */
+/** Every operation with each bad credential and a request that would pass with the token: one left unguarded shows. */
 function authSteps(): DiffStep[] {
   const { parameter } = primaryCreation();
   const steps: DiffStep[] = [];

@@ -1,5 +1,5 @@
 // Recorded paths are matched against the head spec's templates without a regular expression: a pull request controls
-// the head, and adjacent parameters (`{p1}{p2}…{p12}`) made the old regex backtrack for minutes on a 60-character id.
+// the head, and adjacent parameters (`{p1}{p2}…{p12}`) make a regex backtrack for minutes on a 60-character id.
 import { describe, expect, test } from 'vitest';
 import type { JsonObject } from './index.ts';
 import { matchOperation, matchTemplate } from './path-template.ts';

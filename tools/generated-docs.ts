@@ -49,7 +49,7 @@ async function renderControlPlane(): Promise<string> {
   return ['| request | does |', '|---|---|', ...rows].join('\n');
 }
 
-/** The agents of the default seed, as the README used to list them by hand. */
+/** The agents of the default seed, from the catalogue itself, so the table in the docs cannot drift from it. */
 function renderCatalogue(): string {
   const rows = createCatalogue(42).map(
     ({ agent }) => `| \`${agent.agentId}\` | ${agent.name} | ${agent.category} | ${agent.model} | ${agent.status} |`,

@@ -189,7 +189,7 @@ export interface OpenSuite {
  * Starts vitest over contract-tests/ once, for one or many runs of the suite in this process. Each run gets its options
  * through vitest's `provide` and starts fresh workers (each file's session is built from them at import), so runs share
  * only vitest itself, its config and its transformed files: what a caller running many suites (the project's
- * broken-server matrix) would otherwise pay again for each run (issue 20).
+ * broken-server matrix) would otherwise pay again for each run: starting vitest is most of a run's cost.
  * @example const suite = await openSuite(); const report = await suite.run(settings); await suite.close();
  */
 export async function openSuite(

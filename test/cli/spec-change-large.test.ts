@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runCli, startHostileServer, type HostileServer } from './hostile-server.ts';
 
-/** Evidence size: above the 64 MiB spec-change used to refuse, and far above the child's heap. */
+/** Evidence size: above the 64 MiB cap on a spec file (maxSpecBytes), which evidence has not; far above the heap. */
 const targetBytes = 96 * 1024 * 1024;
 /** The child's heap cap (MiB): enough for the CLI and one entry, not for the evidence (a string of it alone is 96 MiB). */
 const heapMiB = 48;

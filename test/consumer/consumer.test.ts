@@ -68,7 +68,7 @@ function succeeded(result: Run, what: string): Run {
 }
 
 /**
- * A tool the scratch app installed, run directly: an `npx` in front of it costs a whole npm start each time (issue 20),
+ * A tool the scratch app installed, run directly: an `npx` in front of it costs a whole npm start each time,
  * and what is proven of npx itself, the steps that say so prove.
  */
 function appBin(name: string): string {
@@ -79,7 +79,7 @@ let appAndTypeErrorsRun: Promise<Run> | undefined;
 /**
  * tsc over the app's browser side (src, web) and its type-errors/ files in one program (tsconfig.type-errors.json):
  * the compiler options are the same, so one run (about 12 CPU-s on a 2-core machine: every .d.ts is checked) gives
- * both the app's diagnostics, which must be none, and the ones type-errors/ must raise (issue 20).
+ * both the app's diagnostics, which must be none, and the ones type-errors/ must raise.
  */
 function appAndTypeErrors(): Promise<Run> {
   appAndTypeErrorsRun ??= run(appBin('tsc'), ['-p', 'tsconfig.type-errors.json'], app);
@@ -96,7 +96,7 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'agent-registry-kit-consumer-'));
   app = join(work, 'app');
   const node22 = join(work, 'oldest-node');
-  // `prepare` built dist/ during `npm ci`; `npm pack` would build it again (issue 20). Packed as it is only while it is
+  // `prepare` built dist/ during `npm ci`; `npm pack` would build it again in vain. Packed as it is only while it is
   // provably that build of the sources now on disk (tools/dist-stamp.ts); otherwise npm builds it afresh.
   const fresh = distIsFresh(root);
   const pack = succeeded(
@@ -160,7 +160,7 @@ afterAll(async () => {
 
 // Each step runs real installs and processes; none is timed, the budget is only there to end a hung one (on a loaded
 // 2-core machine tsc or a whole vitest suite took 130-180 s alone, and the app's vitest 400 s beside the other steps at
-// load 25). After the one step that writes the app, the steps run side by side (issue 20: this file is the longest of
+// load 25). After the one step that writes the app, the steps run side by side (this file is the longest of
 // npm test, and most steps wait on a browser, a server or npm).
 describe('the packed package, installed into a scratch app', { timeout: 400_000, concurrent: true }, () => {
   // The one step that writes the app's package.json (msw init --save): alone, before the others read it.

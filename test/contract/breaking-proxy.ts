@@ -59,7 +59,7 @@ async function readBody(request: IncomingMessage): Promise<string> {
 
 /**
  * Sends the (rewritten) request upstream through the product proxy's upstream (node:http on kept-alive connections):
- * the matrix's proxies forward every request of 36 contract runs, and fetch cost them 1.8 times the CPU (issue 20).
+ * the matrix's proxies forward every request of 36 contract runs, and fetch would cost them 1.8 times the CPU.
  * The fake never compresses.
  */
 function forward(

@@ -551,7 +551,7 @@ export const brokenServers: Array<[string, BrokenServer]> = [
       }),
     },
   ],
-  // Issue 18: auth skipped on one writing operation only, and a field the description lists missing from a result.
+  // Faults in one place: auth skipped on one writing operation only; a field the description lists missing in a result.
   // Each is caught in --seed-only mode: a 2xx to bad credentials and a missing listed field break the seed itself.
   ...(['deployAgent', 'executeAgentTask'] as const).map((operationId): [string, BrokenServer] => [
     `no auth check on ${operationId} (any credentials, or none, are let through; caught with --seed-only)`,

@@ -11,7 +11,7 @@ import type { MatrixJob } from './contract-matrix.ts';
 
 const outDir = process.argv[2] ?? '';
 const jobs = JSON.parse(await text(process.stdin)) as MatrixJob[];
-// One vitest for every run (issue 20: starting vitest and transforming the suite was most of a run's cost); each run
+// One vitest for every run (starting vitest and transforming the suite is most of a run's cost); each run
 // still starts its own worker, where every file builds its session from that run's options. One worker thread per
 // run instead of one forked process: the same suite and checks, a fifth less CPU per run.
 const suite = await openSuite({ pool: 'threads' });

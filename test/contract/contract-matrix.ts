@@ -1,5 +1,5 @@
 // Many contract runs in one child process, one after the other: vitest and the suite's modules load once instead of
-// once per run, which made the broken-server matrix the slowest file of `npm test`. Each run is the CLI's own
+// once per run, which would make the broken-server matrix the slowest file of `npm test`. Each run is the CLI's own
 // (scripts/commands/contract.ts's readArgs and runSuite), so a run here reports what `npm run contract` would.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -104,7 +104,7 @@ const expectedDivergence: Record<string, { kind: DivergenceKind; step: RegExp; p
   'rejects tasks with priority low': { kind: 'status', step: /^execute\/priority-low$/, pointer: '' },
   'a new task is processing, not queued': { kind: 'value', step: /^execute\//, pointer: '/status' },
   'answers 500 when initialSupply is not a whole number': { kind: 'status', step: /^deploy\/generated-/, pointer: '' },
-  // The broken servers of the contract suite's next classes (branch i12-contract); listed here so they are named too.
+  // The broken servers of the contract suite's numbered classes (class 1, 2, …); listed here so they are named too.
   'class 1: the retrieved agent has no performance object (caught with --seed-only: the seed lists it)': {
     kind: 'shape',
     step: /^retrieve\//,

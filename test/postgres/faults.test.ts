@@ -142,7 +142,7 @@ describe('a PostgreSQL-backed fake under faults', { timeout: 120_000 }, () => {
     }
   });
 
-  it('migrates a database of layout 1 (the round-4 kit) and serves from it', async () => {
+  it('migrates a database of layout 1 (an older kit) and serves from it', async () => {
     const url = await newDatabase();
     const token = await bearer('migrate');
     const first = await serve(['--state', url, '--seed', '7']);

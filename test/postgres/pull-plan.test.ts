@@ -1,5 +1,5 @@
-// The plan PostgreSQL picks for a replica's pull: never a parallel query (on tables not analyzed yet the planner guessed
-// a third of the rows match and started workers for a pull of one row, which took 300–500 ms: BENCHMARKS.md, round 4),
+// The plan PostgreSQL picks for a replica's pull: never a parallel query (on tables not analyzed the planner guesses
+// a third of the rows match and starts workers for a pull of one row, which takes 300–500 ms: docs/performance.md),
 // and the plan it reuses, made without knowing the change number, reads the version index rather than every row.
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
-// Issue 20's bound: each operationId is spelled in at most four non-test source files; the rest take operations from
-// the spec (its links, path templates and examples).
+// Each operationId is spelled in at most four non-test source files (operation-spellings.ts says why); the rest take
+// operations from the spec (its links, path templates and examples).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

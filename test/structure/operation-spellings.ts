@@ -1,4 +1,4 @@
-// Where the source spells each operationId: issue 20's bound keeps an operation's name in at most four non-test source
+// Where the source spells each operationId: a bound keeps an operation's name in at most four non-test source
 // files (its handler, the operation table, and a few that truly need that one operation), so adding an operation does
 // not mean hunting its siblings' names through the tree.
 

@@ -292,9 +292,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     ...(options.controlToken !== undefined && { controlToken: options.controlToken }),
   });
   // The listener never waits for the body of a request that has none (readBody answers at once): node may skip its
-  // stream life cycle (GET per core +8-10 % beside a bare server, BENCHMARKS.md "Request path, round 4").
+  // stream life cycle (+8-10 % GETs per core against the same server without it, over HTTP).
   const server = createLimitedServer(limits, listener, { optimizeEmptyRequests: true });
-  // With a listener here, node no longer answers 100 Continue by itself: the listener sends it only for a body it will read.
+  // With a listener here node does not send 100 Continue by itself: the listener sends it only for a body it will read.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => listener(req, res, true));
   await new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException): void => {

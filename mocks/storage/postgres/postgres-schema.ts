@@ -5,8 +5,8 @@ import type { PoolClient } from 'pg';
 import { openapiDocument } from '../../../spec/index.ts';
 
 /**
- * The layout below. Layout 1 (round 4) had the same tables and an `ark_apply(jsonb)`: it is migrated by adding the
- * function of layout 2 (the old one stays, for replicas of the older kit still running). Any other layout is refused.
+ * The layout below. A database of layout 1 (the same tables and an `ark_apply(jsonb)`) is migrated by adding the
+ * function of layout 2; layout 1's stays, for replicas of an older kit still running on it. Other layouts are refused.
  */
 export const POSTGRES_FORMAT = 2;
 /** Key of the advisory lock every replica holds while it creates or checks the tables ("ARK1"). */
@@ -35,11 +35,11 @@ INSERT INTO ark_rate VALUES (1, '', 0, 0);
 
 /**
  * Layout 2's `ark_apply`. Rows come as typed arrays, one element per row, and records as one text each (every record
- * after a newline: JSON text never holds one), so PostgreSQL reads each record once. Layout 1 took one jsonb holding
- * the records as JSON strings, which PostgreSQL parsed whole and then unescaped again: 0–25 % more backend CPU per
- * agent than this (BENCHMARKS.md, "Replicas on PostgreSQL", round 5); most of a deploy's cost in PostgreSQL is the row
- * and its three index entries. An agent with no `seen` version is new; a task's kind says whether it is new, settled
- * or forgotten.
+ * after a newline: JSON text never holds one), so PostgreSQL reads each record once. One jsonb holding the records as
+ * JSON strings (layout 1's `ark_apply`) is parsed whole and then unescaped again: 0–25 % more backend CPU per agent
+ * than this, measured beside a kit of layout 1 (`benchmarks/probes/replicas.ts --baseline`); most of a deploy's cost
+ * in PostgreSQL is the row and its three index entries. An agent with no `seen` version is new; a task's kind says
+ * whether it is new, settled or forgotten.
  */
 const APPLY = `
 CREATE FUNCTION ark_apply(clear boolean,

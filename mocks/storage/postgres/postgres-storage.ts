@@ -40,8 +40,8 @@ const DEFAULT_POOL_SIZE = 6;
 /**
  * Pulls running at once. One: every request arriving while it runs shares the next, so a busy replica wakes PostgreSQL
  * once per pull, not once per request. Three at once cost PostgreSQL 12–17 µs of CPU per GET against 4–6 with one, and
- * one replica answered 0.87–1.85× the GETs (BENCHMARKS.md, "Replicas on PostgreSQL", round 7). Until deploys stopped
- * pulling (round 7), one at a time made them wait longer for theirs.
+ * one at a time answers 1.14–2.05× the GETs (docs/performance.md, "Replicas on PostgreSQL"). Deploys do not wait for a
+ * pull: they are answered without one (shared-dispatch.ts).
  */
 const MAX_PULLS = 1;
 /** Agents read per query when a replica loads the whole state. */
@@ -125,7 +125,7 @@ const DOCUMENTS_SINCE =
 /**
  * Settings of every connection of a replica. No parallel query: on tables not analyzed yet (a new database, the first
  * minute of a run) the planner guesses a third of the rows match and plans workers for a pull that returns one row;
- * starting them took 300–500 ms per pull (BENCHMARKS.md, "Replicas on PostgreSQL", round 4). Every query here reads a
+ * starting them takes 300–500 ms per pull (docs/performance.md, "Replicas on PostgreSQL"). Every query here reads a
  * few rows. Plans are left to PostgreSQL's own choice between a plan per run and one reused (the pull's ranges are
  * bounded for that): forcing a plan per run re-planned every statement of `ark_apply` at every commit, which doubled
  * its cost.
