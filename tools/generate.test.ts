@@ -32,6 +32,7 @@ describe('generated files', () => {
   it('cover both documents, the API and the control plane, and the docs that restate them', async () => {
     expect([...(await renderGeneratedFiles()).keys()].sort()).toEqual([
       'README.md',
+      'docs/configuration.md',
       'docs/contract-tests.md',
       'docs/fake-backend.md',
       'mocks/control-plane/control-plane-document.generated.ts',

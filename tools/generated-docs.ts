@@ -60,7 +60,7 @@ function renderCatalogue(): string {
 /** Every generated block of the documentation. */
 export const docTables: readonly DocTable[] = [
   { file: 'README.md', name: 'api-operations', render: renderApiOperations },
-  { file: 'README.md', name: 'control-plane', render: renderControlPlane },
+  { file: 'docs/configuration.md', name: 'control-plane', render: renderControlPlane },
   { file: 'docs/contract-tests.md', name: 'contract-counts', render: renderCheckCounts },
   { file: 'docs/fake-backend.md', name: 'catalogue', render: renderCatalogue },
 ];

@@ -1,0 +1,92 @@
+// The README is the package user's guide and stays short; every relative link of the README, CONTRIBUTING.md and the
+// guides of docs/ lands on a file that exists, and a link to a heading of a Markdown file lands on a heading there.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const README_MAX_LINES = 200;
+
+/** The Markdown files whose links are checked, relative to the repository's root. */
+const documents = [
+  'README.md',
+  'CONTRIBUTING.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
+
+/** A Markdown text without its fenced code blocks, which hold examples, not headings or links. */
+function withoutCodeBlocks(markdown: string): string {
+  return markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '');
+}
+
+/** The targets of the inline links and images of a Markdown text, in order. */
+function linkTargets(markdown: string): string[] {
+  return [
+    ...withoutCodeBlocks(markdown)
+      .replace(/`[^`\n]*`/g, '')
+      .matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g),
+  ].map((match) => match[1] ?? '');
+}
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens (repeats get -1, -2, …). */
+function headingAnchors(markdown: string): Set<string> {
+  const anchors = new Set<string>();
+  const seen = new Map<string, number>();
+  for (const [, heading] of withoutCodeBlocks(markdown).matchAll(/^#{1,6}[ \t]+(.+?)[ \t#]*$/gm)) {
+    const slug = (heading ?? '')
+      .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
+    const count = seen.get(slug) ?? 0;
+    seen.set(slug, count + 1);
+    anchors.add(count === 0 ? slug : `${slug}-${count}`);
+  }
+  return anchors;
+}
+
+/** What is wrong with one link of `document` (a path relative to the root), or undefined when it resolves. */
+function brokenLink(document: string, target: string): string | undefined {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(target)) return undefined; // https:, mailto: …: not a file of this repository
+  const [pathPart = '', anchor] = target.split('#', 2);
+  const path = pathPart === '' ? join(root, document) : join(root, dirname(document), decodeURIComponent(pathPart));
+  const shown = relative(root, path) || '.';
+  if (!path.startsWith(root) && `${path}/` !== root) return `${target}: ${shown} is outside the repository`;
+  if (!existsSync(path)) return `${target}: ${shown} does not exist`;
+  if (anchor === undefined || anchor === '' || !path.endsWith('.md') || statSync(path).isDirectory()) return undefined;
+  if (!headingAnchors(readFileSync(path, 'utf8')).has(decodeURIComponent(anchor).toLowerCase())) {
+    return `${target}: ${shown} has no heading #${anchor}`;
+  }
+  return undefined;
+}
+
+describe('the README and the docs', () => {
+  test(`README.md, the package user's guide, is at most ${README_MAX_LINES} lines`, () => {
+    const lines = readFileSync(join(root, 'README.md'), 'utf8').replace(/\n$/, '').split('\n').length;
+    expect(lines, 'move detail to the page of docs/ that covers it, and link it').toBeLessThanOrEqual(README_MAX_LINES);
+  });
+
+  test.each(documents)('every relative link of %s resolves to an existing file (and heading)', (document) => {
+    const targets = linkTargets(readFileSync(join(root, document), 'utf8'));
+    expect(targets.map((target) => brokenLink(document, target)).filter(Boolean)).toEqual([]);
+  });
+
+  test('the link check can fail: a missing file, a missing heading and a path outside the repository', () => {
+    expect(brokenLink('README.md', 'docs/no-such-page.md')).toMatch(/does not exist/);
+    expect(brokenLink('README.md', 'docs/configuration.md#no-such-heading')).toMatch(/has no heading/);
+    expect(brokenLink('docs/fake-backend.md', '../../outside.md')).toMatch(/outside the repository/);
+    expect(brokenLink('docs/fake-backend.md', 'configuration.md#troubleshooting')).toBeUndefined();
+    const heading = 'docs/configuration.md#control-plane-__mock-documented-in-mockscontrol-planeyaml';
+    expect(brokenLink('README.md', heading)).toBeUndefined();
+    expect(linkTargets(readFileSync(join(root, 'README.md'), 'utf8')).length).toBeGreaterThan(10);
+    expect(linkTargets('see `[not](a-link.md)` and [one](b.md "title")\n```\n[nor](c.md)\n```')).toEqual(['b.md']);
+    expect([...headingAnchors('## Control plane (`/__mock/`)\n## A\n## A')]).toEqual([
+      'control-plane-__mock',
+      'a',
+      'a-1',
+    ]);
+  });
+});
