@@ -5,6 +5,7 @@ import { send } from '../../http/http-send.ts';
 import { exposureWarning } from '../../http/exposure.ts';
 import { type LingerLimits, lingerAfter, refuseEarly } from '../../http/lingering-close.ts';
 import { createLimitedServer, HTTP_LIMITS, type HttpLimits } from '../../http/limited-server.ts';
+import { closeServer } from '../../http/server-close.ts';
 import { consoleLogger } from '../../core/logger.ts';
 import { MAX_BODY_BYTES, type MockRequest, type MockResponse } from '../../core/mock-http.ts';
 import { problemResponse } from '../../core/problems.ts';
@@ -227,10 +228,6 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     host,
     core,
     server,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: () => closeServer(server),
   };
 }
