@@ -1,6 +1,7 @@
 // Reads what a CLI is given (an HTTP answer, a file) with a size cap, so an endless body or `/dev/zero` ends in one
 // line instead of eating the machine's memory.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { readBoundedBody } from '../spec/bounded-body.ts';
 
 /** Thrown when the input is larger than the cap; the message says the cap. */
 export class TooLargeError extends Error {}
@@ -12,26 +13,10 @@ const mib = (bytes: number): string => `${Math.round(bytes / (1024 * 1024))} MiB
  * @example const text = await readCappedBody(await fetch(url), 16 * 1024 * 1024);
  */
 export async function readCappedBody(response: Response, maxBytes: number): Promise<string> {
-  const declared = Number(response.headers.get('content-length') ?? '0');
-  if (declared > maxBytes) {
-    await response.body?.cancel();
-    throw new TooLargeError(`the answer is larger than ${mib(maxBytes)}`);
-  }
-  const reader = response.body?.getReader();
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw new TooLargeError(`the answer is larger than ${mib(maxBytes)}`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  const read = await readBoundedBody(response, maxBytes);
+  if (read.tooLarge) throw new TooLargeError(`the answer is larger than ${mib(maxBytes)}`);
+  const { bytes } = read;
+  return bytes === null ? '' : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }
 
 /**

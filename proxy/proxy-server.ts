@@ -5,13 +5,10 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { CONTROL_PREFIX } from '../mocks/core/core.ts';
 import { Coverage } from '../mocks/core/steering/coverage.ts';
 import { refuseCrossSite, withCors } from '../mocks/core/request/cors.ts';
-import {
-  createLimitedServer,
-  exposureWarning,
-  HTTP_LIMITS,
-  send,
-  type HttpLimits,
-} from '../mocks/adapters/node-http/http-server.ts';
+import { exposureWarning } from '../mocks/http/exposure.ts';
+import { send } from '../mocks/http/http-send.ts';
+import { createLimitedServer, HTTP_LIMITS, type HttpLimits } from '../mocks/http/limited-server.ts';
+import { closeServer } from '../mocks/http/server-close.ts';
 import { lingerAfter, refuseEarly, type LingerLimits } from '../mocks/http/lingering-close.ts';
 import { consoleLogger, type Logger } from '../mocks/core/logger.ts';
 import { MAX_BODY_BYTES, type MockRequest, type MockResponse } from '../mocks/core/mock-http.ts';
@@ -146,12 +143,11 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Run
     server,
     violations,
     coverage,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-        options.upstream.close();
-      }),
+    close: () => {
+      const closed = closeServer(server);
+      options.upstream.close();
+      return closed;
+    },
   };
 }
 

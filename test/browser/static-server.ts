@@ -1,9 +1,8 @@
 // A tiny static file server for the built demo, on 127.0.0.1 and an ephemeral port, that remembers every path it was
 // asked for: the browser tests use that to prove the API calls were answered by the Service Worker, not by the network.
 import { createReadStream, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
+import { startFixtureServer } from '../support/fixture-server.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -30,7 +29,7 @@ export interface StaticServer {
 export async function serveStatic(folder: string, options: { hide?: readonly string[] } = {}): Promise<StaticServer> {
   const hidden = new Set(options.hide ?? []);
   const requests: string[] = [];
-  const server: Server = createServer((request, response) => {
+  const server = await startFixtureServer((request, response) => {
     const path = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
     requests.push(path);
     const file = normalize(join(folder, path === '/' ? 'index.html' : path));
@@ -50,15 +49,5 @@ export async function serveStatic(folder: string, options: { hide?: readonly str
     });
     createReadStream(file).pipe(response);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
-  };
+  return { origin: server.url, requests, close: server.close };
 }

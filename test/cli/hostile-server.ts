@@ -1,10 +1,10 @@
 // A loopback server whose answers a test scripts per path: escape sequences, endless bodies, fake journals and
 // coverage reports. What the kit's CLIs must survive when pointed at a server that means them harm.
 import { execFile } from 'node:child_process';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { startFixtureServer } from '../support/fixture-server.ts';
 import { repoRoot } from '../support/spawned-server.ts';
 
 const execute = promisify(execFile);
@@ -28,22 +28,12 @@ export interface HostileServer {
  */
 export async function startHostileServer(answer: Answer): Promise<HostileServer> {
   const paths: string[] = [];
-  const server = createServer((req, res) => {
+  const server = await startFixtureServer((req, res) => {
     paths.push(req.url ?? '');
     req.resume();
     req.on('end', () => answer(req, res));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    paths,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { url: server.url, paths, close: server.close };
 }
 
 /**

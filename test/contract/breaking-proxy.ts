@@ -1,8 +1,8 @@
 // A node:http proxy in front of the fake backend that breaks exactly one rule of the contract (a "broken server"):
 // the only code of the self-check that knows how each server is broken. Loopback only, stopped by the caller.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createUpstream, type Upstream } from '../../proxy/upstream.ts';
+import { startFixtureServer } from '../support/fixture-server.ts';
 
 /** A request as the proxy received it, or about to forward it. */
 export interface ProxiedRequest {
@@ -102,7 +102,7 @@ export async function startBreakingProxy(upstream: string, breakage: Breakage): 
     res.writeHead(answer.status, { ...headers, 'content-length': Buffer.byteLength(answer.body) });
     res.end(answer.body);
   };
-  const server = createServer((req, res) => {
+  const server = await startFixtureServer((req, res) => {
     void (async () => {
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers[name] = value;
@@ -131,16 +131,12 @@ export async function startBreakingProxy(upstream: string, breakage: Breakage): 
       res.end(`breaking proxy failed: ${error instanceof Error ? error.message : String(error)}`);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: server.url,
     log,
-    close: () =>
-      new Promise<void>((resolve) => {
-        target.close();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => {
+      target.close();
+      return server.close();
+    },
   };
 }

@@ -1,8 +1,7 @@
 // The contract suite against real targets over HTTP: the fake backend passes, Prism passes what a stateless mock can,
 // and the CLI's promises hold (token never printed, caps honoured, read-only sends nothing a correct server accepts).
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startFixtureServer } from '../support/fixture-server.ts';
 import type { SpawnedServer } from '../support/spawned-server.ts';
 import { startBreakingProxy, type Breakage } from './breaking-proxy.ts';
 import { brokenServers } from './broken-servers.ts';
@@ -95,17 +94,15 @@ describe('generated cases', () => {
 
 describe('a server that answers every request 200 {}', () => {
   test('gets one screen: the diagnosis first, each violation once, the per-operation summary last', async () => {
-    const server = createServer((req, res) => {
+    const server = await startFixtureServer((req, res) => {
       req.resume();
       req.on('end', () => {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end('{}');
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
     try {
-      const run = await runContract({ API_BASE_URL: `http://127.0.0.1:${port}`, API_TOKEN: token }, seedArgs);
+      const run = await runContract({ API_BASE_URL: server.url, API_TOKEN: token }, seedArgs);
       expect(run.code).toBe(1);
       const lines = run.stdout.trimEnd().split('\n');
       expect(lines.length, run.stdout).toBeLessThanOrEqual(50);
@@ -120,8 +117,7 @@ describe('a server that answers every request 200 {}', () => {
       ]);
       expect(run.report?.diagnosis).toHaveLength(1);
     } finally {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
     }
   }, 300_000);
 });

@@ -1,8 +1,7 @@
 // A server that answers every request 500 and reflects the bearer token it received back in every form a real server
 // might: headers, a JSON body with escapes, base64, base64url, percent-encoding, entities, and far enough into a long body
 // that any cut before redaction would leave part of it. The self-check's worst case for the contract CLI's redaction.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startFixtureServer } from '../support/fixture-server.ts';
 
 /** One way the token is echoed: the text the server writes, and the part of it that only the token determines. */
 export interface EchoForm {
@@ -120,7 +119,7 @@ export interface EchoingServer {
  */
 export async function startEchoingServer(): Promise<EchoingServer> {
   const received: string[] = [];
-  const server = createServer((req, res) => {
+  const server = await startFixtureServer((req, res) => {
     req.resume();
     req.on('end', () => {
       const authorization = req.headers.authorization ?? '';
@@ -138,15 +137,5 @@ export async function startEchoingServer(): Promise<EchoingServer> {
       res.end(body);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { url: server.url, received, close: server.close };
 }

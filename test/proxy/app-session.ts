@@ -1,7 +1,6 @@
 // What the proxy's tests and its benchmark play the app: a short, fixed session against the Agent Registry API (valid
 // calls, then the mistakes an app makes), and the servers behind the proxy: the fake, and upstreams that fail.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startFixtureServer } from '../support/fixture-server.ts';
 
 /** One call of the app's session. */
 export interface AppCall {
@@ -109,7 +108,7 @@ export interface TestUpstream {
  * @example const slow = await startSilentUpstream(); createUpstream(slow.url)
  */
 export async function startSilentUpstream(): Promise<TestUpstream> {
-  return listen(createServer((req) => req.resume()));
+  return startFixtureServer((req) => req.resume());
 }
 
 /**
@@ -117,20 +116,7 @@ export async function startSilentUpstream(): Promise<TestUpstream> {
  * @example const down = await closedPortUrl(); // http://127.0.0.1:<port>
  */
 export async function closedPortUrl(): Promise<string> {
-  const server = await listen(createServer());
+  const server = await startFixtureServer();
   await server.close();
   return server.url;
-}
-
-async function listen(server: Server): Promise<TestUpstream> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }

@@ -2,6 +2,7 @@
 // unknown /v1 paths, wrong methods and the /__mock/ control plane to the same core.
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import { getOperation, type OperationId, type OperationSpec } from '../../../spec/index.ts';
+import { readBoundedBody } from '../../../spec/bounded-body.ts';
 import { createMockCore, type MockCore, type MockCoreOptions } from '../../core/core.ts';
 import { MAX_BODY_BYTES, type MockRequest } from '../../core/mock-http.ts';
 import { mswBase, mswRoute } from './msw-route.ts';
@@ -32,35 +33,6 @@ export interface MockCatchAllHandlers {
   all: HttpHandler[];
 }
 
-async function readLimited(request: Request): Promise<{ body: Uint8Array | null; tooLarge: boolean }> {
-  if (!request.body) return { body: null, tooLarge: false };
-  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
-  if (declared > MAX_BODY_BYTES) {
-    void request.body.cancel().catch(() => {});
-    return { body: null, tooLarge: true };
-  }
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      void reader.cancel().catch(() => {});
-      return { body: null, tooLarge: true };
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return { body, tooLarge: false };
-}
-
 /**
  * Translates a fetch Request for the core (the path relative to `prefix`) and the core's answer back to a Response.
  * @example http.all('*\/v1/*', ({ request }) => answerWithCore(core, request, ''))
@@ -73,14 +45,14 @@ export async function answerWithCore(core: MockCore, request: Request, prefix: s
   request.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  const { body, tooLarge } = await readLimited(request);
+  const read = await readBoundedBody(request, MAX_BODY_BYTES);
   const mockRequest: MockRequest = {
     method: request.method.toUpperCase(),
     path,
     query: url.search.slice(1),
     headers,
-    body,
-    ...(tooLarge && { bodyTooLarge: true }),
+    body: read.tooLarge ? null : read.bytes,
+    ...(read.tooLarge && { bodyTooLarge: true }),
   };
   const response = await core.handle(mockRequest);
   // HEAD is answered as GET is (RFC 9110), headers and all, without the body.

@@ -6,7 +6,8 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintToken } from '../../core/request/auth.ts';
 import { createFixedClock } from '../../core/clock.ts';
-import { exposureWarning, startMockServer, type RunningMockServer } from './http-server.ts';
+import { startMockServer, type RunningMockServer } from './http-server.ts';
+import { exposureWarning } from '../../http/exposure.ts';
 import { silentLogger } from '../../core/logger.ts';
 
 let server: RunningMockServer;

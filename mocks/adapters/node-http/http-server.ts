@@ -1,15 +1,15 @@
 // The standalone server: a thin node:http adapter that calls the core directly (no msw on this path: it is the fast one).
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { answerSync, createMockCore, type MockCore, type MockCoreOptions } from '../../core/core.ts';
-import { isLoopbackHost } from '../../core/request/host-check.ts';
-import { rawProblem, send } from '../../http/http-send.ts';
-import { type LingerLimits, lingerAfter, lingering, refuseEarly } from '../../http/lingering-close.ts';
+import { send } from '../../http/http-send.ts';
+import { exposureWarning } from '../../http/exposure.ts';
+import { type LingerLimits, lingerAfter, refuseEarly } from '../../http/lingering-close.ts';
+import { createLimitedServer, HTTP_LIMITS, type HttpLimits } from '../../http/limited-server.ts';
+import { closeServer } from '../../http/server-close.ts';
 import { consoleLogger } from '../../core/logger.ts';
 import { MAX_BODY_BYTES, type MockRequest, type MockResponse } from '../../core/mock-http.ts';
 import { problemResponse } from '../../core/problems.ts';
 import {
-  CONTROL_TOKEN_HEADER,
   controlTokenGuard,
   exchangeOf,
   type Exchange,
@@ -17,43 +17,6 @@ import {
   hostGuard,
   urlLengthGuard,
 } from '../../http/request-guards.ts';
-
-// Reachable from here as before (the proxy and the tests import them from this module).
-export { digest, rawProblem, send, tokenMatches } from '../../http/http-send.ts';
-export { CONTROL_TOKEN_HEADER, MAX_URL_LENGTH } from '../../http/request-guards.ts';
-
-/** The HTTP-layer limits of a server. */
-export interface HttpLimits {
-  maxHeaderSize: number;
-  headersTimeoutMs: number;
-  requestTimeoutMs: number;
-  keepAliveTimeoutMs: number;
-  connectionsCheckingIntervalMs: number;
-  drainLimitBytes: number;
-  lingerMs: number;
-}
-
-/** node:http limits, set on every server this module starts. */
-export const HTTP_LIMITS: Readonly<HttpLimits> = {
-  /** Bytes of request line + headers (node's default is 16 KiB too; set explicitly so it is documented). */
-  maxHeaderSize: 16_384,
-  /** A client must finish sending its headers within this time. */
-  headersTimeoutMs: 10_000,
-  /** A client must finish sending its whole request within this time. */
-  requestTimeoutMs: 30_000,
-  /** Idle keep-alive connections are closed after this time. */
-  keepAliveTimeoutMs: 5_000,
-  /** How often node checks the two timeouts above (its default, 30 s, would let a stalled client hold a socket that long). */
-  connectionsCheckingIntervalMs: 1_000,
-  /**
-   * Bytes of an oversized body drained (not kept) after answering 413, before the connection is cut. Closing at once
-   * would reset the connection under a client that writes its whole body before reading (Python's http.client, many
-   * SDKs): it would see a broken pipe, not the 413. Past the bound the connection is cut (Expect: 100-continue avoids it).
-   */
-  drainLimitBytes: 8 * MAX_BODY_BYTES,
-  /** After a 413, the connection is closed once the client has sent nothing for this long (or once its body is in). */
-  lingerMs: 2_000,
-};
 
 const WILDCARD_ADDRESSES = new Set(['0.0.0.0', '::', '[::]', '0:0:0:0:0:0:0:0']);
 
@@ -211,67 +174,6 @@ function readBody(
 }
 
 /**
- * The warning to print before serving on `host`, or undefined on a loopback address. Throws when the address is not a
- * loopback one and the control plane would be left without a token and without an explicit opt-out.
- * @example exposureWarning('0.0.0.0', { controlToken: 's3cret' }) // 'warning: listening on 0.0.0.0 exposes the fake…'
- */
-export function exposureWarning(
-  host: string,
-  options: Pick<MockServerOptions, 'controlToken' | 'unsafeOpenControlPlane'>,
-): string | undefined {
-  if (isLoopbackHost(host)) return undefined;
-  if (options.controlToken === undefined && options.unsafeOpenControlPlane !== true) {
-    throw new Error(
-      `--host ${host} makes the fake reachable from the network, where anyone could reset it or read its journal through the control plane; pass --control-token <secret> (or MOCK_CONTROL_TOKEN), or --unsafe-open-control-plane to leave it open`,
-    );
-  }
-  const control =
-    options.controlToken === undefined
-      ? 'its control plane (/__mock/) is OPEN to anyone who can connect (--unsafe-open-control-plane)'
-      : `its control plane (/__mock/) needs the token in ${CONTROL_TOKEN_HEADER}`;
-  return `warning: listening on ${host} exposes the fake to the network: /v1 accepts any token signed with its JWT secret (the default one is public; set MOCK_JWT_SECRET), ${control}, and requests must name a loopback host or one given with --allowed-host.`;
-}
-
-/**
- * A node:http server with the HTTP-layer `limits` (header size, timeouts), whose parse errors and timeouts are answered
- * with a problem+json and a closed connection: the fake's server, and the proxy's. `optimizeEmptyRequests` is node's
- * option (node 24; older versions ignore it): a request without Content-Length or Transfer-Encoding skips the readable
- * stream's life cycle ('end', 'close', the dump after the answer), for a listener that never reads such a body.
- * @example const server = createLimitedServer(HTTP_LIMITS, listener);
- */
-export function createLimitedServer(
-  limits: HttpLimits,
-  listener: (req: IncomingMessage, res: ServerResponse) => void,
-  options: { optimizeEmptyRequests?: boolean } = {},
-): Server {
-  const server = createServer(
-    {
-      maxHeaderSize: limits.maxHeaderSize,
-      keepAliveTimeout: limits.keepAliveTimeoutMs,
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      connectionsCheckingInterval: limits.connectionsCheckingIntervalMs,
-      optimizeEmptyRequests: options.optimizeEmptyRequests === true,
-    },
-    listener,
-  );
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (!socket.writable || error.code === 'ECONNRESET' || lingering.has(socket)) {
-      socket.destroy();
-      return;
-    }
-    const reply =
-      error.code === 'HPE_HEADER_OVERFLOW'
-        ? rawProblem('headers-too-large', `The request line and headers are larger than ${limits.maxHeaderSize} bytes.`)
-        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? rawProblem('request-timeout', 'The request was not received in time.')
-          : rawProblem('bad-request', 'The request is not valid HTTP/1.1.');
-    socket.end(reply);
-  });
-  return server;
-}
-
-/**
  * Starts the fake backend on node:http.
  * @example
  * const server = await startMockServer({ port: 0 });
@@ -326,10 +228,6 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     host,
     core,
     server,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: () => closeServer(server),
   };
 }

@@ -2,7 +2,8 @@
 // own on one shared fake (Playwright's webServer, or one the fixture starts), the page's requests carry it, and the test
 // drives that session through the test API (seed, override, scenarios, clock, reset) over the control plane.
 import { test as base, expect, type TestInfo } from '@playwright/test';
-import { CONTROL_TOKEN_HEADER, startMockServer, type MockServerOptions } from '../node-http/http-server.ts';
+import { startMockServer, type MockServerOptions } from '../node-http/http-server.ts';
+import { CONTROL_TOKEN_HEADER } from '../../http/request-guards.ts';
 import { connectTestApi } from '../../test-api/remote-test-api.ts';
 import { SESSION_COOKIE, SESSION_HEADER } from '../../core/sessions.ts';
 import type { MockTestApi } from '../../test-api/test-api.ts';
