@@ -1,7 +1,7 @@
 // What a PostgreSQL replica costs without HTTP in the way: deploys and GETs straight through a core (48 callers), on
 // SQLite and on PostgreSQL, optionally beside the PostgreSQL storage of another checkout, in interleaved rounds; CPU per
 // request of this process and of the cluster. Less swayed by a busy machine than the HTTP bench (no load generator).
-// Runs alone: `node benchmarks/probes/replica-core.ts --help`. PostgreSQL is a throwaway cluster from Debian's binaries.
+// Runs alone: `node benchmarks/probes/replica-core.ts --help`. PostgreSQL is a throwaway cluster (test/support/postgres-cluster.ts).
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';

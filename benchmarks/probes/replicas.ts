@@ -1,6 +1,6 @@
 // The replicas section of `npm run bench`: deploy and GET req/s with 1, 2 and 3 replicas on one PostgreSQL, beside the
 // in-memory fake and --state store.db, at 0, 100k and 1M stored agents; p99; a replica's start on the loaded database.
-// Runs alone: `node benchmarks/probes/replicas.ts --help`. PostgreSQL is a throwaway cluster started from Debian's binaries.
+// Runs alone: `node benchmarks/probes/replicas.ts --help`. PostgreSQL is a throwaway cluster (test/support/postgres-cluster.ts).
 import autocannon from 'autocannon';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { distIsFresh } from '../../tools/dist-stamp.ts';
 import { freePort } from '../support/spawned-server.ts';
-import { chromiumPresent, launchChromium } from '../browser/chromium.ts';
+import { chromiumExecutable, chromiumPresent, launchChromium } from '../browser/chromium.ts';
 import { serveStatic } from '../browser/static-server.ts';
 import { stopsAnswering } from '../support/stops-answering.ts';
 
@@ -144,7 +144,7 @@ beforeAll(async () => {
         `@types/node@${manifest.devDependencies['@types/node']}`,
       ],
       app,
-      // Playwright's browsers are never downloaded: the tests use Debian's chromium.
+      // Playwright's browsers are never downloaded: the tests use test/browser/chromium.ts's Chromium.
       { PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
     ),
     run('npm', [...install, `node@${oldestNode}`], node22),
@@ -198,7 +198,8 @@ describe('the packed package, installed into a scratch app', { timeout: 400_000,
         join(app, 'node_modules', '.bin', 'playwright'),
         ['test', '-c', 'e2e/playwright.config.ts'],
         app,
-        { MOCK_PORT: String(port), MOCK_SESSIONS: sessions, PW_JSON: json },
+        // The browser tests' Chromium (the system's, else the packaged one), which the app's config launches.
+        { MOCK_PORT: String(port), MOCK_SESSIONS: sessions, PW_JSON: json, CHROMIUM: await chromiumExecutable() },
       );
       const report = JSON.parse(await readFile(json, 'utf8')) as {
         suites: { specs: { title: string; ok: boolean }[] }[];

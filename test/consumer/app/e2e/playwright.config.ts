@@ -28,7 +28,7 @@ export default defineConfig({
   },
   use: {
     mockUrl,
-    // Debian's chromium: no browser download.
+    // No browser download: the consumer test passes the Chromium it chose (test/browser/chromium.ts) as CHROMIUM.
     launchOptions: { executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox'] },
   },
 });
