@@ -90,3 +90,20 @@ describe('the README and the docs', () => {
     ]);
   });
 });
+
+describe('docs/fake-backend.md', () => {
+  /** The operationIds of spec/openapi.yaml, read from the document's text (this file imports nothing of the kit). */
+  const operationIds = [
+    ...readFileSync(join(root, 'spec/openapi.yaml'), 'utf8').matchAll(/^ {6}operationId: (\w+)$/gm),
+  ].map((match) => match[1] ?? '');
+
+  test('describes the behaviour of every operation of the spec, by its operationId', () => {
+    const guide = readFileSync(join(root, 'docs/fake-backend.md'), 'utf8');
+    const behaviour = guide.slice(
+      guide.indexOf('## Behaviour'),
+      guide.indexOf('\n## ', guide.indexOf('## Behaviour') + 1),
+    );
+    expect(operationIds.length).toBeGreaterThanOrEqual(3);
+    expect(operationIds.filter((id) => !behaviour.includes(`(\`${id}\``))).toEqual([]);
+  });
+});
