@@ -4,7 +4,7 @@ import { operations } from '../spec/index.ts';
 import type { CheckRecord } from '../client/check-record.ts';
 
 /** One (operation, status) pair and how many responses of the run had it. */
-export interface StatusCount {
+interface StatusCount {
   operationId: string;
   status: number;
   count: number;
@@ -22,7 +22,7 @@ export interface StatusCoverage {
   undocumented: StatusCount[];
 }
 
-export const STATUS_COVERAGE_DEFINITION =
+const STATUS_COVERAGE_DEFINITION =
   'status coverage = documented (operation, response status) pairs of spec/openapi.yaml the server answered at least once during the run ÷ all documented pairs';
 
 /**

@@ -129,7 +129,7 @@ function cut(text: string, width: number): string {
  * Two exchanges as two columns, fake on the left and real on the right.
  * @example sideBySide(step.fake, step.real, 120)
  */
-export function sideBySide(
+function sideBySide(
   fake: RecordedExchange | undefined,
   real: RecordedExchange | undefined,
   width = 120,

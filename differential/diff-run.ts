@@ -14,7 +14,7 @@ import { valueAt } from './response-shape.ts';
 import { withText } from './rule-text.ts';
 import { compareStep, parse, type Divergence, type Side } from './step-comparison.ts';
 
-export const sides: readonly Side[] = ['fake', 'real'];
+const sides: readonly Side[] = ['fake', 'real'];
 
 /** One server under comparison. */
 export interface DiffTarget {
@@ -40,7 +40,7 @@ export interface DiffOptions {
   generatedTasks?: number;
 }
 
-export type StepOutcome = 'agree' | 'diverged' | 'skipped' | 'unresolved';
+type StepOutcome = 'agree' | 'diverged' | 'skipped' | 'unresolved';
 
 export interface StepResult {
   id: string;
