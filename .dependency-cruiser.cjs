@@ -4,7 +4,7 @@
 // them. Type-only imports count (tsPreCompilationDeps): a type is as much a dependency of the design as a value.
 // The violations that exist today and are being removed are listed in .dependency-cruiser-known-violations.json, which
 // `npm run lint:imports` passes over (--ignore-known); any other fails it. A fixed one makes the lint warn that the list
-// is stale: shrink it with `npx depcruise --config .dependency-cruiser.cjs --output-type baseline --output-to
+// is stale: shrink it with `npx depcruise --config .dependency-cruiser.cjs --baseline
 // .dependency-cruiser-known-violations.json <the folders of lint:imports>` (shrink-only: that never adds a violation).
 
 /** Anything outside the repository's own files: npm packages and Node's built-in modules. */
