@@ -38,7 +38,7 @@ function stringOf(length: number): string {
  * Free-form JSON nested `depth` levels deep, with every JSON type and keys a naive server might mishandle.
  * @example nestedValue(2) // { list: [{ leaf: true, none: null, … }, 1, null] }
  */
-export function nestedValue(depth: number): JsonObject {
+function nestedValue(depth: number): JsonObject {
   let value: JsonObject = { leaf: true, none: null, number: -1.5e-7, text: 'ünïcødé ✓', empty: {}, list: [] };
   for (let level = depth - 1; level > 0; level -= 1)
     value = level % 2 === 0 ? { [`level ${level}`]: value, 'key.with.dots': level } : { list: [value, level, null] };

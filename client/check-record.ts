@@ -27,10 +27,10 @@ export interface RecordedExchange {
   durationMs: number;
 }
 
-export type CheckOutcome = 'passed' | 'failed' | 'skipped';
+type CheckOutcome = 'passed' | 'failed' | 'skipped';
 
 /** `not-a-jwt`: the check derives its token from API_TOKEN, which is not a three-segment JWT. */
-export type SkipReason = 'max-writes' | 'read-only' | 'no-agent' | 'not-a-jwt';
+type SkipReason = 'max-writes' | 'read-only' | 'no-agent' | 'not-a-jwt';
 
 export interface CheckRecord {
   /** Stable id, `<area>/<operationId>/<case>`, e.g. `request-validation/<operationId>/revenueShare-maximum`. */

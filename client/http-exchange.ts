@@ -22,7 +22,7 @@ export interface SentExchange {
 }
 
 /** A response body larger than this is not read on (the API's answers are a few KiB; an endless one must not fill memory). */
-export const maxResponseBytes = 16 * 1024 * 1024;
+const maxResponseBytes = 16 * 1024 * 1024;
 
 /** Request and response bodies are kept up to this many characters in the records (after redaction). */
 const recordedTextLimit = 4000;

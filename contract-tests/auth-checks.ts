@@ -10,7 +10,7 @@ import { defineCheck, type CheckDefinition, type CheckRun } from './check-defini
 import { validRequest, type CheckRequest } from '../client/operation-requests.ts';
 
 /** Every way the suite presents bad credentials; `jwt` variants are derived from API_TOKEN and need it to be a JWT. */
-export const authVariants: ReadonlyArray<{ id: AuthVariant; title: string; jwt: boolean }> = [
+const authVariants: ReadonlyArray<{ id: AuthVariant; title: string; jwt: boolean }> = [
   { id: 'missing', title: 'no Authorization header', jwt: false },
   { id: 'not-bearer', title: 'a non-Bearer scheme', jwt: false },
   { id: 'malformed', title: 'a malformed bearer token', jwt: false },

@@ -61,7 +61,7 @@ export const shrinkAllowance = 40;
  * Every named check, in run order, with its body: the one list the plan, the runner and the reports share.
  * @example checkDefinitions.filter((c) => c.check === 'auth').length // 8 variants × every operation
  */
-export const checkDefinitions: readonly CheckDefinition[] = [
+const checkDefinitions: readonly CheckDefinition[] = [
   ...conformanceChecks,
   ...authChecks,
   ...requestValidationChecks,
@@ -76,7 +76,7 @@ export const checkDefinitions: readonly CheckDefinition[] = [
 export const namedChecks: readonly PlannedCheck[] = checkDefinitions.map(({ body: _body, ...planned }) => planned);
 
 /** Families that deploy one fixture agent each (unless --read-only): every family with a check that needs one. */
-export const fixtureFiles: readonly CheckName[] = [
+const fixtureFiles: readonly CheckName[] = [
   ...new Set<CheckName>([
     ...namedChecks.filter((check) => check.fixture).map((check) => check.check),
     ...(generatedProperties.some((property) => property.fixture) ? (['generated'] as const) : []),
@@ -89,7 +89,7 @@ export type FixtureFile = CheckName;
  * created once per family, counted as the writes they are.
  * @example fixtureWrites('conformance') // { posts: 1, deploys: 1, executes: 0 } with the live spec
  */
-export function fixtureWrites(file: FixtureFile): { posts: number; deploys: number; executes: number } {
+function fixtureWrites(file: FixtureFile): { posts: number; deploys: number; executes: number } {
   const operationIds = [
     ...namedChecks.filter((check) => check.fixture && fileOf(check.id) === file).map((check) => check.operationId),
     ...(file === 'generated' ? generatedProperties.filter((p) => p.fixture).map((p) => p.operationId) : []),
@@ -119,7 +119,7 @@ export function fileOf(id: string): FixtureFile {
  * succeed with a valid token (bad credentials are the only guard there).
  * @example readOnlySafe(namedChecks.find((c) => c.id === `auth/${operationId}/missing`)!) // true
  */
-export function readOnlySafe(check: PlannedCheck): boolean {
+function readOnlySafe(check: PlannedCheck): boolean {
   return check.posts === 0 || check.twoGuards;
 }
 
@@ -131,7 +131,7 @@ export function readOnlySkippedAuth(): string[] {
   return namedChecks.filter((check) => check.check === 'auth' && !readOnlySafe(check)).map((check) => check.id);
 }
 
-export type Decision = { run: true } | { run: false; reason: 'max-writes' | 'read-only' };
+type Decision = { run: true } | { run: false; reason: 'max-writes' | 'read-only' };
 
 export interface RunPlan {
   maxWrites: number;

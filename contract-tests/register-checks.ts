@@ -6,7 +6,7 @@ import type { CheckDefinition, CheckRun } from './check-definition.ts';
 import * as checks from './contract-check.ts';
 
 /** The file's session: its options, plan, redactor and fixture agents. */
-export const session: checks.ContractSession = checks.createContractSession(inject('contractOptions'));
+const session: checks.ContractSession = checks.createContractSession(inject('contractOptions'));
 export const runOptions = session.options;
 export const runPlan = session.plan;
 

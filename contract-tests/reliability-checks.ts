@@ -9,7 +9,7 @@ import { expectSuccess } from './expect-success.ts';
 import { requestExamples } from '../client/spec-schemas.ts';
 
 /** How often each kind of request is repeated. */
-export const repeats = { read: 40, write: 8 } as const;
+const repeats = { read: 40, write: 8 } as const;
 
 function repeatedCheck(operationId: OperationId): CheckDefinition {
   const operation = operations.get(operationId);

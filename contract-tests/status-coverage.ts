@@ -2,10 +2,9 @@
 // which it was never provoked into, and which undocumented statuses it answered; derived from spec/, never from mocks/.
 import { operations } from '../spec/index.ts';
 import type { CheckRecord } from '../client/check-record.ts';
-import type { ReportSection } from './contract-report.ts';
 
 /** One (operation, status) pair and how many responses of the run had it. */
-export interface StatusCount {
+interface StatusCount {
   operationId: string;
   status: number;
   count: number;
@@ -23,7 +22,7 @@ export interface StatusCoverage {
   undocumented: StatusCount[];
 }
 
-export const STATUS_COVERAGE_DEFINITION =
+const STATUS_COVERAGE_DEFINITION =
   'status coverage = documented (operation, response status) pairs of spec/openapi.yaml the server answered at least once during the run ÷ all documented pairs';
 
 /**
@@ -107,13 +106,3 @@ export function statusCoverageProperties(coverage: StatusCoverage): Array<[name:
     ['statusCoverage.definition', coverage.definition],
   ];
 }
-
-/**
- * Status coverage as a section of the contract report: its console lines and its JUnit suite properties.
- * @example new ContractReporter({ ...settings, sections: [statusCoverageSection] });
- */
-export const statusCoverageSection: ReportSection = {
-  name: 'status coverage',
-  consoleLines: (report) => statusCoverageLines(report.statusCoverage),
-  junitProperties: (report) => statusCoverageProperties(report.statusCoverage),
-};

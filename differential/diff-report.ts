@@ -2,7 +2,8 @@
 // text that shows each divergence with both exchanges side by side and the spec rule involved.
 import { operations, type OperationId } from '../spec/index.ts';
 import type { RecordedExchange } from '../client/check-record.ts';
-import type { DiffResult, Divergence, StepResult } from './diff-run.ts';
+import type { DiffResult, StepResult } from './diff-run.ts';
+import type { Divergence } from './step-comparison.ts';
 import { valueAt, valueRules, type ValueRule } from './response-shape.ts';
 
 export interface DiffReport {
@@ -128,7 +129,7 @@ function cut(text: string, width: number): string {
  * Two exchanges as two columns, fake on the left and real on the right.
  * @example sideBySide(step.fake, step.real, 120)
  */
-export function sideBySide(
+function sideBySide(
   fake: RecordedExchange | undefined,
   real: RecordedExchange | undefined,
   width = 120,

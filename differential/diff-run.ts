@@ -11,12 +11,10 @@ import { fillPath } from '../client/path-parameters.ts';
 import { buildScript, defaultScriptOptions, type DiffStep } from './diff-script.ts';
 import { checkInvariants, type InvariantResult } from './invariants.ts';
 import { valueAt } from './response-shape.ts';
-import { withText, type RuleWithText } from './rule-text.ts';
-import { compareStep, parse } from './step-comparison.ts';
+import { withText } from './rule-text.ts';
+import { compareStep, parse, type Divergence, type Side } from './step-comparison.ts';
 
-/** The two sides of the comparison. */
-export type Side = 'fake' | 'real';
-export const sides: readonly Side[] = ['fake', 'real'];
+const sides: readonly Side[] = ['fake', 'real'];
 
 /** One server under comparison. */
 export interface DiffTarget {
@@ -42,24 +40,7 @@ export interface DiffOptions {
   generatedTasks?: number;
 }
 
-export type DivergenceKind = 'no-answer' | 'status' | 'content-type' | 'shape' | 'value' | 'conformance' | 'invariant';
-
-/** One way the two servers answered differently, with the spec rule involved. */
-export interface Divergence {
-  kind: DivergenceKind;
-  /** The step whose exchanges show it. */
-  step: string;
-  /** Pointer into the response body ('' for the whole answer). */
-  pointer: string;
-  fake: string;
-  real: string;
-  /** Which side the spec agrees with, when it takes one. */
-  followsSpec: Side | 'both' | 'neither' | 'unknown';
-  rule: RuleWithText;
-  message: string;
-}
-
-export type StepOutcome = 'agree' | 'diverged' | 'skipped' | 'unresolved';
+type StepOutcome = 'agree' | 'diverged' | 'skipped' | 'unresolved';
 
 export interface StepResult {
   id: string;

@@ -21,7 +21,7 @@ import { primaryCreation } from '../client/linked-operations.ts';
 import { successStatus, takesBody } from '../client/operation-requests.ts';
 
 /** Which agent a step's path names, resolved per server at run time. */
-export type AgentRef =
+type AgentRef =
   | { kind: 'none' }
   /** The agent that server created in an earlier deploy step. */
   | { kind: 'deployed'; step: string }
@@ -79,7 +79,7 @@ export interface SpecRule {
  * The rule behind a documented status: the response object, a seed rule unless the response is itself an assumption.
  * @example statusRule(reader, 404) // { specPointer: '/components/responses/AgentNotFound', origin: 'assumption' }
  */
-export function statusRule(operationId: OperationId, status: number): SpecRule {
+function statusRule(operationId: OperationId, status: number): SpecRule {
   const operation = getOperation(operationId);
   const documented = operation.responses.get(status);
   if (!documented) return { specPointer: `${operation.pointer}/responses`, origin: 'assumption' };

@@ -40,7 +40,7 @@ const executeSpec = '/paths/~1v1~1agents~1{agentId}~1execute/post';
  * one object down), or, for the two the operation's description renames, totalSupply and price.
  * @example agentPointerOf('revenueShare') // '/tokenomics/revenueShare'
  */
-export function agentPointerOf(requestField: string): string | undefined {
+function agentPointerOf(requestField: string): string | undefined {
   // "its totalSupply and circulatingSupply equal initialSupply; its price is pricePerToken" (the deploy's description).
   const renamed: Record<string, string> = {
     initialSupply: '/tokenomics/totalSupply',

@@ -11,7 +11,7 @@ import {
 import { requestSchema, resolveSchema, type SchemaAt } from '../client/spec-schemas.ts';
 
 /** A JSON type as `typeof` would name it, with arrays and null told apart. */
-export type JsonType = 'object' | 'array' | 'string' | 'number' | 'boolean' | 'null';
+type JsonType = 'object' | 'array' | 'string' | 'number' | 'boolean' | 'null';
 
 /**
  * Every place in a body with the JSON types found there. Array items are folded into one `/*` entry, so two arrays of

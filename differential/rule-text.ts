@@ -9,7 +9,7 @@ export type RuleWithText = SpecRule & { text: string };
  * The readable text of a rule: the description (or x-assumption) of the node at its pointer, or of its nearest ancestor.
  * @example ruleText('/components/responses/AgentNotFound') // 'No agent has this agentId.'
  */
-export function ruleText(specPointer: string, origin: SpecRule['origin'] = 'seed'): string {
+function ruleText(specPointer: string, origin: SpecRule['origin'] = 'seed'): string {
   const tokens = specPointer.split('/');
   for (let length = tokens.length; length > 1; length -= 1) {
     const node = getAtPointer(openapiDocument, tokens.slice(0, length).join('/'));

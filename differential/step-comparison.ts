@@ -3,9 +3,28 @@
 import { checkResponse, type ResponseCheck, type Violation } from '../spec/index.ts';
 import type { SentExchange } from '../client/http-exchange.ts';
 import type { DiffStep } from './diff-script.ts';
-import type { Divergence, Side } from './diff-run.ts';
 import { compareShapes, fieldSchema, shapeOf, valueAt, valueRules } from './response-shape.ts';
-import { fromViolation, withText } from './rule-text.ts';
+import { fromViolation, withText, type RuleWithText } from './rule-text.ts';
+
+/** The two sides of the comparison. */
+export type Side = 'fake' | 'real';
+
+export type DivergenceKind = 'no-answer' | 'status' | 'content-type' | 'shape' | 'value' | 'conformance' | 'invariant';
+
+/** One way the two servers answered differently, with the spec rule involved. */
+export interface Divergence {
+  kind: DivergenceKind;
+  /** The step whose exchanges show it. */
+  step: string;
+  /** Pointer into the response body ('' for the whole answer). */
+  pointer: string;
+  fake: string;
+  real: string;
+  /** Which side the spec agrees with, when it takes one. */
+  followsSpec: Side | 'both' | 'neither' | 'unknown';
+  rule: RuleWithText;
+  message: string;
+}
 
 type Answer = NonNullable<SentExchange['response']>;
 type Found = Omit<Divergence, 'step'>;

@@ -22,9 +22,9 @@ import { answerOf, type Upstream, type UpstreamFault } from './upstream.ts';
 import { ViolationLog } from './violation-log.ts';
 
 /** Bytes of an answer the proxy checks; a longer one is passed on whole and judged by its status alone. */
-export const MAX_CHECKED_RESPONSE_BYTES = 8 * 1_048_576;
+const MAX_CHECKED_RESPONSE_BYTES = 8 * 1_048_576;
 /** How long the upstream may take to answer completely by default (then 504). */
-export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
+const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
 
 export interface ProxyServerOptions {
   upstream: Upstream;

@@ -9,9 +9,9 @@ import { CREDENTIAL_HEADERS } from './secrets.ts';
 /** The `format` member every recording carries. */
 export const RECORDING_FORMAT = 'agent-registry-kit-recording';
 /** Exchanges a recording keeps by default; later ones are counted in `dropped`. */
-export const DEFAULT_RECORD_LIMIT = 1000;
+const DEFAULT_RECORD_LIMIT = 1000;
 /** Characters of a body kept (after redaction); a longer one is cut and marked, and replays skip it. */
-export const RECORDED_BODY_LIMIT = 65_536;
+const RECORDED_BODY_LIMIT = 65_536;
 
 /** The whole file. */
 export interface Recording {

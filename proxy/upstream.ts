@@ -85,7 +85,7 @@ const CERTIFICATE_CODES =
  * What an error of a request to the upstream means for the app.
  * @example classifyFault(Object.assign(new Error('x'), { code: 'ECONNREFUSED' })).kind // 'unreachable'
  */
-export function classifyFault(error: unknown, upstream: string): UpstreamFault {
+function classifyFault(error: unknown, upstream: string): UpstreamFault {
   const code = (error as NodeJS.ErrnoException | undefined)?.code ?? '';
   const message = error instanceof Error ? error.message : String(error);
   if (CERTIFICATE_CODES.test(code))

@@ -4,7 +4,7 @@ import { terminalSafe } from '../client/terminal-text.ts';
 import type { ProxyViolation } from './exchange-check.ts';
 
 /** Distinct violations kept; past it new ones are only counted in `dropped`. */
-export const MAX_VIOLATION_GROUPS = 1000;
+const MAX_VIOLATION_GROUPS = 1000;
 
 /** One distinct violation and how often it was seen. */
 export interface ViolationGroup {

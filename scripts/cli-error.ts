@@ -3,7 +3,7 @@
 import { LOG_PREFIX } from '../mocks/core/logger.ts';
 
 /** Exit status of a crash of the kit itself: EX_SOFTWARE of sysexits.h, never 1 (a finding) or 2 (a mistake). */
-export const crashExitCode = 70;
+const crashExitCode = 70;
 
 /**
  * Prints `agent-registry-kit: <message>` to stderr and exits with status 2.

@@ -7,7 +7,7 @@ import { cliError } from './cli-error.ts';
 import { guardWrites } from '../client/terminal-text.ts';
 
 /** The environment variable the fake's `--control-token` also reads; a flag would show in `ps`. */
-export const controlTokenVariable = 'MOCK_CONTROL_TOKEN';
+const controlTokenVariable = 'MOCK_CONTROL_TOKEN';
 
 /**
  * The fake's base URL from a flag's text, without a trailing slash; one line and exit 2 when it is not an http(s) URL

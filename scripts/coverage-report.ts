@@ -61,7 +61,7 @@ function operationsOf(report: CoverageReport): string[] {
 }
 
 /** Unseen documented statuses, grouped by operation: `<operationId> 401, 413; <operationId> 500`. */
-export function neverSeenStatuses(report: CoverageReport): string {
+function neverSeenStatuses(report: CoverageReport): string {
   return operationsOf(report)
     .map((operationId) => {
       const unseen = report.entries.filter(

@@ -17,7 +17,7 @@ import {
  * The most one entry (or one JSON value) may take. The fake cuts journal bodies and reports cut exchange bodies at
  * 64 KiB, so a real entry is far below this; a larger one is refused rather than held.
  */
-export const MAX_ENTRY_BYTES = 16 * 1024 * 1024;
+const MAX_ENTRY_BYTES = 16 * 1024 * 1024;
 /** Journals and reports nest about 6 deep; deeper input is refused, as the parser keeps one frame per level. */
 const MAX_DEPTH = 64;
 const CHUNK_BYTES = 1024 * 1024;

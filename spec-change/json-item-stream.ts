@@ -5,7 +5,7 @@ import { Tokenizer, TokenizerError, TokenParser, TokenParserError, TokenType } f
 import type { JsonValue } from '../spec/index.ts';
 
 /** What the document holds at its top level, learned as it streams by: each member's kind, and whether it is an object. */
-export interface TopLevel {
+interface TopLevel {
   isObject: boolean;
   kinds: Map<string, 'array' | 'object' | 'scalar'>;
 }

@@ -6,7 +6,7 @@ import { type OperationAt, parametersOf, resolve } from './operations-in.ts';
 import { same, show } from './schema-rules.ts';
 
 /** The two versions of one operation and of the documents they are in. */
-export interface OperationPair {
+interface OperationPair {
   /** e.g. `POST /things`: how the changes name the operation. */
   key: string;
   base: OperationAt;

@@ -5,7 +5,7 @@ import type { Direction, Impact, SpecChange } from './change-impact.ts';
 import { narrowed, widened } from './change-impact.ts';
 
 /** The two versions of one schema (references resolved), where each is, and which way data flows through it. */
-export interface SchemaPair {
+interface SchemaPair {
   base: JsonObject;
   head: JsonObject;
   basePointer: string;

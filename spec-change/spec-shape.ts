@@ -8,7 +8,7 @@ import { getSchemaValidator } from '../spec/schema-compiler.ts';
 const metaSchemaCheck = new Ajv2020({ strict: false });
 
 /** Deeper documents are refused: the comparisons recurse, and no real spec comes near it. */
-export const maxNesting = 200;
+const maxNesting = 200;
 
 type Visit = (value: JsonValue, pointer: string, key: string) => string | undefined;
 

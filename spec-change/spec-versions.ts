@@ -11,7 +11,7 @@ import { checkDocumentShape } from './spec-shape.ts';
 const run = promisify(execFile);
 
 /** Where the spec lives in a git tree of this kit. */
-export const specPathInRepository = 'spec/openapi.yaml';
+const specPathInRepository = 'spec/openapi.yaml';
 
 /** A version of the document and how to name it in reports. */
 export interface SpecVersion {
@@ -24,7 +24,7 @@ export interface SpecVersion {
 export class SpecVersionError extends Error {}
 
 /** A spec larger than this is refused (ours is about 40 KB). */
-export const maxSpecBytes = 64 * 1024 * 1024;
+const maxSpecBytes = 64 * 1024 * 1024;
 
 function firstLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
@@ -55,7 +55,7 @@ function parseText(text: string, label: string): unknown {
  * Parses the text of a version; throws SpecVersionError when it is not an OpenAPI document.
  * @example parseSpec('openapi: 3.1.0\npaths: {}\n', 'inline').document.openapi // '3.1.0'
  */
-export function parseSpec(text: string, label: string): SpecVersion {
+function parseSpec(text: string, label: string): SpecVersion {
   const document = parseText(text, label);
   if (!isJsonObject(document) || typeof document.openapi !== 'string' || !isJsonObject(document.paths))
     throw new SpecVersionError(`${label} is not an OpenAPI document (it needs "openapi" and "paths")`);

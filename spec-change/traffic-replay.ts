@@ -38,7 +38,7 @@ export interface Evidence {
 }
 
 /** A recorded request or response the new version rejects. */
-export interface ReplayFinding {
+interface ReplayFinding {
   source: Evidence['source'];
   where: string;
   part: 'request' | 'response';
@@ -131,7 +131,7 @@ function responseReasons(document: JsonObject, evidence: Evidence): string[] | u
 }
 
 /** Findings kept in full; past this only their counts grow, so a replay of any size holds bounded memory. */
-export const MAX_KEPT_FINDINGS = 10_000;
+const MAX_KEPT_FINDINGS = 10_000;
 
 /**
  * Replays evidence pushed to it one piece at a time, so a source of any size streams through. A request is replayed

@@ -6,7 +6,7 @@ import { openapiDocument } from './openapi-document.generated.ts';
 import { getAtPointer, isJsonObject, type JsonObject, type JsonValue } from './json-pointer.ts';
 
 /** Schemas are registered as `${SCHEMA_BASE}${pointer}`, so ajv's schemaPath leads back into the document. */
-export const SCHEMA_BASE = 'https://agent-registry.kit/openapi';
+const SCHEMA_BASE = 'https://agent-registry.kit/openapi';
 const STRICT_BASE = 'https://agent-registry.kit/strict';
 
 /** How a schema is used: requests get the spec's defaults filled in; responses are only read; strict flags undocumented fields. */

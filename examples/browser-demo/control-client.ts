@@ -98,6 +98,3 @@ export function createControlClient(baseUrl: string) {
     reset: () => call('POST', '/reset', undefined, done),
   };
 }
-
-/** What `createControlClient` returns. */
-export type ControlClient = ReturnType<typeof createControlClient>;

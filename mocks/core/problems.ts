@@ -3,7 +3,7 @@ import type { Problem, ValidationError } from '../../spec/index.ts';
 import type { MockResponse } from './mock-http.ts';
 
 /** Base of every problem `type` URI. */
-export const PROBLEM_BASE = 'https://agent-registry.dev/problems/';
+const PROBLEM_BASE = 'https://agent-registry.dev/problems/';
 
 /** Every problem the fake can answer with: its status, type slug and title. */
 export const PROBLEMS = {

@@ -10,11 +10,11 @@ export const SESSION_HEADER = 'x-mock-session';
 /** The cookie a page's navigations name their session with (the header wins when both are sent). */
 export const SESSION_COOKIE = 'mock-session';
 /** Session ids: 1 to 64 URL-unreserved characters, so an id fits a header, a cookie and a path segment unescaped. */
-export const SESSION_ID_PATTERN = /^[A-Za-z0-9._~-]{1,64}$/;
+const SESSION_ID_PATTERN = /^[A-Za-z0-9._~-]{1,64}$/;
 /** Default bound of live sessions (`--max-sessions`); the least recently used one is evicted beyond it. */
-export const DEFAULT_MAX_SESSIONS = 100;
+const DEFAULT_MAX_SESSIONS = 100;
 /** Default bound of what all sessions hold together: deployed agents + tasks + journal entries (`--session-records`). */
-export const DEFAULT_SESSION_RECORDS = 100_000;
+const DEFAULT_SESSION_RECORDS = 100_000;
 /** Journal entries each session keeps (the default session keeps `--journal-size`). */
 export const SESSION_JOURNAL_SIZE = 200;
 /** Tasks each session's history keeps (the default session keeps `--max-tasks`). */
@@ -196,7 +196,7 @@ export class SessionRegistry<T extends SessionTarget = SessionTarget> {
  * The 400 for a request naming a session on a fake whose sessions are off (`--max-sessions 0`).
  * @example sessionsOff(request).status // 400
  */
-export function sessionsOff(request: MockRequest): MockResponse {
+function sessionsOff(request: MockRequest): MockResponse {
   return problemResponse('bad-request', {
     detail: 'This fake runs without sessions (--max-sessions 0); send no X-Mock-Session header or mock-session cookie.',
     instance: request.path.slice(0, 2048),

@@ -3,7 +3,6 @@ import { faker } from '@faker-js/faker/locale/en';
 import {
   agentCategories,
   agentModels,
-  agentStatuses,
   type Agent,
   type AgentCategory,
   type AgentModel,
@@ -12,10 +11,9 @@ import {
 import { createRandom } from '../core/random.ts';
 import { BASE_COST, BASE_PROCESSING_MS } from './task-rules.ts';
 
-/** Every category, model and status, in the order the catalogue cycles through them: the spec's enum order. */
+/** Every category and model, in the order the catalogue cycles through them: the spec's enum order. */
 export const CATEGORIES: readonly AgentCategory[] = agentCategories;
 export const MODELS: readonly AgentModel[] = agentModels;
-export const STATUSES: readonly AgentStatus[] = agentStatuses;
 
 /** Default number of seeded agents: enough to cover every category × model and every status several times. */
 export const DEFAULT_CATALOGUE_SIZE = 36;

@@ -16,9 +16,9 @@ export const BASE_PROCESSING_MS: Readonly<Record<AgentModel, number>> = {
   'llama-2': 2000,
 };
 /** Cost multiplier per priority: urgency costs more. */
-export const PRIORITY_COST: Readonly<Record<TaskPriority, number>> = { low: 0.8, normal: 1, high: 1.5 };
+const PRIORITY_COST: Readonly<Record<TaskPriority, number>> = { low: 0.8, normal: 1, high: 1.5 };
 /** Time a task waits in the queue before processing starts, per priority. */
-export const QUEUE_WAIT_MS: Readonly<Record<TaskPriority, number>> = { low: 5000, normal: 2000, high: 500 };
+const QUEUE_WAIT_MS: Readonly<Record<TaskPriority, number>> = { low: 5000, normal: 2000, high: 500 };
 
 /** What decides a task's cost and duration. */
 export interface TaskShape {

@@ -2,7 +2,7 @@
 import type { AgentRecord } from './storage.ts';
 
 /** Agents kept parsed in memory at most; the rest are read from the database when asked for. */
-export const DEFAULT_AGENT_CACHE_SIZE = 5000;
+const DEFAULT_AGENT_CACHE_SIZE = 5000;
 
 /** One cached record, linked to the next more and less recently used ones. */
 interface Entry {

@@ -11,9 +11,9 @@ import type { TaskRecord } from '../state/task-lifecycle.ts';
  * Longest JSON text of a stored agent: a deploy within the spec's bounds (name 100, description 2000, 32 capabilities of
  * 64 characters, each character escaped at worst as \uXXXX) stays well under it, so a larger one was not written by us.
  */
-export const MAX_STORED_AGENT_CHARS = 64 * 1024;
+const MAX_STORED_AGENT_CHARS = 64 * 1024;
 /** Longest JSON text of a stored task (a task record is a few numbers and ids). */
-export const MAX_STORED_TASK_CHARS = 4096;
+const MAX_STORED_TASK_CHARS = 4096;
 
 /** The outcome of a check: the value, or the first reason it was refused. */
 export type Checked<T> = { ok: true; value: T } | { ok: false; reason: string };

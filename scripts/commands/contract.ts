@@ -26,7 +26,7 @@ import {
   RunOptionError,
   type RunOptions,
 } from '../../contract-tests/run-options.ts';
-import { statusCoverageSection } from '../../contract-tests/status-coverage.ts';
+import { statusCoverageSection } from '../../contract-tests/status-coverage-section.ts';
 
 const help = `Usage: agent-registry-kit contract [options]   (in a clone: npm run contract -- [options])
 

@@ -23,7 +23,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** The folder screenshots go to (git-ignored). */
-export const artifactsDir = join(root, 'artifacts', 'browser');
+const artifactsDir = join(root, 'artifacts', 'browser');
 
 /** The Chromium @sparticuz/chromium ships, brotli-compressed in its bin/ folder. */
 export interface PackagedChromium {

@@ -69,7 +69,7 @@ function problem(status: number, title: string, path: string): ProxiedResponse {
 }
 
 /** What a broken server is given: the token the fake accepts, for servers that let bad credentials through. */
-export interface BreakageContext {
+interface BreakageContext {
   token: string;
 }
 

@@ -95,7 +95,7 @@ function straddle(cut: number, from: number, token: string): number {
  * The body: the token straddling character 80 (where a failed fixture deploy is cut), every form, then the token straddling character 4000.
  * @example JSON.parse(echoBody('tok/en+value')).raw // 'tok/en+value'
  */
-export function echoBody(token: string): string {
+function echoBody(token: string): string {
   const opening = '{"detail":"';
   let body = `${opening}${'x'.repeat(straddle(80, opening.length, token) - opening.length)}${token}"`;
   for (const form of echoForms(token)) body += `,"${form.name}":"${form.echoed}"`;

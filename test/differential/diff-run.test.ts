@@ -6,7 +6,8 @@ import { startBreakingProxy } from '../contract/breaking-proxy.ts';
 import { brokenServers } from '../contract/broken-servers.ts';
 import { fakeToken } from '../contract/contract-runner.ts';
 import { startFake } from '../robustness/fake-process.ts';
-import { runDiff, type DiffOptions, type DivergenceKind } from '../../differential/diff-run.ts';
+import { runDiff, type DiffOptions } from '../../differential/diff-run.ts';
+import type { DivergenceKind } from '../../differential/step-comparison.ts';
 import { buildDiffReport, formatDiffReport } from '../../differential/diff-report.ts';
 
 let fakeA: SpawnedServer | undefined;

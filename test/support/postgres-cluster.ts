@@ -43,7 +43,7 @@ export const choosePostgresBin = (
 ): string | undefined => candidates.find((dir) => exists(join(dir, 'initdb')) && exists(join(dir, 'pg_ctl')));
 
 /** The folder of the binaries this process uses; undefined when there are none. */
-export const POSTGRES_BIN = choosePostgresBin(postgresBinCandidates());
+const POSTGRES_BIN = choosePostgresBin(postgresBinCandidates());
 
 export interface PostgresCluster {
   /** postgres://postgres@127.0.0.1:<port>/<database> */
@@ -78,9 +78,6 @@ function run(bin: string, binary: string, args: string[]): void {
     timeout: 60_000,
   });
 }
-
-/** Whether there are binaries to run: `PG_BIN`'s, Debian's, or those `npm ci` installs. */
-export const postgresInstalled = (): boolean => POSTGRES_BIN !== undefined;
 
 const postgresIds = (): { uid: number; gid: number } => {
   const id = (flag: string): number =>

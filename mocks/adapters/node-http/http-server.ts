@@ -21,7 +21,7 @@ import {
 const WILDCARD_ADDRESSES = new Set(['0.0.0.0', '::', '[::]', '0:0:0:0:0:0:0:0']);
 
 /** Who may reach a server over the network, checked before the core sees a request. */
-export interface ExposureOptions {
+interface ExposureOptions {
   /**
    * Host header values accepted besides loopback names and addresses (localhost, *.localhost, 127.0.0.0/8, [::1]): exact
    * names, `.domain` for a domain and its subdomains, or `*` for any. Every other Host gets a 403 (DNS rebinding guard).

@@ -22,7 +22,7 @@ const unprintable = /[\u0000-\u001f\u007f-\u009f]/;
  */
 export const MAX_TOKEN_LIFETIME_SECONDS = 7 * 24 * 3600;
 /** How far in the future a token's `iat` may lie: clocks of two machines disagree by a little, never by more. */
-export const TOKEN_CLOCK_SKEW_SECONDS = 60;
+const TOKEN_CLOCK_SKEW_SECONDS = 60;
 
 export type AuthResult =
   | { ok: true; sub: string }

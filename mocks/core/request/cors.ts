@@ -13,7 +13,7 @@ const SAME_SITE_VALUES = new Set(['same-origin', 'same-site', 'none']);
 const EXPOSE_HEADERS = 'WWW-Authenticate, Retry-After, Allow, Preference-Applied';
 
 /** Whether `origin` may call the API (`/v1`) from a browser. */
-export function isOriginAllowed(origins: CorsOrigins, origin: string): boolean {
+function isOriginAllowed(origins: CorsOrigins, origin: string): boolean {
   return origins === '*' || origins.includes(origin);
 }
 
@@ -39,7 +39,7 @@ export function isLoopbackOrigin(origin: string): boolean {
  * otherwise read the journal or reset the store.
  * @example isControlOriginAllowed('*', 'http://127.0.0.1:5173') // true; isControlOriginAllowed('*', 'https://evil.example') // false
  */
-export function isControlOriginAllowed(origins: CorsOrigins, origin: string): boolean {
+function isControlOriginAllowed(origins: CorsOrigins, origin: string): boolean {
   return isLoopbackOrigin(origin) || (origins !== '*' && origins.includes(origin));
 }
 

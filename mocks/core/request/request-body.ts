@@ -6,7 +6,7 @@ import { mediaTypeOf } from '../../../spec/index.ts';
 import { problemResponse } from '../problems.ts';
 
 /** Deepest nesting of arrays and objects accepted in a body; deeper bodies are 400 before anything walks them. */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i;

@@ -55,7 +55,7 @@ export interface CoverageSnapshot {
 }
 
 /** The sentence every output (JSON, table, HTML) uses to say what the headline percentage counts. */
-export const COVERAGE_DEFINITION =
+const COVERAGE_DEFINITION =
   'contract coverage = documented (operation, response status) pairs of spec/openapi.yaml the fake answered at least once ÷ all documented pairs';
 
 const entryId = (category: CoverageCategory, operationId: OperationId | null, key: string): string =>

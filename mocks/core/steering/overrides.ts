@@ -73,7 +73,7 @@ export type OverrideBody<Key extends OperationKey, S extends DocumentedStatus<Op
  * The operation a key names, or an OverrideError saying which keys exist.
  * @example overrideOperation('GET /v1/agents/{agentId}').operationId
  */
-export function overrideOperation(key: string): OperationSpec {
+function overrideOperation(key: string): OperationSpec {
   const operation = findOperation(key);
   if (operation) return operation;
   throw new OverrideError(`The override of ${JSON.stringify(key)}`, [

@@ -8,7 +8,7 @@ import { openapiDocument } from '../../../spec/index.ts';
  * The layout below. A database of layout 1 (the same tables and an `ark_apply(jsonb)`) is migrated by adding the
  * function of layout 2; layout 1's stays, for replicas of an older kit still running on it. Other layouts are refused.
  */
-export const POSTGRES_FORMAT = 2;
+const POSTGRES_FORMAT = 2;
 /** Key of the advisory lock every replica holds while it creates or checks the tables ("ARK1"). */
 const SCHEMA_LOCK = 0x41524b31;
 

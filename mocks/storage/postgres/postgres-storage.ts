@@ -32,7 +32,7 @@ import {
 import type { TaskRecord } from '../../state/task-lifecycle.ts';
 
 /** Agents kept parsed in memory at most (the mirror keeps every agent's JSON text). */
-export const DEFAULT_POSTGRES_AGENT_CACHE_SIZE = 5000;
+const DEFAULT_POSTGRES_AGENT_CACHE_SIZE = 5000;
 /** Documents of one replica alone (its random stream, its coverage counts): stored as `name@replica`, never pulled. */
 const PRIVATE_DOCUMENTS = new Set(['random', 'coverage']);
 /** Connections per replica: one pulls, one commits, the others count rate limits and load. */
@@ -72,7 +72,7 @@ export interface PostgresStorage extends Storage {
   readonly counters: Readonly<PostgresCounters>;
 }
 
-export interface PostgresCounters {
+interface PostgresCounters {
   /** Pulls that read the change counter only: nothing was committed since the change memory holds. */
   heads: number;
   /** Pulls that read the rows changed since. */
@@ -92,11 +92,8 @@ interface UnpulledAttempt {
   holds: boolean;
 }
 
-/** `postgres://` and `postgresql://` select PostgreSQL for `--state`. */
-export const isPostgresUrl = (state: string): boolean => /^postgres(ql)?:\/\//i.test(state);
-
 /** The URL as it may be shown: the password replaced. */
-export function redactPostgresUrl(url: string): string {
+function redactPostgresUrl(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = '***';

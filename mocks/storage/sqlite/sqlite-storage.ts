@@ -10,8 +10,6 @@ import { openStateDatabase, type StateExpectations } from './sqlite-open.ts';
 import { SqliteAgentTable, sqliteTaskLog } from './sqlite-tables.ts';
 import type { Storage } from '../storage.ts';
 
-export { DEFAULT_AGENT_CACHE_SIZE } from '../agent-cache.ts';
-
 export interface SqliteStorageOptions extends StateExpectations {
   /** Parsed agents kept in memory (default 5,000). */
   agentCacheSize?: number;

@@ -12,7 +12,7 @@ export const SNAPSHOT_FORMAT = 'agent-registry-kit/web-storage@1';
 const DOCUMENTS = ['random', 'clock', 'scenarios', 'overrides', 'coverage'] as const;
 
 /** One agent of the table as saved (a changed catalogue agent has its index, a deployed one null). */
-export interface SnapshotAgent {
+interface SnapshotAgent {
   agent: Agent;
   tasksFailed: number;
   catalogueIndex: number | null;

