@@ -13,7 +13,7 @@ export const openapiDocument: JsonObject = {
       "name": "MIT",
       "identifier": "MIT"
     },
-    "x-assumption": "The wider purpose of the service and any operations beyond these three are not shown; only the three described operations exist."
+    "x-assumption": "The wider purpose of the service and any operations beyond those it describes are not shown; only the described operations exist."
   },
   "servers": [
     {
