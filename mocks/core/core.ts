@@ -25,7 +25,8 @@ import {
   type SessionOptions,
 } from './sessions.ts';
 import type { OperationId } from '../../spec/index.ts';
-import { createMemoryStorage, type Storage } from '../storage/storage.ts';
+import { createMemoryStorage } from '../storage/memory/memory-storage.ts';
+import type { Storage } from '../storage/storage.ts';
 import { AgentStore, DEFAULT_FAILURE_RATIO } from '../state/store.ts';
 
 /** The seed used when none is given (MOCK_SEED). */

@@ -1,7 +1,8 @@
 // The one small interface between the store and where its state lives: in memory (the default) or a durable backend.
-// No SQL here: the core and the store only see these methods; `mocks/storage/sqlite/sqlite-storage.ts` (node only) implements them on disk.
+// No SQL here: the core and the store only see these methods; each storage has a folder of its own beside this file
+// (memory/, sqlite/ and postgres/ node only, web-storage/ in a browser).
 import type { Agent, AgentStatus } from '../../spec/index.ts';
-import { agentView, type AgentRecord } from '../state/agent-record.ts';
+import type { AgentRecord } from '../state/agent-record.ts';
 import type { TaskRecord } from '../state/task-lifecycle.ts';
 
 export type { AgentRecord } from '../state/agent-record.ts';
@@ -102,80 +103,4 @@ export class StorageConflictError extends StorageWriteError {
 /** A shared storage could not be read before a request (its database is unreachable): the core answers 503. */
 export class StorageUnavailableError extends StorageWriteError {
   override readonly name: string = 'StorageUnavailableError';
-}
-
-/**
- * Agents in a Map: the in-memory store's table (insertion order is deploy order).
- * @example const table = new MemoryAgentTable(); table.add(record); table.get(record.agentId);
- */
-export class MemoryAgentTable implements AgentTable {
-  #records = new Map<string, AgentRecord>();
-  #catalogue = 0;
-
-  get deployedCount(): number {
-    return this.#records.size - this.#catalogue;
-  }
-
-  get(agentId: string): AgentRecord | undefined {
-    return this.#records.get(agentId);
-  }
-
-  has(agentId: string): boolean {
-    return this.#records.has(agentId);
-  }
-
-  add(record: AgentRecord): void {
-    this.#records.set(record.agentId, record);
-    if (record.catalogueIndex !== undefined) this.#catalogue += 1;
-  }
-
-  changed(record: AgentRecord): void {
-    record.json = undefined;
-  }
-
-  changedCatalogueStatuses(): Map<string, AgentStatus> {
-    const statuses = new Map<string, AgentStatus>();
-    if (this.#catalogue === 0) return statuses;
-    for (const [agentId, record] of this.#records)
-      if (record.catalogueIndex !== undefined) statuses.set(agentId, record.status);
-    return statuses;
-  }
-
-  deployedPage(offset: number, limit: number, status?: AgentStatus): { total: number; agents: Agent[] } {
-    const agents: Agent[] = [];
-    let total = 0;
-    for (const record of this.#records.values()) {
-      if (record.catalogueIndex !== undefined || (status && record.status !== status)) continue;
-      if (total >= offset && agents.length < limit) agents.push(agentView(record));
-      total += 1;
-    }
-    return { total, agents };
-  }
-
-  clear(): void {
-    this.#records.clear();
-    this.#catalogue = 0;
-  }
-}
-
-/**
- * Storage that keeps nothing beyond the process: the default, as fast as the store itself (every commit is immediate).
- * @example const core = createMockCore({ storage: createMemoryStorage() });
- */
-export function createMemoryStorage(): Storage {
-  const documents = new Map<string, unknown>();
-  const agents = new MemoryAgentTable();
-  return {
-    durable: false,
-    agents,
-    // The ledger in memory is the only copy: nothing to write through to.
-    tasks: { put: () => {}, delete: () => {}, clear: () => {}, saved: () => [] },
-    readDocument: (name) => documents.get(name),
-    writeDocument: (name, value) => {
-      documents.set(name, value);
-    },
-    commit: () => Promise.resolve(),
-    onRollback: () => {},
-    close: () => Promise.resolve(),
-  };
 }
