@@ -59,35 +59,13 @@ export interface Storage {
   writeDocument(name: string, value: unknown): void;
   /** Resolves once everything written so far is durable; rejects when the batch holding it could not be written. */
   commit(): Promise<void>;
-  /** Called after a failed batch was rolled back: rebuild in-memory state from what is stored. */
+  /**
+   * Called after a failed batch was rolled back (and, for a storage other processes write too, after they changed what
+   * is stored): rebuild in-memory state from what is stored.
+   */
   onRollback(listener: () => void): void;
   /** Commits what is pending and releases the storage. */
   close(): Promise<void>;
-  /**
-   * Only for a storage several processes share (PostgreSQL): brings memory up to what the others committed. The core
-   * awaits it before each request; memory and SQLite storages leave it out, and the core then awaits nothing.
-   */
-  refresh?(): Promise<void>;
-  /**
-   * Only for a shared storage: runs `attempt` on memory as it is, without `refresh` first, and says whether its answer
-   * holds: every batch written while it runs is refused (a StorageConflictError) if a control change (a document such as
-   * the scenarios or the clock, or a reset) reached the database after the change memory held when it began, so one such
-   * batch written proves the answer current; without one, a pull after it must find no control change since. For
-   * requests that address no stored record (see mocks/storage/postgres/shared-dispatch.ts): they save the round trip before them.
-   */
-  answerUnpulled?<T>(attempt: () => Promise<T>): Promise<{ value: T; holds: boolean }>;
-  /**
-   * Only for a shared storage: the random state this process starts from and a reset returns to (each replica has its
-   * own stream, so the ids two replicas draw never collide). Without it, the seed's stream.
-   */
-  readonly randomStart?: number;
-  /**
-   * Only for a shared storage: counts one request in the rate-limit window every replica shares (`key` names the
-   * limit; another key starts a new window). Resolves with the window's start and this request's number in it.
-   */
-  countRequest?(now: number, windowMs: number, key: string): Promise<{ start: number; count: number }>;
-  /** Only for a shared storage: called after another process changed what is stored (a reset may move the clock back). */
-  onReplicaChange?(listener: () => void): void;
 }
 
 /** Raised by `commit` when a batch could not be written; the core answers 503 for it. */
