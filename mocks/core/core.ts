@@ -25,7 +25,7 @@ import {
   createSessionRouting,
   type SessionOptions,
 } from './sessions.ts';
-import type { OperationId } from '../../spec/index.ts';
+import { getOperation, type OperationId } from '../../spec/index.ts';
 import { createMemoryStorage } from '../storage/memory/memory-storage.ts';
 import type { Storage } from '../storage/storage.ts';
 import { AgentStore, DEFAULT_FAILURE_RATIO } from '../state/store.ts';
@@ -166,6 +166,19 @@ const operationOf: DispatchContext['operationOf'] = (request) => {
   return { operationId: route.operationId, reads: operationTable[route.operationId].reads };
 };
 
+/** DispatchContext.readsOf, from the table as it is now: the methods of operations reading none are routed. */
+function createReadsOf(): DispatchContext['readsOf'] {
+  const methods = new Set<string>();
+  for (const operationId of Object.keys(operationTable) as OperationId[]) {
+    if (operationTable[operationId].reads === 'stored-records') continue;
+    const { method } = getOperation(operationId);
+    methods.add(method);
+    // The router serves HEAD wherever GET is.
+    if (method === 'GET') methods.add('HEAD');
+  }
+  return (request) => (methods.has(request.method) ? operationOf(request)?.reads : undefined) ?? 'stored-records';
+}
+
 /** What a session's core shares with the core it belongs to. */
 interface SessionParent {
   coverage: Coverage;
@@ -256,7 +269,9 @@ function assembleCore(options: MockCoreOptions, parent: SessionParent | undefine
     if (control) return refuseCrossSite(corsOrigins, request) ?? handleControlRequest(core, request);
     return dispatchApi(request, trace);
   };
-  const answerOnce = options.dispatchLayer?.(dispatch, { scenarios, clock, isControlPath, operationOf }) ?? dispatch;
+  const answerOnce =
+    options.dispatchLayer?.(dispatch, { scenarios, clock, isControlPath, operationOf, readsOf: createReadsOf() }) ??
+    dispatch;
   const sessions = parent === undefined ? createSessions(options, { coverage, clock }) : undefined;
   // A session's own core answers whatever reaches it: only the default core routes to sessions.
   const routeToSession = parent === undefined ? createSessionRouting(sessions, corsOrigins) : () => undefined;

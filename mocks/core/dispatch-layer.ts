@@ -25,6 +25,11 @@ export interface DispatchContext {
   isControlPath(path: string): boolean;
   /** The operation the request is routed to, with its declared facts; undefined for none (control plane, 404, 405). */
   operationOf(request: MockRequest): OperationFacts | undefined;
+  /**
+   * `operationOf(request)?.reads`, and `'stored-records'` (the safe answer) for a request routed to no operation.
+   * Cheaper: a request whose method no operation declaring `'no-stored-records'` has is not routed (every GET here).
+   */
+  readsOf(request: MockRequest): StoredReads;
 }
 
 /**

@@ -75,7 +75,9 @@ describe('the replica layer, as the operation table declares each operation', ()
     declare('getAgent', 'no-stored-records');
     const { core, calls, agentId } = await replicaCore();
     expect((await call(core, 'GET', `/v1/agents/${agentId}`)).status).toBe(200);
-    expect(calls).toEqual(['from memory']);
+    // HEAD is served wherever GET is, so it goes by getAgent's declaration too.
+    expect((await call(core, 'HEAD', `/v1/agents/${agentId}`)).status).toBe(200);
+    expect(calls).toEqual(['from memory', 'from memory']);
   });
 
   it('counts a rate limit where every replica counts, for API operations only', async () => {

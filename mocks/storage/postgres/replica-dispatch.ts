@@ -45,7 +45,7 @@ function clearTrace(trace: DispatchTrace): void {
  * @example createMockCore({ storage, dispatchLayer: createReplicaLayer(storage) });
  */
 export function createReplicaLayer(storage: ReplicaStorage): DispatchLayer {
-  return (next, { scenarios, clock, isControlPath, operationOf }) => {
+  return (next, { scenarios, clock, isControlPath, operationOf, readsOf }) => {
     // Nothing is awaited between the shared count and the scenarios' decision.
     const attempt = async (request: MockRequest, trace: DispatchTrace, pull = true): Promise<MockResponse> => {
       if (pull) await storage.refresh();
@@ -74,8 +74,7 @@ export function createReplicaLayer(storage: ReplicaStorage): DispatchLayer {
       return undefined;
     };
     return async (request, trace) => {
-      const answered =
-        operationOf(request)?.reads === 'no-stored-records' ? await fromMemory(request, trace) : undefined;
+      const answered = readsOf(request) === 'no-stored-records' ? await fromMemory(request, trace) : undefined;
       if (answered) return answered;
       for (let tries = 1; ; tries += 1) {
         try {
