@@ -19,11 +19,14 @@ import { deployBody } from '../servers.ts';
 const SEED = 42;
 const CALLERS = 48;
 
+type StoreIdentity = { seed: number; catalogueSize: number; logger: unknown };
+
 /** What this bench needs of a checkout of the kit (this one or the baseline's). */
 interface Kit {
   createMockCore(options: MockCoreOptions): MockCore;
-  openPostgresStorage(url: string, options: { seed: number; catalogueSize: number; logger: unknown }): Promise<Storage>;
-  openSqliteStorage(file: string, options: { seed: number; catalogueSize: number; logger: unknown }): Storage;
+  /** The shared state: its storage and the options of createMockCore that put a core on it. */
+  openPostgresState(url: string, options: StoreIdentity): Promise<MockCoreOptions & { storage: Storage }>;
+  openSqliteStorage(file: string, options: StoreIdentity): Storage;
   silentLogger: unknown;
 }
 
@@ -36,7 +39,18 @@ async function loadKit(root: string): Promise<Kit> {
     module('mocks/storage/sqlite/sqlite-storage.ts'),
     module('mocks/core/logger.ts'),
   ]);
-  return { ...core, ...postgres, ...sqlite, ...logger } as unknown as Kit;
+  // A checkout from before mocks/storage/postgres/postgres-state.ts: its core wires the replica layer itself.
+  const state = existsSync(join(resolve(root), 'mocks/storage/postgres/postgres-state.ts'))
+    ? await module('mocks/storage/postgres/postgres-state.ts')
+    : {
+        openPostgresState: async (url: string, options: StoreIdentity) => ({
+          storage: await (postgres.openPostgresStorage as (url: string, options: StoreIdentity) => Promise<Storage>)(
+            url,
+            options,
+          ),
+        }),
+      };
+  return { ...core, ...postgres, ...state, ...sqlite, ...logger } as unknown as Kit;
 }
 
 interface Target {
@@ -125,16 +139,16 @@ async function prepare(
   const kits: [string, Kit][] = [['postgres', own]];
   if (baseline) kits.push(['postgres (baseline)', await loadKit(baseline)]);
   const options = (kit: Kit) => ({ seed: SEED, catalogueSize: 36, logger: kit.silentLogger });
-  const storages: [string, Kit, Storage][] = [
-    ['--state store.db', own, own.openSqliteStorage(join(directory, 'store.db'), options(own))],
+  const states: [string, Kit, MockCoreOptions][] = [
+    ['--state store.db', own, { storage: own.openSqliteStorage(join(directory, 'store.db'), options(own)) }],
   ];
   for (const [name, kit] of kits) {
-    const url = await cluster.createDatabase(`core_${storages.length}`);
-    storages.push([name, kit, await kit.openPostgresStorage(url, options(kit))]);
+    const url = await cluster.createDatabase(`core_${states.length}`);
+    states.push([name, kit, await kit.openPostgresState(url, options(kit))]);
   }
   const targets: Target[] = [];
-  for (const [name, kit, storage] of storages) {
-    const core = kit.createMockCore({ seed: SEED, storage, logger: kit.silentLogger as MockCoreOptions['logger'] });
+  for (const [name, kit, state] of states) {
+    const core = kit.createMockCore({ seed: SEED, ...state, logger: kit.silentLogger as MockCoreOptions['logger'] });
     const deployed = await core.handle(await deployRequest());
     const agentId = String((JSON.parse(deployed.body) as { agentId?: unknown }).agentId);
     targets.push({ name, core, agentId, runs: { deploy: [], get: [] } });

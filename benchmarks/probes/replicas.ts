@@ -10,7 +10,7 @@ import pg from 'pg';
 import { createFixedClock } from '../../mocks/core/clock.ts';
 import { createMockCore } from '../../mocks/core/core.ts';
 import { silentLogger } from '../../mocks/core/logger.ts';
-import { openPostgresStorage } from '../../mocks/storage/postgres/postgres-storage.ts';
+import { openPostgresState } from '../../mocks/storage/postgres/postgres-state.ts';
 import type { DeployRequest } from '../../spec/index.ts';
 import { cliError } from '../../scripts/cli-error.ts';
 import { parseCommandLine } from '../../scripts/command-line.ts';
@@ -60,12 +60,12 @@ const log = (line: string): void => void process.stderr.write(`${line}\n`);
 
 /** A database with `count` deployed agents: the template deployed through the storage, the rest copied in by SQL. */
 export async function seedPostgres(url: string, count: number): Promise<string> {
-  const storage = await openPostgresStorage(url, { seed: SEED, catalogueSize: 36, logger: silentLogger });
-  const core = createMockCore({ seed: SEED, storage, clock: createFixedClock(Date.now()), logger: silentLogger });
+  const state = await openPostgresState(url, { seed: SEED, catalogueSize: 36, logger: silentLogger });
+  const core = createMockCore({ seed: SEED, ...state, clock: createFixedClock(Date.now()), logger: silentLogger });
   // The store's deploy checks the body with the spec's validator itself (a MockInputError names a bad field).
   const { agentId } = core.store.deploy(JSON.parse(deployBody) as DeployRequest, 'bench');
   await core.persist();
-  await storage.close();
+  await state.storage.close();
   if (count > 1) {
     const client = new pg.Client({ connectionString: url });
     await client.connect();

@@ -11,7 +11,7 @@ import type { Clock } from './clock.ts';
 import { documentedResponse } from './documented-response.ts';
 import type { MockRequest, MockResponse } from './mock-http.ts';
 import type { OperationHandler, OperationRequest, OperationServices } from '../operations/operation-handler.ts';
-import { operationHandlers } from '../operations/operation-table.ts';
+import { operationTable } from '../operations/operation-table.ts';
 import { overrideAnswer } from './steering/overrides.ts';
 import { parsePrefer, preferredResponse } from './request/prefer.ts';
 import { problemResponse } from './problems.ts';
@@ -172,7 +172,7 @@ function operation(
   }
   // The table pairs each operationId with its own handler; TypeScript cannot follow that through a union-typed key,
   // so the request is built once for the union (its parts were checked against this operation's schemas above).
-  const handler = operationHandlers[operationId] as OperationHandler<OperationId>;
+  const handler = operationTable[operationId].handle as OperationHandler<OperationId>;
   const operationRequest = {
     params: params.value,
     body,

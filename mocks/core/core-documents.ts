@@ -1,5 +1,5 @@
 // The core's small documents in its storage (clock offset, scenarios, overrides, coverage counts): restored at start,
-// written with the batches, and followed when a batch is rolled back or another replica changes them.
+// written with the batches, and followed when a batch is rolled back or another process sharing the storage changes them.
 import type { OperationId } from '../../spec/index.ts';
 import type { Clock } from './clock.ts';
 import type { Coverage } from './steering/coverage.ts';
@@ -24,6 +24,8 @@ export interface CoreDocumentParts {
   scenariosAtStart: ScenarioConfig | undefined;
   /** False for a session's core: the coverage it shares belongs to the default core. */
   ownsCoverage: boolean;
+  /** MockCoreOptions.watchStoredChanges: how the core learns that another process changed what is stored. */
+  watchStoredChanges: ((changed: () => void) => void) | undefined;
 }
 
 export interface CoreDocuments {
@@ -75,8 +77,8 @@ export function createCoreDocuments(parts: CoreDocumentParts): CoreDocuments {
     // Another replica's PUT /__mock/overrides lands here too: every replica answers with the same overrides.
     overrides.follow();
   });
-  // Another replica's reset moves the shared clock back; this one follows it (a rollback never needs to).
-  storage.onReplicaChange?.(() => {
+  // Another process's reset moves the stored clock back; this core follows it (a rollback never needs to).
+  parts.watchStoredChanges?.(() => {
     const stored = storage.readDocument(CLOCK_DOCUMENT);
     if (typeof stored !== 'number' || stored >= clock.offset || !clock.reset) return;
     clock.reset();

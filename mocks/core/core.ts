@@ -11,10 +11,11 @@ import { consoleLogger, type Logger } from './logger.ts';
 import type { MockRequest, MockResponse } from './mock-http.ts';
 import type { BuiltOverride } from './steering/overrides.ts';
 import { createCoreDocuments } from './core-documents.ts';
+import type { Dispatch, DispatchContext, DispatchLayer } from './dispatch-layer.ts';
 import { failureResponse } from './failure-response.ts';
 import { seedFromText } from './random.ts';
 import { refuseRepeatedHeaders } from './request/repeated-headers.ts';
-import { createSharedDispatch } from '../storage/postgres/shared-dispatch.ts';
+import { matchRoute } from './router.ts';
 import { parseScenarioConfig, Scenarios, type ScenarioConfig } from './steering/scenarios.ts';
 import {
   SESSION_HEADER,
@@ -24,9 +25,11 @@ import {
   createSessionRouting,
   type SessionOptions,
 } from './sessions.ts';
-import type { OperationId } from '../../spec/index.ts';
-import { createMemoryStorage, type Storage } from '../storage/storage.ts';
+import { getOperation, type OperationId } from '../../spec/index.ts';
+import { createMemoryStorage } from '../storage/memory/memory-storage.ts';
+import type { Storage } from '../storage/storage.ts';
 import { AgentStore, DEFAULT_FAILURE_RATIO } from '../state/store.ts';
+import { operationTable } from '../operations/operation-table.ts';
 
 /** The seed used when none is given (MOCK_SEED). */
 export const DEFAULT_SEED = 42;
@@ -67,6 +70,26 @@ export interface MockCoreOptions {
    * every acknowledged mutation, control-plane changes included, is in it before it is answered.
    */
   storage?: Storage;
+  /**
+   * A layer around the dispatch of every request (API and control plane), given what it may use of the core (scenarios,
+   * clock, the operation a request is routed to and what the operation table declares of it). A storage several
+   * processes share brings one (`openPostgresState`, node only): it brings memory up to date before a request that
+   * reads stored records, counts rate limits where every process counts, and answers again after a lost race.
+   * Default: none, the dispatch answers alone.
+   */
+  dispatchLayer?: DispatchLayer;
+  /**
+   * The random state the store starts from and a reset returns to (default: the seed's stream). Processes sharing one
+   * storage each take their own, so the ids they draw never collide.
+   */
+  randomStart?: number;
+  /**
+   * How the core learns that what is stored changed beneath it (another process sharing the storage wrote it): called
+   * once with a listener, which the storage calls after such a change. The core then takes up the stored clock even
+   * when it moved back (a reset elsewhere); the rest it takes up through `Storage.onRollback`, which such a storage
+   * calls too. Default: nothing but the core's own writes changes what is stored.
+   */
+  watchStoredChanges?: (changed: () => void) => void;
   logger?: Logger;
   /** Waits a scenario's latency (default a timer); a test injects one that records instead of waiting. */
   sleep?: (ms: number) => Promise<void>;
@@ -136,6 +159,25 @@ export interface MockCore {
 
 const sleepFor = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const isControlPath = (path: string): boolean => path.startsWith(CONTROL_PREFIX) || path === '/__mock';
+/** The API operation a request is routed to and what the operation table declares of it (for a dispatch layer). */
+const operationOf: DispatchContext['operationOf'] = (request) => {
+  const route = matchRoute(request.method, request.path);
+  if (route.kind !== 'operation') return undefined;
+  return { operationId: route.operationId, reads: operationTable[route.operationId].reads };
+};
+
+/** DispatchContext.readsOf, from the table as it is now: the methods of operations reading none are routed. */
+function createReadsOf(): DispatchContext['readsOf'] {
+  const methods = new Set<string>();
+  for (const operationId of Object.keys(operationTable) as OperationId[]) {
+    if (operationTable[operationId].reads === 'stored-records') continue;
+    const { method } = getOperation(operationId);
+    methods.add(method);
+    // The router serves HEAD wherever GET is.
+    if (method === 'GET') methods.add('HEAD');
+  }
+  return (request) => (methods.has(request.method) ? operationOf(request)?.reads : undefined) ?? 'stored-records';
+}
 
 /** What a session's core shares with the core it belongs to. */
 interface SessionParent {
@@ -155,7 +197,14 @@ export function createMockCore(options: MockCoreOptions = {}): MockCore {
 
 /** The options a session's core is made with: the fake's own, in memory, on a clock of its own, with smaller bounds. */
 function sessionOptions(options: MockCoreOptions, parent: SessionParent): MockCoreOptions {
-  const { storage: _storage, sessions: _sessions, ...rest } = options;
+  const {
+    storage: _storage,
+    sessions: _sessions,
+    dispatchLayer: _dispatchLayer,
+    randomStart: _randomStart,
+    watchStoredChanges: _watchStoredChanges,
+    ...rest
+  } = options;
   return {
     ...rest,
     clock: createSessionClock(parent.clock),
@@ -182,6 +231,7 @@ function assembleCore(options: MockCoreOptions, parent: SessionParent | undefine
     ...(options.catalogueSize !== undefined && { catalogueSize: options.catalogueSize }),
     ...(options.maxTasks !== undefined && { maxTasks: options.maxTasks }),
     ...(options.maxAgents !== undefined && { maxAgents: options.maxAgents }),
+    ...(options.randomStart !== undefined && { randomStart: options.randomStart }),
   });
   const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
   const authenticator: Authenticator = createAuthenticator(options.jwtSecret ?? DEFAULT_JWT_SECRET, options.wallClock);
@@ -194,6 +244,7 @@ function assembleCore(options: MockCoreOptions, parent: SessionParent | undefine
     overrides,
     scenariosAtStart: options.scenarios,
     ownsCoverage: parent === undefined,
+    watchStoredChanges: options.watchStoredChanges,
   });
   const { persist } = documents;
   const dispatchApi = createApiDispatch({
@@ -209,7 +260,7 @@ function assembleCore(options: MockCoreOptions, parent: SessionParent | undefine
     sleep: options.sleep ?? sleepFor,
     overrides,
   });
-  const dispatch = (request: MockRequest, trace: DispatchTrace): Promise<MockResponse> | MockResponse => {
+  const dispatch: Dispatch = (request, trace) => {
     const repeated = refuseRepeatedHeaders(request);
     if (repeated) return repeated;
     const control = isControlPath(request.path);
@@ -218,7 +269,9 @@ function assembleCore(options: MockCoreOptions, parent: SessionParent | undefine
     if (control) return refuseCrossSite(corsOrigins, request) ?? handleControlRequest(core, request);
     return dispatchApi(request, trace);
   };
-  const answerOnce = createSharedDispatch({ storage, scenarios, clock, dispatch, isControlPath }) ?? dispatch;
+  const answerOnce =
+    options.dispatchLayer?.(dispatch, { scenarios, clock, isControlPath, operationOf, readsOf: createReadsOf() }) ??
+    dispatch;
   const sessions = parent === undefined ? createSessions(options, { coverage, clock }) : undefined;
   // A session's own core answers whatever reaches it: only the default core routes to sessions.
   const routeToSession = parent === undefined ? createSessionRouting(sessions, corsOrigins) : () => undefined;
@@ -279,7 +332,7 @@ function assembleCore(options: MockCoreOptions, parent: SessionParent | undefine
 
 /** What an answer of a core needs besides the request: its dispatch and what every answer leaves behind. */
 interface AnswerParts {
-  answerOnce: (request: MockRequest, trace: DispatchTrace) => MockResponse | Promise<MockResponse>;
+  answerOnce: Dispatch;
   corsOrigins: CorsOrigins;
   coverage: Coverage;
   journal: Journal;

@@ -38,8 +38,26 @@ export type OperationHandler<K extends OperationId> = (
   services: OperationServices,
 ) => MockResponse | Promise<MockResponse>;
 
-/** Every operation of spec/openapi.yaml to its handler: an operation without one is a type error. */
-export type OperationTable = { [K in OperationId]: OperationHandler<K> };
+/**
+ * What an operation's answer reads of the records the state holds (agents and tasks, which another process sharing the
+ * storage may have written), besides its request and the control state (scenarios, overrides, clock), which it always
+ * reads. Declared per operation in the operation table; a layer around the dispatch decides from it, never from the
+ * method or the path (mocks/storage/postgres/replica-dispatch.ts: what a replica must pull before answering).
+ * - `'stored-records'`: it reads agents or tasks (a GET, a change to a record, a list, a search). Always correct.
+ * - `'no-stored-records'`: it reads none (a deploy makes a new agent; `--max-agents` is then counted from memory as
+ *   it is). A replica answers it without pulling the others' writes first; its batch is checked when it is written.
+ */
+export type StoredReads = 'stored-records' | 'no-stored-records';
+
+/** One operation's entry in the operation table: its handler and what it declares. */
+export interface OperationEntry<K extends OperationId> {
+  handle: OperationHandler<K>;
+  /** Required: an operation added without stating what it reads is a type error (see StoredReads). */
+  reads: StoredReads;
+}
+
+/** Every operation of spec/openapi.yaml to its entry: an operation without one, or an entry without a field, is a type error. */
+export type OperationTable = { [K in OperationId]: OperationEntry<K> };
 
 /**
  * The 404 of an unknown agent, shared by the operations that take an agentId.

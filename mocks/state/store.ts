@@ -17,7 +17,8 @@ import { CatalogueCache } from './catalogue-cache.ts';
 import type { Clock } from '../core/clock.ts';
 import { MockInputError } from '../core/input-error.ts';
 import { createRandom, type Random } from '../core/random.ts';
-import { createMemoryStorage, type AgentRecord, type AgentTable, type Storage } from '../storage/storage.ts';
+import { createMemoryStorage } from '../storage/memory/memory-storage.ts';
+import type { AgentRecord, AgentTable, Storage } from '../storage/storage.ts';
 import { TaskLedger } from './task-ledger.ts';
 import { taskStatusAt, type TaskRecord, type TaskState } from './task-lifecycle.ts';
 import { planTask } from './task-rules.ts';
@@ -53,6 +54,11 @@ export interface StoreOptions {
   maxAgents?: number;
   /** Where agents, tasks and the random state live (default: in memory). A durable one is resumed from. */
   storage?: Storage;
+  /**
+   * The random state the store starts from and every reset returns to (default: the seed's stream). Processes sharing
+   * one storage each take their own, so the ids they draw never collide.
+   */
+  randomStart?: number;
 }
 
 /** One line of the agent list of the control plane. */
@@ -98,6 +104,7 @@ export class AgentStore {
   readonly maxAgents: number;
   #failureRatio: () => number;
   #random: Random;
+  #randomStart: number;
   #agents: AgentTable;
   #ledger: TaskLedger;
   /** Agents kept besides the catalogue from the start and after every reset (serve --from-recording). */
@@ -118,6 +125,7 @@ export class AgentStore {
     this.#ledger = new TaskLedger(options.maxTasks ?? DEFAULT_MAX_TASKS, this.storage.tasks, (task) =>
       this.#apply(task),
     );
+    this.#randomStart = options.randomStart ?? randomSeed(this.seed);
     this.#random = createRandom(randomSeed(this.seed));
     if (this.storage.durable && typeof this.storage.readDocument(RANDOM_DOCUMENT) === 'number') this.resume();
     else this.reset();
@@ -131,7 +139,7 @@ export class AgentStore {
 
   /** Back to the seeded catalogue: deployed agents and all tasks are forgotten, the random source restarts. */
   reset(): void {
-    this.#random = createRandom(this.storage.randomStart ?? randomSeed(this.seed));
+    this.#random = createRandom(this.#randomStart);
     this.#agents.clear();
     this.#ledger.clear();
     for (const agent of this.#starting) this.#agents.add(startingRecord(agent));
@@ -150,9 +158,7 @@ export class AgentStore {
   /** Takes up what durable storage holds (at start, and after a failed write was rolled back). */
   resume(): void {
     const state = this.storage.readDocument(RANDOM_DOCUMENT);
-    this.#random = createRandom(
-      typeof state === 'number' ? state : (this.storage.randomStart ?? randomSeed(this.seed)),
-    );
+    this.#random = createRandom(typeof state === 'number' ? state : this.#randomStart);
     this.#ledger.load(this.storage.tasks.saved());
   }
 

@@ -1,7 +1,8 @@
 // The one small interface between the store and where its state lives: in memory (the default) or a durable backend.
-// No SQL here: the core and the store only see these methods; `mocks/storage/sqlite/sqlite-storage.ts` (node only) implements them on disk.
+// No SQL here: the core and the store only see these methods; each storage has a folder of its own beside this file
+// (memory/, sqlite/ and postgres/ node only, web-storage/ in a browser).
 import type { Agent, AgentStatus } from '../../spec/index.ts';
-import { agentView, type AgentRecord } from '../state/agent-record.ts';
+import type { AgentRecord } from '../state/agent-record.ts';
 import type { TaskRecord } from '../state/task-lifecycle.ts';
 
 export type { AgentRecord } from '../state/agent-record.ts';
@@ -58,35 +59,13 @@ export interface Storage {
   writeDocument(name: string, value: unknown): void;
   /** Resolves once everything written so far is durable; rejects when the batch holding it could not be written. */
   commit(): Promise<void>;
-  /** Called after a failed batch was rolled back: rebuild in-memory state from what is stored. */
+  /**
+   * Called after a failed batch was rolled back (and, for a storage other processes write too, after they changed what
+   * is stored): rebuild in-memory state from what is stored.
+   */
   onRollback(listener: () => void): void;
   /** Commits what is pending and releases the storage. */
   close(): Promise<void>;
-  /**
-   * Only for a storage several processes share (PostgreSQL): brings memory up to what the others committed. The core
-   * awaits it before each request; memory and SQLite storages leave it out, and the core then awaits nothing.
-   */
-  refresh?(): Promise<void>;
-  /**
-   * Only for a shared storage: runs `attempt` on memory as it is, without `refresh` first, and says whether its answer
-   * holds: every batch written while it runs is refused (a StorageConflictError) if a control change (a document such as
-   * the scenarios or the clock, or a reset) reached the database after the change memory held when it began, so one such
-   * batch written proves the answer current; without one, a pull after it must find no control change since. For
-   * requests that address no stored record (see mocks/storage/postgres/shared-dispatch.ts): they save the round trip before them.
-   */
-  answerUnpulled?<T>(attempt: () => Promise<T>): Promise<{ value: T; holds: boolean }>;
-  /**
-   * Only for a shared storage: the random state this process starts from and a reset returns to (each replica has its
-   * own stream, so the ids two replicas draw never collide). Without it, the seed's stream.
-   */
-  readonly randomStart?: number;
-  /**
-   * Only for a shared storage: counts one request in the rate-limit window every replica shares (`key` names the
-   * limit; another key starts a new window). Resolves with the window's start and this request's number in it.
-   */
-  countRequest?(now: number, windowMs: number, key: string): Promise<{ start: number; count: number }>;
-  /** Only for a shared storage: called after another process changed what is stored (a reset may move the clock back). */
-  onReplicaChange?(listener: () => void): void;
 }
 
 /** Raised by `commit` when a batch could not be written; the core answers 503 for it. */
@@ -102,80 +81,4 @@ export class StorageConflictError extends StorageWriteError {
 /** A shared storage could not be read before a request (its database is unreachable): the core answers 503. */
 export class StorageUnavailableError extends StorageWriteError {
   override readonly name: string = 'StorageUnavailableError';
-}
-
-/**
- * Agents in a Map: the in-memory store's table (insertion order is deploy order).
- * @example const table = new MemoryAgentTable(); table.add(record); table.get(record.agentId);
- */
-export class MemoryAgentTable implements AgentTable {
-  #records = new Map<string, AgentRecord>();
-  #catalogue = 0;
-
-  get deployedCount(): number {
-    return this.#records.size - this.#catalogue;
-  }
-
-  get(agentId: string): AgentRecord | undefined {
-    return this.#records.get(agentId);
-  }
-
-  has(agentId: string): boolean {
-    return this.#records.has(agentId);
-  }
-
-  add(record: AgentRecord): void {
-    this.#records.set(record.agentId, record);
-    if (record.catalogueIndex !== undefined) this.#catalogue += 1;
-  }
-
-  changed(record: AgentRecord): void {
-    record.json = undefined;
-  }
-
-  changedCatalogueStatuses(): Map<string, AgentStatus> {
-    const statuses = new Map<string, AgentStatus>();
-    if (this.#catalogue === 0) return statuses;
-    for (const [agentId, record] of this.#records)
-      if (record.catalogueIndex !== undefined) statuses.set(agentId, record.status);
-    return statuses;
-  }
-
-  deployedPage(offset: number, limit: number, status?: AgentStatus): { total: number; agents: Agent[] } {
-    const agents: Agent[] = [];
-    let total = 0;
-    for (const record of this.#records.values()) {
-      if (record.catalogueIndex !== undefined || (status && record.status !== status)) continue;
-      if (total >= offset && agents.length < limit) agents.push(agentView(record));
-      total += 1;
-    }
-    return { total, agents };
-  }
-
-  clear(): void {
-    this.#records.clear();
-    this.#catalogue = 0;
-  }
-}
-
-/**
- * Storage that keeps nothing beyond the process: the default, as fast as the store itself (every commit is immediate).
- * @example const core = createMockCore({ storage: createMemoryStorage() });
- */
-export function createMemoryStorage(): Storage {
-  const documents = new Map<string, unknown>();
-  const agents = new MemoryAgentTable();
-  return {
-    durable: false,
-    agents,
-    // The ledger in memory is the only copy: nothing to write through to.
-    tasks: { put: () => {}, delete: () => {}, clear: () => {}, saved: () => [] },
-    readDocument: (name) => documents.get(name),
-    writeDocument: (name, value) => {
-      documents.set(name, value);
-    },
-    commit: () => Promise.resolve(),
-    onRollback: () => {},
-    close: () => Promise.resolve(),
-  };
 }

@@ -5,6 +5,7 @@ import { setFlagsFromString } from 'node:v8';
 import { cliError } from '../cli-error.ts';
 import { parseCommandLine } from '../command-line.ts';
 import { stopWithLauncher } from '../stop-with-launcher.ts';
+import type { MockCoreOptions } from '../../mocks/core/core.ts';
 import type { Storage } from '../../mocks/storage/storage.ts';
 
 // Node's on-disk compile cache (in the OS temp dir) keeps the type-stripped, compiled modules between runs: loading the
@@ -158,18 +159,24 @@ function readAllowedHosts(allowedHosts: string[]): string[] {
   return allowedHosts;
 }
 
-/** Opens the state store `--state` names. node:sqlite (or pg) is loaded only then: the in-memory fake starts without. */
-async function openState(settings: ServeSettings, seedNumber: number): Promise<Storage | undefined> {
+/** What `--state` gives the core: its storage and, for PostgreSQL, the replica layer and hooks. */
+type OpenedState = Pick<MockCoreOptions, 'dispatchLayer' | 'randomStart' | 'watchStoredChanges'> & { storage: Storage };
+
+/**
+ * Opens the state store `--state` names: its storage, and for PostgreSQL what the core needs besides it to answer as
+ * one of several replicas. node:sqlite (or pg) is loaded only then: the in-memory fake starts without.
+ */
+async function openState(settings: ServeSettings, seedNumber: number): Promise<OpenedState | undefined> {
   const state = settings.state;
   if (state === undefined) return undefined;
   const identity = { seed: seedNumber, catalogueSize: settings.agents, maxTasks: settings.maxTasks };
   try {
     if (/^postgres(ql)?:/i.test(state)) {
-      const { openPostgresStorage } = await import('../../mocks/storage/postgres/postgres-storage.ts');
-      return await openPostgresStorage(state, identity);
+      const { openPostgresState } = await import('../../mocks/storage/postgres/postgres-state.ts');
+      return await openPostgresState(state, identity);
     }
     const { openSqliteStorage } = await import('../../mocks/storage/sqlite/sqlite-storage.ts');
-    return openSqliteStorage(state, identity);
+    return { storage: openSqliteStorage(state, identity) };
   } catch (error) {
     return cliError(error instanceof Error ? error.message : String(error));
   }
@@ -206,7 +213,7 @@ export async function main(args: string[]): Promise<void> {
     maxCatalogueSize: MAX_CATALOGUE_SIZE,
     defaultMaxAgents: DEFAULT_MAX_AGENTS,
   });
-  const storage = await openState(settings, seedFromText(settings.seed));
+  const state = await openState(settings, seedFromText(settings.seed));
   const core = createMockCore({
     seed: settings.seed,
     catalogueSize: settings.agents,
@@ -217,7 +224,7 @@ export async function main(args: string[]): Promise<void> {
     sessions: settings.sessions,
     ...(settings.origins && { corsOrigins: settings.origins }),
     ...(env.MOCK_JWT_SECRET && { jwtSecret: env.MOCK_JWT_SECRET }),
-    ...(storage && { storage }),
+    ...state,
   });
   if (settings.fromRecording !== undefined) {
     const { loadRecordedAgents } = await import('../recorded-state.ts');
@@ -247,7 +254,7 @@ export async function main(args: string[]): Promise<void> {
         `the last coverage counts were not saved: ${error instanceof Error ? error.message : String(error)}`,
       );
     });
-    await storage?.close();
+    await state?.storage.close();
   }, consoleLogger);
 }
 

@@ -118,8 +118,8 @@ beforeAll(async () => {
   writeFileSync(
     table,
     `import { getFixtureTask } from './getFixtureTask.ts';\n${readFileSync(table, 'utf8')}`.replace(
-      'export const operationHandlers = {',
-      'export const operationHandlers = { getFixtureTask,',
+      'export const operationTable = {',
+      "export const operationTable = { getFixtureTask: { handle: getFixtureTask, reads: 'stored-records' },",
     ),
   );
   const generated = await inCopy(['tools/generate.ts']);

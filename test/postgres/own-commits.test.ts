@@ -6,7 +6,8 @@ import { mintToken } from '../../mocks/core/request/auth.ts';
 import { createFixedClock } from '../../mocks/core/clock.ts';
 import { createMockCore, type MockCore } from '../../mocks/core/core.ts';
 import { silentLogger } from '../../mocks/core/logger.ts';
-import { openPostgresStorage, type PostgresStorage } from '../../mocks/storage/postgres/postgres-storage.ts';
+import { openPostgresState, type PostgresState } from '../../mocks/storage/postgres/postgres-state.ts';
+import type { PostgresStorage } from '../../mocks/storage/postgres/postgres-storage.ts';
 import { answerCore } from '../support/core-call.ts';
 import { newDatabase } from './databases.ts';
 
@@ -16,12 +17,12 @@ const answer = (core: MockCore, method: string, path: string, body?: unknown) =>
   answerCore(core, method, path, body, token);
 // One parsed agent kept at most: the others are read from the rows memory took, with those rows' versions.
 const open = (url: string) =>
-  openPostgresStorage(url, { seed: 8, catalogueSize: 36, logger: silentLogger, agentCacheSize: 1 });
-const coreOn = (storage: PostgresStorage) =>
+  openPostgresState(url, { seed: 8, catalogueSize: 36, logger: silentLogger, agentCacheSize: 1 });
+const coreOn = (state: PostgresState) =>
   // Three tasks of history at most: settling more forgets the oldest.
   createMockCore({
     seed: 8,
-    storage,
+    ...state,
     clock: createFixedClock(START),
     wallClock: () => START,
     logger: silentLogger,
@@ -49,9 +50,10 @@ describe('a replica that is the only writer on PostgreSQL', () => {
   });
 
   it('takes its commits into memory as the database holds them, with no pull of rows', async () => {
-    const storage = await open(url);
+    const state = await open(url);
+    const storage = state.storage;
     storages.push(storage);
-    const core = coreOn(storage);
+    const core = coreOn(state);
     const deployed: string[] = [];
     for (let index = 0; index < 4; index += 1) {
       const body = { name: `Own ${index}`, category: 'defi', model: 'gpt-4', initialSupply: 100 + index };
@@ -80,7 +82,7 @@ describe('a replica that is the only writer on PostgreSQL', () => {
     expect(storage.counters.heads).toBeGreaterThan(0);
 
     // A replica that loads the database whole sees exactly what the writer's memory shows.
-    const loaded = await open(url);
+    const loaded = (await open(url)).storage;
     storages.push(loaded);
     const mine = view(storage);
     expect(mine.tasks.map((saved) => saved.task.taskId)).toEqual(tasks.slice(3));

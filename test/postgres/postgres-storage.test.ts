@@ -6,6 +6,7 @@ import { mintToken } from '../../mocks/core/request/auth.ts';
 import { createFixedClock } from '../../mocks/core/clock.ts';
 import { createMockCore, type MockCore } from '../../mocks/core/core.ts';
 import { silentLogger } from '../../mocks/core/logger.ts';
+import { openPostgresState } from '../../mocks/storage/postgres/postgres-state.ts';
 import { openPostgresStorage, type PostgresStorage } from '../../mocks/storage/postgres/postgres-storage.ts';
 import { answerCore } from '../support/core-call.ts';
 import { newDatabase } from './databases.ts';
@@ -23,10 +24,10 @@ describe('PostgreSQL storage shared by two cores', () => {
     token = `Bearer ${await mintToken({ sub: 'race', now: START })}`;
     url = await newDatabase();
     for (let index = 0; index < 2; index += 1) {
-      const storage = await openPostgresStorage(url, { seed: 5, catalogueSize: 36, logger: silentLogger });
-      storages.push(storage);
+      const state = await openPostgresState(url, { seed: 5, catalogueSize: 36, logger: silentLogger });
+      storages.push(state.storage);
       const clock = createFixedClock(START + index * 86_400_000);
-      cores.push(createMockCore({ seed: 5, storage, clock, wallClock: () => START, logger: silentLogger }));
+      cores.push(createMockCore({ seed: 5, ...state, clock, wallClock: () => START, logger: silentLogger }));
     }
   }, 60_000);
   afterAll(async () => {
@@ -141,11 +142,11 @@ describe('PostgreSQL storage shared by two cores', () => {
       await client.end();
     }
     // A replica started now loads the rows without reading each record; the first read checks it.
-    const storage = await openPostgresStorage(url, { seed: 5, catalogueSize: 36, logger: silentLogger });
-    storages.push(storage);
+    const state = await openPostgresState(url, { seed: 5, catalogueSize: 36, logger: silentLogger });
+    storages.push(state.storage);
     const late = createMockCore({
       seed: 5,
-      storage,
+      ...state,
       clock: createFixedClock(START),
       wallClock: () => START,
       logger: silentLogger,
@@ -201,9 +202,10 @@ describe('PostgreSQL storage shared by two cores', () => {
   });
   it('counts deployed agents written but not committed yet, and none from before a reset not committed yet', async () => {
     const fresh = await newDatabase();
-    const storage = await openPostgresStorage(fresh, { seed: 5, catalogueSize: 36, logger: silentLogger });
+    const state = await openPostgresState(fresh, { seed: 5, catalogueSize: 36, logger: silentLogger });
+    const storage = state.storage;
     storages.push(storage);
-    const core = createMockCore({ seed: 5, storage, clock: createFixedClock(START), logger: silentLogger });
+    const core = createMockCore({ seed: 5, ...state, clock: createFixedClock(START), logger: silentLogger });
     const deploy = (name: string) =>
       core.store.deploy({ name, category: 'defi', model: 'gpt-4', initialSupply: 10 }, 'counter');
     for (const name of ['one', 'two', 'three']) deploy(name);

@@ -1,4 +1,4 @@
-// Deploys are answered from memory without a pull first (mocks/storage/postgres/shared-dispatch.ts): what keeps read-your-writes is the
+// Deploys are answered from memory without a pull first (mocks/storage/postgres/replica-dispatch.ts): what keeps read-your-writes is the
 // check every batch makes for a control change newer than that memory, and a pull after an answer that wrote nothing.
 // Two cores in one process on one PostgreSQL database; B's memory is made stale on purpose by changes through A.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -6,7 +6,8 @@ import { mintToken } from '../../mocks/core/request/auth.ts';
 import { createFixedClock } from '../../mocks/core/clock.ts';
 import { createMockCore, type MockCore } from '../../mocks/core/core.ts';
 import { silentLogger } from '../../mocks/core/logger.ts';
-import { openPostgresStorage, type PostgresStorage } from '../../mocks/storage/postgres/postgres-storage.ts';
+import { openPostgresState } from '../../mocks/storage/postgres/postgres-state.ts';
+import type { PostgresStorage } from '../../mocks/storage/postgres/postgres-storage.ts';
 import { answerCore } from '../support/core-call.ts';
 import { newDatabase } from './databases.ts';
 
@@ -23,12 +24,12 @@ describe('deploys answered without a pull first, on two cores sharing PostgreSQL
     token = `Bearer ${await mintToken({ sub: 'unpulled', now: START })}`;
     const url = await newDatabase();
     for (let index = 0; index < 2; index += 1) {
-      const storage = await openPostgresStorage(url, { seed: 9, catalogueSize: 36, logger: silentLogger });
-      storages.push(storage);
+      const state = await openPostgresState(url, { seed: 9, catalogueSize: 36, logger: silentLogger });
+      storages.push(state.storage);
       cores.push(
         createMockCore({
           seed: 9,
-          storage,
+          ...state,
           clock: createFixedClock(START),
           wallClock: () => START,
           logger: silentLogger,

@@ -6,7 +6,7 @@ import { readBoundedBody } from '../../../spec/bounded-body.ts';
 import { createMockCore, type MockCore, type MockCoreOptions } from '../../core/core.ts';
 import { MAX_BODY_BYTES, type MockRequest } from '../../core/mock-http.ts';
 import { mswBase, mswRoute } from './msw-route.ts';
-import { operationHandlers } from '../../operations/operation-table.ts';
+import { operationTable } from '../../operations/operation-table.ts';
 
 export { overrideHandler, uncheckedOverrideHandler, type OverrideHandlerOptions } from './override-handler.ts';
 
@@ -100,7 +100,7 @@ export function createHandlers(options: MockHandlerOptions = {}): MockHandlers {
  */
 function operationRoutes(): OperationSpec[] {
   const literalSegments = (path: string): number => path.split('/').filter((s) => !s.startsWith('{')).length;
-  return (Object.keys(operationHandlers) as OperationId[])
+  return (Object.keys(operationTable) as OperationId[])
     .map((operationId) => getOperation(operationId))
     .sort((a, b) => literalSegments(b.path) - literalSegments(a.path));
 }

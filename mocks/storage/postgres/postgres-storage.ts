@@ -30,6 +30,7 @@ import {
   type TaskLog,
 } from '../storage.ts';
 import type { TaskRecord } from '../../state/task-lifecycle.ts';
+import type { ReplicaStorage } from './replica-dispatch.ts';
 
 /** Agents kept parsed in memory at most (the mirror keeps every agent's JSON text). */
 const DEFAULT_POSTGRES_AGENT_CACHE_SIZE = 5000;
@@ -62,12 +63,22 @@ export interface PostgresStorageOptions {
   logger?: Logger;
 }
 
-/** The PostgreSQL storage, plus what only its owner needs. */
-export interface PostgresStorage extends Storage {
+/**
+ * The PostgreSQL storage, plus what only its owner needs: what the replica layer uses (ReplicaStorage,
+ * replica-dispatch.ts) and what openPostgresState hands the core (postgres-state.ts).
+ */
+export interface PostgresStorage extends Storage, ReplicaStorage {
   /** The URL without its password, for messages. */
   readonly location: string;
   /** This replica's number on the database (0 for the first ever started). */
   readonly replica: number;
+  /**
+   * The random state this replica starts from and a reset returns to: each replica has its own stream, so the ids two
+   * replicas draw never collide.
+   */
+  readonly randomStart: number;
+  /** Called after another replica changed what is stored (after the rollback listeners; a reset may move the clock back). */
+  onReplicaChange(listener: () => void): void;
   /** What this replica's pulls and commits did so far (the bench and the tests read them). */
   readonly counters: Readonly<PostgresCounters>;
 }
@@ -143,7 +154,8 @@ ORDER BY k, seq`;
 
 /**
  * Connects, creates or checks the tables, takes a replica number and loads the state; refuses with one line a database
- * it cannot reach or that was made for another seed, catalogue, spec version or kit version.
+ * it cannot reach or that was made for another seed, catalogue, spec version or kit version. The storage alone: a core
+ * answers on it as a replica only with what openPostgresState (postgres-state.ts) adds.
  * @example const storage = await openPostgresStorage('postgres://fake@db/fake', { seed: 42, catalogueSize: 36 });
  */
 export async function openPostgresStorage(url: string, options: PostgresStorageOptions): Promise<PostgresStorage> {
