@@ -2,10 +2,7 @@
 // `npm run lint`, so of `npm run check` and `npm test`). Each rule says what may not import what, and its comment why.
 // Paths are relative to the repository root; `node_modules/` and Node's own modules are allowed unless a rule names
 // them. Type-only imports count (tsPreCompilationDeps): a type is as much a dependency of the design as a value.
-// The violations that exist today and are being removed are listed in .dependency-cruiser-known-violations.json, which
-// `npm run lint:imports` passes over (--ignore-known); any other fails it. A fixed one makes the lint warn that the list
-// is stale: shrink it with `npx depcruise --config .dependency-cruiser.cjs --baseline
-// .dependency-cruiser-known-violations.json <the folders of lint:imports>` (shrink-only: that never adds a violation).
+// There is no list of tolerated violations: every one fails the lint.
 
 /** Anything outside the repository's own files: npm packages and Node's built-in modules. */
 const external = { pathNot: '^node_modules/', dependencyTypesNot: ['core'] };

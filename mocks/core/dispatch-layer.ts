@@ -11,7 +11,7 @@ import type { Scenarios } from './steering/scenarios.ts';
 export type Dispatch = (request: MockRequest, trace: DispatchTrace) => MockResponse | Promise<MockResponse>;
 
 /** What the operation table declares of the API operation a request is routed to. */
-export interface OperationFacts {
+interface OperationFacts {
   operationId: OperationId;
   /** Whether its answer reads the agents or tasks the state holds (mocks/operations/operation-handler.ts). */
   reads: StoredReads;

@@ -50,7 +50,7 @@ export type OperationHandler<K extends OperationId> = (
 export type StoredReads = 'stored-records' | 'no-stored-records';
 
 /** One operation's entry in the operation table: its handler and what it declares. */
-export interface OperationEntry<K extends OperationId> {
+interface OperationEntry<K extends OperationId> {
   handle: OperationHandler<K>;
   /** Required: an operation added without stating what it reads is a type error (see StoredReads). */
   reads: StoredReads;
