@@ -1,7 +1,7 @@
 // Reads what a CLI is given (an HTTP answer, a file) with a size cap, so an endless body or `/dev/zero` ends in one
 // line instead of eating the machine's memory.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { readBoundedBody } from '../spec/bounded-body.ts';
+import { readBoundedBody } from '../spec/validators/bounded-body.ts';
 
 /** Thrown when the input is larger than the cap; the message says the cap. */
 export class TooLargeError extends Error {}

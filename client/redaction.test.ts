@@ -1,6 +1,6 @@
 // The one redactor hides the token in every form a server commonly echoes it in, and text is redacted before it is cut.
 import { describe, expect, test } from 'vitest';
-import { hostileTokens } from './hostile-tokens.ts';
+import { hostileTokens } from './requests/hostile-tokens.ts';
 import { createRedactor, describeServerText } from './redaction.ts';
 
 const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJkZXYtdXNlciJ9.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg';

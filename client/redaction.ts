@@ -1,5 +1,5 @@
 // Keeps the bearer token (and what is derived from it, in the encodings servers echo it in) out of every output of a run.
-import { hostileTokens } from './hostile-tokens.ts';
+import { hostileTokens } from './requests/hostile-tokens.ts';
 
 /** A function that replaces every secret in a text with a placeholder. */
 export type Redact = (text: string) => string;

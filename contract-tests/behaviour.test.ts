@@ -1,5 +1,5 @@
 // Runs the behaviour checks (defined in behaviour-checks.ts) against the server under test.
-import { behaviourChecks } from './behaviour-checks.ts';
-import { registerChecks } from './register-checks.ts';
+import { behaviourChecks } from './checks/behaviour-checks.ts';
+import { registerChecks } from './checks/register-checks.ts';
 
 registerChecks(behaviourChecks);

@@ -1,5 +1,5 @@
 // Runs the conformance checks (defined in conformance-checks.ts) against the server under test.
-import { conformanceChecks } from './conformance-checks.ts';
-import { registerChecks } from './register-checks.ts';
+import { conformanceChecks } from './checks/conformance-checks.ts';
+import { registerChecks } from './checks/register-checks.ts';
 
 registerChecks(conformanceChecks);

@@ -7,13 +7,13 @@ import { isJsonObject, mintedIds, type JsonObject, type JsonValue, type MintedId
 import { generatedProperties, type GeneratedPropertyId } from './check-plan.ts';
 import type { CheckRecord } from '../client/check-record.ts';
 import { emptyRecord, fixtureOrViolation, type CheckRun } from './contract-check.ts';
-import { createCheckRun, finishCheck, runOptions, runPlan } from './register-checks.ts';
-import { agree, deployAgreements, readBackPair, retrieve } from './deploy-read-back.ts';
-import { fillPath } from '../client/path-parameters.ts';
-import { expectSuccess } from './expect-success.ts';
-import { expectRejection } from './expect-rejection.ts';
-import { invalidBodies, validBodies } from '../client/schema-arbitraries.ts';
-import { requestSchemaPointer } from '../client/spec-schemas.ts';
+import { createCheckRun, finishCheck, runOptions, runPlan } from './checks/register-checks.ts';
+import { agree, deployAgreements, readBackPair, retrieve } from './checks/deploy-read-back.ts';
+import { fillPath } from '../client/requests/path-parameters.ts';
+import { expectSuccess } from './checks/expect-success.ts';
+import { expectRejection } from './checks/expect-rejection.ts';
+import { invalidBodies, validBodies } from '../client/requests/schema-arbitraries.ts';
+import { requestSchemaPointer } from '../client/requests/spec-schemas.ts';
 
 let shrinkLeft = runPlan.shrinkBudget;
 

@@ -1,5 +1,5 @@
 // Runs the reliability checks (defined in reliability-checks.ts) against the server under test.
-import { reliabilityChecks } from './reliability-checks.ts';
-import { registerChecks } from './register-checks.ts';
+import { reliabilityChecks } from './checks/reliability-checks.ts';
+import { registerChecks } from './checks/register-checks.ts';
 
 registerChecks(reliabilityChecks);

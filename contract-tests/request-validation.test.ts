@@ -1,5 +1,5 @@
 // Runs the request-validation checks (defined in request-validation-checks.ts) against the server under test.
-import { requestValidationChecks } from './request-validation-checks.ts';
-import { registerChecks } from './register-checks.ts';
+import { requestValidationChecks } from './checks/request-validation-checks.ts';
+import { registerChecks } from './checks/register-checks.ts';
 
 registerChecks(requestValidationChecks);

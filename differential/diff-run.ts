@@ -3,11 +3,11 @@
 import { linksOf } from '../spec/index.ts';
 import type { RecordedExchange } from '../client/check-record.ts';
 import { sendRequest, type SentExchange } from '../client/http-exchange.ts';
-import { authorization, credentialsFor, type Credentials } from '../client/auth-variants.ts';
-import { hostileTokens } from '../client/hostile-tokens.ts';
+import { authorization, credentialsFor, type Credentials } from '../client/requests/auth-variants.ts';
+import { hostileTokens } from '../client/requests/hostile-tokens.ts';
 import { createRedactor, type Redact } from '../client/redaction.ts';
-import { primaryCreation } from '../client/linked-operations.ts';
-import { fillPath } from '../client/path-parameters.ts';
+import { primaryCreation } from '../client/requests/linked-operations.ts';
+import { fillPath } from '../client/requests/path-parameters.ts';
 import { buildScript, defaultScriptOptions, type DiffStep } from './diff-script.ts';
 import { checkInvariants, type InvariantResult } from './invariants.ts';
 import { valueAt } from './response-shape.ts';

@@ -12,13 +12,13 @@ import {
   type OperationId,
   type RuleOrigin,
 } from '../spec/index.ts';
-import { boundaryBodies } from '../client/boundary-values.ts';
-import { authVariants, type AuthVariant } from '../client/auth-variants.ts';
-import { invalidRequests } from '../client/invalid-requests.ts';
-import { validBodies } from '../client/schema-arbitraries.ts';
-import { requestExamples, requestSchema, resolveSchema } from '../client/spec-schemas.ts';
-import { primaryCreation } from '../client/linked-operations.ts';
-import { successStatus, takesBody } from '../client/operation-requests.ts';
+import { boundaryBodies } from '../client/requests/boundary-values.ts';
+import { authVariants, type AuthVariant } from '../client/requests/auth-variants.ts';
+import { invalidRequests } from '../client/requests/invalid-requests.ts';
+import { validBodies } from '../client/requests/schema-arbitraries.ts';
+import { requestExamples, requestSchema, resolveSchema } from '../client/requests/spec-schemas.ts';
+import { primaryCreation } from '../client/requests/linked-operations.ts';
+import { successStatus, takesBody } from '../client/requests/operation-requests.ts';
 
 /** Which agent a step's path names, resolved per server at run time. */
 type AgentRef =

@@ -8,8 +8,8 @@ import {
   type JsonValue,
   type RuleOrigin,
 } from '../spec/index.ts';
-import { propertiesOf, requestSchema, resolveSchema } from '../client/spec-schemas.ts';
-import { primaryCreation } from '../client/linked-operations.ts';
+import { propertiesOf, requestSchema, resolveSchema } from '../client/requests/spec-schemas.ts';
+import { primaryCreation } from '../client/requests/linked-operations.ts';
 import type { DiffStep } from './diff-script.ts';
 import { valueAt } from './response-shape.ts';
 

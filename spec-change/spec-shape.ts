@@ -3,7 +3,7 @@
 // refused in one line (exit 2) instead of a stack trace.
 import { escapePointerToken, getAtPointer, isJsonObject, type JsonObject, type JsonValue } from '../spec/index.ts';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { getSchemaValidator } from '../spec/schema-compiler.ts';
+import { getSchemaValidator } from '../spec/validators/schema-compiler.ts';
 
 const metaSchemaCheck = new Ajv2020({ strict: false });
 

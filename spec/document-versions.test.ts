@@ -3,8 +3,8 @@
 import { describe, expect, test } from 'vitest';
 import { openapiDocument } from './openapi-document.generated.ts';
 import { isJsonObject, type JsonObject } from './json-pointer.ts';
-import { validatePathParameter, validateRequestBody } from './request-validators.ts';
-import { checkResponse } from './response-checker.ts';
+import { validatePathParameter, validateRequestBody } from './validators/request-validators.ts';
+import { checkResponse } from './validators/response-checker.ts';
 import { operationsOf } from './operations.ts';
 import { ruleOrigin } from './rule-origin.ts';
 

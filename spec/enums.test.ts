@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { agentCategories, agentModels, agentStatuses, taskPriorities, taskStatuses } from './enums.ts';
-import { getSchemaValidator } from './schema-compiler.ts';
+import { getSchemaValidator } from './validators/schema-compiler.ts';
 import type { AgentCategory, AgentModel, AgentStatus, TaskPriority, TaskStatus } from './types.ts';
 
 describe('enum lists read from the document', () => {

@@ -3,8 +3,8 @@ import { openapiDocument } from './openapi-document.generated.ts';
 import { getAtPointer, isJsonObject, toPointer, type JsonObject } from './json-pointer.ts';
 import { resolveRef } from './document-refs.ts';
 import { operations } from './operations.ts';
-import { getSchemaValidator } from './schema-compiler.ts';
-import { checkResponse } from './response-checker.ts';
+import { getSchemaValidator } from './validators/schema-compiler.ts';
+import { checkResponse } from './validators/response-checker.ts';
 
 interface ExampleCase {
   where: string;

@@ -2,7 +2,7 @@
 export type * from './types.ts';
 export { openapiDocument } from './openapi-document.generated.ts';
 export { resolveRef, resolvedAt, resolveValue } from './document-refs.ts';
-export { mediaTypeOf } from './media-type.ts';
+export { mediaTypeOf } from './validators/media-type.ts';
 export { agentCategories, agentModels, agentStatuses, taskPriorities, taskStatuses, schemaEnum } from './enums.ts';
 export {
   operations,
@@ -21,16 +21,21 @@ export {
   parameterSchemaPointer,
   type ValidateRequestBodyOptions,
   type ValidationResult,
-} from './request-validators.ts';
-export { validateSchema, type ValidateSchemaOptions } from './schema-validators.ts';
+} from './validators/request-validators.ts';
+export { validateSchema, type ValidateSchemaOptions } from './validators/schema-validators.ts';
 export {
   checkResponse,
   type ResponseCheck,
   type ResponseRule,
   type ResponseToCheck,
   type Violation,
-} from './response-checker.ts';
-export { checkRequest, type RequestRule, type RequestToCheck, type RequestViolation } from './request-checker.ts';
+} from './validators/response-checker.ts';
+export {
+  checkRequest,
+  type RequestRule,
+  type RequestToCheck,
+  type RequestViolation,
+} from './validators/request-checker.ts';
 export {
   matchOperation,
   matchSegment,
@@ -41,7 +46,7 @@ export {
 } from './path-template.ts';
 export { ruleOrigin, type RuleOrigin } from './rule-origin.ts';
 export { assumptions, type Assumption } from './assumptions.ts';
-export { toFieldErrors } from './field-errors.ts';
+export { toFieldErrors } from './validators/field-errors.ts';
 export {
   getAtPointer,
   parsePointer,

@@ -12,7 +12,7 @@ import type {
   WithDefaults,
 } from './types.ts';
 import { getAtPointer } from './json-pointer.ts';
-import { getSchemaValidator } from './schema-compiler.ts';
+import { getSchemaValidator } from './validators/schema-compiler.ts';
 import { openapiDocument } from './openapi-document.generated.ts';
 
 // Type-level checks: `npm run typecheck` fails if a @ts-expect-error below stops being an error.

@@ -2,7 +2,7 @@
 // rendered from them between marker comments, so `npm run generate` writes them and `--check` fails when one is stale.
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
-import { renderCheckCounts } from '../contract-tests/check-counts.ts';
+import { renderCheckCounts } from '../contract-tests/report/check-counts.ts';
 import { createCatalogue } from '../mocks/state/catalogue.ts';
 import { getAtPointer, isJsonObject, openapiDocument, operations } from '../spec/index.ts';
 

@@ -13,8 +13,8 @@ import {
   type JsonValue,
   type WithDefaults,
 } from '../../spec/index.ts';
-import { primaryCreation } from '../../client/linked-operations.ts';
-import { fillPath } from '../../client/path-parameters.ts';
+import { primaryCreation } from '../../client/requests/linked-operations.ts';
+import { fillPath } from '../../client/requests/path-parameters.ts';
 import { createAuthenticator, mintToken } from '../../mocks/core/request/auth.ts';
 import { answerSync, createMockCore, recordAnswer, type MockCore } from '../../mocks/core/core.ts';
 import { send } from '../../mocks/http/http-send.ts';
@@ -167,7 +167,7 @@ async function coreStageCosts(iterations: number, core: MockCore, authorization:
       microseconds: await cost(iterations, () => authenticator.remembered(authorization)),
     },
     {
-      stage: 'core · path parameter: decode and schema (`spec/request-validators.ts`)',
+      stage: 'core · path parameter: decode and schema (`spec/validators/request-validators.ts`)',
       microseconds: await cost(iterations, () =>
         validatePathParameter(readBack, primary.parameter, decodeURIComponent(result.agentId)),
       ),
@@ -178,7 +178,7 @@ async function coreStageCosts(iterations: number, core: MockCore, authorization:
       microseconds: await cost(iterations, () => readJsonBody(deploy)),
     },
     {
-      stage: 'core · deploy body validation: ajv, defaults in place (`spec/request-validators.ts`)',
+      stage: 'core · deploy body validation: ajv, defaults in place (`spec/validators/request-validators.ts`)',
       microseconds: await cost(iterations, () => validateRequestBody(creator, body, { clone: false })),
     },
     {

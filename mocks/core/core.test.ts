@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { primaryCreation } from '../../client/linked-operations.ts';
-import { fillPath } from '../../client/path-parameters.ts';
+import { primaryCreation } from '../../client/requests/linked-operations.ts';
+import { fillPath } from '../../client/requests/path-parameters.ts';
 import { getAtPointer, getOperation, type JsonValue } from '../../spec/index.ts';
 import { mintToken } from './request/auth.ts';
 import { answerSync, createMockCore, type MockCore } from './core.ts';

@@ -15,9 +15,9 @@ import {
   type RunPlan,
   shrinkAllowance,
 } from '../../contract-tests/check-plan.ts';
-import type { ContractReport } from '../../contract-tests/contract-report.ts';
-import { ContractReporter } from '../../contract-tests/contract-reporter.ts';
-import { acceptedWrites } from '../../client/linked-operations.ts';
+import type { ContractReport } from '../../contract-tests/report/contract-report.ts';
+import { ContractReporter } from '../../contract-tests/report/contract-reporter.ts';
+import { acceptedWrites } from '../../client/requests/linked-operations.ts';
 import { createRedactor, type Redact } from '../../client/redaction.ts';
 import {
   defaultRunOptions,
@@ -26,7 +26,7 @@ import {
   RunOptionError,
   type RunOptions,
 } from '../../contract-tests/run-options.ts';
-import { statusCoverageSection } from '../../contract-tests/status-coverage-section.ts';
+import { statusCoverageSection } from '../../contract-tests/report/status-coverage-section.ts';
 
 const help = `Usage: agent-registry-kit contract [options]   (in a clone: npm run contract -- [options])
 
@@ -282,7 +282,7 @@ export async function main(args: string[]): Promise<void> {
     .map((file) => resolve(file));
   if (setupFiles.length === 0) await probe(options, redact);
 
-  // What each generated valid case creates comes from the links (client/linked-operations.ts), not from its id.
+  // What each generated valid case creates comes from the links (client/requests/linked-operations.ts), not from its id.
   const generatedWrites = (kind: 'deploys' | 'executes'): number =>
     generatedProperties
       .filter((property) => property.valid)

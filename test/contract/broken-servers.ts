@@ -1,7 +1,7 @@
 // The deliberately broken servers of the self-check: each is the real fake backend behind a proxy that breaks ONE rule,
 // with the exact set of rules the contract suite must report for it: a server that slips through, or that is reported
 // under a rule it did not break, is a bug in the suite.
-import { primaryCreation } from '../../client/linked-operations.ts';
+import { primaryCreation } from '../../client/requests/linked-operations.ts';
 import { matchOperation, openapiDocument, type OperationId } from '../../spec/index.ts';
 import type { Breakage, ProxiedRequest, ProxiedResponse } from './breaking-proxy.ts';
 

@@ -123,7 +123,7 @@ describe('the plan is derived from the spec', () => {
 
 test('every spec pointer written out in the contract suite names a node of the document', () => {
   const dir = `${repoRoot}/contract-tests`;
-  const written = readdirSync(dir)
+  const written = readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.ts'))
     .flatMap((file) =>
       [...readFileSync(`${dir}/${file}`, 'utf8').matchAll(/['`](\/(?:components|paths)\/[^'`$]*)['`]/g)].map(

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ContractReport } from '../../contract-tests/contract-report.ts';
+import type { ContractReport } from '../../contract-tests/report/contract-report.ts';
 import { repoRoot } from '../support/spawned-server.ts';
 import type { ContractRun } from './contract-runner.ts';
 

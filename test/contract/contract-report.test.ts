@@ -5,8 +5,8 @@ import { describe, expect, test } from 'vitest';
 import { planRun } from '../../contract-tests/check-plan.ts';
 import type { CheckRecord, CheckViolation, RecordedExchange } from '../../client/check-record.ts';
 import { diagnose } from '../../client/answer-diagnosis.ts';
-import { buildReport, formatConsoleReport, type ReportSection } from '../../contract-tests/contract-report.ts';
-import { formatJUnit, junitSuiteName } from '../../contract-tests/junit-report.ts';
+import { buildReport, formatConsoleReport, type ReportSection } from '../../contract-tests/report/contract-report.ts';
+import { formatJUnit, junitSuiteName } from '../../contract-tests/report/junit-report.ts';
 import type { RunOptions } from '../../contract-tests/run-options.ts';
 
 const options: RunOptions = {

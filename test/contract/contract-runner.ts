@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort, prismMock, repoRoot, spawnServer, type SpawnedServer } from '../support/spawned-server.ts';
-import type { ContractReport } from '../../contract-tests/contract-report.ts';
+import type { ContractReport } from '../../contract-tests/report/contract-report.ts';
 
 const run = promisify(execFile);
 

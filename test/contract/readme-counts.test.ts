@@ -1,5 +1,5 @@
 // The numbers the docs state about the contract suite come from the code: the table of checks is what
-// contract-tests/check-counts.ts renders from the plan, and the count of broken servers is the table's length.
+// contract-tests/report/check-counts.ts renders from the plan, and the count of broken servers is the table's length.
 import { readdirSync, readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
 import { repoRoot } from '../support/spawned-server.ts';

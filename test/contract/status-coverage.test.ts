@@ -3,10 +3,10 @@
 import { describe, expect, test } from 'vitest';
 import { planRun } from '../../contract-tests/check-plan.ts';
 import type { CheckRecord, RecordedExchange } from '../../client/check-record.ts';
-import { buildReport, formatConsoleReport } from '../../contract-tests/contract-report.ts';
-import { formatJUnit } from '../../contract-tests/junit-report.ts';
-import { statusCoverage, statusCoverageLines } from '../../contract-tests/status-coverage.ts';
-import { statusCoverageSection } from '../../contract-tests/status-coverage-section.ts';
+import { buildReport, formatConsoleReport } from '../../contract-tests/report/contract-report.ts';
+import { formatJUnit } from '../../contract-tests/report/junit-report.ts';
+import { statusCoverage, statusCoverageLines } from '../../contract-tests/report/status-coverage.ts';
+import { statusCoverageSection } from '../../contract-tests/report/status-coverage-section.ts';
 import { operations } from '../../spec/index.ts';
 
 function exchange(operationId: string, status: number | undefined): RecordedExchange {

@@ -8,7 +8,7 @@ import type { Agent } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintToken } from '../../mocks/core/request/auth.ts';
 import { checkResponse, operations, type OperationId } from '../../spec/index.ts';
-import { getSchemaValidator } from '../../spec/schema-compiler.ts';
+import { getSchemaValidator } from '../../spec/validators/schema-compiler.ts';
 import type { SpawnedServer } from '../support/spawned-server.ts';
 import { bearer, keepAliveAgent, send, startFake, type RawResponse } from './fake-process.ts';
 import { bodyFor, type Corruption } from './schema-arbitraries.ts';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
  * The folders the first column of the "Project layout" table names, in order, repeats kept: each row's first cell

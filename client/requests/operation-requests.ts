@@ -1,0 +1,43 @@
+// The requests a client builds for any operation of the spec (its path filled in, its richest example as the body),
+// and the operation's documented success status.
+import { getOperation, type BodyOperationId, type JsonObject, type OperationId } from '../../spec/index.ts';
+import type { OutgoingRequest } from '../http-exchange.ts';
+import { fillPath, type PathValues } from './path-parameters.ts';
+import { requestExamples } from './spec-schemas.ts';
+
+export type CheckRequest = Omit<OutgoingRequest, 'authorization'>;
+
+/**
+ * Whether an operation takes a JSON body (narrows its id for the body helpers).
+ * @example if (takesBody(operationId)) requestExamples(operationId)
+ */
+export function takesBody(operationId: OperationId): operationId is BodyOperationId {
+  return getOperation(operationId).requestMediaType !== undefined;
+}
+
+/**
+ * A request to an operation: its method, its path filled with `values`, and as body `body`, or its richest example when
+ * it takes one.
+ * @example validRequest(operationId, { agentId: 'agt_1' }) // { operationId, method: 'GET', path: '/v1/agents/agt_1', ... }
+ */
+export function validRequest(operationId: OperationId, values: PathValues, body?: JsonObject): CheckRequest {
+  const operation = getOperation(operationId);
+  const sent = body ?? (takesBody(operationId) ? requestExamples(operationId)[0] : undefined);
+  return {
+    operationId,
+    method: operation.method,
+    path: fillPath(operationId, values),
+    contentType: sent === undefined ? undefined : (operation.requestMediaType ?? 'application/json'),
+    body: sent === undefined ? undefined : JSON.stringify(sent),
+  };
+}
+
+/**
+ * The documented success status of an operation (the spec gives each exactly one 2xx).
+ * @example successStatus(operationId).status // 201 for a deploy
+ */
+export function successStatus(operationId: OperationId): { status: number; pointer: string; seed: boolean } {
+  const success = [...getOperation(operationId).responses.values()].find((r) => r.status >= 200 && r.status < 300);
+  if (!success) throw new Error(`${operationId} documents no success status`);
+  return { status: success.status, pointer: success.pointer, seed: success.assumption === undefined };
+}

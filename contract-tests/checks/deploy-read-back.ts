@@ -1,0 +1,226 @@
+// Every accepted deploy is read back: deploys a body, retrieves the agent it created and compares it, field by field,
+// with what was sent (or the documented default) and what the deploy answered. Shared by behaviour and generated checks.
+import {
+  escapePointerToken,
+  getAtPointer,
+  getOperation,
+  isJsonObject,
+  linkEchoes,
+  linksOf,
+  parsePointer,
+  type JsonObject,
+  type JsonValue,
+  type LinkEcho,
+  type RuleOrigin,
+} from '../../spec/index.ts';
+import { primaryCreation } from '../../client/requests/linked-operations.ts';
+import type { CheckRun } from './check-definition.ts';
+import { successStatus, validRequest } from '../../client/requests/operation-requests.ts';
+import { expectSuccess } from './expect-success.ts';
+import { requestSchema, resolveSchema, responseSchema, type SchemaAt } from '../../client/requests/spec-schemas.ts';
+
+/** The write the links name as the first creator (the deploy), what it creates, and the GET that reads it back. */
+const creation = primaryCreation();
+const creator = creation.creator;
+const reader = creation.readBack;
+const deploySpec = getOperation(creator).pointer;
+
+/** One field of the retrieved agent and the value it must have. */
+export interface Agreement {
+  pointer: string;
+  want: JsonValue | undefined;
+  origin: RuleOrigin;
+  specPointer: string;
+  why: string;
+  /** The exchange the wanted value came from (the deploy's answer), when not the request. */
+  source?: number;
+}
+
+function parse(body: string): JsonValue | undefined {
+  try {
+    return JSON.parse(body) as JsonValue;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Equal as JSON, with numbers equal up to double rounding noise (a server may store them as decimals). */
+function same(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+  if (typeof a === 'number' && typeof b === 'number')
+    return a === b || Math.abs(a - b) <= 1e-12 * Math.max(Math.abs(a), Math.abs(b));
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, i) => same(item, b[i]));
+  if (isJsonObject(a) && isJsonObject(b)) {
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((key) => same(a[key], b[key]));
+  }
+  return a === b;
+}
+
+/** The id a creation answered, where its link says it is. */
+function createdId(answer: JsonValue | undefined): string | undefined {
+  const value = answer === undefined ? undefined : getAtPointer(answer, creation.field);
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The creating operation and the GET that reads back what it created (from the spec's links). */
+export const readBackPair = { creator, reader, parameter: creation.parameter, field: creation.field } as const;
+
+/**
+ * Deploys `body`; records why it did not create an agent, or returns the answer.
+ * @example const deployed = await deploy(run, { name: 'x', category: 'defi', model: 'gpt-4', initialSupply: 1 });
+ */
+export async function deploy(
+  run: CheckRun,
+  body: JsonObject,
+  validBy?: RuleOrigin,
+  what = 'a valid deploy',
+): Promise<{ answer: JsonObject; id: string; index: number } | undefined> {
+  const { response, index } = await run.send(validRequest(creator, {}, body));
+  if (!response || !expectSuccess(run, creator, response.status, index, what, validBy)) return undefined;
+  const answer = parse(response.body);
+  // A success without the created id is a conformance violation of the body (recorded by send); nothing to read back.
+  const id = createdId(answer);
+  return isJsonObject(answer) && id !== undefined ? { answer, id, index } : undefined;
+}
+
+/**
+ * Retrieves an agent that a deploy just returned (through the GET its link names); records why it cannot be.
+ * @example const retrieved = await retrieve(run, 'agt_1'); // undefined when it could not be retrieved
+ */
+export async function retrieve(
+  run: CheckRun,
+  agentId: string,
+): Promise<{ agent: JsonObject; index: number } | undefined> {
+  const { response, index } = await run.send(validRequest(reader, { [creation.parameter]: agentId }));
+  if (!response || response.status >= 500) return undefined;
+  const agent = parse(response.body);
+  if (response.status !== 200 || !isJsonObject(agent)) {
+    run.violate({
+      rule: 'deployed-agent-retrievable',
+      pointer: '',
+      expected: 'status 200 with the agent',
+      found: String(response.status),
+      origin: 'seed',
+      specPointer: successStatus(reader).pointer,
+      message: `the agent ${agentId} that deploy just returned cannot be retrieved (${response.status})`,
+      exchange: index,
+    });
+    return undefined;
+  }
+  return { agent, index };
+}
+
+/**
+ * Compares the retrieved agent with each agreement.
+ * @example agree(run, agent, index, [{ pointer: '/status', want: 'active', origin: 'assumption', specPointer, why }]);
+ */
+export function agree(run: CheckRun, agent: JsonObject, index: number, agreements: Agreement[]): void {
+  // A field that already breaks its schema, in the agent or in the answer it is compared with, is reported once, there.
+  const malformed = new Set(
+    run.record.violations.filter((v) => v.rule === 'body-schema').map((v) => `${v.exchange}:${v.pointer}`),
+  );
+  for (const { pointer, want, origin, specPointer, why, source } of agreements) {
+    if (malformed.has(`${index}:${pointer}`) || (source !== undefined && malformed.has(`${source}:${pointer}`)))
+      continue;
+    const found = pointer
+      .split('/')
+      .slice(1)
+      .reduce<JsonValue | undefined>((node, key) => (isJsonObject(node) ? node[key] : undefined), agent);
+    if (!same(found, want)) {
+      run.violate({
+        rule: 'retrieve-agrees-with-deploy',
+        pointer,
+        expected: JSON.stringify(want),
+        found: found === undefined ? 'nothing' : JSON.stringify(found),
+        origin,
+        specPointer,
+        message: `${pointer} of the retrieved agent disagrees with ${why}`,
+        exchange: index,
+      });
+    }
+  }
+}
+
+/**
+ * What the read-back must echo, and where in the agent: the `x-echoes` of the link from the deploy to its read
+ * (spec/openapi.yaml), so no field is named here. Empty when no link names the read (then nothing is compared).
+ */
+const echoes: readonly LinkEcho[] = ((link) => (link ? linkEchoes(link) : []))(
+  linksOf().find((l) => l.from === creator && l.to === reader && l.parameter === creation.parameter),
+);
+
+/** The schema of a field (a JSON pointer into a body) within the body's schema, following `$ref`s on the way. */
+function fieldSchema(bodySchemaPointer: string, field: string): SchemaAt {
+  return parsePointer(field).reduce(
+    (at, token) => resolveSchema(`${at.pointer}/properties/${escapePointerToken(token)}`),
+    resolveSchema(bodySchemaPointer),
+  );
+}
+
+/** Values an agent has for omitted request fields: the schema's `default`, else the agent field's documented empty value. */
+function omittedValue(echo: LinkEcho): { want: JsonValue | undefined; specPointer: string } {
+  const request = fieldSchema(requestSchema(creator).pointer, echo.field);
+  if (request.schema.default !== undefined)
+    return { want: request.schema.default, specPointer: `${request.pointer}/default` };
+  // Fields without a default are ones the agent shows empty (description, capabilities).
+  const agent = fieldSchema(responseSchema(reader, successStatus(reader).status).pointer, echo.target);
+  return { want: agent.schema.type === 'array' ? [] : '', specPointer: agent.pointer };
+}
+
+/** One agreement on a request field: what was sent, or the documented value of an omitted one. */
+function requestAgreement(echo: LinkEcho, sent: JsonObject): Agreement {
+  const value = getAtPointer(sent, echo.field);
+  if (value !== undefined)
+    return {
+      pointer: echo.target,
+      want: value,
+      origin: 'seed',
+      specPointer: `${deploySpec}/requestBody`,
+      why: 'what the deploy sent',
+    };
+  const omitted = omittedValue(echo);
+  return {
+    pointer: echo.target,
+    want: omitted.want,
+    origin: 'assumption',
+    specPointer: omitted.specPointer,
+    why: `the documented value of an omitted ${echo.field.slice(1)}`,
+  };
+}
+
+/**
+ * What the retrieved agent must agree with: every request field (sent, or its documented default) and the deploy's answer.
+ * @example agree(run, agent, index, deployAgreements(sent, answer));
+ */
+export function deployAgreements(sent: JsonObject, answer: JsonObject, answerExchange?: number): Agreement[] {
+  return echoes.map((echo) =>
+    echo.from === 'request'
+      ? requestAgreement(echo, sent)
+      : {
+          pointer: echo.target,
+          want: getAtPointer(answer, echo.field),
+          origin: 'seed',
+          specPointer: successStatus(creator).pointer,
+          why: 'what the deploy answered',
+          ...(answerExchange === undefined ? {} : { source: answerExchange }),
+        },
+  );
+}
+
+/**
+ * Deploys `sent`, retrieves the agent and compares them; returns the answer and the retrieved agent.
+ * @example await readBack(run, requestExamples(readBackPair.creator)[0]);
+ */
+export async function readBack(
+  run: CheckRun,
+  sent: JsonObject,
+  validBy?: RuleOrigin,
+  what?: string,
+): Promise<{ answer: JsonObject; agent: JsonObject; index: number } | undefined> {
+  const deployed = await deploy(run, sent, validBy, what);
+  if (!deployed) return undefined;
+  const retrieved = await retrieve(run, deployed.id);
+  if (!retrieved) return undefined;
+  agree(run, retrieved.agent, retrieved.index, deployAgreements(sent, deployed.answer, deployed.index));
+  return { answer: deployed.answer, agent: retrieved.agent, index: retrieved.index };
+}

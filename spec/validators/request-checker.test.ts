@@ -1,0 +1,66 @@
+// The request checker, one row per rule: what it reports for a request that breaks it, with pointer and origin, and
+// nothing for the spec's own examples.
+import { describe, expect, it } from 'vitest';
+import { checkRequest, type RequestToCheck } from './request-checker.ts';
+import { getAtPointer } from '../json-pointer.ts';
+import { openapiDocument } from '../openapi-document.generated.ts';
+
+const example = JSON.stringify(getAtPointer(openapiDocument, '/components/examples/DeployRequestTrading/value'));
+const deploy = (body: string | undefined, contentType = 'application/json'): RequestToCheck => ({
+  operationId: 'deployAgent',
+  pathParameters: {},
+  contentType,
+  body,
+});
+
+describe('checkRequest', () => {
+  it('finds nothing in the spec’s own deploy example, or in a task for a valid agent id', () => {
+    expect(checkRequest(deploy(example))).toEqual([]);
+    expect(
+      checkRequest({
+        operationId: 'executeAgentTask',
+        pathParameters: { agentId: 'agt_WCC01FaiMscDbRzp' },
+        contentType: 'application/json',
+        body: '{"task":"t"}',
+      }),
+    ).toEqual([]);
+  });
+
+  it.each([
+    ['no body', deploy(undefined), 'request-body-required', '', 'seed'],
+    ['text/plain', deploy(example, 'text/plain'), 'request-content-type', '', 'seed'],
+    ['not JSON', deploy('{"name":'), 'request-body-is-json', '', 'seed'],
+    [
+      'revenueShare above 1',
+      deploy(JSON.stringify({ ...JSON.parse(example), revenueShare: 2 })),
+      'request-body-schema',
+      '/revenueShare',
+      'seed',
+    ],
+    [
+      'initialSupply above the assumed bound',
+      deploy(JSON.stringify({ ...JSON.parse(example), initialSupply: 1e16 })),
+      'request-body-schema',
+      '/initialSupply',
+      'assumption',
+    ],
+    [
+      'an agent id too long',
+      {
+        operationId: 'getAgent',
+        pathParameters: { agentId: 'x'.repeat(300) },
+        contentType: undefined,
+        body: undefined,
+      },
+      'path-parameter',
+      '/path/agentId',
+      undefined,
+    ],
+  ] as const)('%s: %s at %s', (_name, request, rule, pointer, origin) => {
+    const [first] = checkRequest(request as RequestToCheck);
+    expect(first?.rule).toBe(rule);
+    expect(first?.pointer).toBe(pointer);
+    if (origin !== undefined) expect(first?.origin).toBe(origin);
+    expect(first?.specPointer).toMatch(/^\//);
+  });
+});

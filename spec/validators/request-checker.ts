@@ -1,0 +1,145 @@
+// Checks one request a client sent against what the document says of its operation: path parameters, media type, body.
+// The request-side twin of response-checker.ts: each violation carries its JSON Pointer, the rule's place in the
+// document and whether that rule is the service description's (seed) or the spec's own decision (assumption).
+import type { ErrorObject } from 'ajv';
+import { errorDataPointer, errorMessage } from './field-errors.ts';
+import type { JsonObject } from '../json-pointer.ts';
+import { mediaTypeOf } from './media-type.ts';
+import { openapiDocument } from '../openapi-document.generated.ts';
+import { getOperation } from '../operations.ts';
+import { parameterSchemaPointer } from './request-validators.ts';
+import type { Violation } from './response-checker.ts';
+import { ruleOrigin } from '../rule-origin.ts';
+import { getSchemaValidator, rootSchemaPointer, schemaPathToPointer } from './schema-compiler.ts';
+import type { OperationId } from '../types.ts';
+
+/** The rule a request breaks. */
+export type RequestRule =
+  | 'path-parameter'
+  | 'request-content-type'
+  | 'request-body-required'
+  | 'request-body-is-json'
+  | 'request-body-schema';
+
+/** One way a request departs from the document; `pointer` is `/path/<name>` for a path parameter. */
+export interface RequestViolation extends Omit<Violation, 'rule' | 'status'> {
+  rule: RequestRule;
+}
+
+export interface RequestToCheck {
+  operationId: OperationId;
+  /** Path parameters by name, percent-decoded. */
+  pathParameters: Readonly<Record<string, string>>;
+  contentType: string | undefined;
+  /** The body as sent; undefined when there was none. */
+  body: string | undefined;
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  const text = JSON.stringify(value);
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
+
+function fromSchemaErrors(
+  operationId: OperationId,
+  rule: 'path-parameter' | 'request-body-schema',
+  errors: readonly ErrorObject[],
+  rootPointer: string,
+  prefix: string,
+  document: JsonObject,
+): RequestViolation[] {
+  return errors.map((error) => {
+    const keywordPointer = schemaPathToPointer(error.schemaPath, rootPointer);
+    const pointer = prefix + errorDataPointer(error);
+    const params = error.params as Record<string, unknown>;
+    const member = error.keyword === 'required' ? String(params.missingProperty) : undefined;
+    return {
+      operationId,
+      rule,
+      pointer,
+      expected: error.keyword === 'required' ? `property ${String(member)} to be present` : errorMessage(error),
+      found: error.keyword === 'required' ? 'nothing' : describe(error.data),
+      origin: ruleOrigin(keywordPointer, error.data, member, document),
+      specPointer: keywordPointer,
+      message: `${pointer || 'the request body'} ${errorMessage(error)}`,
+    };
+  });
+}
+
+/**
+ * Checks a request against the document: spec/openapi.yaml, unless another version of it is given.
+ * @example checkRequest({ operationId, pathParameters: { agentId: 'x' }, contentType: undefined, body: undefined })
+ */
+export function checkRequest(request: RequestToCheck, document: JsonObject = openapiDocument): RequestViolation[] {
+  const { operationId } = request;
+  const operation = getOperation(operationId, document);
+  const violations: RequestViolation[] = [];
+  for (const name of operation.pathParameters) {
+    const value = request.pathParameters[name] ?? '';
+    const pointer = parameterSchemaPointer(operationId, name, document);
+    const validate = getSchemaValidator(pointer, 'request', document);
+    if (!validate(value))
+      violations.push(
+        ...fromSchemaErrors(operationId, 'path-parameter', validate.errors ?? [], pointer, `/path/${name}`, document),
+      );
+  }
+  const schemaPointer = operation.requestSchemaPointer;
+  const mediaType = operation.requestMediaType;
+  if (schemaPointer === undefined || mediaType === undefined) return violations;
+  const bodyPointer = `${operation.pointer}/requestBody`;
+  if (request.body === undefined || request.body === '') {
+    violations.push({
+      operationId,
+      rule: 'request-body-required',
+      pointer: '',
+      expected: `a ${mediaType} body`,
+      found: 'no body',
+      origin: 'seed',
+      specPointer: bodyPointer,
+      message: `${operationId} takes a ${mediaType} body; none was sent`,
+    });
+    return violations;
+  }
+  if (request.contentType !== undefined && mediaTypeOf(request.contentType) !== mediaType)
+    violations.push({
+      operationId,
+      rule: 'request-content-type',
+      pointer: '',
+      expected: mediaType,
+      found: request.contentType,
+      origin: 'seed',
+      specPointer: `${bodyPointer}/content`,
+      message: `Content-Type must be ${mediaType}, got ${request.contentType}`,
+    });
+  let body: unknown;
+  try {
+    body = JSON.parse(request.body);
+  } catch {
+    violations.push({
+      operationId,
+      rule: 'request-body-is-json',
+      pointer: '',
+      expected: 'a JSON body',
+      found: describe(request.body),
+      origin: 'seed',
+      specPointer: `${bodyPointer}/content`,
+      message: 'the request body is not valid JSON',
+    });
+    return violations;
+  }
+  const validate = getSchemaValidator(schemaPointer, 'request', document);
+  // The request mode fills in defaults: a clone keeps the caller's value as it was sent.
+  if (!validate(structuredClone(body)))
+    violations.push(
+      ...fromSchemaErrors(
+        operationId,
+        'request-body-schema',
+        validate.errors ?? [],
+        rootSchemaPointer(schemaPointer, document),
+        '',
+        document,
+      ),
+    );
+  return violations;
+}

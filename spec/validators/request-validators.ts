@@ -1,0 +1,126 @@
+// Validates what a client sends (request bodies and path parameters) against the document, filling in the spec's defaults.
+import { resolveRef } from '../document-refs.ts';
+import { getOperation } from '../operations.ts';
+import { getAtPointer, isJsonObject, type JsonObject } from '../json-pointer.ts';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { getSchemaValidator } from './schema-compiler.ts';
+import { toFieldErrors } from './field-errors.ts';
+import type { BodyOperationId, OperationId, RequestBodies, ValidationError } from '../types.ts';
+import { openapiDocument } from '../openapi-document.generated.ts';
+
+/** The outcome of a validation: the value with defaults applied, or every reason it was rejected. */
+export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: ValidationError[] };
+
+function requestSchemaPointer(operationId: BodyOperationId, document: JsonObject): string {
+  const pointer = getOperation(operationId, document).requestSchemaPointer;
+  if (pointer === undefined) throw new Error(`${operationId} takes no request body`);
+  return pointer;
+}
+
+export interface ValidateRequestBodyOptions {
+  /**
+   * Whether to validate a clone (default true), so the caller's value is never changed. A caller that owns a body it
+   * has just parsed can pass false: ajv then writes the spec's defaults into that body, and the clone's cost is saved
+   * (about 15 % of the fake backend's CPU per deploy, measured over HTTP).
+   */
+  clone?: boolean;
+  /** Another version of the document to validate against (a spec-change check); spec/openapi.yaml by default. */
+  document?: JsonObject;
+}
+
+/**
+ * Validates a parsed JSON request body. On success the value carries the spec's defaults
+ * (priority `normal`, revenueShare 0, pricePerToken 0.01); by default it is a clone and the caller's value is unchanged.
+ * @example
+ * const result = validateRequestBody(operationId, JSON.parse(text), { clone: false });
+ * if (!result.ok) return problem(400, result.errors);
+ */
+export function validateRequestBody<K extends BodyOperationId>(
+  operationId: K,
+  body: unknown,
+  options: ValidateRequestBodyOptions = {},
+): ValidationResult<RequestBodies[K]> {
+  const document = options.document ?? openapiDocument;
+  const validate =
+    document === openapiDocument
+      ? ownValidator(bodyValidators, operationId, () => requestSchemaPointer(operationId, document))
+      : getSchemaValidator(requestSchemaPointer(operationId, document), 'request', document);
+  const subject: unknown = options.clone !== false && isJsonObject(body) ? structuredClone(body) : body;
+  if (validate(subject)) return { ok: true, value: subject as RequestBodies[K] };
+  return { ok: false, errors: toFieldErrors(validate.errors ?? []) };
+}
+
+// The fake validates a body and a path parameter on every request: for spec/openapi.yaml the compiled validator is kept
+// by operation (and parameter), with no pointer to find and no cache key to build per request.
+const bodyValidators = new Map<string, ValidateFunction>();
+const parameterValidators = new Map<string, Map<string, ValidateFunction>>();
+
+function ownValidator(cache: Map<string, ValidateFunction>, key: string, pointer: () => string): ValidateFunction {
+  let validate = cache.get(key);
+  if (!validate) {
+    validate = getSchemaValidator(pointer(), 'request', openapiDocument);
+    cache.set(key, validate);
+  }
+  return validate;
+}
+
+// Memoized: the fake backend validates a path parameter on every request, and walking the document each time showed in its profile.
+const parameterPointers = new Map<string, string>();
+
+/**
+ * Pointer of the schema of a path parameter of an operation (after following the parameter's $ref); throws when the
+ * operation has no such parameter.
+ * @example parameterSchemaPointer(operationId, 'agentId') // '/components/parameters/AgentId/schema'
+ */
+export function parameterSchemaPointer(
+  operationId: OperationId,
+  name: string,
+  document: JsonObject = openapiDocument,
+): string {
+  if (document !== openapiDocument) return findParameterSchemaPointer(operationId, name, document);
+  const key = `${operationId} ${name}`;
+  const cached = parameterPointers.get(key);
+  if (cached !== undefined) return cached;
+  const pointer = findParameterSchemaPointer(operationId, name, document);
+  parameterPointers.set(key, pointer);
+  return pointer;
+}
+
+function findParameterSchemaPointer(operationId: OperationId, name: string, document: JsonObject): string {
+  const operation = getOperation(operationId, document);
+  const parameters = getAtPointer(document, `${operation.pointer}/parameters`);
+  if (Array.isArray(parameters)) {
+    for (const [index, raw] of parameters.entries()) {
+      if (!isJsonObject(raw)) continue;
+      // operation.pointer is already escaped (`~1` for each `/` of the path): append to it, do not escape it again.
+      const { node, pointer } = resolveRef(raw, `${operation.pointer}/parameters/${index}`, document);
+      if (node.name === name && node.in === 'path') return `${pointer}/schema`;
+    }
+  }
+  throw new Error(`${operationId} has no path parameter ${name}`);
+}
+
+/**
+ * Validates one path parameter; error paths are `/path/<name>`. `document`: as for validateRequestBody.
+ * @example validatePathParameter(operationId, 'agentId', 'x'.repeat(200)).ok // false
+ */
+export function validatePathParameter(
+  operationId: OperationId,
+  name: string,
+  value: string,
+  document: JsonObject = openapiDocument,
+): ValidationResult<string> {
+  let validate: ValidateFunction;
+  if (document === openapiDocument) {
+    let byName = parameterValidators.get(operationId);
+    if (!byName) {
+      byName = new Map();
+      parameterValidators.set(operationId, byName);
+    }
+    validate = ownValidator(byName, name, () => parameterSchemaPointer(operationId, name, document));
+  } else {
+    validate = getSchemaValidator(parameterSchemaPointer(operationId, name, document), 'request', document);
+  }
+  if (validate(value)) return { ok: true, value };
+  return { ok: false, errors: toFieldErrors(validate.errors ?? [], `/path/${name}`) };
+}
