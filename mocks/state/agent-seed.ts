@@ -2,7 +2,7 @@
 // fake's own rules (the figures the store keeps consistent), so a seeded agent is one the fake could have produced.
 import { isJsonObject, validateSchema, type Agent, type ValidationError } from '../../spec/index.ts';
 import type { CatalogueEntry } from './catalogue.ts';
-import { deployBoundsErrors } from '../storage/stored-records.ts';
+import { agentRecordErrors } from '../storage/stored-records.ts';
 
 type Nested = 'tokenomics' | 'performance' | 'statistics';
 
@@ -45,7 +45,7 @@ export function buildSeededAgent(
   const schema = validateSchema('Agent', merged, { strict: true });
   if (!schema.ok) return { ok: false, errors: schema.errors };
   const agent = merged as Agent;
-  const errors = [...deployBoundsErrors(agent), ...ruleErrors(agent, derived.tasksFailed, input)];
+  const errors = [...agentRecordErrors(agent), ...ruleErrors(agent, derived.tasksFailed, input)];
   if (typeof fields.agentId === 'string' && taken(fields.agentId))
     errors.push({ path: '/agentId', message: 'is already taken by another agent' });
   return errors.length > 0 ? { ok: false, errors } : { ok: true, agent, tasksFailed: derived.tasksFailed };

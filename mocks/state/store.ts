@@ -79,6 +79,16 @@ export type SeedOutcome<T> = { ok: true; value: T } | { ok: false; status: 400 |
 export const deployValidated: unique symbol = Symbol('deployValidated');
 
 const round4 = (value: number): number => Math.round(value * 10_000) / 10_000;
+/**
+ * A figure a settled task adds to (revenue, volume), to 4 decimals. Above 2^53 / 10^4 a double has no 4th decimal to
+ * round, and × 10^4 would overflow near the largest double (a seeded 1e305 became Infinity, served as null); a sum past
+ * the largest double stays at it, so a figure is always a finite number the spec accepts.
+ */
+const settledSum = (figure: number, added: number): number => {
+  const sum = figure + added;
+  if (!Number.isFinite(sum)) return Number.MAX_VALUE;
+  return Math.abs(sum) < 2 ** 53 / 10_000 ? round4(sum) : sum;
+};
 // A stream distinct from faker's, so deploy ids never replay catalogue ids.
 const randomSeed = (seed: number): number => (seed ^ 0x9e3779b9) >>> 0;
 
@@ -423,15 +433,18 @@ export class AgentStore {
     const finishedBefore = record.tasksCompleted + record.tasksFailed;
     if (task.outcome === 'completed') {
       record.tasksCompleted += 1;
-      record.totalRevenue = round4(record.totalRevenue + task.cost);
-      record.volume24h = round4(record.volume24h + task.cost * record.price);
+      record.totalRevenue = settledSum(record.totalRevenue, task.cost);
+      record.volume24h = settledSum(record.volume24h, task.cost * record.price);
     } else {
       record.tasksFailed += 1;
     }
     const finished = finishedBefore + 1;
     record.successRate = round4(record.tasksCompleted / finished);
+    // The running mean moved by the new sample's share: average × count would overflow for a seeded average near the
+    // largest double, and the agent would be served with null where the spec wants a number.
+    const duration = task.finishesAt - task.submittedAt;
     record.averageResponseTime = Math.round(
-      (record.averageResponseTime * finishedBefore + (task.finishesAt - task.submittedAt)) / finished,
+      record.averageResponseTime + (duration - record.averageResponseTime) / finished,
     );
     this.#agents.changed(record);
   }

@@ -6,6 +6,7 @@ import { parseSnapshot as parseCoverageSnapshot } from '../core/steering/coverag
 import { parseScenarioConfig } from '../core/steering/scenarios.ts';
 import { OVERRIDES_DOCUMENT, parseStoredOverrides } from './stored-overrides.ts';
 import type { TaskRecord } from '../state/task-lifecycle.ts';
+import { agentIdProblem, creatorProblem } from '../state/agent-identity.ts';
 
 /**
  * Longest JSON text of a stored agent: a deploy within the spec's bounds (name 100, description 2000, 32 capabilities of
@@ -44,7 +45,7 @@ export function checkStoredAgent(text: unknown): Checked<Agent> {
   const schema = validateSchema('Agent', parsed.value, { strict: true });
   if (!schema.ok) return { ok: false, reason: first(schema.errors) };
   const agent = parsed.value as Agent;
-  const bounds = deployBoundsErrors(agent);
+  const bounds = agentRecordErrors(agent);
   if (bounds.length > 0) return { ok: false, reason: first(bounds) };
   return { ok: true, value: agent };
 }
@@ -57,11 +58,26 @@ const DEPLOYED_AS: Readonly<Record<string, string>> = {
 };
 
 /**
+ * What the fake requires of every agent beside the spec's Agent schema, however it comes in (a deploy, a seed, a stored
+ * or pulled row, a recording): its deploy fields within a deploy request's bounds, its id and creator as the fake can
+ * store and serve them (agent-identity.ts). One check for every way in, so an agent acknowledged once is loaded again.
+ * @example agentRecordErrors({ ...agent, creator: 'x'.repeat(70_000) }) // [{ path: '/creator', message: 'has 70000 characters, more than 256' }]
+ */
+export function agentRecordErrors(agent: Agent): ValidationError[] {
+  const errors = deployBoundsErrors(agent);
+  const creator = creatorProblem(agent.creator);
+  if (creator !== undefined) errors.push({ path: '/creator', message: creator });
+  const agentId = agentIdProblem(agent.agentId);
+  if (agentId !== undefined) errors.push({ path: '/agentId', message: agentId });
+  return errors;
+}
+
+/**
  * Where an agent's deploy fields leave the bounds a deploy request has (name 1–100 characters…), by the agent's own
  * pointers: an agent outside them could never have been deployed.
  * @example deployBoundsErrors({ ...agent, name: 'x'.repeat(300) }) // [{ path: '/name', message: 'must NOT have more than 100 characters' }]
  */
-export function deployBoundsErrors(agent: Agent): ValidationError[] {
+function deployBoundsErrors(agent: Agent): ValidationError[] {
   const asDeployed = validateSchema('DeployRequest', {
     name: agent.name,
     description: agent.description,

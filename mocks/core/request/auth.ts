@@ -1,5 +1,6 @@
 // The auth decision: a bearer JWT, HS256 with the development secret, verified with jose and cached per token until it expires.
 import { errors, jwtVerify, SignJWT } from 'jose';
+import { creatorProblem, MAX_CREATOR_LENGTH } from '../../state/agent-identity.ts';
 
 /** The documented development secret; set MOCK_JWT_SECRET (or the `jwtSecret` option) to use another. */
 export const DEFAULT_JWT_SECRET = 'agent-registry-kit-dev-secret';
@@ -13,9 +14,6 @@ const ENTRY_OVERHEAD_BYTES = 160;
 /** Longest Authorization header looked at; longer ones are rejected before jose sees them. */
 const MAX_TOKEN_LENGTH = 8192;
 const BEARER = /^Bearer +(\S+) *$/i;
-/** C0 and C1 controls and DEL: a `sub` holding one would reach the store, the API's answers and terminals. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
-const unprintable = /[\u0000-\u001f\u007f-\u009f]/;
 /**
  * Longest lifetime accepted: a token must expire within 7 days of now (a decision of this kit: a development token
  * that leaks stops working within a week, and the verified-token cache never holds one longer).
@@ -108,13 +106,13 @@ export function createAuthenticator(
             detail: 'The bearer token has no `sub` claim; the caller must be named.',
           };
         }
-        if (!payload.sub.isWellFormed() || unprintable.test(payload.sub)) {
-          // It becomes the `creator` of deployed agents: served, persisted and printed, so it must be plain text.
+        // It becomes the `creator` of deployed agents: served, persisted and printed, so it is checked as one.
+        const subProblem = creatorProblem(payload.sub);
+        if (subProblem !== undefined) {
           return {
             ok: false,
             error: 'invalid_token',
-            detail:
-              "The bearer token's sub claim holds a control character or a lone surrogate; name the caller in plain text.",
+            detail: `The bearer token's sub claim ${subProblem}; name the caller in plain text of at most ${MAX_CREATOR_LENGTH} characters.`,
           };
         }
         // Two bytes a character covers strings V8 stores as UTF-16; Latin-1 ones take half.

@@ -8,6 +8,7 @@ import { createFixedClock } from '../../core/clock.ts';
 import { createMockCore, type MockCore } from '../../core/core.ts';
 import { silentLogger } from '../../core/logger.ts';
 import type { MockResponse } from '../../core/mock-http.ts';
+import { expectConforms } from '../../test-api/expect-conforms.ts';
 import { openSqliteStorage, type SqliteStorage } from './sqlite-storage.ts';
 
 const START = Date.parse('2026-11-20T12:00:00.000Z');
@@ -357,6 +358,48 @@ const HOSTILE: [string, (db: DatabaseSync) => void, RegExp][] = [
     /agent agt_\w+ that is not catalogue agent 3/,
   ],
 ];
+
+// Seeds pass one check of agents, the one a restart applies to what it loads: what was acknowledged opens again and is
+// served conformant; what could not be is a 400 naming the field, never a 201 followed by a refused database.
+const SEEDS: [string, Record<string, unknown>, 201 | 400, string?][] = [
+  ['a creator of 70,000 characters', { creator: 'c'.repeat(70_000) }, 400, '/creator'],
+  ['a creator of 256 characters', { creator: 'c'.repeat(256) }, 201],
+  ['the agent id deploy (its path is the deploy path)', { agentId: 'deploy' }, 400, '/agentId'],
+  ['an agent id holding NUL', { agentId: 'agt_a\u0000b' }, 400, '/agentId'],
+  ['an agent id holding escape sequences', { agentId: 'agt_\u001b]0;TITLE\u0007\u001b[2J' }, 400, '/agentId'],
+  [
+    'figures near the largest double, a task then settling on them',
+    {
+      tokenomics: { price: 1e9 },
+      performance: { tasksCompleted: 5, totalRevenue: 1e305, averageResponseTime: 1e308 },
+      statistics: { volume24h: 1e305 },
+    },
+    201,
+  ],
+];
+
+describe('what a seed acknowledges is served conformant and opens again after a restart', () => {
+  it.each(SEEDS)('%s', async (_name, body, status, path) => {
+    const first = openStorage();
+    const core = coreOn(first);
+    const seeded = await call(core, 'POST', '/__mock/agents', body);
+    expect(seeded.status, seeded.body.slice(0, 300)).toBe(status);
+    if (status === 400) {
+      expect(JSON.parse(seeded.body).errors.map((error: { path: string }) => error.path)).toContain(path);
+      return;
+    }
+    const { agentId } = JSON.parse(seeded.body) as { agentId: string };
+    expect((await call(core, 'POST', '/__mock/tasks', { agentId, status: 'completed' })).status).toBe(201);
+    const read = async (on: MockCore): Promise<MockResponse> => {
+      const answer = await call(on, 'GET', `/v1/agents/${agentId}`);
+      expectConforms({ method: 'GET', path: `/v1/agents/${agentId}`, ...answer });
+      return answer;
+    };
+    const before = await read(core);
+    await close(first);
+    expect((await read(coreOn(openStorage()))).body).toBe(before.body);
+  });
+});
 
 describe('a state database with hostile content is refused at start, with one line saying what and where', () => {
   it.each(HOSTILE)('%s', async (_name, tamper, refusal) => {
