@@ -125,7 +125,8 @@ async function seededResponse<T>(
 /** Where an override's problem lies in the PUT /__mock/overrides body. */
 function overrideFieldPath(problem: OverrideProblem): string {
   if (problem.rule === 'operation') return '/operation';
-  if (problem.rule === 'status-documented') return '/status';
+  if (problem.rule === 'status-documented' || problem.rule === 'status-final') return '/status';
+  if (problem.rule === 'framing-header') return problem.path;
   if (problem.rule === 'content-type') return '/headers/content-type';
   if (problem.rule === 'required-header') return problem.path;
   return `/body${problem.path}`;

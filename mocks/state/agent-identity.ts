@@ -27,8 +27,7 @@ function plainTextProblem(text: string): string | undefined {
  */
 export function creatorProblem(creator: string): string | undefined {
   if (creator === '') return 'is empty';
-  if (creator.length > MAX_CREATOR_LENGTH)
-    return `has ${creator.length} characters, more than ${MAX_CREATOR_LENGTH}`;
+  if (creator.length > MAX_CREATOR_LENGTH) return `has ${creator.length} characters, more than ${MAX_CREATOR_LENGTH}`;
   return plainTextProblem(creator);
 }
 

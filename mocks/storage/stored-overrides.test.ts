@@ -94,6 +94,17 @@ describe('parseStoredOverrides', () => {
       ],
       /a second time/,
     ],
+    // `unchecked` lifts the spec's rules, never HTTP's: an edited row must not make the server frame an answer twice.
+    [
+      'an unchecked 101 with its own Transfer-Encoding',
+      [{ operation: 'getAgent', status: 101, unchecked: true, headers: { 'transfer-encoding': 'chunked' } }],
+      /status 101 is not a final answer.*transfer-encoding frames the message/,
+    ],
+    [
+      'an unchecked answer with its own Content-Length',
+      [{ operation: 'getAgent', status: 418, unchecked: true, headers: { 'Content-Length': '0' } }],
+      /content-length frames the message/,
+    ],
   ])('refuses %s, saying where', (_name, value, reason) => {
     const parsed = parseStoredOverrides(value);
     expect(parsed.ok).toBe(false);

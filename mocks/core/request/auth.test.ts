@@ -68,7 +68,10 @@ describe('claim rules: exp required, lifetime bounded, iat not in the future, no
     // Stored agents are loaded again only when their creator has at most 256 characters: a longer sub is refused here.
     [
       'sub of 257 characters',
-      { payload: `{"sub":"${'s'.repeat(257)}","exp":${nowSeconds + 60}}`, want: /sub claim has 257 characters, more than 256/ },
+      {
+        payload: `{"sub":"${'s'.repeat(257)}","exp":${nowSeconds + 60}}`,
+        want: /sub claim has 257 characters, more than 256/,
+      },
     ],
     ['sub of 256 characters', { payload: `{"sub":"${'s'.repeat(256)}","exp":${nowSeconds + 60}}`, want: 'accepted' }],
     [

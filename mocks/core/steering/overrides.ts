@@ -108,6 +108,8 @@ export function buildOverride(
     body: body === undefined ? documented.body : JSON.stringify(body),
   };
   for (const [name, value] of Object.entries(options.headers ?? {})) response.headers[name.toLowerCase()] = value;
+  const unsendable = unsendableProblems(response);
+  if (unsendable.length > 0) throw new OverrideError(`The override ${status} of ${operation.operationId}`, unsendable);
   if (checked) {
     const problems = overrideProblems(operation.operationId, response);
     if (problems.length > 0) throw new OverrideError(`The override ${status} of ${operation.operationId}`, problems);
@@ -134,6 +136,45 @@ export function buildOverrideFrom(input: OverrideInput): BuiltOverride {
     input.headers ? { headers: input.headers } : {},
     input.unchecked !== true,
   );
+}
+
+/**
+ * Headers that say how the message is framed or the connection used: the HTTP layer writes them itself, and an answer
+ * carrying its own would be framed twice (Transfer-Encoding beside Content-Length) or take over the connection.
+ */
+const FRAMING_HEADERS = new Set([
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+]);
+
+/**
+ * What no override may answer, checked or not (`unchecked` lifts the spec's rules, not HTTP's): a status that is not
+ * a final answer (1xx) and framing headers. Whoever builds an override goes through here: PUT /__mock/overrides, the
+ * test API and each override loaded from storage.
+ */
+function unsendableProblems(response: MockResponse): OverrideProblem[] {
+  const problems: OverrideProblem[] = [];
+  if (response.status < 200 || response.status > 599)
+    problems.push({
+      path: '',
+      message: `status ${response.status} is not a final answer (200 to 599)`,
+      rule: 'status-final',
+      specPointer: '',
+    });
+  for (const name of Object.keys(response.headers))
+    if (FRAMING_HEADERS.has(name))
+      problems.push({
+        path: `/headers/${name}`,
+        message: `${name} frames the message; the server sets it`,
+        rule: 'framing-header',
+        specPointer: '',
+      });
+  return problems;
 }
 
 /** Everything the response checker finds wrong with an answer, undocumented fields included (a misspelt one is one). */
