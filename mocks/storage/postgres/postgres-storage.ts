@@ -30,6 +30,7 @@ import {
   type TaskLog,
 } from '../storage.ts';
 import type { TaskRecord } from '../../state/task-lifecycle.ts';
+import { postgresUrlProblem, redactPostgresUrl } from './postgres-url.ts';
 import type { ReplicaStorage } from './replica-dispatch.ts';
 
 /** Agents kept parsed in memory at most (the mirror keeps every agent's JSON text). */
@@ -103,17 +104,6 @@ interface UnpulledAttempt {
   holds: boolean;
 }
 
-/** The URL as it may be shown: the password replaced. */
-function redactPostgresUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'postgres://(unparsable URL)';
-  }
-}
-
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 // Golden-ratio spacing of the replicas' positions in mulberry32's one cycle: streams start 2^32/φ draws apart.
@@ -160,6 +150,8 @@ ORDER BY k, seq`;
  */
 export async function openPostgresStorage(url: string, options: PostgresStorageOptions): Promise<PostgresStorage> {
   const location = redactPostgresUrl(url);
+  const urlProblem = postgresUrlProblem(url);
+  if (urlProblem !== undefined) throw new Error(`the state database ${location} ${urlProblem}`);
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? DEFAULT_POOL_SIZE,
