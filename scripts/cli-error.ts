@@ -1,5 +1,6 @@
 // The one way a command-line entry point reports a usage or environment mistake (one line, exit 2) or its own crash
 // (one line, exit 70): neither may look like exit 1, which means "found a problem".
+import { terminalSafe } from '../client/terminal-text.ts';
 import { LOG_PREFIX } from '../mocks/core/logger.ts';
 
 /** Exit status of a crash of the kit itself: EX_SOFTWARE of sysexits.h, never 1 (a finding) or 2 (a mistake). */
@@ -10,7 +11,8 @@ const crashExitCode = 70;
  * @example cliError('API_BASE_URL is not set; export API_BASE_URL=https://api.example.com');
  */
 export function cliError(message: string, exitCode = 2): never {
-  process.stderr.write(`${LOG_PREFIX} ${message}\n`);
+  // The message may quote what it refuses (a flag's value, a stored record's id): its controls are printed as escapes.
+  process.stderr.write(`${LOG_PREFIX} ${terminalSafe(message)}\n`);
   process.exit(exitCode);
 }
 

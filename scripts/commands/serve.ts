@@ -2,6 +2,7 @@
 // by flags or environment variables.
 import { enableCompileCache } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
+import { guardWrites } from '../../client/terminal-text.ts';
 import { cliError } from '../cli-error.ts';
 import { parseCommandLine } from '../command-line.ts';
 import { stopWithLauncher } from '../stop-with-launcher.ts';
@@ -134,7 +135,7 @@ function readSettings(values: ServeFlags, env: NodeJS.ProcessEnv, limits: Settin
     maxTasks: bound('max-tasks', 10_000),
     maxAgents: bound('max-agents', limits.defaultMaxAgents),
     sessions: { max: bound('max-sessions', 100, 0), maxRecords: bound('session-records', 100_000, 0) },
-    origins: values['cors-origin'] ?? listFromEnv(env.MOCK_CORS_ORIGINS),
+    origins: readCorsOrigins(values['cors-origin'] ?? listFromEnv(env.MOCK_CORS_ORIGINS)),
     allowedHosts: readAllowedHosts(values['allowed-host'] ?? listFromEnv(env.MOCK_ALLOWED_HOSTS) ?? []),
     controlToken,
     unsafeOpenControlPlane: values['unsafe-open-control-plane'] ?? false,
@@ -148,6 +149,27 @@ function readBound(text: string | undefined, flag: BoundFlag, fallback: number, 
   if (!/^\d{1,7}$/.test(text) || Number(text) < min)
     cliError(`--${flag} must be a whole number from ${min} to 9999999, got ${text}`);
   return Number(text);
+}
+
+/**
+ * Each origin as a browser sends it in `Origin` (scheme, host, port; http or https): anything else can never match a
+ * request, so a typo (`http://a,b` for two origins) or `javascript:…` would silently allow nobody.
+ */
+function readCorsOrigins(origins: string[] | undefined): string[] | undefined {
+  const bad = origins?.find((origin) => {
+    const parsed = URL.canParse(origin) ? new URL(origin) : undefined;
+    return (
+      parsed === undefined ||
+      !['http:', 'https:'].includes(parsed.protocol) ||
+      parsed.origin !== origin ||
+      /[,\s]/.test(origin)
+    );
+  });
+  if (bad !== undefined)
+    cliError(
+      `--cors-origin takes one origin as browsers send it (http(s)://host[:port], no path; repeat the flag for more), got "${bad}"`,
+    );
+  return origins;
 }
 
 function readAllowedHosts(allowedHosts: string[]): string[] {
@@ -202,6 +224,10 @@ export async function main(args: string[]): Promise<void> {
     import('../../mocks/state/catalogue.ts'),
     import('../../mocks/state/store.ts'),
   ]);
+  // Every line the fake prints may carry stored data (an agent id in a refusal, a database's error text): printed through
+  // the one terminal-safe writer, so no escape sequence in it reaches the terminal raw.
+  guardWrites(process.stdout);
+  guardWrites(process.stderr);
   const values = parseCommandLine(flags, { usage, help: help(DEFAULT_SEED) }, args);
   // V8 doubles the young generation whenever many objects survive (a 100k catalogue, a deploy load) and never gives the
   // pages back: measured here, RSS went 145 → 200 MB under 10 s of load with it, and stayed at ~138 MB without it, at the

@@ -141,12 +141,43 @@ describe('npm start', () => {
     ['an allowed host with a port', ['--allowed-host', 'fake.internal:4010'], {}, /without scheme, port or path/],
     ['MOCK_ALLOWED_HOSTS with a path', [], { MOCK_ALLOWED_HOSTS: 'a.test,b.test/x' }, /got "b\.test\/x"/],
     ['a control token with spaces', ['--control-token', 'two words'], {}, /--control-token .* without spaces/],
+    ['a javascript: CORS origin', ['--cors-origin', 'javascript:alert(1)'], {}, /--cors-origin takes one origin/],
+    ['two CORS origins in one', ['--cors-origin', 'http://a,b'], {}, /--cors-origin .*got "http:\/\/a,b"/],
+    ['a CORS origin with a path', [], { MOCK_CORS_ORIGINS: 'http://localhost:3000/app' }, /--cors-origin takes/],
+    // The value is quoted in the line: its escape sequence is printed visible, never sent to the terminal.
+    ['a port holding escapes', ['--port', '\u001b]0;TITLE\u0007\u001b[2J'], {}, /got \\x1b\]0;TITLE\\x07\\x1b\[2J /],
   ] as const)('refuses %s with one line on stderr', (_name, args, env, message) => {
     const result = run([...args], env);
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(/^agent-registry-kit: /);
+    expect(result.stderr).not.toMatch(/\u001b/);
+  });
+
+  it('prints a stored record that it refuses terminal-safe: an agent id with escapes is shown as escapes', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'serve-escapes-'));
+    try {
+      const file = join(directory, 'store.db');
+      const { openSqliteStorage } = await import('../../mocks/storage/sqlite/sqlite-storage.ts');
+      const { createMockCore } = await import('../../mocks/core/core.ts');
+      const storage = openSqliteStorage(file, { seed: DEFAULT_SEED, catalogueSize: 0, maxTasks: 10_000 });
+      await createMockCore({ catalogueSize: 0, storage }).persist();
+      await storage.close();
+      const { DatabaseSync } = await import('node:sqlite');
+      const db = new DatabaseSync(file);
+      const id = 'agt_\u001b]0;TITLE\u0007\u001b[2J\u001b[8m';
+      db.prepare(
+        'INSERT INTO agents (agent_id, catalogue_index, status, tasks_failed, agent) VALUES (?, NULL, ?, 0, ?)',
+      ).run(id, 'active', JSON.stringify({ agentId: id, creator: 'c'.repeat(70_000) }));
+      db.close();
+      const result = run(['--port', '0', '--state', file, '--agents', '0']);
+      expect(result.status).toBe(2);
+      expect(result.stderr).toContain('agt_\\x1b]0;TITLE\\x07\\x1b[2J\\x1b[8m');
+      expect(result.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
   });
 
   it('accepts the Host names given with --allowed-host or MOCK_ALLOWED_HOSTS, and refuses others with 403', async () => {
