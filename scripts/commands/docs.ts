@@ -131,10 +131,16 @@ export function main(args: string[]): void {
     );
   const outDir = resolve(out ?? join('build', 'docs'));
 
-  mkdirSync(outDir, { recursive: true });
   const input = join(outDir, 'openapi.json');
   const page = join(outDir, 'index.html');
-  writeFileSync(input, `${JSON.stringify(documentWithAssumptions(), null, 2)}\n`);
+  try {
+    mkdirSync(outDir, { recursive: true });
+    writeFileSync(input, `${JSON.stringify(documentWithAssumptions(), null, 2)}\n`);
+  } catch (error) {
+    // A path that is a file (/dev/null), read-only or on a full disk is a mistake in what was given, not a crash.
+    const reason = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
+    cliError(`--out ${outDir} cannot hold the pages (${reason}); give a directory you can write`);
+  }
 
   // Run the CLI's own script on this Node: its shebang would pick whatever `node` is first on PATH.
   const config = join(root, 'redocly.yaml');

@@ -100,7 +100,11 @@ function readSettings(values: ReturnType<typeof parseCommandLine<typeof flags>>)
 
 function readCa(file: string): string {
   try {
-    return readFileSync(file, 'utf8');
+    const pem = readFileSync(file, 'utf8');
+    // Node ignores what is not a PEM certificate: the flag would then trust nothing and say nothing.
+    if (!pem.includes('-----BEGIN CERTIFICATE-----'))
+      cliError(`--ca ${file} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+    return pem;
   } catch (error) {
     return cliError(
       `cannot read --ca ${file} (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,

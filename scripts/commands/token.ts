@@ -1,6 +1,7 @@
 // `agent-registry-kit token` (and `npm run token`): prints a bearer token the fake backend accepts (HS256, development
 // secret), and nothing else, on stdout.
 import { DEFAULT_JWT_SECRET, MAX_TOKEN_LIFETIME_SECONDS, mintToken } from '../../mocks/core/request/auth.ts';
+import { creatorProblem } from '../../mocks/state/agent-identity.ts';
 import { cliError } from '../cli-error.ts';
 import { parseCommandLine } from '../command-line.ts';
 
@@ -30,12 +31,16 @@ export async function main(args: string[]): Promise<void> {
     cliError(
       `--ttl must be a whole number of seconds from 1 to ${MAX_TOKEN_LIFETIME_SECONDS} (7 days, the longest lifetime the fake accepts), got ${values.ttl}`,
     );
-  if (values.sub === '') cliError('--sub must not be empty');
+  // The fake refuses a token whose sub it could not keep as a creator: the same check here, so no such token is minted.
+  const subProblem = values.sub === undefined ? undefined : creatorProblem(values.sub);
+  if (subProblem !== undefined) cliError(`--sub ${subProblem}; the fake would refuse the token`);
+  const secret = values.secret ?? process.env.MOCK_JWT_SECRET ?? DEFAULT_JWT_SECRET;
+  if (secret === '') cliError('--secret (or MOCK_JWT_SECRET) must not be empty: HS256 cannot sign with an empty key');
   const token = await mintToken({
     ...(values.sub !== undefined && { sub: values.sub }),
     ...(values.ttl !== undefined && { ttlSeconds: Number(values.ttl) }),
     expired: values.expired ?? false,
-    secret: values.secret ?? process.env.MOCK_JWT_SECRET ?? DEFAULT_JWT_SECRET,
+    secret,
   });
   process.stdout.write(`${token}\n`);
 }

@@ -62,6 +62,20 @@ describe('agent-registry-kit', () => {
   });
 });
 
+describe('a mistake in what a subcommand is given is one line and exit 2, never 70', () => {
+  it.each([
+    ['token --secret ""', ['token', '--secret', ''], /--secret .* must not be empty/],
+    ['token --sub ESC[2J', ['token', '--sub', '\u001b[2J'], /--sub holds a control character/],
+    ['docs --out /dev/null (a file)', ['docs', '--out', '/dev/null'], /--out \/dev\/null cannot hold the pages/],
+  ])('%s', (_name, args, message) => {
+    const result = cli(args);
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
 describe('npm start', () => {
   it('stops when the PID a shell got (npm’s) is killed, instead of leaving the server serving', async () => {
     // npm runs the script under `sh -c`, which dies of the SIGTERM npm forwards and does not pass it on. The group of

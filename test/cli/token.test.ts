@@ -48,6 +48,10 @@ describe('npm run token', () => {
     ['a ttl longer than the fake accepts (7 days)', ['--ttl', '604801']],
     ['an unknown flag', ['--user', 'x']],
     ['an empty sub', ['--sub', '']],
+    ['an empty secret', ['--secret', '']],
+    // The fake refuses such a sub (it would become a creator it cannot keep): no token it refuses is printed.
+    ['a sub holding an escape sequence', ['--sub', '\u001b[2J']],
+    ['a sub of 257 characters', ['--sub', 's'.repeat(257)]],
   ])('refuses %s with one line on stderr and nothing on stdout', (_name, args) => {
     const result = run(args);
     expect(result.status).toBe(2);

@@ -48,6 +48,8 @@ describe('proxy usage mistakes', () => {
       ['--upstream', 'http://127.0.0.1:1', '--record', '/nonexistent-dir/x.json'],
       /cannot write --record \/nonexistent-dir\/x\.json/,
     ],
+    // Node ignores a CA file with no PEM certificate in it: the proxy would trust nothing extra and say nothing.
+    [['--upstream', 'https://127.0.0.1:1', '--ca', 'package.json'], /--ca package\.json holds no PEM certificate/],
   ])('%j: one line, exit 2', async (args, message) => {
     const { code, stdout, stderr } = await kit(['proxy', ...args]);
     expect(code).toBe(2);
