@@ -232,6 +232,11 @@ class PostgresStorageImpl implements PostgresStorage {
   #replicaListeners: (() => void)[] = [];
   #closed = false;
   #outage = false;
+  /**
+   * A write failed and none succeeded since: the failure is logged once, not once per batch (an outage of 5 s wrote the
+   * same line 670 times, each batch of retried requests failing again).
+   */
+  #writeFailing = false;
   /** Another replica changed an agent that a batch of this one is writing (see refresh). */
   #overlayStale = false;
   /** A whole load is running: it sets the mirror and the change number when it ends, so a commit may not meanwhile. */
@@ -605,6 +610,7 @@ class PostgresStorageImpl implements PostgresStorage {
         void this.#pullShared().catch(() => {});
       }
       this.#inflight = undefined;
+      this.#writeFailing = false;
       // The next batch (the writes that arrived meanwhile) is sent before these answers are written: its commit runs
       // while this replica writes them, not after. The pool hands the query its connection on the next tick, so the
       // answers go on the tick after that.
@@ -637,7 +643,11 @@ class PostgresStorageImpl implements PostgresStorage {
     if (error instanceof StorageConflictError) return error;
     if ((error as { code?: unknown }).code === 'AR001') return new StorageConflictError(message(error));
     const why = message(error);
-    this.#logger.error(`could not write the state database ${this.location} (${why}); the change was rolled back`);
+    if (!this.#writeFailing)
+      this.#logger.error(
+        `could not write the state database ${this.location} (${why}); the change was rolled back (logged once until a write succeeds)`,
+      );
+    this.#writeFailing = true;
     return new StorageWriteError(why);
   }
 
