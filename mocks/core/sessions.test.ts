@@ -202,6 +202,20 @@ describe('naming a session', () => {
     if (name.kind === 'bad') expect(JSON.parse(name.response.body).errors[0].path).toBe('/cookie/mock-session');
   });
 
+  it('reads a quoted cookie value, and refuses two mock-session cookies as it refuses two headers', () => {
+    const named = (cookie: string) => sessionOf({ method: 'GET', path: '/', query: '', headers: { cookie }, body: null });
+    expect(named('theme=dark; mock-session="w1"')).toEqual({ kind: 'named', id: 'w1' });
+    const twice = named('mock-session=a; theme=dark; mock-session=b');
+    expect(twice.kind).toBe('bad');
+    if (twice.kind === 'bad') {
+      expect(twice.response.status).toBe(400);
+      expect(JSON.parse(twice.response.body).errors).toEqual([
+        { path: '/cookie/mock-session', message: expect.stringMatching(/once/) },
+      ]);
+    }
+    expect(named('mock-session="a').kind).toBe('bad');
+  });
+
   it('accepts 64 characters of the allowed set', () => {
     expect(sessionIdProblem(`${'aZ09._~-'.repeat(8)}`)).toBeUndefined();
   });

@@ -55,15 +55,20 @@ export type SessionName = { kind: 'default' } | { kind: 'named'; id: string } | 
 
 const DEFAULT: SessionName = { kind: 'default' };
 
-/** The value of the mock-session cookie in a Cookie header, or undefined. */
-function cookieValue(cookie: string): string | undefined {
-  const at = cookie.indexOf(`${SESSION_COOKIE}=`);
-  if (at === -1) return undefined;
+/**
+ * Every mock-session value in a Cookie header (a browser joins several Cookie headers with `; `), each unquoted: RFC
+ * 6265 lets a cookie value be wrapped in double quotes, which are not part of it.
+ */
+function cookieValues(cookie: string): string[] {
+  if (!cookie.includes(`${SESSION_COOKIE}=`)) return [];
+  const values: string[] = [];
   for (const part of cookie.split(';')) {
     const pair = part.trim();
-    if (pair.startsWith(`${SESSION_COOKIE}=`)) return pair.slice(SESSION_COOKIE.length + 1);
+    if (!pair.startsWith(`${SESSION_COOKIE}=`)) continue;
+    const value = pair.slice(SESSION_COOKIE.length + 1);
+    values.push(value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value);
   }
-  return undefined;
+  return values;
 }
 
 /**
@@ -85,9 +90,13 @@ export function sessionOf(request: MockRequest): SessionName {
   const cookie = request.headers.cookie;
   if (header === undefined && cookie === undefined) return DEFAULT;
   const fromHeader = header !== undefined;
-  const id = fromHeader ? header : cookieValue(cookie ?? '');
+  const fromCookie = fromHeader ? [] : cookieValues(cookie ?? '');
+  const id = fromHeader ? header : fromCookie[0];
   if (id === undefined) return DEFAULT;
-  const problem = sessionIdProblem(id);
+  // Two cookies of one name (set for two paths or domains) are two answers to "which session": refused, as two
+  // X-Mock-Session headers are, rather than one picked by the order the browser happened to send them in.
+  const problem =
+    fromCookie.length > 1 ? 'must be sent once (the request carries more than one)' : sessionIdProblem(id);
   if (problem === undefined) return { kind: 'named', id };
   const where = fromHeader ? `/header/${SESSION_HEADER}` : `/cookie/${SESSION_COOKIE}`;
   return {
