@@ -228,7 +228,7 @@ describe('naming a session', () => {
     expect((await send('GET', '/v1/agents/agt_none')).status).toBe(404);
   });
 
-  it('lets a browser send the header cross-origin (preflight allows it) and read a refusal', async () => {
+  it('lets a page on this machine send the header (preflight allows it) and read a refusal', async () => {
     const preflight = await core.handle({
       method: 'OPTIONS',
       path: '/v1/agents/agt_1',
@@ -249,6 +249,65 @@ describe('naming a session', () => {
       body: null,
     });
     expect(refused.headers['access-control-allow-origin']).toBe('http://localhost:5173');
+  });
+});
+
+describe('who may start a session', () => {
+  const foreign = (headers: Record<string, string>, path = '/v1/agents/agt_none') =>
+    core.handle({
+      method: 'GET',
+      path,
+      query: '',
+      headers: { authorization: `Bearer ${token}`, ...headers },
+      body: null,
+    });
+
+  it('refuses a page of another site a session, new or live, with a readable 403', async () => {
+    await deploy('live');
+    const refusedHeaders: Record<string, string>[] = [
+      { origin: 'https://evil.example', 'x-mock-session': 'fresh' },
+      { origin: 'https://evil.example', 'x-mock-session': 'live' },
+      { 'sec-fetch-site': 'cross-site', cookie: 'mock-session=fresh' },
+    ];
+    for (const headers of refusedHeaders) {
+      const answer = await foreign(headers);
+      expect(answer.status).toBe(403);
+      expect(JSON.parse(answer.body).type).toMatch(/forbidden-origin$/);
+    }
+    expect((await foreign({ origin: 'https://evil.example', 'x-mock-session': 'x' })).headers).toMatchObject({
+      'access-control-allow-origin': 'https://evil.example',
+    });
+    expect(core.sessions?.list().map((s) => s.id)).toEqual(['live']);
+    // The page's own requests without a session still reach /v1, as CORS allows.
+    expect((await foreign({ origin: 'https://evil.example' })).status).toBe(404);
+    expect((await foreign({ origin: 'http://localhost:5173', 'x-mock-session': 'mine' })).status).toBe(404);
+  });
+
+  it('names X-Mock-Session in a preflight only for origins that may use sessions', async () => {
+    const allowed = async (origin: string) =>
+      (
+        await core.handle({
+          method: 'OPTIONS',
+          path: '/v1/agents/agt_1',
+          query: '',
+          headers: { origin, 'access-control-request-method': 'GET' },
+          body: null,
+        })
+      ).headers['access-control-allow-headers'] ?? '';
+    expect(await allowed('http://127.0.0.1:3000')).toMatch(/X-Mock-Session/);
+    expect(await allowed('https://evil.example')).toMatch(/Authorization/);
+    expect(await allowed('https://evil.example')).not.toMatch(/X-Mock-Session/);
+  });
+
+  it('creates no session for a refused request', async () => {
+    const bare = (headers: Record<string, string>, path = '/v1/agents/agt_none') =>
+      core.handle({ method: 'GET', path, query: '', headers, body: null });
+    expect((await bare({ 'x-mock-session': 'no-token' })).status).toBe(401);
+    expect((await bare({ 'x-mock-session': 'two', authorization: 'Bearer a, Bearer b' })).status).toBe(400);
+    expect(core.sessions?.size).toBe(0);
+    expect((await bare({ 'x-mock-session': 'ok', authorization: `Bearer ${token}` })).status).toBe(404);
+    expect((await bare({ 'x-mock-session': 'ok' })).status).toBe(401);
+    expect(core.sessions?.list().map((s) => s.id)).toEqual(['ok']);
   });
 });
 

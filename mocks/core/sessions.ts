@@ -1,7 +1,8 @@
 // Sessions: one running fake keeps an isolated store, clock, scenarios and journal per session id, so parallel test
 // workers never collide. A request names its session with the X-Mock-Session header (or the mock-session cookie, for
 // pages the browser navigates); without one it is the default session, which pays one header lookup for the feature.
-import { withCors, type CorsOrigins } from './request/cors.ts';
+import { refuseCrossSite, withCors, type CorsOrigins } from './request/cors.ts';
+import { refuseRepeatedHeaders } from './request/repeated-headers.ts';
 import type { MockRequest, MockResponse } from './mock-http.ts';
 import { problemResponse } from './problems.ts';
 
@@ -49,6 +50,12 @@ export interface SessionSummary {
   /** Deployed agents, tasks and journal entries it holds. */
   records: number;
 }
+
+/**
+ * Answers that refuse a request (no or a bad token, a forbidden origin): a session such a request named for the first
+ * time is forgotten again, so a refused request creates nothing.
+ */
+const REFUSALS = new Set([401, 403]);
 
 /** Which session a request names: none (the default one), an id, or why the name is refused. */
 export type SessionName = { kind: 'default' } | { kind: 'named'; id: string } | { kind: 'bad'; response: MockResponse };
@@ -120,6 +127,8 @@ export class SessionRegistry<T extends SessionTarget = SessionTarget> {
   readonly max: number;
   readonly maxRecords: number;
   #sessions = new Map<string, T>();
+  /** Sessions created by a request still being answered, with how many of their requests are: not yet kept. */
+  #unconfirmed = new Map<T, number>();
   #factory: SessionFactory<T>;
 
   constructor(factory: SessionFactory<T>, options: SessionOptions = {}) {
@@ -172,9 +181,26 @@ export class SessionRegistry<T extends SessionTarget = SessionTarget> {
     return [...this.#sessions].map(([id, session]) => ({ id, records: this.#factory.records(session) }));
   }
 
-  /** Answers a request in its session, then applies the bounds (the session just used is never the one evicted). */
+  /**
+   * Answers a request in its session, then applies the bounds (the session just used is never the one evicted). A
+   * session this request created is kept only once one of its requests is answered with something other than a refusal.
+   */
   async handle(id: string, request: MockRequest): Promise<MockResponse> {
-    const response = await this.get(id).handle(request);
+    const fresh = !this.#sessions.has(id);
+    const session = this.get(id);
+    const pending = fresh ? 0 : this.#unconfirmed.get(session);
+    if (pending !== undefined) this.#unconfirmed.set(session, pending + 1);
+    const response = await session.handle(request);
+    const left = this.#unconfirmed.get(session);
+    if (left !== undefined) {
+      if (!REFUSALS.has(response.status)) this.#unconfirmed.delete(session);
+      else if (left > 1) this.#unconfirmed.set(session, left - 1);
+      else {
+        this.#unconfirmed.delete(session);
+        if (this.#sessions.get(id) === session) this.#sessions.delete(id);
+        return response;
+      }
+    }
     this.#evict(id);
     return response;
   }
@@ -229,8 +255,11 @@ export function createSessionRouting<T extends SessionTarget>(
     if (isSessionsPath(request.path)) return undefined;
     const name = sessionOf(request);
     if (name.kind === 'default') return undefined;
-    if (name.kind === 'named' && registry) return registry.handle(name.id, request);
-    const refusal = name.kind === 'bad' ? name.response : sessionsOff(request);
+    // A session is state the control plane steers (overrides, scenarios, seeded records) and costs memory: a page of
+    // another site may use neither, whatever CORS allows it on /v1, and a request refused outright creates none.
+    const refused = refuseCrossSite(corsOrigins, request) ?? refuseRepeatedHeaders(request);
+    if (refused === undefined && name.kind === 'named' && registry) return registry.handle(name.id, request);
+    const refusal = refused ?? (name.kind === 'bad' ? name.response : sessionsOff(request));
     // Refused before any core saw it, so the CORS headers are added here: a page must be able to read why.
     return Promise.resolve(withCors(corsOrigins, request, refusal, request.path.startsWith('/__mock')));
   };

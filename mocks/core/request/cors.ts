@@ -8,6 +8,11 @@ export type CorsOrigins = '*' | readonly string[];
 
 const ALLOW_METHODS = 'GET, HEAD, POST, PUT, DELETE, OPTIONS';
 const ALLOW_HEADERS = 'Authorization, Content-Type, Prefer, X-Mock-Control-Token, X-Mock-Session';
+/**
+ * What a page of another site may send to /v1: a session is state the control plane steers, which such a page may not
+ * use (mocks/core/sessions.ts refuses it), so its preflight does not offer X-Mock-Session either.
+ */
+const API_ALLOW_HEADERS = 'Authorization, Content-Type, Prefer';
 /** The Sec-Fetch-Site values of requests this machine's pages or the user made; `cross-site`, two joined, or any other is refused. */
 const SAME_SITE_VALUES = new Set(['same-origin', 'same-site', 'none']);
 const EXPOSE_HEADERS = 'WWW-Authenticate, Retry-After, Allow, Preference-Applied';
@@ -91,7 +96,7 @@ export function preflight(origins: CorsOrigins, request: MockRequest, control = 
     headers: {
       'access-control-allow-origin': origin,
       'access-control-allow-methods': ALLOW_METHODS,
-      'access-control-allow-headers': ALLOW_HEADERS,
+      'access-control-allow-headers': isControlOriginAllowed(origins, origin) ? ALLOW_HEADERS : API_ALLOW_HEADERS,
       'access-control-max-age': '600',
       vary: 'Origin',
     },
