@@ -715,6 +715,9 @@ export const controlPlaneDocument: JsonObject = {
           },
           "403": {
             "$ref": "#/components/responses/Forbidden"
+          },
+          "503": {
+            "$ref": "#/components/responses/NotSaved"
           }
         }
       },
@@ -1365,7 +1368,7 @@ export const controlPlaneDocument: JsonObject = {
     },
     "responses": {
       "NotSaved": {
-        "description": "With --state, the change could not be written to the database (full or failing disk); nothing of it was applied.",
+        "description": "The change could not be kept, and nothing of it was applied: with --state, the database could not be written (full or failing disk); in a session, it would take the session past its share of --session-records (POST /__mock/reset in that session frees it).",
         "content": {
           "application/problem+json": {
             "schema": {

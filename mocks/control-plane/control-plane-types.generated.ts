@@ -434,7 +434,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description With --state, the change could not be written to the database (full or failing disk); nothing of it was applied. */
+        /** @description The change could not be kept, and nothing of it was applied: with --state, the database could not be written (full or failing disk); in a session, it would take the session past its share of --session-records (POST /__mock/reset in that session frees it). */
         NotSaved: {
             headers: {
                 [name: string]: unknown;
@@ -871,6 +871,7 @@ export interface operations {
             };
             400: components["responses"]["Problem"];
             403: components["responses"]["Forbidden"];
+            503: components["responses"]["NotSaved"];
         };
     };
     clearOverrides: {

@@ -135,28 +135,34 @@ function createOverrideDocument(
   storage: Storage,
   table: Map<OperationId, BuiltOverride['response']>,
 ): { set(override: BuiltOverride): void; clear(): void; follow(): void } {
-  const inputs = new Map<OperationId, OverrideInput>();
+  // What each override was built from, as JSON text, kept only where it is written: a parsed body costs many times its
+  // text (1 MiB of `[{},{},…]` is ~22 MB of heap), and in memory the answer's text in `table` is all that is served.
+  const inputs = new Map<OperationId, string>();
+  const keep = (operationId: OperationId, input: OverrideInput): void => {
+    if (storage.durable) inputs.set(operationId, JSON.stringify(input));
+  };
   const apply = (list: readonly BuiltOverride[]): void => {
     table.clear();
     inputs.clear();
     for (const { operation, response, input } of list) {
       table.set(operation.operationId, response);
-      inputs.set(operation.operationId, input);
+      keep(operation.operationId, input);
     }
   };
+  const inputsText = (texts: Iterable<string>): string => `[${[...texts].join(',')}]`;
   const stored = (): BuiltOverride[] => {
     // A durable storage checked the document when it was opened (or pulled); this builds the answers again.
     const parsed = parseStoredOverrides(storage.readDocument(OVERRIDES_DOCUMENT) ?? []);
     return parsed.ok ? parsed.value : [];
   };
   const write = (): void => {
-    if (storage.durable) storage.writeDocument(OVERRIDES_DOCUMENT, [...inputs.values()]);
+    if (storage.durable) storage.writeDocument(OVERRIDES_DOCUMENT, JSON.parse(inputsText(inputs.values())) as unknown);
   };
   if (storage.durable) apply(stored());
   return {
     set(override) {
       table.set(override.operation.operationId, override.response);
-      inputs.set(override.operation.operationId, override.input);
+      keep(override.operation.operationId, override.input);
       write();
     },
     clear() {
@@ -167,7 +173,7 @@ function createOverrideDocument(
       if (!storage.durable) return;
       const list = stored();
       // Only when they differ: a rollback of this replica's own unrelated batch leaves the table as it is.
-      if (JSON.stringify(list.map((o) => o.input)) !== JSON.stringify([...inputs.values()])) apply(list);
+      if (inputsText(list.map((o) => JSON.stringify(o.input))) !== inputsText(inputs.values())) apply(list);
     },
   };
 }

@@ -27,7 +27,8 @@ import {
 } from './sessions.ts';
 import { getOperation, type OperationId } from '../../spec/index.ts';
 import { createMemoryStorage } from '../storage/memory/memory-storage.ts';
-import type { Storage } from '../storage/storage.ts';
+import { StorageWriteError, type Storage } from '../storage/storage.ts';
+import type { CatalogueCache } from '../state/catalogue-cache.ts';
 import { AgentStore, DEFAULT_FAILURE_RATIO } from '../state/store.ts';
 import { operationTable } from '../operations/operation-table.ts';
 
@@ -138,7 +139,10 @@ export interface MockCore {
    * @example const mine = core.session('worker-1'); mine.store.setStatus(agentId, 'paused');
    */
   session(id: string): MockCore;
-  /** Deployed agents, tasks and journal entries held: what counts against the sessions' records bound. */
+  /**
+   * What it holds, in records: agents beside the seed's catalogue (deployed, seeded, changed), tasks, journal entries,
+   * and one per KiB of its overrides' answers. What counts against the sessions' records bound.
+   */
   readonly records: number;
   /** Moves the mock's clock forward, once the new offset is durable (a failed write leaves the clock where it was). */
   advanceClock(ms: number): Promise<void>;
@@ -179,10 +183,31 @@ function createReadsOf(): DispatchContext['readsOf'] {
   return (request) => (methods.has(request.method) ? operationOf(request)?.reads : undefined) ?? 'stored-records';
 }
 
-/** What a session's core shares with the core it belongs to. */
+/**
+ * What a session's core shares with the core it belongs to: the coverage, the clock it follows, and what is the same for
+ * every session, so that a session costs what it changes: the seed's catalogue (read-only to a store) and the
+ * verified-token cache (a token verified once is valid in every session).
+ */
 interface SessionParent {
   coverage: Coverage;
   clock: Clock;
+  catalogue: CatalogueCache;
+  authenticator: Authenticator;
+}
+
+/** What a session may hold, in records (`--session-records`): one bound for all sessions together and for each. */
+interface SessionShare {
+  maxRecords: number;
+}
+
+/** Bytes of an override's answer that count as one record against the sessions' bound. */
+const OVERRIDE_BYTES_PER_RECORD = 1024;
+
+/** An override's answer in records: one per KiB begun of its body and headers. */
+function overrideRecords(response: MockResponse): number {
+  let bytes = response.body.length;
+  for (const [name, value] of Object.entries(response.headers)) bytes += name.length + value.length;
+  return Math.ceil(bytes / OVERRIDE_BYTES_PER_RECORD);
 }
 
 /**
@@ -192,11 +217,15 @@ interface SessionParent {
  * const response = await core.handle({ method: 'GET', path: '/v1/agents/x', query: '', headers: {}, body: null }); // 401
  */
 export function createMockCore(options: MockCoreOptions = {}): MockCore {
-  return assembleCore(options, undefined);
+  return assembleCore(options, undefined, undefined);
 }
 
-/** The options a session's core is made with: the fake's own, in memory, on a clock of its own, with smaller bounds. */
-function sessionOptions(options: MockCoreOptions, parent: SessionParent): MockCoreOptions {
+/**
+ * The options a session's core is made with: the fake's own, in memory, on a clock of its own, with smaller bounds. Its
+ * journal and task history are rings that take at most a quarter of its share each, so what it deploys or seeds has
+ * the rest.
+ */
+function sessionOptions(options: MockCoreOptions, parent: SessionParent, share: SessionShare): MockCoreOptions {
   const {
     storage: _storage,
     sessions: _sessions,
@@ -205,17 +234,25 @@ function sessionOptions(options: MockCoreOptions, parent: SessionParent): MockCo
     watchStoredChanges: _watchStoredChanges,
     ...rest
   } = options;
+  const ringShare = Math.max(1, Math.floor(share.maxRecords / 4));
   return {
     ...rest,
     clock: createSessionClock(parent.clock),
-    journalSize: Math.min(options.journalSize ?? SESSION_JOURNAL_SIZE, SESSION_JOURNAL_SIZE),
-    maxTasks: Math.min(options.maxTasks ?? SESSION_MAX_TASKS, SESSION_MAX_TASKS),
+    journalSize: Math.min(options.journalSize ?? SESSION_JOURNAL_SIZE, SESSION_JOURNAL_SIZE, ringShare),
+    maxTasks: Math.min(options.maxTasks ?? SESSION_MAX_TASKS, SESSION_MAX_TASKS, ringShare),
     sessions: false,
   };
 }
 
-/** A core; with `parent`, the core of one session (it shares the parent's coverage and follows its clock). */
-function assembleCore(options: MockCoreOptions, parent: SessionParent | undefined): MockCore {
+/**
+ * A core; with `parent`, the core of one session (it shares the parent's coverage, catalogue and token cache, follows
+ * its clock), holding at most `share`.
+ */
+function assembleCore(
+  options: MockCoreOptions,
+  parent: SessionParent | undefined,
+  share: SessionShare | undefined,
+): MockCore {
   const seed = typeof options.seed === 'string' ? seedFromText(options.seed) : (options.seed ?? DEFAULT_SEED);
   const clock = options.clock ?? (options.followFakeTimers ? createRunnerClock() : createSystemClock());
   const overrides = new Map<OperationId, BuiltOverride['response']>();
@@ -223,6 +260,8 @@ function assembleCore(options: MockCoreOptions, parent: SessionParent | undefine
   const corsOrigins = options.corsOrigins ?? '*';
   const storage = options.storage ?? createMemoryStorage();
   const scenarios = new Scenarios(seed, { taskFailureRatio: options.failureRatio ?? DEFAULT_FAILURE_RATIO });
+  // A session's room: what it holds, with its journal counted full (a ring that fills as requests come, never refused).
+  const hasRoom = share && ((): boolean => core.records + journal.capacity - journal.size < share.maxRecords);
   const store = new AgentStore({
     seed,
     clock,
@@ -232,9 +271,12 @@ function assembleCore(options: MockCoreOptions, parent: SessionParent | undefine
     ...(options.maxTasks !== undefined && { maxTasks: options.maxTasks }),
     ...(options.maxAgents !== undefined && { maxAgents: options.maxAgents }),
     ...(options.randomStart !== undefined && { randomStart: options.randomStart }),
+    ...(parent !== undefined && { catalogue: parent.catalogue }),
+    ...(hasRoom !== undefined && { hasRoom }),
   });
   const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
-  const authenticator: Authenticator = createAuthenticator(options.jwtSecret ?? DEFAULT_JWT_SECRET, options.wallClock);
+  const authenticator: Authenticator =
+    parent?.authenticator ?? createAuthenticator(options.jwtSecret ?? DEFAULT_JWT_SECRET, options.wallClock);
   const coverage = parent?.coverage ?? new Coverage();
   const documents = createCoreDocuments({
     storage,
@@ -272,7 +314,10 @@ function assembleCore(options: MockCoreOptions, parent: SessionParent | undefine
   const answerOnce =
     options.dispatchLayer?.(dispatch, { scenarios, clock, isControlPath, operationOf, readsOf: createReadsOf() }) ??
     dispatch;
-  const sessions = parent === undefined ? createSessions(options, { coverage, clock }) : undefined;
+  const sessions =
+    parent === undefined
+      ? createSessions(options, { coverage, clock, catalogue: store.catalogue, authenticator })
+      : undefined;
   // A session's own core answers whatever reaches it: only the default core routes to sessions.
   const routeToSession = parent === undefined ? createSessionRouting(sessions, corsOrigins) : () => undefined;
 
@@ -299,10 +344,29 @@ function assembleCore(options: MockCoreOptions, parent: SessionParent | undefine
       return sessions.open(id);
     },
     get records() {
-      return store.agentCount - store.catalogue.size + store.taskCount + journal.size;
+      let held = store.heldRecords + store.taskCount + journal.size;
+      for (const response of overrides.values()) held += overrideRecords(response);
+      return held;
     },
     overrides,
-    setOverride: (override) => documents.setOverride(override),
+    setOverride(override) {
+      if (hasRoom !== undefined && share !== undefined) {
+        const replaced = overrides.get(override.operation.operationId);
+        const after =
+          core.records -
+          (replaced ? overrideRecords(replaced) : 0) +
+          overrideRecords(override.response) +
+          journal.capacity -
+          journal.size;
+        if (after > share.maxRecords)
+          return Promise.reject(
+            new StorageWriteError(
+              `the override's answer (${overrideRecords(override.response)} records, one per KiB) does not fit this session's share of --session-records`,
+            ),
+          );
+      }
+      return documents.setOverride(override);
+    },
     clearOverrides: () => documents.clearOverrides(),
     reset() {
       store.reset();
@@ -373,13 +437,17 @@ function createAnswer(parts: AnswerParts): (request: MockRequest) => MockRespons
 /** The default core's sessions, each a core of its own made on first use; undefined when sessions are off. */
 function createSessions(options: MockCoreOptions, parent: SessionParent): SessionRegistry<MockCore> | undefined {
   if (options.sessions === false || options.sessions?.max === 0) return undefined;
-  return new SessionRegistry<MockCore>(
+  const registry: SessionRegistry<MockCore> = new SessionRegistry<MockCore>(
     {
-      create: () => assembleCore(sessionOptions(options, parent), parent),
+      create: () => {
+        const share = { maxRecords: registry.maxRecords };
+        return assembleCore(sessionOptions(options, parent, share), parent, share);
+      },
       records: (session) => session.records,
     },
     options.sessions ?? {},
   );
+  return registry;
 }
 
 /**

@@ -203,7 +203,8 @@ describe('naming a session', () => {
   });
 
   it('reads a quoted cookie value, and refuses two mock-session cookies as it refuses two headers', () => {
-    const named = (cookie: string) => sessionOf({ method: 'GET', path: '/', query: '', headers: { cookie }, body: null });
+    const named = (cookie: string) =>
+      sessionOf({ method: 'GET', path: '/', query: '', headers: { cookie }, body: null });
     expect(named('theme=dark; mock-session="w1"')).toEqual({ kind: 'named', id: 'w1' });
     const twice = named('mock-session=a; theme=dark; mock-session=b');
     expect(twice.kind).toBe('bad');
@@ -311,6 +312,67 @@ describe('who may start a session', () => {
   });
 });
 
+describe('what a session costs', () => {
+  it("shares the seed's catalogue: a session keeps only the agents it changed", async () => {
+    core = newCore({ catalogueSize: 1000 });
+    const mine = core.session('a');
+    expect(mine.store.catalogue).toBe(core.store.catalogue);
+    const agentId = await activeAgent();
+    expect((await send('PUT', `/__mock/agents/${agentId}/status`, 'a', { status: 'paused' })).status).toBe(200);
+    expect(mine.records).toBe(1);
+    expect(mine.store.get(agentId)?.status).toBe('paused');
+    expect(core.session('b').store.get(agentId)?.status).toBe('active');
+    expect(core.store.get(agentId)?.status).toBe('active');
+  });
+
+  it('knows a token another session verified (one verified-token cache for the fake)', async () => {
+    let wall = START + 2 * 3_600_000;
+    core = newCore({ wallClock: () => wall });
+    // Issued an hour after START: verified afresh at START, its iat is in the future.
+    const later = await mintToken({ now: START + 3_600_000, ttlSeconds: 7200 });
+    const get = (session: string) =>
+      core.handle({
+        method: 'GET',
+        path: '/v1/agents/agt_none',
+        query: '',
+        headers: { authorization: `Bearer ${later}`, 'x-mock-session': session },
+        body: null,
+      });
+    expect((await get('a')).status).toBe(404);
+    wall = START;
+    expect((await get('b')).status).toBe(404);
+  });
+
+  it('counts an override by the size of its answer, one record a KiB', async () => {
+    core = newCore({ sessions: { maxRecords: 250 } });
+    const override = { operation: 'getAgent', status: 200, unchecked: true, body: Array(33_000).fill({}) }; // 99,001 bytes of JSON
+    for (const session of ['a', 'b', 'c'])
+      expect((await send('PUT', '/__mock/overrides', session, override)).status).toBe(200);
+    expect(core.sessions?.list()).toEqual([
+      { id: 'b', records: 97 },
+      { id: 'c', records: 97 },
+    ]);
+  });
+
+  it('refuses what would take one session past the records bound: 503, nothing applied', async () => {
+    core = newCore({ sessions: { maxRecords: 20 } });
+    const statuses: number[] = [];
+    for (let index = 0; index < 25; index += 1)
+      statuses.push((await send('POST', '/v1/agents/deploy', 'a', DEPLOY)).status);
+    expect(statuses.filter((status) => status === 201).length).toBeGreaterThan(10);
+    const refused = await send('POST', '/v1/agents/deploy', 'a', DEPLOY);
+    expect(refused.status).toBe(503);
+    expect(refused.json().type).toMatch(/state-not-saved$/);
+    const seeded = await send('POST', '/__mock/agents', 'a', { name: 'Seeded' });
+    expect(seeded.status).toBe(503);
+    const big = { operation: 'getAgent', status: 200, unchecked: true, body: Array(20_000).fill({}) };
+    expect((await send('PUT', '/__mock/overrides', 'a', big)).status).toBe(503);
+    expect(core.sessions?.list()[0]?.records).toBeLessThanOrEqual(20);
+    expect((await send('POST', '/__mock/reset', 'a')).status).toBe(200);
+    expect((await send('POST', '/v1/agents/deploy', 'a', DEPLOY)).status).toBe(201);
+  });
+});
+
 describe('bounds', () => {
   it('evicts the least recently used session beyond the count', async () => {
     core = newCore({ sessions: { max: 2 } });
@@ -330,7 +392,8 @@ describe('bounds', () => {
     await deploy('c');
     expect(core.sessions?.list().map((s) => s.id)).toEqual(['b', 'c']);
     for (let index = 0; index < 3; index += 1) await deploy('c');
-    expect(core.sessions?.list()).toEqual([{ id: 'c', records: 8 }]);
+    // The one in use is bounded too: a journal of one entry and four agents fill its share.
+    expect(core.sessions?.list()).toEqual([{ id: 'c', records: 5 }]);
   });
 
   it('orders a registry by use and evicts from the oldest', () => {

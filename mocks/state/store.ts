@@ -18,7 +18,7 @@ import type { Clock } from '../core/clock.ts';
 import { MockInputError } from '../core/input-error.ts';
 import { createRandom, type Random } from '../core/random.ts';
 import { createMemoryStorage } from '../storage/memory/memory-storage.ts';
-import type { AgentRecord, AgentTable, Storage } from '../storage/storage.ts';
+import { StorageWriteError, type AgentRecord, type AgentTable, type Storage } from '../storage/storage.ts';
 import { TaskLedger } from './task-ledger.ts';
 import { taskStatusAt, type TaskRecord, type TaskState } from './task-lifecycle.ts';
 import { planTask } from './task-rules.ts';
@@ -59,6 +59,17 @@ export interface StoreOptions {
    * one storage each take their own, so the ids they draw never collide.
    */
   randomStart?: number;
+  /**
+   * The seeded catalogue to serve (default: made from `seed` and `catalogueSize`). It is read-only to the store, so the
+   * sessions of one fake share their seed's one copy, each keeping only the agents it changed.
+   */
+  catalogue?: CatalogueCache;
+  /**
+   * Whether the store may keep one more record (default: always; deploys stay bounded by `maxAgents`). A session's
+   * store asks its share of `--session-records`; beyond it whatever would add a record throws a StorageWriteError
+   * before changing anything, which the core answers 503 `state-not-saved`.
+   */
+  hasRoom?: () => boolean;
 }
 
 /** One line of the agent list of the control plane. */
@@ -117,6 +128,9 @@ export class AgentStore {
   #randomStart: number;
   #agents: AgentTable;
   #ledger: TaskLedger;
+  #hasRoom: (() => boolean) | undefined;
+  /** Catalogue agents kept as records since the last reset: the changed ones (a session's catalogue is shared). */
+  #catalogueCopies = 0;
   /** Agents kept besides the catalogue from the start and after every reset (serve --from-recording). */
   #starting: readonly Agent[] = [];
   /** The last deploy time and its ISO text: under load many deploys fall in one millisecond, and toISOString is not free. */
@@ -131,7 +145,9 @@ export class AgentStore {
     this.storage = options.storage ?? createMemoryStorage();
     this.maxAgents = options.maxAgents ?? DEFAULT_MAX_AGENTS;
     this.#agents = this.storage.agents;
-    this.catalogue = new CatalogueCache(options.seed, options.catalogueSize ?? DEFAULT_CATALOGUE_SIZE);
+    this.catalogue =
+      options.catalogue ?? new CatalogueCache(options.seed, options.catalogueSize ?? DEFAULT_CATALOGUE_SIZE);
+    this.#hasRoom = options.hasRoom;
     this.#ledger = new TaskLedger(options.maxTasks ?? DEFAULT_MAX_TASKS, this.storage.tasks, (task) =>
       this.#apply(task),
     );
@@ -151,6 +167,7 @@ export class AgentStore {
   reset(): void {
     this.#random = createRandom(this.#randomStart);
     this.#agents.clear();
+    this.#catalogueCopies = 0;
     this.#ledger.clear();
     for (const agent of this.#starting) this.#agents.add(startingRecord(agent));
     this.#saveRandom();
@@ -179,6 +196,11 @@ export class AgentStore {
   /** Whether deployed agents reached `maxAgents`: a deploy is then refused until a reset. */
   get full(): boolean {
     return this.#agents.deployedCount >= this.maxAgents;
+  }
+
+  /** Agent records held beside the catalogue: deployed and seeded agents, and catalogue agents changed since a reset. */
+  get heldRecords(): number {
+    return this.#agents.deployedCount + this.#catalogueCopies;
   }
 
   get taskCount(): number {
@@ -217,6 +239,7 @@ export class AgentStore {
 
   /** `deploy` for a request the spec's validator passed already: the API's hot path validates once. */
   [deployValidated](request: WithDefaults<'DeployRequest'>, creator: string): DeployResult {
+    this.#ensureRoom();
     const agentId = this.#newId('agt_', this.#agentIdTaken);
     const price = request.pricePerToken;
     const supply = request.initialSupply;
@@ -263,6 +286,7 @@ export class AgentStore {
   /** Queues a task on an active agent; cost and timing follow `planTask`, the outcome the failure ratio. */
   submitTask(agentId: string, request: WithDefaults<'ExecuteRequest'>): SubmitResult {
     this.settle();
+    this.#ensureRoom();
     let record = this.#agents.get(agentId);
     if (!record) {
       const index = this.catalogue.indexOf(agentId);
@@ -313,6 +337,7 @@ export class AgentStore {
    */
   seedAgent(input: unknown): SeedOutcome<Agent> {
     this.settle();
+    this.#ensureRoom();
     const given = typeof input === 'object' && input !== null ? (input as { agentId?: unknown }).agentId : undefined;
     const agentId = typeof given === 'string' ? given : this.#newId('agt_', this.#agentIdTaken);
     const generated = catalogueEntry(this.seed, this.catalogue.size + this.#agents.deployedCount, agentId);
@@ -334,6 +359,7 @@ export class AgentStore {
     if (!checked.ok) return { ok: false, status: 400, errors: checked.errors };
     const { seed } = checked;
     this.settle();
+    this.#ensureRoom();
     const agent = this.get(seed.agentId);
     if (!agent) return { ok: false, status: 404, errors: [{ path: '/agentId', message: 'is no agent of the fake' }] };
     if ((seed.status === 'queued' || seed.status === 'processing') && agent.status !== 'active')
@@ -423,6 +449,14 @@ export class AgentStore {
     this.#ledger.settleDue(this.clock.now());
   }
 
+  /** Throws, before anything changed, when the store's holder lets it keep no more records. */
+  #ensureRoom(): void {
+    if (this.#hasRoom !== undefined && !this.#hasRoom())
+      throw new StorageWriteError(
+        'this session holds its share of --session-records; POST /__mock/reset in it, or start the fake with a higher --session-records',
+      );
+  }
+
   #saveRandom(): void {
     if (this.storage.durable) this.storage.writeDocument(RANDOM_DOCUMENT, this.#random.state);
   }
@@ -473,9 +507,11 @@ export class AgentStore {
     if (record) return record;
     const index = this.catalogue.indexOf(agentId);
     if (index === undefined) return undefined;
+    this.#ensureRoom();
     const { agent, tasksFailed } = this.catalogue.entry(index);
     const created = agentRecord(agent, tasksFailed, index);
     this.#agents.add(created);
+    this.#catalogueCopies += 1;
     this.catalogue.forget(agentId);
     return created;
   }
