@@ -203,6 +203,49 @@ interface SessionShare {
 /** Bytes of an override's answer that count as one record against the sessions' bound. */
 const OVERRIDE_BYTES_PER_RECORD = 1024;
 
+/** What a core holds, in records (`MockCore.records`). */
+function recordsHeld(
+  store: AgentStore,
+  journal: Journal,
+  overrides: ReadonlyMap<OperationId, BuiltOverride['response']>,
+): number {
+  let held = store.heldRecords + store.taskCount + journal.size;
+  for (const response of overrides.values()) held += overrideRecords(response);
+  return held;
+}
+
+/** What a session's core asks of its share of `--session-records`. */
+interface SessionRoom {
+  /** Whether one more record fits. */
+  hasRoom: () => boolean;
+  /** Why an override would not fit (a StorageWriteError: the 503 `state-not-saved`), or undefined when it does. */
+  overrideMisfit: (override: BuiltOverride) => StorageWriteError | undefined;
+}
+
+/**
+ * A session's room, with its journal counted full (a ring that fills as requests come and is never refused): whether
+ * it may keep one more record, and why an override would not fit (undefined when it does).
+ */
+function sessionRoom(
+  share: SessionShare,
+  held: () => number,
+  journal: Journal,
+  overrides: ReadonlyMap<OperationId, BuiltOverride['response']>,
+): SessionRoom {
+  const reserved = () => held() + journal.capacity - journal.size;
+  return {
+    hasRoom: () => reserved() < share.maxRecords,
+    overrideMisfit(override) {
+      const replaced = overrides.get(override.operation.operationId);
+      const size = overrideRecords(override.response);
+      if (reserved() - (replaced ? overrideRecords(replaced) : 0) + size <= share.maxRecords) return undefined;
+      return new StorageWriteError(
+        `the override's answer (${size} records, one per KiB) does not fit this session's share of --session-records`,
+      );
+    },
+  };
+}
+
 /** An override's answer in records: one per KiB begun of its body and headers. */
 function overrideRecords(response: MockResponse): number {
   let bytes = response.body.length;
@@ -244,6 +287,33 @@ function sessionOptions(options: MockCoreOptions, parent: SessionParent, share: 
   };
 }
 
+/** The store of a core, made from its options; a session's shares its parent's catalogue and asks its room. */
+function createStore(
+  options: MockCoreOptions,
+  parts: {
+    seed: number;
+    clock: Clock;
+    storage: Storage;
+    scenarios: Scenarios;
+    parent: SessionParent | undefined;
+    room: SessionRoom | undefined;
+  },
+): AgentStore {
+  const { seed, clock, storage, scenarios, parent, room } = parts;
+  return new AgentStore({
+    seed,
+    clock,
+    storage,
+    failureRatio: () => scenarios.taskFailureRatio,
+    ...(options.catalogueSize !== undefined && { catalogueSize: options.catalogueSize }),
+    ...(options.maxTasks !== undefined && { maxTasks: options.maxTasks }),
+    ...(options.maxAgents !== undefined && { maxAgents: options.maxAgents }),
+    ...(options.randomStart !== undefined && { randomStart: options.randomStart }),
+    ...(parent !== undefined && { catalogue: parent.catalogue }),
+    ...(room !== undefined && { hasRoom: room.hasRoom }),
+  });
+}
+
 /**
  * A core; with `parent`, the core of one session (it shares the parent's coverage, catalogue and token cache, follows
  * its clock), holding at most `share`.
@@ -260,21 +330,10 @@ function assembleCore(
   const corsOrigins = options.corsOrigins ?? '*';
   const storage = options.storage ?? createMemoryStorage();
   const scenarios = new Scenarios(seed, { taskFailureRatio: options.failureRatio ?? DEFAULT_FAILURE_RATIO });
-  // A session's room: what it holds, with its journal counted full (a ring that fills as requests come, never refused).
-  const hasRoom = share && ((): boolean => core.records + journal.capacity - journal.size < share.maxRecords);
-  const store = new AgentStore({
-    seed,
-    clock,
-    storage,
-    failureRatio: () => scenarios.taskFailureRatio,
-    ...(options.catalogueSize !== undefined && { catalogueSize: options.catalogueSize }),
-    ...(options.maxTasks !== undefined && { maxTasks: options.maxTasks }),
-    ...(options.maxAgents !== undefined && { maxAgents: options.maxAgents }),
-    ...(options.randomStart !== undefined && { randomStart: options.randomStart }),
-    ...(parent !== undefined && { catalogue: parent.catalogue }),
-    ...(hasRoom !== undefined && { hasRoom }),
-  });
   const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
+  const room: SessionRoom | undefined =
+    share && sessionRoom(share, () => recordsHeld(store, journal, overrides), journal, overrides);
+  const store = createStore(options, { seed, clock, storage, scenarios, parent, room });
   const authenticator: Authenticator =
     parent?.authenticator ?? createAuthenticator(options.jwtSecret ?? DEFAULT_JWT_SECRET, options.wallClock);
   const coverage = parent?.coverage ?? new Coverage();
@@ -344,28 +403,12 @@ function assembleCore(
       return sessions.open(id);
     },
     get records() {
-      let held = store.heldRecords + store.taskCount + journal.size;
-      for (const response of overrides.values()) held += overrideRecords(response);
-      return held;
+      return recordsHeld(store, journal, overrides);
     },
     overrides,
     setOverride(override) {
-      if (hasRoom !== undefined && share !== undefined) {
-        const replaced = overrides.get(override.operation.operationId);
-        const after =
-          core.records -
-          (replaced ? overrideRecords(replaced) : 0) +
-          overrideRecords(override.response) +
-          journal.capacity -
-          journal.size;
-        if (after > share.maxRecords)
-          return Promise.reject(
-            new StorageWriteError(
-              `the override's answer (${overrideRecords(override.response)} records, one per KiB) does not fit this session's share of --session-records`,
-            ),
-          );
-      }
-      return documents.setOverride(override);
+      const misfit = room?.overrideMisfit(override);
+      return misfit ? Promise.reject(misfit) : documents.setOverride(override);
     },
     clearOverrides: () => documents.clearOverrides(),
     reset() {
