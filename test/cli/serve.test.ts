@@ -100,6 +100,34 @@ describe('npm start', () => {
     expect(await named.text()).toMatch(/--max-sessions 0/);
   });
 
+  it('holds one session to --session-records too, and lets no page of another site start one', async () => {
+    const server = await start(['--port', '0', '--agents', '1000', '--session-records', '50']);
+    const authorization = `Bearer ${await mintToken()}`;
+    const deploy = () =>
+      fetch(`${server.url}/v1/agents/deploy`, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/json', 'x-mock-session': 'big' },
+        body: JSON.stringify({ name: 'Bot', category: 'gaming', model: 'gpt-4', initialSupply: 10 }),
+      });
+    const statuses = new Set<number>();
+    for (let index = 0; index < 60; index += 1) statuses.add((await deploy()).status);
+    expect([...statuses].sort()).toEqual([201, 503]);
+    const listed = async () =>
+      ((await (await fetch(`${server.url}/__mock/sessions`)).json()) as { sessions: { id: string; records: number }[] })
+        .sessions;
+    expect((await listed())[0]?.records).toBeLessThanOrEqual(50);
+    const foreign = await fetch(`${server.url}/v1/agents/agt_none`, {
+      headers: { authorization, origin: 'https://evil.example', 'x-mock-session': 'theirs' },
+    });
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers.get('access-control-allow-origin')).toBe('https://evil.example');
+    const refused = await fetch(`${server.url}/__mock/health`, {
+      headers: { 'sec-fetch-site': 'cross-site', 'x-mock-session': 'theirs-too' },
+    });
+    expect(refused.status).toBe(403);
+    expect((await listed()).map((session) => session.id)).toEqual(['big']);
+  });
+
   it('prints its options with --help', () => {
     const result = run(['--help']);
     expect(result.status).toBe(0);
