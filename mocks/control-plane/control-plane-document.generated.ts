@@ -839,7 +839,7 @@ export const controlPlaneDocument: JsonObject = {
       "get": {
         "operationId": "listSessions",
         "summary": "The live sessions, least recently used first",
-        "description": "A request with the header `X-Mock-Session: <id>` (or the cookie `mock-session=<id>`, for pages the browser\nnavigates) is answered by session `<id>`: a store, clock, scenarios and journal of its own, created from the seed\non first use. Control-plane requests with the header (reset, scenarios, clock, journal, agents, tasks) act on that\nsession only; requests without it are the default session's. Coverage counts every session together.\nAt most `max` sessions live at once, holding at most `maxRecords` deployed agents, tasks and journal entries\ntogether; beyond either bound the least recently used session is forgotten (its next request starts it over from\nthe seed). Sessions live in memory: `--state` keeps the default session only.\n",
+        "description": "A request with the header `X-Mock-Session: <id>` (or the cookie `mock-session=<id>`, for pages the browser\nnavigates) is answered by session `<id>`: a store, clock, scenarios and journal of its own, created from the seed\non first use. Control-plane requests with the header (reset, scenarios, clock, journal, agents, tasks) act on that\nsession only; requests without it are the default session's. Coverage counts every session together.\nAt most `max` sessions live at once, holding at most `maxRecords` records together (agents beside the seed's\ncatalogue, which every session shares; tasks; journal entries; one per KiB of overrides' answers); beyond either\nbound the least recently used session is forgotten (its next request starts it over from the seed). One session\nalone holds at most `maxRecords` too: what would take it past them is a 503 `state-not-saved`. A request from a\npage of another site (the control plane's origin rule) naming a session is a 403 `forbidden-origin`, and a\nrequest answered 401 or 403 creates no session. Sessions live in memory: `--state` keeps the default session\nonly.\n",
         "tags": [
           "Sessions"
         ],
@@ -883,7 +883,7 @@ export const controlPlaneDocument: JsonObject = {
                           },
                           "records": {
                             "type": "integer",
-                            "description": "Deployed agents + tasks + journal entries it holds."
+                            "description": "Agents beside the catalogue, tasks, journal entries and KiB of overrides it holds."
                           }
                         }
                       }

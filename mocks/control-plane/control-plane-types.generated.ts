@@ -253,9 +253,13 @@ export interface paths {
          *     navigates) is answered by session `<id>`: a store, clock, scenarios and journal of its own, created from the seed
          *     on first use. Control-plane requests with the header (reset, scenarios, clock, journal, agents, tasks) act on that
          *     session only; requests without it are the default session's. Coverage counts every session together.
-         *     At most `max` sessions live at once, holding at most `maxRecords` deployed agents, tasks and journal entries
-         *     together; beyond either bound the least recently used session is forgotten (its next request starts it over from
-         *     the seed). Sessions live in memory: `--state` keeps the default session only.
+         *     At most `max` sessions live at once, holding at most `maxRecords` records together (agents beside the seed's
+         *     catalogue, which every session shares; tasks; journal entries; one per KiB of overrides' answers); beyond either
+         *     bound the least recently used session is forgotten (its next request starts it over from the seed). One session
+         *     alone holds at most `maxRecords` too: what would take it past them is a 503 `state-not-saved`. A request from a
+         *     page of another site (the control plane's origin rule) naming a session is a 403 `forbidden-origin`, and a
+         *     request answered 401 or 403 creates no session. Sessions live in memory: `--state` keeps the default session
+         *     only.
          */
         get: operations["listSessions"];
         put?: never;
@@ -972,7 +976,7 @@ export interface operations {
                         records: number;
                         sessions: {
                             id: components["schemas"]["SessionId"];
-                            /** @description Deployed agents + tasks + journal entries it holds. */
+                            /** @description Agents beside the catalogue, tasks, journal entries and KiB of overrides it holds. */
                             records: number;
                         }[];
                     };

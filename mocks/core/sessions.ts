@@ -14,7 +14,10 @@ export const SESSION_COOKIE = 'mock-session';
 const SESSION_ID_PATTERN = /^[A-Za-z0-9._~-]{1,64}$/;
 /** Default bound of live sessions (`--max-sessions`); the least recently used one is evicted beyond it. */
 const DEFAULT_MAX_SESSIONS = 100;
-/** Default bound of what all sessions hold together: deployed agents + tasks + journal entries (`--session-records`). */
+/**
+ * Default bound of the records all sessions hold together, and each alone (`--session-records`): agents beside the
+ * seed's catalogue, tasks, journal entries, and one per KiB of overrides' answers.
+ */
 const DEFAULT_SESSION_RECORDS = 100_000;
 /** Journal entries each session keeps (the default session keeps `--journal-size`). */
 export const SESSION_JOURNAL_SIZE = 200;
@@ -25,7 +28,7 @@ export const SESSION_MAX_TASKS = 2000;
 export interface SessionOptions {
   /** Live sessions at most (default 100); 0 turns sessions off (a request naming one gets a 400). */
   max?: number;
-  /** Deployed agents + tasks + journal entries of all sessions together at most (default 100,000). */
+  /** Records of all sessions together, and of each alone, at most (default 100,000); see `SessionFactory.records`. */
   maxRecords?: number;
 }
 
@@ -33,7 +36,7 @@ export interface SessionOptions {
 export interface SessionFactory<T> {
   /** A new session, as the seed makes it. */
   create(id: string): T;
-  /** Deployed agents + tasks + journal entries it holds: its share of the records bound. */
+  /** Records it holds (agents beside the catalogue, tasks, journal entries, one per KiB of overrides): its weight. */
   records(session: T): number;
 }
 

@@ -32,7 +32,8 @@ const help = (defaultSeed: string | number): string => `${usage}
   --max-agents <n>       deployed agents kept at most; a deploy beyond is 503 state-not-saved until a reset
                          (default 1000000; each costs 2-3 KB of RSS as typically deployed, 12 KB at maximum sizes)
   --max-sessions <n>     sessions (X-Mock-Session) kept at once, least recently used evicted; 0 = off (default 100)
-  --session-records <n>  agents + tasks + journal entries all sessions hold together at most (default 100000)
+  --session-records <n>  records all sessions hold together, and each alone, at most: agents, tasks, journal
+                         entries, 1 per KiB of overrides (default 100000)
   --cors-origin <origin> allow only this browser origin (repeatable; env MOCK_CORS_ORIGINS, comma-separated; default any)
   --allowed-host <name>  also accept requests whose Host is this name (repeatable; .example.test = a domain and its
                          subdomains; * = any; env MOCK_ALLOWED_HOSTS, comma-separated; default loopback names only)
