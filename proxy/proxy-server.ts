@@ -12,7 +12,14 @@ import { lingerAfter, refuseEarly, type LingerLimits } from '../mocks/http/linge
 import { consoleLogger, type Logger } from '../mocks/core/logger.ts';
 import { MAX_BODY_BYTES, type MockRequest, type MockResponse } from '../mocks/core/mock-http.ts';
 import { problemResponse } from '../mocks/core/problems.ts';
-import { controlTokenGuard, exchangeOf, hostGuard, urlLengthGuard, type Guard } from '../mocks/http/request-guards.ts';
+import {
+  controlTokenGuard,
+  exchangeOf,
+  hostGuard,
+  originFormGuard,
+  urlLengthGuard,
+  type Guard,
+} from '../mocks/http/request-guards.ts';
 import { answerControl } from './control-routes.ts';
 import { decodedBody } from './decoded-body.ts';
 import { checkExchange, type ProxyViolation } from './exchange-check.ts';
@@ -152,6 +159,7 @@ function createProxyListener(context: ListenerContext): (req: IncomingMessage, r
   // The fake's own guards, in its order; then, for the control plane, its refusal of other sites.
   const guards: Guard[] = [
     urlLengthGuard,
+    originFormGuard,
     hostGuard([...(context.allowedHosts ?? []), context.host]),
     ...(context.controlToken === undefined ? [] : [controlTokenGuard(context.controlToken)]),
   ];

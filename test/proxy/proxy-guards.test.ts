@@ -1,0 +1,96 @@
+// Requests the proxy must refuse before anything reaches the upstream, written on a raw socket because fetch and node's
+// client never send them: an absolute-form target naming another host, a Host header holding two values. The fake's
+// server answers each the same way, through the same guards.
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockServer, type RunningMockServer } from '../../mocks/adapters/node-http/http-server.ts';
+import { silentLogger } from '../../mocks/core/logger.ts';
+import { startProxyServer, type RunningProxy } from '../../proxy/proxy-server.ts';
+import { createUpstream } from '../../proxy/upstream.ts';
+import { startFixtureServer, type FixtureServer } from '../support/fixture-server.ts';
+
+let upstream: FixtureServer;
+const reached: string[] = [];
+let proxy: RunningProxy;
+let fake: RunningMockServer;
+
+beforeAll(async () => {
+  upstream = await startFixtureServer((req, res) => {
+    reached.push(`${req.method} ${req.url} host=${req.headers.host}`);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{}');
+  });
+  proxy = await startProxyServer({ upstream: createUpstream(upstream.url), port: 0, logger: silentLogger });
+  fake = await startMockServer({ port: 0, logger: silentLogger });
+});
+
+afterAll(async () => {
+  await proxy.close();
+  await fake.close();
+  await upstream.close();
+});
+
+/** Sends `head` as the whole request on one connection; resolves to the status line's code and the body. */
+function raw(port: number, head: string): Promise<{ status: number; type: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(`${head}\r\nConnection: close\r\n\r\n`));
+    const chunks: Buffer[] = [];
+    socket.setTimeout(20_000, () => socket.destroy(new Error('no answer (hang guard)')));
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const [headText = '', body = ''] = text.split('\r\n\r\n');
+      resolve({
+        status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0),
+        type: /\r\ncontent-type: ([^\r]*)/i.exec(headText)?.[1] ?? '',
+        body,
+      });
+    });
+  });
+}
+
+describe('the proxy and the fake refuse, and the proxy never forwards', () => {
+  const cases = [
+    {
+      name: 'an absolute-form target naming another host',
+      head: 'GET http://evil.example/v1/agents/agt_1 HTTP/1.1\r\nHost: 127.0.0.1',
+    },
+    {
+      name: 'an absolute-form target naming the proxy itself',
+      head: 'GET http://127.0.0.1/v1/agents/agt_1 HTTP/1.1\r\nHost: 127.0.0.1',
+    },
+    {
+      name: 'a Host with two values, the foreign one first',
+      head: 'GET /v1/agents/agt_1 HTTP/1.1\r\nHost: evil.example,localhost',
+    },
+    {
+      name: 'a Host with two values, the loopback one first',
+      head: 'GET /v1/agents/agt_1 HTTP/1.1\r\nHost: localhost, evil.example',
+    },
+    {
+      name: 'a Host with two values on the control plane',
+      head: 'GET /__mock/health HTTP/1.1\r\nHost: evil.example,localhost',
+    },
+    { name: 'two Host headers', head: 'GET /v1/agents/agt_1 HTTP/1.1\r\nHost: evil.example\r\nHost: localhost' },
+  ];
+
+  for (const { name, head } of cases)
+    it(`${name}: 400 problem+json`, async () => {
+      const before = reached.length;
+      for (const port of [proxy.port, fake.port]) {
+        const answer = await raw(port, head);
+        expect(answer.status).toBe(400);
+        expect(answer.type).toBe('application/problem+json');
+        expect(JSON.parse(answer.body)).toMatchObject({ status: 400 });
+      }
+      expect(reached.slice(before)).toEqual([]);
+    });
+
+  it('a request in origin-form with one loopback Host is still forwarded (the cases above fail for their reason)', async () => {
+    const before = reached.length;
+    const answer = await raw(proxy.port, 'GET /v1/agents/agt_1 HTTP/1.1\r\nHost: localhost');
+    expect(answer.status).toBe(200);
+    expect(reached.slice(before)).toEqual([`GET /v1/agents/agt_1 host=${new URL(upstream.url).host}`]);
+  });
+});
