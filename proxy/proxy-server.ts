@@ -24,7 +24,7 @@ import { answerControl } from './control-routes.ts';
 import { decodedBody } from './decoded-body.ts';
 import { checkExchange, type ProxyViolation } from './exchange-check.ts';
 import type { RecordingWriter } from './recording.ts';
-import { credentialsOf, SecretSet } from './secrets.ts';
+import { credentialsOf, PROXY_ONLY_HEADERS, SecretSet } from './secrets.ts';
 import { answerOf, type Upstream, type UpstreamFault } from './upstream.ts';
 import { ViolationLog } from './violation-log.ts';
 
@@ -77,13 +77,17 @@ const HOP_BY_HOP = new Set([
   'host',
 ]);
 
-function forwardedHeaders(headers: IncomingMessage['headersDistinct']): Record<string, string[]> {
+/** The headers passed on; `dropped` names more to keep back (the request's headers meant for the proxy itself). */
+function forwardedHeaders(
+  headers: IncomingMessage['headersDistinct'],
+  dropped: ReadonlySet<string> = new Set(),
+): Record<string, string[]> {
   const kept: Record<string, string[]> = {};
   const named = new Set(
     (headers.connection ?? []).flatMap((value) => value.split(',').map((name) => name.trim().toLowerCase())),
   );
   for (const [name, values] of Object.entries(headers))
-    if (values !== undefined && !HOP_BY_HOP.has(name) && !named.has(name)) kept[name] = values;
+    if (values !== undefined && !HOP_BY_HOP.has(name) && !named.has(name) && !dropped.has(name)) kept[name] = values;
   return kept;
 }
 
@@ -190,7 +194,7 @@ function createProxyListener(context: ListenerContext): (req: IncomingMessage, r
 function forward(context: ListenerContext, req: IncomingMessage, res: ServerResponse, target: string): void {
   const startedAt = performance.now();
   const method = req.method ?? 'GET';
-  context.secrets.remember(credentialsOf(req.headers));
+  context.secrets.remember(credentialsOf(req.headers, target));
   const declared = Number(req.headers['content-length'] ?? '0');
   const tooLarge = (alreadyReceived: number): void => {
     lingerAfter(req, alreadyReceived, context.limits);
@@ -205,7 +209,7 @@ function forward(context: ListenerContext, req: IncomingMessage, res: ServerResp
     return;
   }
   const upstreamUrl = context.upstream.baseUrl;
-  const outgoing = context.upstream.request(method, target, forwardedHeaders(req.headersDistinct));
+  const outgoing = context.upstream.request(method, target, forwardedHeaders(req.headersDistinct, PROXY_ONLY_HEADERS));
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -351,6 +355,8 @@ async function finish(context: ListenerContext, outcome: Outcome): Promise<Proxy
   const path = target.split('?')[0] ?? '/';
   const requestBody = outcome.requestBody?.toString('utf8');
   const responseHeaders = answer?.headers ?? {};
+  // A credential the upstream sent (an API key, a cookie) is hidden like the app's own, from here on.
+  context.secrets.remember(credentialsOf(responseHeaders));
   const decoded =
     outcome.responseBody === undefined
       ? undefined

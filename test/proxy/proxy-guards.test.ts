@@ -1,26 +1,59 @@
 // Requests the proxy must refuse before anything reaches the upstream, written on a raw socket because fetch and node's
 // client never send them: an absolute-form target naming another host, a Host header holding two values. The fake's
-// server answers each the same way, through the same guards.
+// server answers each the same way, through the same guards. And what of a request the proxy keeps to itself: its own
+// credentials are never forwarded, and no credential of either side is recorded.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import type { IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type RunningMockServer } from '../../mocks/adapters/node-http/http-server.ts';
 import { silentLogger } from '../../mocks/core/logger.ts';
 import { startProxyServer, type RunningProxy } from '../../proxy/proxy-server.ts';
+import { RecordingWriter } from '../../proxy/recording.ts';
 import { createUpstream } from '../../proxy/upstream.ts';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.ts';
 
 let upstream: FixtureServer;
 const reached: string[] = [];
+const reachedHeaders: IncomingHttpHeaders[] = [];
 let proxy: RunningProxy;
 let fake: RunningMockServer;
+let work: string;
+let recording: RecordingWriter;
+
+/** Credentials each side sends; none may appear in the recording. */
+const SECRETS = {
+  apiKey: 'app-api-key-0123456789',
+  authToken: 'app-auth-token-0123456789',
+  controlToken: 'proxy-control-token-0123456789',
+  proxyAuthorization: 'cHJveHktdXNlcjpwcm94eS1wYXNz',
+  query: 'query-api-key-0123456789',
+  upstreamKey: 'upstream-api-key-0123456789',
+  challenge: 'upstream-negotiate-token-0123456789',
+  challengeParameter: 'upstream-challenge-param-0123456789',
+};
 
 beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'agent-registry-kit-proxy-guards-'));
   upstream = await startFixtureServer((req, res) => {
     reached.push(`${req.method} ${req.url} host=${req.headers.host}`);
+    reachedHeaders.push(req.headers);
+    if (req.url?.startsWith('/v1/agents/agt_credentials')) {
+      res.writeHead(401, {
+        'content-type': 'application/problem+json',
+        'x-api-key': SECRETS.upstreamKey,
+        'www-authenticate': `Bearer realm="agents", error="invalid_token", token="${SECRETS.challengeParameter}", Negotiate ${SECRETS.challenge}`,
+      });
+      res.end('{"type":"about:blank","title":"Unauthorized","status":401}');
+      return;
+    }
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end('{}');
   });
-  proxy = await startProxyServer({ upstream: createUpstream(upstream.url), port: 0, logger: silentLogger });
+  recording = new RecordingWriter(join(work, 'recording.json'), upstream.url);
+  proxy = await startProxyServer({ upstream: createUpstream(upstream.url), port: 0, logger: silentLogger, recording });
   fake = await startMockServer({ port: 0, logger: silentLogger });
 });
 
@@ -28,6 +61,7 @@ afterAll(async () => {
   await proxy.close();
   await fake.close();
   await upstream.close();
+  await rm(work, { recursive: true, force: true });
 });
 
 /** Sends `head` as the whole request on one connection; resolves to the status line's code and the body. */
@@ -92,5 +126,37 @@ describe('the proxy and the fake refuse, and the proxy never forwards', () => {
     const answer = await raw(proxy.port, 'GET /v1/agents/agt_1 HTTP/1.1\r\nHost: localhost');
     expect(answer.status).toBe(200);
     expect(reached.slice(before)).toEqual([`GET /v1/agents/agt_1 host=${new URL(upstream.url).host}`]);
+  });
+});
+
+describe('credentials through the proxy', () => {
+  it("the proxy's own (Proxy-Authorization, X-Mock-Control-Token) are not forwarded; none of either side is recorded", async () => {
+    const before = reachedHeaders.length;
+    const answer = await fetch(`${proxy.url}/v1/agents/agt_credentials?api_key=${SECRETS.query}&limit=2`, {
+      headers: {
+        'x-api-key': SECRETS.apiKey,
+        'x-auth-token': SECRETS.authToken,
+        'x-mock-control-token': SECRETS.controlToken,
+        'proxy-authorization': `Basic ${SECRETS.proxyAuthorization}`,
+      },
+    });
+    expect(answer.status).toBe(401);
+    await answer.arrayBuffer();
+    const forwarded = reachedHeaders.slice(before);
+    expect(forwarded).toHaveLength(1);
+    expect(forwarded[0]?.['proxy-authorization']).toBeUndefined();
+    expect(forwarded[0]?.['x-mock-control-token']).toBeUndefined();
+    // What the upstream needs of the app's credentials still reaches it.
+    expect(forwarded[0]?.['x-api-key']).toBe(SECRETS.apiKey);
+    recording.flush();
+    const text = await readFile(join(work, 'recording.json'), 'utf8');
+    for (const [name, secret] of Object.entries(SECRETS)) expect(text, name).not.toContain(secret);
+    const recorded = JSON.parse(text) as {
+      exchanges: { request: { url: string }; response: { headers: Record<string, string> } }[];
+    };
+    const exchange = recorded.exchanges.find((e) => e.request.url.includes('agt_credentials'));
+    expect(exchange?.request.url).toContain('limit=2');
+    // The challenge still says how to authenticate.
+    expect(exchange?.response.headers['www-authenticate']).toMatch(/^Bearer realm="agents", error="invalid_token", /);
   });
 });
