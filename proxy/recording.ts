@@ -18,8 +18,8 @@ const DEFAULT_RECORD_LIMIT = 1000;
 /** Characters of a body kept (after redaction); a longer one is cut and marked, and replays skip it. */
 const RECORDED_BODY_LIMIT = 65_536;
 
-/** The whole file. */
-export interface Recording {
+/** The whole file (`dropped` is written after the exchanges, so it can change without rewriting them). */
+interface Recording {
   format: typeof RECORDING_FORMAT;
   version: 1;
   /** The upstream's URL without credentials; each exchange's request URL starts with it. */
@@ -86,7 +86,13 @@ export class RecordingWriter {
     this.#baseUrl = baseUrl;
     this.#limit = limit;
     this.#onError = options.onError ?? (() => {});
-    const members = { format: RECORDING_FORMAT, version: 1, baseUrl, startedAt: now.toISOString(), limit };
+    const members: Omit<Recording, 'dropped' | 'exchanges'> = {
+      format: RECORDING_FORMAT,
+      version: 1,
+      baseUrl,
+      startedAt: now.toISOString(),
+      limit,
+    };
     this.#head = `${JSON.stringify(members, null, 2).replace(/\n}$/, ',')}\n  "exchanges": [`;
   }
 
