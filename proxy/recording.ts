@@ -109,7 +109,9 @@ export class RecordingWriter {
         redact,
         redact(this.#baseUrl + recordedTarget(exchange.target, redactedMark)),
       );
-      this.#write(`${this.#kept === 0 ? '' : ','}\n    ${JSON.stringify(entry)}`);
+      // Indented as a whole-file JSON.stringify(…, null, 2) would write it: a reader of the file sees the same text.
+      const text = JSON.stringify(entry, null, 2).replaceAll('\n', '\n    ');
+      this.#write(`${this.#kept === 0 ? '' : ','}\n    ${text}`);
       this.#kept += 1;
     } catch (error) {
       this.#onError(error);
