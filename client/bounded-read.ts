@@ -3,6 +3,9 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { readBoundedBody } from '../spec/validators/bounded-body.ts';
 
+/** The cap on what a CLI reads of one file or one answer (a PEM bundle, a coverage report, one recorded entry). */
+export const MAX_CLI_INPUT_BYTES = 16 * 1024 * 1024;
+
 /** Thrown when the input is larger than the cap; the message says the cap. */
 export class TooLargeError extends Error {}
 

@@ -1,7 +1,6 @@
 // The validating proxy: a node:http server with the fake's own limits and guards (Host check, control token, cross-site
 // refusal) that forwards every request to the upstream, streams the answer back, and checks both against the spec.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { CONTROL_PREFIX } from '../mocks/core/core.ts';
 import { Coverage } from '../mocks/core/steering/coverage.ts';
 import { refuseCrossSite, withCors } from '../mocks/core/request/cors.ts';
@@ -13,11 +12,19 @@ import { lingerAfter, refuseEarly, type LingerLimits } from '../mocks/http/linge
 import { consoleLogger, type Logger } from '../mocks/core/logger.ts';
 import { MAX_BODY_BYTES, type MockRequest, type MockResponse } from '../mocks/core/mock-http.ts';
 import { problemResponse } from '../mocks/core/problems.ts';
-import { controlTokenGuard, exchangeOf, hostGuard, urlLengthGuard, type Guard } from '../mocks/http/request-guards.ts';
+import {
+  controlTokenGuard,
+  exchangeOf,
+  hostGuard,
+  originFormGuard,
+  urlLengthGuard,
+  type Guard,
+} from '../mocks/http/request-guards.ts';
 import { answerControl } from './control-routes.ts';
+import { decodedBody } from './decoded-body.ts';
 import { checkExchange, type ProxyViolation } from './exchange-check.ts';
 import type { RecordingWriter } from './recording.ts';
-import { credentialsOf, SecretSet } from './secrets.ts';
+import { credentialsOf, PROXY_ONLY_HEADERS, SecretSet } from './secrets.ts';
 import { answerOf, type Upstream, type UpstreamFault } from './upstream.ts';
 import { ViolationLog } from './violation-log.ts';
 
@@ -70,26 +77,18 @@ const HOP_BY_HOP = new Set([
   'host',
 ]);
 
-function forwardedHeaders(headers: IncomingMessage['headersDistinct']): Record<string, string[]> {
+/** The headers passed on; `dropped` names more to keep back (the request's headers meant for the proxy itself). */
+function forwardedHeaders(
+  headers: IncomingMessage['headersDistinct'],
+  dropped: ReadonlySet<string> = new Set(),
+): Record<string, string[]> {
   const kept: Record<string, string[]> = {};
   const named = new Set(
     (headers.connection ?? []).flatMap((value) => value.split(',').map((name) => name.trim().toLowerCase())),
   );
   for (const [name, values] of Object.entries(headers))
-    if (values !== undefined && !HOP_BY_HOP.has(name) && !named.has(name)) kept[name] = values;
+    if (values !== undefined && !HOP_BY_HOP.has(name) && !named.has(name) && !dropped.has(name)) kept[name] = values;
   return kept;
-}
-
-function decodedText(body: Buffer, encoding: string | undefined): string {
-  try {
-    const coding = encoding?.trim().toLowerCase();
-    if (coding === 'gzip' || coding === 'x-gzip') return gunzipSync(body).toString('utf8');
-    if (coding === 'br') return brotliDecompressSync(body).toString('utf8');
-    if (coding === 'deflate') return inflateSync(body).toString('utf8');
-  } catch {
-    // Left as received: the checker then reports the body for what it is.
-  }
-  return body.toString('utf8');
 }
 
 /** What one forwarded exchange produced, handed to `finish`. */
@@ -164,6 +163,7 @@ function createProxyListener(context: ListenerContext): (req: IncomingMessage, r
   // The fake's own guards, in its order; then, for the control plane, its refusal of other sites.
   const guards: Guard[] = [
     urlLengthGuard,
+    originFormGuard,
     hostGuard([...(context.allowedHosts ?? []), context.host]),
     ...(context.controlToken === undefined ? [] : [controlTokenGuard(context.controlToken)]),
   ];
@@ -194,7 +194,7 @@ function createProxyListener(context: ListenerContext): (req: IncomingMessage, r
 function forward(context: ListenerContext, req: IncomingMessage, res: ServerResponse, target: string): void {
   const startedAt = performance.now();
   const method = req.method ?? 'GET';
-  context.secrets.remember(credentialsOf(req.headers));
+  context.secrets.remember(credentialsOf(req.headers, target));
   const declared = Number(req.headers['content-length'] ?? '0');
   const tooLarge = (alreadyReceived: number): void => {
     lingerAfter(req, alreadyReceived, context.limits);
@@ -209,7 +209,7 @@ function forward(context: ListenerContext, req: IncomingMessage, res: ServerResp
     return;
   }
   const upstreamUrl = context.upstream.baseUrl;
-  const outgoing = context.upstream.request(method, target, forwardedHeaders(req.headersDistinct));
+  const outgoing = context.upstream.request(method, target, forwardedHeaders(req.headersDistinct, PROXY_ONLY_HEADERS));
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -260,7 +260,7 @@ function forward(context: ListenerContext, req: IncomingMessage, res: ServerResp
           instance: req.url?.split('?')[0]?.slice(0, 2048) ?? '/',
         }),
       );
-      finish(context, outcome);
+      void finish(context, outcome);
       return;
     }
     outcome.answer = answer;
@@ -270,15 +270,22 @@ function forward(context: ListenerContext, req: IncomingMessage, res: ServerResp
 
 /**
  * Passes the upstream's answer on: streamed as it arrives (a copy kept for the check, up to its bound), or, with
- * --fail-on-violation, held until checked so a violating answer can still be replaced by a 502.
+ * --fail-on-violation, held until checked so a violating answer can still be replaced by a 502. An answer past the
+ * bound is streamed from there on, what was held first and then every chunk, the one that crossed the bound included.
  */
 function relay(context: ListenerContext, outcome: Outcome, res: ServerResponse, done: () => void): void {
   const answer = outcome.answer as IncomingMessage;
   const headers = forwardedHeaders(answer.headersDistinct);
   let holding = context.failOnViolation === true;
-  const copy: Buffer[] = [];
+  let copy: Buffer[] = [];
   let copied = 0;
   let overflow = false;
+  const pass = (chunk: Buffer): void => {
+    if (!res.write(chunk)) {
+      answer.pause();
+      res.once('drain', () => answer.resume());
+    }
+  };
   const startStreaming = (): void => {
     holding = false;
     res.writeHead(answer.statusCode ?? 502, headers);
@@ -286,38 +293,41 @@ function relay(context: ListenerContext, outcome: Outcome, res: ServerResponse, 
   };
   if (!holding) startStreaming();
   answer.on('data', (chunk: Buffer) => {
-    if (copied + chunk.length > MAX_CHECKED_RESPONSE_BYTES) overflow = true;
-    else {
+    if (!overflow && copied + chunk.length > MAX_CHECKED_RESPONSE_BYTES) {
+      overflow = true;
+      if (holding) startStreaming();
+      // Judged by status alone from here: the copy is not needed any more.
+      copy = [];
+    } else if (!overflow) {
       copy.push(chunk);
       copied += chunk.length;
+      if (holding) return;
     }
-    if (holding && overflow) startStreaming();
-    else if (!holding && !res.write(chunk)) {
-      answer.pause();
-      res.once('drain', () => answer.resume());
-    }
+    pass(chunk);
   });
   answer.on('error', () => {
     done();
     outcome.fault = 'the upstream broke off its answer';
     res.destroy();
-    finish(context, outcome);
+    void finish(context, outcome);
   });
   answer.on('end', () => {
     done();
     outcome.responseBody = overflow ? undefined : Buffer.concat(copy);
-    const found = finish(context, outcome);
-    if (!holding) {
-      res.end();
-      return;
-    }
-    const failing = found.filter((violation) => violation.part === 'response');
-    if (failing.length === 0) {
-      res.writeHead(answer.statusCode ?? 502, headers);
-      res.end(outcome.responseBody);
-      return;
-    }
-    send(res, contractViolation(failing, outcome.req.url ?? '/'));
+    // The answer ends once checked, so what the app reads next (the control plane) already counts this exchange.
+    void finish(context, outcome).then((found) => {
+      if (!holding) {
+        res.end();
+        return;
+      }
+      const failing = found.filter((violation) => violation.part === 'response');
+      if (failing.length === 0) {
+        res.writeHead(answer.statusCode ?? 502, headers);
+        res.end(outcome.responseBody);
+        return;
+      }
+      send(res, contractViolation(failing, outcome.req.url ?? '/'));
+    });
   });
 }
 
@@ -334,18 +344,24 @@ function contractViolation(violations: readonly ProxyViolation[], target: string
   });
 }
 
-/** Checks the exchange, counts it in the coverage, keeps its violations and records it; returns the violations. */
-function finish(context: ListenerContext, outcome: Outcome): ProxyViolation[] {
+/**
+ * Checks the exchange, counts it in the coverage, keeps its violations and records it; resolves to the violations. A
+ * body whose decoded size passes the bound is judged by its status alone, as one whose size on the wire does.
+ */
+async function finish(context: ListenerContext, outcome: Outcome): Promise<ProxyViolation[]> {
   const { req, answer } = outcome;
   const method = req.method ?? 'GET';
   const target = req.url ?? '/';
   const path = target.split('?')[0] ?? '/';
   const requestBody = outcome.requestBody?.toString('utf8');
   const responseHeaders = answer?.headers ?? {};
-  const responseBody =
+  // A credential the upstream sent (an API key, a cookie) is hidden like the app's own, from here on.
+  context.secrets.remember(credentialsOf(responseHeaders));
+  const decoded =
     outcome.responseBody === undefined
       ? undefined
-      : decodedText(outcome.responseBody, answer?.headers['content-encoding']);
+      : await decodedBody(outcome.responseBody, answer?.headers['content-encoding'], MAX_CHECKED_RESPONSE_BYTES);
+  const responseBody = decoded === undefined || decoded.tooLarge ? undefined : decoded.text;
   let found: ProxyViolation[] = [];
   let operationId: string | null = null;
   if (answer && outcome.fault === undefined) {

@@ -1,10 +1,15 @@
 // The recording file of `proxy --record FILE`: the exchanges the app made through the proxy, credentials removed, in the
 // contract report's exchange shape, so `spec-change --report FILE` replays it and `serve --from-recording FILE` starts
-// from it. Written atomically (a temp file renamed over it) a moment after each exchange and when the proxy stops.
-import { chmodSync, renameSync, writeFileSync } from 'node:fs';
+// from it. The file is created once, under a fresh name in its folder (exclusively: a planted file or symlink is never
+// opened) and renamed into place; from then on each exchange is written where the last one ended, with the closing
+// lines after it, so an exchange costs its own bytes whatever the file already holds, and one past the limit costs
+// the few bytes of the `dropped` count. Between two exchanges the file is whole JSON.
+import { randomBytes } from 'node:crypto';
+import { closeSync, ftruncateSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { RecordedExchange } from '../client/check-record.ts';
 import { describeServerText, redactedMark, type Redact } from '../client/redaction.ts';
-import { CREDENTIAL_HEADERS } from './secrets.ts';
+import { recordedHeaderValue, recordedTarget } from './secrets.ts';
 
 /** The `format` member every recording carries. */
 export const RECORDING_FORMAT = 'agent-registry-kit-recording';
@@ -13,8 +18,8 @@ const DEFAULT_RECORD_LIMIT = 1000;
 /** Characters of a body kept (after redaction); a longer one is cut and marked, and replays skip it. */
 const RECORDED_BODY_LIMIT = 65_536;
 
-/** The whole file. */
-export interface Recording {
+/** The whole file (`dropped` is written after the exchanges, so it can change without rewriting them). */
+interface Recording {
   format: typeof RECORDING_FORMAT;
   version: 1;
   /** The upstream's URL without credentials; each exchange's request URL starts with it. */
@@ -49,7 +54,7 @@ function recordedHeaders(headers: ExchangeToRecord['requestHeaders'], redact: Re
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined || HOP_BY_HOP.has(name)) continue;
     // A credential header says that one was sent, never what it was.
-    kept[name] = CREDENTIAL_HEADERS.has(name) ? redactedMark : redact(Array.isArray(value) ? value.join(', ') : value);
+    kept[name] = redact(recordedHeaderValue(name, Array.isArray(value) ? value.join(', ') : value, redactedMark));
   }
   return kept;
 }
@@ -60,11 +65,17 @@ function recordedHeaders(headers: ExchangeToRecord['requestHeaders'], redact: Re
  */
 export class RecordingWriter {
   readonly #file: string;
-  readonly #recording: Recording;
+  readonly #baseUrl: string;
+  readonly #head: string;
+  readonly #limit: number;
   readonly #onError: (error: unknown) => void;
-  #timer: NodeJS.Timeout | undefined;
+  #kept = 0;
+  #dropped = 0;
+  #descriptor: number | undefined;
+  /** Byte offset where the closing lines begin: the next exchange is written there. */
+  #end = 0;
 
-  /** `onError` hears of a write that failed in the background (a full disk): the proxy goes on, and says so. */
+  /** `onError` hears of a write that failed (a full disk): the proxy goes on, and says so. */
   constructor(
     file: string,
     baseUrl: string,
@@ -72,61 +83,107 @@ export class RecordingWriter {
   ) {
     const { limit = DEFAULT_RECORD_LIMIT, now = new Date() } = options;
     this.#file = file;
+    this.#baseUrl = baseUrl;
+    this.#limit = limit;
     this.#onError = options.onError ?? (() => {});
-    this.#recording = {
+    const members: Omit<Recording, 'dropped' | 'exchanges'> = {
       format: RECORDING_FORMAT,
       version: 1,
       baseUrl,
       startedAt: now.toISOString(),
       limit,
-      dropped: 0,
-      exchanges: [],
     };
+    this.#head = `${JSON.stringify(members, null, 2).replace(/\n}$/, ',')}\n  "exchanges": [`;
   }
 
-  /** Keeps the exchange, every credential redacted (headers, URL, bodies, error), and schedules a write. */
+  /** Keeps the exchange, every credential redacted (headers, URL, bodies, error), and writes it at once. */
   add(exchange: ExchangeToRecord, redact: Redact): void {
-    const recording = this.#recording;
-    if (recording.exchanges.length >= recording.limit) recording.dropped += 1;
-    else
-      recording.exchanges.push({
-        operationId: exchange.operationId ?? '',
-        request: {
-          method: exchange.method,
-          url: redact(recording.baseUrl + exchange.target),
-          headers: recordedHeaders(exchange.requestHeaders, redact),
-          body:
-            exchange.requestBody === undefined
-              ? undefined
-              : describeServerText(redact, exchange.requestBody, RECORDED_BODY_LIMIT),
-        },
-        response:
-          exchange.status === undefined
-            ? undefined
-            : {
-                status: exchange.status,
-                headers: recordedHeaders(exchange.responseHeaders, redact),
-                body: describeServerText(redact, exchange.responseBody ?? '', RECORDED_BODY_LIMIT),
-              },
-        error: exchange.error === undefined ? undefined : redact(exchange.error),
-        durationMs: exchange.durationMs,
-      });
-    this.#timer ??= setTimeout(() => {
-      try {
-        this.flush();
-      } catch (error) {
-        this.#onError(error);
+    try {
+      if (this.#kept >= this.#limit) {
+        this.#dropped += 1;
+        this.#write('');
+        return;
       }
-    }, 200);
+      const entry = recordedExchange(
+        exchange,
+        redact,
+        redact(this.#baseUrl + recordedTarget(exchange.target, redactedMark)),
+      );
+      // Indented as a whole-file JSON.stringify(…, null, 2) would write it: a reader of the file sees the same text.
+      const text = JSON.stringify(entry, null, 2).replaceAll('\n', '\n    ');
+      this.#write(`${this.#kept === 0 ? '' : ','}\n    ${text}`);
+      this.#kept += 1;
+    } catch (error) {
+      this.#onError(error);
+    }
   }
 
-  /** Writes the file now (temp file, then rename: a reader never sees half of it); only the owner may read it. */
+  /** Creates the file if it is not yet (the proxy calls it before it listens, so a bad path shows at once). */
   flush(): void {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    const temporary = `${this.#file}.${process.pid}.tmp`;
-    writeFileSync(temporary, `${JSON.stringify(this.#recording, null, 2)}\n`, { mode: 0o600 });
-    chmodSync(temporary, 0o600);
-    renameSync(temporary, this.#file);
+    this.#open();
   }
+
+  /** Writes `entry` where the closing lines began, then the closing lines: one write, so the file stays whole JSON. */
+  #write(entry: string): void {
+    const descriptor = this.#open();
+    const written = Buffer.byteLength(entry);
+    const bytes = Buffer.from(`${entry}${this.#tail()}`);
+    writeSync(descriptor, bytes, 0, bytes.length, this.#end);
+    this.#end += written;
+    // The closing lines only grow (the count does), so this cuts nothing; it keeps the file exactly what was written.
+    ftruncateSync(descriptor, this.#end + bytes.length - written);
+  }
+
+  #tail(): string {
+    return `\n  ],\n  "dropped": ${this.#dropped}\n}\n`;
+  }
+
+  /**
+   * The file's descriptor, creating the file on first use: exclusively (O_EXCL, mode 0600) under a random name beside
+   * it, then renamed over it, so neither a file nor a symlink planted under a guessable name is ever opened or followed,
+   * and an existing file of that name is replaced, not written through.
+   */
+  #open(): number {
+    if (this.#descriptor !== undefined) return this.#descriptor;
+    const temporary = join(dirname(this.#file), `.${basename(this.#file)}.${randomBytes(12).toString('hex')}.tmp`);
+    const descriptor = openSync(temporary, 'wx', 0o600);
+    try {
+      const bytes = Buffer.from(`${this.#head}${this.#tail()}`);
+      writeSync(descriptor, bytes, 0, bytes.length, 0);
+      renameSync(temporary, this.#file);
+    } catch (error) {
+      closeSync(descriptor);
+      unlinkSync(temporary);
+      throw error;
+    }
+    this.#end = Buffer.byteLength(this.#head);
+    this.#descriptor = descriptor;
+    return descriptor;
+  }
+}
+
+/** One exchange in the report's shape, every credential redacted. */
+function recordedExchange(exchange: ExchangeToRecord, redact: Redact, url: string): RecordedExchange {
+  return {
+    operationId: exchange.operationId ?? '',
+    request: {
+      method: exchange.method,
+      url,
+      headers: recordedHeaders(exchange.requestHeaders, redact),
+      body:
+        exchange.requestBody === undefined
+          ? undefined
+          : describeServerText(redact, exchange.requestBody, RECORDED_BODY_LIMIT),
+    },
+    response:
+      exchange.status === undefined
+        ? undefined
+        : {
+            status: exchange.status,
+            headers: recordedHeaders(exchange.responseHeaders, redact),
+            body: describeServerText(redact, exchange.responseBody ?? '', RECORDED_BODY_LIMIT),
+          },
+    error: exchange.error === undefined ? undefined : redact(exchange.error),
+    durationMs: exchange.durationMs,
+  };
 }

@@ -8,6 +8,7 @@ import {
   type RequestOptions,
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Duplex } from 'node:stream';
 
 export interface Upstream {
   /** The upstream's URL as given, without credentials or a trailing slash: `https://staging.example.com/api`. */
@@ -96,10 +97,25 @@ function classifyFault(error: unknown, upstream: string): UpstreamFault {
   return { kind: 'unreachable', detail: `The upstream ${upstream} could not be reached (${code || message}).` };
 }
 
-/** The response, or the fault, of a request already sent: resolves exactly once. */
+/**
+ * The response, or the fault, of a request already sent: resolves exactly once. A `101 Switching Protocols` is a fault:
+ * the proxy relays HTTP exchanges, not upgraded connections, and node hands a 101 neither to 'response' nor to 'error'
+ * (it destroys the socket when nobody listens to 'upgrade'), so without these listeners the app's request would wait
+ * forever. A request that closes with neither is a fault too, so no path is left that never resolves.
+ */
 export function answerOf(request: ClientRequest, upstream: string): Promise<IncomingMessage | UpstreamFault> {
   return new Promise((resolve) => {
     request.once('response', resolve);
     request.once('error', (error) => resolve(classifyFault(error, upstream)));
+    request.once('upgrade', (answer: IncomingMessage, socket: Duplex) => {
+      socket.destroy();
+      resolve({
+        kind: 'unreachable',
+        detail: `The upstream ${upstream} answered ${answer.statusCode ?? 101} Switching Protocols; the proxy relays HTTP exchanges only, not upgraded connections.`,
+      });
+    });
+    request.once('close', () =>
+      resolve({ kind: 'unreachable', detail: `The upstream ${upstream} closed the connection without an answer.` }),
+    );
   });
 }

@@ -1,7 +1,14 @@
 // Each guard of the node:http listener alone, on exchanges built by hand (no sockets).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { controlTokenGuard, type Exchange, hostGuard, MAX_URL_LENGTH, urlLengthGuard } from './request-guards.ts';
+import {
+  controlTokenGuard,
+  type Exchange,
+  hostGuard,
+  MAX_URL_LENGTH,
+  originFormGuard,
+  urlLengthGuard,
+} from './request-guards.ts';
 
 function exchange(path: string, headers: Record<string, string> = {}, method = 'GET'): Exchange {
   return {
@@ -33,9 +40,17 @@ describe('request guards', () => {
     for (let index = 0; index < 200; index += 1)
       expect(guard(exchange('/', { host: `127.0.0.${index}:${index}` }))).toBeUndefined();
     expect(guard(exchange('/', { host: 'evil.example' }))?.status).toBe(403);
-    // No Host, or a repeated one (left to the core's 400), passes this guard.
+    // No Host passes this guard; a repeated one is the core's 400, whichever value comes first.
     expect(guard(exchange('/'))).toBeUndefined();
-    expect(guard(exchange('/', { host: 'evil.example, 127.0.0.1' }))).toBeUndefined();
+    expect(guard(exchange('/', { host: 'evil.example, 127.0.0.1' }))?.status).toBe(400);
+    expect(guard(exchange('/', { host: '127.0.0.1,evil.example' }))?.status).toBe(400);
+    expect(guard(exchange('/', { host: 'evil.example,localhost' }))?.status).toBe(400);
+  });
+
+  it('originFormGuard: a path passes; an absolute URL, an authority or * is a 400', () => {
+    expect(originFormGuard(exchange('/v1/agents?x=1'))).toBeUndefined();
+    for (const target of ['http://evil.example/v1/agents', 'HTTPS://127.0.0.1/v1/agents', 'evil.example:443', '*'])
+      expect(originFormGuard(exchange(target))?.status).toBe(400);
   });
 
   it('controlTokenGuard: only the control plane needs the token; a CORS preflight does not', () => {

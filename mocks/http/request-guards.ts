@@ -6,7 +6,7 @@ import { createHostCheck } from '../core/request/host-check.ts';
 import { digest, tokenMatches } from './http-send.ts';
 import type { MockResponse } from '../core/mock-http.ts';
 import { problemResponse } from '../core/problems.ts';
-import { SINGLE_HEADERS } from '../core/request/repeated-headers.ts';
+import { repeatedHeaderProblem, SINGLE_HEADERS } from '../core/request/repeated-headers.ts';
 
 /** Longest request target accepted (method line URL); longer ones get 414. Header blocks over 16 KiB get 431 from node. */
 export const MAX_URL_LENGTH = 8192;
@@ -73,12 +73,26 @@ export const urlLengthGuard: Guard = (exchange) =>
     ? problemResponse('uri-too-long', { detail: `The request target is longer than ${MAX_URL_LENGTH} characters.` })
     : undefined;
 
+/**
+ * 400 for a request target that is not a path (origin-form, RFC 9112 section 3.2.1): an absolute URL
+ * (`GET http://evil.example/v1/agents`), `*` or an authority. The fake and the proxy are origin servers, not forward
+ * proxies: the proxy would pass an absolute URL on verbatim, naming to the upstream a host the Host check never saw.
+ * @example originFormGuard(exchange) // 400 for a target of http://evil.example/v1/agents
+ */
+export const originFormGuard: Guard = (exchange) =>
+  exchange.target.startsWith('/')
+    ? undefined
+    : problemResponse('bad-request', {
+        detail: 'The request target must be a path such as /v1/agents; this server is not a forward proxy.',
+      });
+
 /** Host values already accepted: the check parses a Host header, and clients send the same one on every request. */
 const ACCEPTED_HOSTS_KEPT = 64;
 
 /**
- * 403 for a Host that is neither a loopback name or address nor allowed (the DNS-rebinding guard); a repeated Host (a
- * comma) is left to the core, which answers 400 for it.
+ * 403 for a Host that is neither a loopback name or address nor allowed (the DNS-rebinding guard); 400 for a repeated
+ * Host (a comma), as the core answers it, here because not every server on this layer has the core behind it (the
+ * proxy forwards instead).
  * @example const guard = hostGuard(['fake.internal']); guard(exchange) // undefined for Host: fake.internal:4010
  */
 export function hostGuard(allowedHosts: readonly string[] | undefined): Guard {
@@ -86,7 +100,8 @@ export function hostGuard(allowedHosts: readonly string[] | undefined): Guard {
   const accepted = new Set<string>();
   return (exchange) => {
     const host = exchange.headers.host;
-    if (host === undefined || accepted.has(host) || host.includes(',')) return undefined;
+    if (host === undefined || accepted.has(host)) return undefined;
+    if (host.includes(',')) return repeatedHeaderProblem('host', exchange.path);
     if (hostAllowed(host)) {
       if (accepted.size >= ACCEPTED_HOSTS_KEPT) accepted.clear();
       accepted.add(host);

@@ -1,10 +1,10 @@
 // `agent-registry-kit proxy --upstream <url>`: a validating proxy in front of a real server. The app points at it; every
 // exchange is forwarded and checked against the spec, violations are printed, kept at /__mock/violations and, with
 // --record, the exchanges are written (credentials removed) for spec-change --report and serve --from-recording.
-import { readFileSync } from 'node:fs';
 import { cliError } from '../cli-error.ts';
 import { numberFlag, parseCommandLine } from '../command-line.ts';
 import { stopWithLauncher } from '../stop-with-launcher.ts';
+import { MAX_CLI_INPUT_BYTES, readCappedFile } from '../../client/bounded-read.ts';
 import { guardWrites } from '../../client/terminal-text.ts';
 
 const usage =
@@ -100,7 +100,8 @@ function readSettings(values: ReturnType<typeof parseCommandLine<typeof flags>>)
 
 function readCa(file: string): string {
   try {
-    const pem = readFileSync(file, 'utf8');
+    // Capped like every file a CLI reads: `--ca /dev/zero` would otherwise take the machine's memory.
+    const pem = readCappedFile(file, MAX_CLI_INPUT_BYTES);
     // Node ignores what is not a PEM certificate: the flag would then trust nothing and say nothing.
     if (!pem.includes('-----BEGIN CERTIFICATE-----'))
       cliError(`--ca ${file} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);

@@ -156,6 +156,68 @@ describe('endless input is cut at a cap', () => {
     expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toMatch(/larger than \d+ MiB/);
   }, 60_000);
+
+  // A run that is not refused starts a server and is killed at the hang guard (code -1): only a refusal passes.
+  test.each([
+    [
+      'proxy --ca, a file over 16 MiB',
+      'proxy',
+      ['--upstream', 'https://127.0.0.1:9', '--port', '0', '--ca'],
+      'big',
+      /cannot read --ca .*larger than 16 MiB/,
+    ],
+    [
+      'proxy --ca /dev/zero',
+      'proxy',
+      ['--upstream', 'https://127.0.0.1:9', '--port', '0', '--ca'],
+      '/dev/zero',
+      /cannot read --ca \/dev\/zero .*larger than 16 MiB/,
+    ],
+    [
+      'serve --from-recording, an exchange over 16 MiB',
+      'serve',
+      ['--port', '0', '--from-recording'],
+      'big-recording',
+      /cannot read --from-recording .*16 MiB/,
+    ],
+    [
+      'serve --from-recording /dev/zero',
+      'serve',
+      ['--port', '0', '--from-recording'],
+      '/dev/zero',
+      /cannot read --from-recording \/dev\/zero \(.*not JSON/,
+    ],
+  ])(
+    '%s: one line, exit 2',
+    async (_name, command, args, input, message) => {
+      const file =
+        input === 'big'
+          ? join(directory, 'big.pem')
+          : input === 'big-recording'
+            ? join(directory, 'big-recording.json')
+            : input;
+      if (input === 'big') writeFileSync(file, 'x'.repeat(17 * 1024 * 1024));
+      if (input === 'big-recording')
+        writeFileSync(
+          file,
+          JSON.stringify({
+            format: 'agent-registry-kit-recording',
+            version: 1,
+            exchanges: [
+              {
+                request: { method: 'GET', url: '/v1/agents/agt_1' },
+                response: { status: 200, body: 'x'.repeat(17 * 1024 * 1024) },
+              },
+            ],
+          }),
+        );
+      const run = await runCli(command, [...args, file], {}, 30_000);
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toMatch(message);
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    },
+    60_000,
+  );
 });
 
 describe('a URL with a password is refused and never printed', () => {

@@ -16,6 +16,7 @@ import {
   type Guard,
   hostGuard,
   urlLengthGuard,
+  originFormGuard,
 } from '../../http/request-guards.ts';
 
 const WILDCARD_ADDRESSES = new Set(['0.0.0.0', '::', '[::]', '0:0:0:0:0:0:0:0']);
@@ -80,6 +81,7 @@ export function createRequestListener(
   };
   const guards: Guard[] = [
     urlLengthGuard,
+    originFormGuard,
     hostGuard(options.allowedHosts),
     ...(options.controlToken === undefined ? [] : [controlTokenGuard(options.controlToken)]),
   ];

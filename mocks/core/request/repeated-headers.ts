@@ -11,13 +11,19 @@ export const SINGLE_HEADERS = ['host', 'authorization'] as const;
  * @example refuseRepeatedHeaders({ headers: { authorization: 'Bearer a, Bearer b' }, ... }) // 400 problem
  */
 export function refuseRepeatedHeaders(request: MockRequest): MockResponse | undefined {
-  for (const name of SINGLE_HEADERS) {
-    if (request.headers[name]?.includes(',')) {
-      return problemResponse('bad-request', {
-        detail: `The request has more than one ${name === 'host' ? 'Host' : 'Authorization'} header; send exactly one.`,
-        instance: request.path.slice(0, 2048),
-      });
-    }
-  }
+  for (const name of SINGLE_HEADERS)
+    if (request.headers[name]?.includes(',')) return repeatedHeaderProblem(name, request.path);
   return undefined;
+}
+
+/**
+ * The 400 for a repeated `name`: the core's answer, and the node:http Host guard's, which must refuse a repeated Host
+ * itself because the proxy has no core behind it.
+ * @example repeatedHeaderProblem('host', '/v1/agents').status // 400
+ */
+export function repeatedHeaderProblem(name: (typeof SINGLE_HEADERS)[number], path: string): MockResponse {
+  return problemResponse('bad-request', {
+    detail: `The request has more than one ${name === 'host' ? 'Host' : 'Authorization'} header; send exactly one.`,
+    instance: path.slice(0, 2048),
+  });
 }
