@@ -12,6 +12,10 @@ import { fakeToken, failedChecks, runContract, startFakeBackend, startPrism } fr
 const seedArgs = ['--seed', '20261122', '--runs', '10'];
 // Each test's 300 s only ends a hung contract run, never times one: with test files side by side, runs took over 120 s
 // at load 25.
+// The runs are independent (each its own CLI process, its own proxy, agents of its own on the one fake), and each spends
+// most of its time waiting on a request's round trip through three processes, so the describes run side by side: one
+// after another, this file was the longest of `npm test`. Prism's run comes first as the longest (it waits out its
+// timeouts).
 let fake: SpawnedServer | undefined;
 let token = '';
 
@@ -29,219 +33,7 @@ function fakeUrl(): string {
   return fake.baseUrl;
 }
 
-describe('against the fake backend', () => {
-  test('every check passes and the run exits 0', async () => {
-    const run = await runContract({ API_BASE_URL: fakeUrl(), API_TOKEN: token }, seedArgs);
-    expect(run.report, run.stderr).toBeDefined();
-    expect({ code: run.code, failed: run.report ? failedChecks(run.report) : [], errors: run.report?.errors }).toEqual({
-      code: 0,
-      failed: [],
-      errors: [],
-    });
-    expect(run.report?.summary.skipped).toBe(0);
-    for (const check of ['conformance', 'auth', 'request-validation', 'behaviour', 'generated']) {
-      expect(
-        run.report?.checks.some((c) => c.check === check && c.outcome === 'passed'),
-        check,
-      ).toBe(true);
-    }
-    expect(run.junit).toContain('<testsuites');
-    expect(run.stdout).toContain('PASSED');
-    // Status coverage: the suite provokes the statuses a correct server answers to its requests, the fake answers none
-    // it does not document; 500 (a server fault) and 409 (it needs an agent the API cannot pause) are never provoked.
-    const coverage = run.report?.statusCoverage;
-    const pairs = (list: { operationId: string; status: number }[] = []): string[] =>
-      list.map((p) => `${p.operationId} ${p.status}`);
-    expect(pairs(coverage?.seen)).toEqual(
-      expect.arrayContaining(['deployAgent 201', 'deployAgent 400', 'getAgent 404', 'executeAgentTask 415']),
-    );
-    expect(pairs(coverage?.neverSeen)).toEqual(
-      expect.arrayContaining(['deployAgent 500', 'getAgent 500', 'executeAgentTask 409']),
-    );
-    expect(coverage?.undocumented).toEqual([]);
-    expect(run.stdout).toContain(`status coverage ${coverage?.percent.toFixed(1)}%:`);
-    expect(run.junit).toContain(`<property name="statusCoverage.percent" value="${coverage?.percent.toFixed(1)}"/>`);
-  }, 300_000);
-});
-
-describe('generated cases', () => {
-  test('a failure is shrunk, printed with its replay command, and the command replays exactly that case', async () => {
-    const nonInteger =
-      brokenServers.find(([name]) => name.startsWith('answers 500 when initialSupply'))?.[1].given({ token }) ?? {};
-    const proxy = await startBreakingProxy(fakeUrl(), nonInteger);
-    try {
-      const run = await runContract({ API_BASE_URL: proxy.url, API_TOKEN: token }, seedArgs);
-      const failure = run.report?.checks.find((c) => c.id === 'generated/deployAgent/valid');
-      expect(failure?.outcome).toBe('failed');
-      const replay = failure?.generated?.replay ?? '';
-      expect(run.stdout).toContain(`replay: ${replay}`);
-      expect(replay).toMatch(
-        /^npm run contract -- --seed 20261122 --runs 10 --replay generated\/deployAgent\/valid:[\d:]+$/,
-      );
-      // Shrunk: only the required fields are left, and initialSupply is a small non-integer.
-      const body = JSON.parse(failure?.generated?.counterexample ?? '{}') as Record<string, unknown>;
-      expect(Object.keys(body).sort()).toEqual(['category', 'initialSupply', 'model', 'name']);
-      const again = await runContract(
-        { API_BASE_URL: proxy.url, API_TOKEN: token },
-        replay.replace('npm run contract -- ', '').split(' '),
-      );
-      const replayed = again.report?.checks.find((c) => c.id === 'generated/deployAgent/valid');
-      expect(replayed?.generated?.counterexample).toBe(failure?.generated?.counterexample);
-    } finally {
-      await proxy.close();
-    }
-  }, 300_000);
-});
-
-describe('a server that answers every request 200 {}', () => {
-  test('gets one screen: the diagnosis first, each violation once, the per-operation summary last', async () => {
-    const server = createServer((req, res) => {
-      req.resume();
-      req.on('end', () => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end('{}');
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    try {
-      const run = await runContract({ API_BASE_URL: `http://127.0.0.1:${port}`, API_TOKEN: token }, seedArgs);
-      expect(run.code).toBe(1);
-      const lines = run.stdout.trimEnd().split('\n');
-      expect(lines.length, run.stdout).toBeLessThanOrEqual(50);
-      // The three lines of the plan, a blank line, then the diagnosis.
-      expect(lines[4]).toMatch(/^Diagnosis: Every answer \(\d+ of \d+\) was the same, 200 application\/json \{\}/);
-      expect(run.stdout.split('status 200 is not documented for deployAgent')).toHaveLength(2);
-      expect(lines.slice(-4).map((line) => line.split(' ')[0])).toEqual([
-        'deployAgent',
-        'getAgent',
-        'executeAgentTask',
-        'FAILED:',
-      ]);
-      expect(run.report?.diagnosis).toHaveLength(1);
-    } finally {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    }
-  }, 300_000);
-});
-
-describe('undocumented fields', () => {
-  test('are reported as warnings, not failures', async () => {
-    const extraField: Breakage = {
-      response: (res, req) =>
-        req.method === 'GET' && res.status === 200
-          ? { ...res, body: res.body.replace(/^\{/, '{"internalScore":7,') }
-          : res,
-    };
-    const proxy = await startBreakingProxy(fakeUrl(), extraField);
-    try {
-      const run = await runContract({ API_BASE_URL: proxy.url, API_TOKEN: token }, seedArgs);
-      expect(run.code, run.stdout).toBe(0);
-      const warnings = run.report?.checks.flatMap((c) => c.warnings) ?? [];
-      expect(warnings.some((w) => w.rule === 'undocumented-field' && w.pointer === '/internalScore')).toBe(true);
-      expect(run.stdout).toContain('/internalScore is not a documented field');
-    } finally {
-      await proxy.close();
-    }
-  }, 300_000);
-});
-
-describe('the token never appears in any output, log or report', () => {
-  test('not even when the server echoes it and failures dump the requests', async () => {
-    const acceptsAlteredSignature = brokenServers
-      .find(([name]) => name.startsWith('accepts a token whose signature'))?.[1]
-      .given({ token });
-    const echo: Breakage = {
-      request: (req) => acceptsAlteredSignature?.request?.(req) ?? req,
-      response: (res, req) => ({
-        ...res,
-        headers: { ...res.headers, 'x-echo-authorization': req.headers.authorization ?? '' },
-        body:
-          res.status === 401
-            ? res.body.replace('"detail":"', `"detail":"you sent ${req.headers.authorization ?? 'nothing'}; `)
-            : res.body,
-      }),
-    };
-    const proxy = await startBreakingProxy(fakeUrl(), echo);
-    try {
-      const run = await runContract({ API_BASE_URL: proxy.url, API_TOKEN: token }, seedArgs);
-      expect(run.code).toBe(1);
-      expect(run.stdout).toContain('<API_TOKEN');
-      // The echo really happened: what the server sent back is in the report, redacted.
-      expect(run.json).toContain('you sent Basic <redacted>');
-      expect(run.json).toContain('"x-echo-authorization": "Bearer <redacted>"');
-      const signature = token.split('.')[2] ?? token;
-      const secrets = [token, ...token.split('.'), signature.slice(1)].filter((secret) => secret.length >= 8);
-      for (const [where, text] of Object.entries({
-        stdout: run.stdout,
-        stderr: run.stderr,
-        json: run.json,
-        junit: run.junit,
-      })) {
-        if (where !== 'stderr') expect(text.length, where).toBeGreaterThan(0);
-        for (const secret of secrets) expect(text.includes(secret), `${where} contains part of the token`).toBe(false);
-      }
-    } finally {
-      await proxy.close();
-    }
-  }, 300_000);
-});
-
-describe('safety against real servers', () => {
-  test('--max-writes caps every POST, and a capped check is reported as skipped and fails the run', async () => {
-    const proxy = await startBreakingProxy(fakeUrl(), {});
-    try {
-      const run = await runContract({ API_BASE_URL: proxy.url, API_TOKEN: token }, [...seedArgs, '--max-writes', '12']);
-      expect(proxy.log.filter((entry) => entry.method === 'POST').length).toBeLessThanOrEqual(12);
-      expect(run.code).toBe(1);
-      expect(run.report?.summary.skippedByCap).toBeGreaterThan(0);
-      expect(run.report?.summary.failed).toBe(0);
-      expect(run.stdout).toContain('does not count as a pass');
-    } finally {
-      await proxy.close();
-    }
-  }, 300_000);
-
-  test('--read-only sends only GETs and requests the server rejects, and passes on a correct server', async () => {
-    const deployed = await fetch(`${fakeUrl()}/v1/agents/deploy`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'read-only target', category: 'defi', model: 'llama-2', initialSupply: 1000 }),
-    });
-    const { agentId } = (await deployed.json()) as { agentId: string };
-    const proxy = await startBreakingProxy(fakeUrl(), {});
-    try {
-      const run = await runContract({ API_BASE_URL: proxy.url, API_TOKEN: token, API_AGENT_ID: agentId }, [
-        ...seedArgs,
-        '--read-only',
-      ]);
-      expect(run.code, run.stdout).toBe(0);
-      const acceptedPosts = proxy.log.filter((entry) => entry.method === 'POST' && entry.status < 400);
-      expect(acceptedPosts).toEqual([]);
-      expect(proxy.log.some((entry) => entry.method === 'GET' && entry.status === 200)).toBe(true);
-      expect(run.report?.checks.some((c) => c.skipReason === 'read-only')).toBe(true);
-    } finally {
-      await proxy.close();
-    }
-  }, 300_000);
-
-  test('--seed-only turns failures of assumption rules into warnings', async () => {
-    const notQueued =
-      brokenServers.find(([name]) => name.startsWith('a new task is processing'))?.[1].given({ token }) ?? {};
-    const proxy = await startBreakingProxy(fakeUrl(), notQueued);
-    try {
-      const run = await runContract({ API_BASE_URL: proxy.url, API_TOKEN: token }, [...seedArgs, '--seed-only']);
-      expect(run.code, run.stdout).toBe(0);
-      const warnings = run.report?.checks.flatMap((c) => c.warnings) ?? [];
-      expect(warnings.some((w) => w.rule === 'new-task-queued' && w.origin === 'assumption')).toBe(true);
-    } finally {
-      await proxy.close();
-    }
-  }, 300_000);
-});
-
-describe('against Prism serving the same document', () => {
+describe('against Prism serving the same document', { concurrent: true }, () => {
   let prism: SpawnedServer | undefined;
   beforeAll(async () => {
     prism = await startPrism();
@@ -291,5 +83,217 @@ describe('against Prism serving the same document', () => {
       'generated/executeAgentTask/invalid',
     ]);
     expect(passed.filter((id) => id.startsWith('reliability/')).length).toBe(3);
+  }, 300_000);
+});
+
+describe('against the fake backend', { concurrent: true }, () => {
+  test('every check passes and the run exits 0', async () => {
+    const run = await runContract({ API_BASE_URL: fakeUrl(), API_TOKEN: token }, seedArgs);
+    expect(run.report, run.stderr).toBeDefined();
+    expect({ code: run.code, failed: run.report ? failedChecks(run.report) : [], errors: run.report?.errors }).toEqual({
+      code: 0,
+      failed: [],
+      errors: [],
+    });
+    expect(run.report?.summary.skipped).toBe(0);
+    for (const check of ['conformance', 'auth', 'request-validation', 'behaviour', 'generated']) {
+      expect(
+        run.report?.checks.some((c) => c.check === check && c.outcome === 'passed'),
+        check,
+      ).toBe(true);
+    }
+    expect(run.junit).toContain('<testsuites');
+    expect(run.stdout).toContain('PASSED');
+    // Status coverage: the suite provokes the statuses a correct server answers to its requests, the fake answers none
+    // it does not document; 500 (a server fault) and 409 (it needs an agent the API cannot pause) are never provoked.
+    const coverage = run.report?.statusCoverage;
+    const pairs = (list: { operationId: string; status: number }[] = []): string[] =>
+      list.map((p) => `${p.operationId} ${p.status}`);
+    expect(pairs(coverage?.seen)).toEqual(
+      expect.arrayContaining(['deployAgent 201', 'deployAgent 400', 'getAgent 404', 'executeAgentTask 415']),
+    );
+    expect(pairs(coverage?.neverSeen)).toEqual(
+      expect.arrayContaining(['deployAgent 500', 'getAgent 500', 'executeAgentTask 409']),
+    );
+    expect(coverage?.undocumented).toEqual([]);
+    expect(run.stdout).toContain(`status coverage ${coverage?.percent.toFixed(1)}%:`);
+    expect(run.junit).toContain(`<property name="statusCoverage.percent" value="${coverage?.percent.toFixed(1)}"/>`);
+  }, 300_000);
+});
+
+describe('generated cases', { concurrent: true }, () => {
+  test('a failure is shrunk, printed with its replay command, and the command replays exactly that case', async () => {
+    const nonInteger =
+      brokenServers.find(([name]) => name.startsWith('answers 500 when initialSupply'))?.[1].given({ token }) ?? {};
+    const proxy = await startBreakingProxy(fakeUrl(), nonInteger);
+    try {
+      const run = await runContract({ API_BASE_URL: proxy.url, API_TOKEN: token }, seedArgs);
+      const failure = run.report?.checks.find((c) => c.id === 'generated/deployAgent/valid');
+      expect(failure?.outcome).toBe('failed');
+      const replay = failure?.generated?.replay ?? '';
+      expect(run.stdout).toContain(`replay: ${replay}`);
+      expect(replay).toMatch(
+        /^npm run contract -- --seed 20261122 --runs 10 --replay generated\/deployAgent\/valid:[\d:]+$/,
+      );
+      // Shrunk: only the required fields are left, and initialSupply is a small non-integer.
+      const body = JSON.parse(failure?.generated?.counterexample ?? '{}') as Record<string, unknown>;
+      expect(Object.keys(body).sort()).toEqual(['category', 'initialSupply', 'model', 'name']);
+      const again = await runContract(
+        { API_BASE_URL: proxy.url, API_TOKEN: token },
+        replay.replace('npm run contract -- ', '').split(' '),
+      );
+      const replayed = again.report?.checks.find((c) => c.id === 'generated/deployAgent/valid');
+      expect(replayed?.generated?.counterexample).toBe(failure?.generated?.counterexample);
+    } finally {
+      await proxy.close();
+    }
+  }, 300_000);
+});
+
+describe('a server that answers every request 200 {}', { concurrent: true }, () => {
+  test('gets one screen: the diagnosis first, each violation once, the per-operation summary last', async () => {
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const run = await runContract({ API_BASE_URL: `http://127.0.0.1:${port}`, API_TOKEN: token }, seedArgs);
+      expect(run.code).toBe(1);
+      const lines = run.stdout.trimEnd().split('\n');
+      expect(lines.length, run.stdout).toBeLessThanOrEqual(50);
+      // The three lines of the plan, a blank line, then the diagnosis.
+      expect(lines[4]).toMatch(/^Diagnosis: Every answer \(\d+ of \d+\) was the same, 200 application\/json \{\}/);
+      expect(run.stdout.split('status 200 is not documented for deployAgent')).toHaveLength(2);
+      expect(lines.slice(-4).map((line) => line.split(' ')[0])).toEqual([
+        'deployAgent',
+        'getAgent',
+        'executeAgentTask',
+        'FAILED:',
+      ]);
+      expect(run.report?.diagnosis).toHaveLength(1);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  }, 300_000);
+});
+
+describe('undocumented fields', { concurrent: true }, () => {
+  test('are reported as warnings, not failures', async () => {
+    const extraField: Breakage = {
+      response: (res, req) =>
+        req.method === 'GET' && res.status === 200
+          ? { ...res, body: res.body.replace(/^\{/, '{"internalScore":7,') }
+          : res,
+    };
+    const proxy = await startBreakingProxy(fakeUrl(), extraField);
+    try {
+      const run = await runContract({ API_BASE_URL: proxy.url, API_TOKEN: token }, seedArgs);
+      expect(run.code, run.stdout).toBe(0);
+      const warnings = run.report?.checks.flatMap((c) => c.warnings) ?? [];
+      expect(warnings.some((w) => w.rule === 'undocumented-field' && w.pointer === '/internalScore')).toBe(true);
+      expect(run.stdout).toContain('/internalScore is not a documented field');
+    } finally {
+      await proxy.close();
+    }
+  }, 300_000);
+});
+
+describe('the token never appears in any output, log or report', { concurrent: true }, () => {
+  test('not even when the server echoes it and failures dump the requests', async () => {
+    const acceptsAlteredSignature = brokenServers
+      .find(([name]) => name.startsWith('accepts a token whose signature'))?.[1]
+      .given({ token });
+    const echo: Breakage = {
+      request: (req) => acceptsAlteredSignature?.request?.(req) ?? req,
+      response: (res, req) => ({
+        ...res,
+        headers: { ...res.headers, 'x-echo-authorization': req.headers.authorization ?? '' },
+        body:
+          res.status === 401
+            ? res.body.replace('"detail":"', `"detail":"you sent ${req.headers.authorization ?? 'nothing'}; `)
+            : res.body,
+      }),
+    };
+    const proxy = await startBreakingProxy(fakeUrl(), echo);
+    try {
+      const run = await runContract({ API_BASE_URL: proxy.url, API_TOKEN: token }, seedArgs);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toContain('<API_TOKEN');
+      // The echo really happened: what the server sent back is in the report, redacted.
+      expect(run.json).toContain('you sent Basic <redacted>');
+      expect(run.json).toContain('"x-echo-authorization": "Bearer <redacted>"');
+      const signature = token.split('.')[2] ?? token;
+      const secrets = [token, ...token.split('.'), signature.slice(1)].filter((secret) => secret.length >= 8);
+      for (const [where, text] of Object.entries({
+        stdout: run.stdout,
+        stderr: run.stderr,
+        json: run.json,
+        junit: run.junit,
+      })) {
+        if (where !== 'stderr') expect(text.length, where).toBeGreaterThan(0);
+        for (const secret of secrets) expect(text.includes(secret), `${where} contains part of the token`).toBe(false);
+      }
+    } finally {
+      await proxy.close();
+    }
+  }, 300_000);
+});
+
+describe('safety against real servers', { concurrent: true }, () => {
+  test('--max-writes caps every POST, and a capped check is reported as skipped and fails the run', async () => {
+    const proxy = await startBreakingProxy(fakeUrl(), {});
+    try {
+      const run = await runContract({ API_BASE_URL: proxy.url, API_TOKEN: token }, [...seedArgs, '--max-writes', '12']);
+      expect(proxy.log.filter((entry) => entry.method === 'POST').length).toBeLessThanOrEqual(12);
+      expect(run.code).toBe(1);
+      expect(run.report?.summary.skippedByCap).toBeGreaterThan(0);
+      expect(run.report?.summary.failed).toBe(0);
+      expect(run.stdout).toContain('does not count as a pass');
+    } finally {
+      await proxy.close();
+    }
+  }, 300_000);
+
+  test('--read-only sends only GETs and requests the server rejects, and passes on a correct server', async () => {
+    const deployed = await fetch(`${fakeUrl()}/v1/agents/deploy`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'read-only target', category: 'defi', model: 'llama-2', initialSupply: 1000 }),
+    });
+    const { agentId } = (await deployed.json()) as { agentId: string };
+    const proxy = await startBreakingProxy(fakeUrl(), {});
+    try {
+      const run = await runContract({ API_BASE_URL: proxy.url, API_TOKEN: token, API_AGENT_ID: agentId }, [
+        ...seedArgs,
+        '--read-only',
+      ]);
+      expect(run.code, run.stdout).toBe(0);
+      const acceptedPosts = proxy.log.filter((entry) => entry.method === 'POST' && entry.status < 400);
+      expect(acceptedPosts).toEqual([]);
+      expect(proxy.log.some((entry) => entry.method === 'GET' && entry.status === 200)).toBe(true);
+      expect(run.report?.checks.some((c) => c.skipReason === 'read-only')).toBe(true);
+    } finally {
+      await proxy.close();
+    }
+  }, 300_000);
+
+  test('--seed-only turns failures of assumption rules into warnings', async () => {
+    const notQueued =
+      brokenServers.find(([name]) => name.startsWith('a new task is processing'))?.[1].given({ token }) ?? {};
+    const proxy = await startBreakingProxy(fakeUrl(), notQueued);
+    try {
+      const run = await runContract({ API_BASE_URL: proxy.url, API_TOKEN: token }, [...seedArgs, '--seed-only']);
+      expect(run.code, run.stdout).toBe(0);
+      const warnings = run.report?.checks.flatMap((c) => c.warnings) ?? [];
+      expect(warnings.some((w) => w.rule === 'new-task-queued' && w.origin === 'assumption')).toBe(true);
+    } finally {
+      await proxy.close();
+    }
   }, 300_000);
 });
