@@ -92,10 +92,11 @@ let app = '';
 let oldNode = '';
 let packed: { filename: string; files: { path: string }[] };
 
-beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'agent-registry-kit-consumer-'));
-  app = join(work, 'app');
-  const node22 = join(work, 'oldest-node');
+/**
+ * Packs the kit and installs it, with what the app uses, into the scratch app; then `msw init public/ --save`, the one
+ * step that writes the app's package.json, so that every step after reads it whole and the steps can run side by side.
+ */
+async function packAndInstall(): Promise<void> {
   // `prepare` built dist/ during `npm ci`; `npm pack` would build it again in vain. Packed as it is only while it is
   // provably that build of the sources now on disk (tools/dist-stamp.ts); otherwise npm builds it afresh.
   const fresh = distIsFresh(root);
@@ -115,41 +116,47 @@ beforeAll(async () => {
     join(app, 'package.json'),
     `${JSON.stringify({ name: 'consumer-app', private: true, type: 'module' })}\n`,
   );
+  const installed = await run(
+    'npm',
+    [
+      ...install,
+      join(work, packed.filename),
+      `msw@${manifest.peerDependencies.msw}`,
+      `vitest@${manifest.dependencies.vitest}`,
+      `typescript@${manifest.devDependencies.typescript}`,
+      'jsdom',
+      'happy-dom',
+      `@playwright/test@${manifest.devDependencies['@playwright/test']}`,
+      // The React app of test/consumer/app/src, its component tests and its types.
+      'react',
+      'react-dom',
+      '@testing-library/react',
+      '@testing-library/dom',
+      '@types/react',
+      '@types/react-dom',
+      // Node's types, for the node-only server entry (tsconfig.node.json).
+      `@types/node@${manifest.devDependencies['@types/node']}`,
+    ],
+    app,
+    // Playwright's browsers are never downloaded: the tests use test/browser/chromium.ts's Chromium.
+    { PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
+  );
+  succeeded(installed, 'npm install in the scratch app');
+  succeeded(await run(appBin('msw'), ['init', 'public/', '--save'], app), 'msw init public/ --save');
+}
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'agent-registry-kit-consumer-'));
+  app = join(work, 'app');
+  const node22 = join(work, 'oldest-node');
   await mkdir(node22);
   // The `node` package installs its binary from a platform package in its preinstall script.
   await writeFile(
     join(node22, 'package.json'),
     `${JSON.stringify({ name: 'oldest-node', private: true, allowScripts: { node: true } })}\n`,
   );
-  const [installed, installedNode] = await Promise.all([
-    run(
-      'npm',
-      [
-        ...install,
-        join(work, packed.filename),
-        `msw@${manifest.peerDependencies.msw}`,
-        `vitest@${manifest.dependencies.vitest}`,
-        `typescript@${manifest.devDependencies.typescript}`,
-        'jsdom',
-        'happy-dom',
-        `@playwright/test@${manifest.devDependencies['@playwright/test']}`,
-        // The React app of test/consumer/app/src, its component tests and its types.
-        'react',
-        'react-dom',
-        '@testing-library/react',
-        '@testing-library/dom',
-        '@types/react',
-        '@types/react-dom',
-        // Node's types, for the node-only server entry (tsconfig.node.json).
-        `@types/node@${manifest.devDependencies['@types/node']}`,
-      ],
-      app,
-      // Playwright's browsers are never downloaded: the tests use test/browser/chromium.ts's Chromium.
-      { PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
-    ),
-    run('npm', [...install, `node@${oldestNode}`], node22),
-  ]);
-  succeeded(installed, 'npm install in the scratch app');
+  // The oldest Node needs nothing of the package: its install runs beside the pack and the app's install.
+  const [installedNode] = await Promise.all([run('npm', [...install, `node@${oldestNode}`], node22), packAndInstall()]);
   succeeded(installedNode, `npm install node@${oldestNode}`);
   oldNode = join(node22, 'node_modules', '.bin', 'node');
 }, 600_000);
@@ -160,14 +167,11 @@ afterAll(async () => {
 
 // Each step runs real installs and processes; none is timed, the budget is only there to end a hung one (on a loaded
 // 2-core machine tsc or a whole vitest suite took 130-180 s alone, and the app's vitest 400 s beside the other steps at
-// load 25). After the one step that writes the app, the steps run side by side (this file is the longest of
-// npm test, and most steps wait on a browser, a server or npm).
+// load 25). The steps run side by side (this file is the longest of npm test, and most steps wait on a browser, a
+// server or npm); none writes what another reads.
 describe('the packed package, installed into a scratch app', { timeout: 400_000, concurrent: true }, () => {
-  // The one step that writes the app's package.json (msw init --save): alone, before the others read it.
-  it('builds the React app with Vite: with the fake when VITE_MOCK=true (a mock-enabled preview build), without it otherwise', {
-    concurrent: false,
-  }, async () => {
-    succeeded(await run(appBin('msw'), ['init', 'public/', '--save'], app), 'msw init public/ --save');
+  // msw init public/ --save (beforeAll) put the worker the mock-enabled build ships into public/.
+  it('builds the React app with Vite: with the fake when VITE_MOCK=true (a mock-enabled preview build), without it otherwise', async () => {
     const build = async (outDir: string, env: NodeJS.ProcessEnv): Promise<string> => {
       const result = succeeded(
         await run(appBin('vite'), ['build', '--outDir', outDir, '--logLevel', 'warn'], app, env),

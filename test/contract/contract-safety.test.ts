@@ -19,7 +19,9 @@ function leakedPiece(text: string, secret: string, width = 12, step = 4): string
   return secret.length < width && text.includes(secret) ? secret : undefined;
 }
 
-describe('the token never appears in any output, whatever the server echoes', () => {
+// Every run here has a server or proxy of its own and mostly waits on round trips between three processes, so the runs
+// go side by side, in both describes.
+describe('the token never appears in any output, whatever the server echoes', { concurrent: true }, () => {
   test.each([
     // A token file with CRLF endings: fetch trims the header value, so the redactor must hide the trimmed token.
     ['a JWT read from a file with CRLF endings', { given: `\r\n${jwt}\r\n`, token: jwt }],
@@ -93,7 +95,7 @@ const brokenGuards: Array<[string, { given: (token: string) => Breakage }]> = [
   ],
 ];
 
-describe('--read-only against a server with one broken guard', () => {
+describe('--read-only against a server with one broken guard', { concurrent: true }, () => {
   let fake: SpawnedServer | undefined;
   let token = '';
   beforeAll(async () => {

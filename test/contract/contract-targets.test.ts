@@ -6,11 +6,19 @@ import type { SpawnedServer } from '../support/spawned-server.ts';
 import { startBreakingProxy, type Breakage } from './breaking-proxy.ts';
 import { brokenServers } from './broken-servers.ts';
 import { namedChecks } from '../../contract-tests/check-plan.ts';
+import { operations, takesJsonBody } from '../../spec/index.ts';
 import { fakeToken, failedChecks, runContract, startFakeBackend, startPrism } from './contract-runner.ts';
+
+/** The operations that take a JSON body: only they have generated cases and body checks. */
+const bodyOperations = [...operations.keys()].filter(takesJsonBody);
 
 const seedArgs = ['--seed', '20261122', '--runs', '10'];
 // Each test's 300 s only ends a hung contract run, never times one: with test files side by side, runs took over 120 s
 // at load 25.
+// The runs are independent (each its own CLI process, its own proxy, agents of its own on the one fake), and each spends
+// most of its time waiting on a request's round trip through three processes, so the describes run side by side: one
+// after another, this file was the longest of `npm test`. Prism's run comes first as the longest (it waits out its
+// timeouts).
 let fake: SpawnedServer | undefined;
 let token = '';
 
@@ -28,7 +36,56 @@ function fakeUrl(): string {
   return fake.baseUrl;
 }
 
-describe('against the fake backend', () => {
+describe('against Prism serving the same document', { concurrent: true }, () => {
+  let prism: SpawnedServer | undefined;
+  beforeAll(async () => {
+    prism = await startPrism();
+  }, 90_000);
+  afterAll(async () => {
+    await prism?.stop();
+  });
+
+  test('the stateless checks pass; the stateful ones, auth and Prism’s known gaps fail, as the README says', async () => {
+    if (!prism) throw new Error('Prism did not start');
+    // Prism never answers a malformed JSON body, so those checks wait out the timeout; 5 s keeps the run bounded
+    // while leaving a loaded CI machine room to answer every other request (2 s made this test flaky under load).
+    const run = await runContract({ API_BASE_URL: prism.baseUrl, API_TOKEN: token }, [
+      ...seedArgs,
+      '--timeout',
+      '5000',
+    ]);
+    expect(run.code).toBe(1);
+    const failed = (run.report ? failedChecks(run.report) : []).map((c) => c.id).sort();
+    expect(failed).toEqual(
+      [
+        // Prism answers a missing or non-Bearer token 401 with a placeholder challenge ("string") and accepts any
+        // bearer token, so every auth check of every operation fails.
+        ...namedChecks.filter((c) => c.check === 'auth').map((c) => c.id),
+        // Stateless: what is deployed is not what is retrieved (by the named checks and the generated read-back),
+        // every deploy and task has the example's id, and an unknown id of any operation is found.
+        'behaviour/deployAgent/retrievable',
+        'behaviour/deployAgent/defaults',
+        'behaviour/deployAgent/distinct-ids',
+        'behaviour/deployAgent/edges',
+        'behaviour/executeAgentTask/distinct-task-ids',
+        ...namedChecks.filter((c) => c.check === 'behaviour' && c.id.endsWith('/unknown')).map((c) => c.id),
+        ...bodyOperations.map((operationId) => `generated/${operationId}/valid`),
+        // Prism never answers a malformed JSON body, and answers a body without Content-Type 400 instead of 415.
+        ...namedChecks
+          .filter((c) => c.id.endsWith('/malformed-json') || c.id.endsWith('/content-type-missing'))
+          .map((c) => c.id),
+      ].sort(),
+    );
+    const passed = run.report?.checks.filter((c) => c.outcome === 'passed').map((c) => c.id) ?? [];
+    expect(passed.filter((id) => id.startsWith('conformance/')).length).toBe(operations.size);
+    expect(passed.filter((id) => id.startsWith('generated/')).sort()).toEqual(
+      bodyOperations.map((operationId) => `generated/${operationId}/invalid`).sort(),
+    );
+    expect(passed.filter((id) => id.startsWith('reliability/')).length).toBe(operations.size);
+  }, 300_000);
+});
+
+describe('against the fake backend', { concurrent: true }, () => {
   test('every check passes and the run exits 0', async () => {
     const run = await runContract({ API_BASE_URL: fakeUrl(), API_TOKEN: token }, seedArgs);
     expect(run.report, run.stderr).toBeDefined();
@@ -63,7 +120,7 @@ describe('against the fake backend', () => {
   }, 300_000);
 });
 
-describe('generated cases', () => {
+describe('generated cases', { concurrent: true }, () => {
   test('a failure is shrunk, printed with its replay command, and the command replays exactly that case', async () => {
     const nonInteger =
       brokenServers.find(([name]) => name.startsWith('answers 500 when initialSupply'))?.[1].given({ token }) ?? {};
@@ -92,7 +149,7 @@ describe('generated cases', () => {
   }, 300_000);
 });
 
-describe('a server that answers every request 200 {}', () => {
+describe('a server that answers every request 200 {}', { concurrent: true }, () => {
   test('gets one screen: the diagnosis first, each violation once, the per-operation summary last', async () => {
     const server = await startFixtureServer((req, res) => {
       req.resume();
@@ -109,10 +166,9 @@ describe('a server that answers every request 200 {}', () => {
       // The three lines of the plan, a blank line, then the diagnosis.
       expect(lines[4]).toMatch(/^Diagnosis: Every answer \(\d+ of \d+\) was the same, 200 application\/json \{\}/);
       expect(run.stdout.split('status 200 is not documented for deployAgent')).toHaveLength(2);
-      expect(lines.slice(-4).map((line) => line.split(' ')[0])).toEqual([
-        'deployAgent',
-        'getAgent',
-        'executeAgentTask',
+      // One summary line per operation, in the spec's order, then the verdict.
+      expect(lines.slice(-(operations.size + 1)).map((line) => line.split(' ')[0])).toEqual([
+        ...operations.keys(),
         'FAILED:',
       ]);
       expect(run.report?.diagnosis).toHaveLength(1);
@@ -122,7 +178,7 @@ describe('a server that answers every request 200 {}', () => {
   }, 300_000);
 });
 
-describe('undocumented fields', () => {
+describe('undocumented fields', { concurrent: true }, () => {
   test('are reported as warnings, not failures', async () => {
     const extraField: Breakage = {
       response: (res, req) =>
@@ -143,7 +199,7 @@ describe('undocumented fields', () => {
   }, 300_000);
 });
 
-describe('the token never appears in any output, log or report', () => {
+describe('the token never appears in any output, log or report', { concurrent: true }, () => {
   test('not even when the server echoes it and failures dump the requests', async () => {
     const acceptsAlteredSignature = brokenServers
       .find(([name]) => name.startsWith('accepts a token whose signature'))?.[1]
@@ -184,7 +240,7 @@ describe('the token never appears in any output, log or report', () => {
   }, 300_000);
 });
 
-describe('safety against real servers', () => {
+describe('safety against real servers', { concurrent: true }, () => {
   test('--max-writes caps every POST, and a capped check is reported as skipped and fails the run', async () => {
     const proxy = await startBreakingProxy(fakeUrl(), {});
     try {
@@ -234,58 +290,5 @@ describe('safety against real servers', () => {
     } finally {
       await proxy.close();
     }
-  }, 300_000);
-});
-
-describe('against Prism serving the same document', () => {
-  let prism: SpawnedServer | undefined;
-  beforeAll(async () => {
-    prism = await startPrism();
-  }, 90_000);
-  afterAll(async () => {
-    await prism?.stop();
-  });
-
-  test('the stateless checks pass; the stateful ones, auth and Prism’s known gaps fail, as the README says', async () => {
-    if (!prism) throw new Error('Prism did not start');
-    // Prism never answers a malformed JSON body, so those checks wait out the timeout; 5 s keeps the run bounded
-    // while leaving a loaded CI machine room to answer every other request (2 s made this test flaky under load).
-    const run = await runContract({ API_BASE_URL: prism.baseUrl, API_TOKEN: token }, [
-      ...seedArgs,
-      '--timeout',
-      '5000',
-    ]);
-    expect(run.code).toBe(1);
-    const failed = (run.report ? failedChecks(run.report) : []).map((c) => c.id).sort();
-    expect(failed).toEqual(
-      [
-        // Prism answers a missing or non-Bearer token 401 with a placeholder challenge ("string") and accepts any
-        // bearer token, so every auth check of every operation fails.
-        ...namedChecks.filter((c) => c.check === 'auth').map((c) => c.id),
-        // Stateless: what is deployed is not what is retrieved (by the named checks and the generated read-back),
-        // every deploy and task has the example's id, unknown agents exist.
-        'behaviour/deployAgent/retrievable',
-        'behaviour/deployAgent/defaults',
-        'behaviour/deployAgent/distinct-ids',
-        'behaviour/deployAgent/edges',
-        'behaviour/executeAgentTask/distinct-task-ids',
-        'behaviour/executeAgentTask/unknown',
-        'behaviour/getAgent/unknown',
-        'generated/deployAgent/valid',
-        'generated/executeAgentTask/valid',
-        // Prism never answers a malformed JSON body, and answers a body without Content-Type 400 instead of 415.
-        'request-validation/deployAgent/malformed-json',
-        'request-validation/deployAgent/content-type-missing',
-        'request-validation/executeAgentTask/malformed-json',
-        'request-validation/executeAgentTask/content-type-missing',
-      ].sort(),
-    );
-    const passed = run.report?.checks.filter((c) => c.outcome === 'passed').map((c) => c.id) ?? [];
-    expect(passed.filter((id) => id.startsWith('conformance/')).length).toBe(3);
-    expect(passed.filter((id) => id.startsWith('generated/')).sort()).toEqual([
-      'generated/deployAgent/invalid',
-      'generated/executeAgentTask/invalid',
-    ]);
-    expect(passed.filter((id) => id.startsWith('reliability/')).length).toBe(3);
   }, 300_000);
 });
