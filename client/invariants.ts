@@ -34,6 +34,8 @@ export interface ReadBackAgreement {
   why: string;
   specPointer: string;
   origin: RuleOrigin;
+  /** For `answered`, the pointer into the creation's answer the value came from. */
+  source?: string;
 }
 
 const creation = primaryCreation();
@@ -117,6 +119,7 @@ export function readBackAgreements(sent: JsonObject, answer: JsonObject): ReadBa
         pointer: echo.target,
         want: getAtPointer(answer, echo.field),
         kind: 'answered',
+        source: echo.field,
         why: 'what the deploy answered',
         specPointer: successStatus(creation.creator).pointer,
         origin: 'seed',

@@ -32,11 +32,17 @@ export interface ObservedExchange {
   status: number;
   responseBody: string | undefined;
   at: Date;
+  /**
+   * Pointers of the answer the single-exchange checks already found broken: one cause, one violation, so a value that
+   * breaks the schema is not compared again (neither as the deploy's word nor as the read-back's).
+   */
+  malformed: ReadonlySet<string>;
 }
 
 interface Deploy {
   sent: JsonObject;
   answer: JsonObject;
+  malformed: ReadonlySet<string>;
   ref: ExchangeRef;
 }
 
@@ -124,7 +130,8 @@ export class Conversation {
           });
         const sent = isDeploy ? parsed(exchange.requestBody) : undefined;
         const agentId = getAtPointer(answer, readBackCreation.field);
-        if (sent && typeof agentId === 'string') remember(this.#deploys, agentId, { sent, answer, ref }, MAX_DEPLOYS);
+        if (sent && typeof agentId === 'string')
+          remember(this.#deploys, agentId, { sent, answer, ref, malformed: exchange.malformed }, MAX_DEPLOYS);
       }
       if (operationId !== readBackCreation.readBack) return found;
     }
@@ -151,6 +158,9 @@ export class Conversation {
     const agent = accepted ? parsed(exchange.responseBody) : undefined;
     if (agent === undefined) return found;
     for (const agreement of readBackAgreements(deploy.sent, deploy.answer)) {
+      if (exchange.malformed.has(agreement.pointer)) continue;
+      if (agreement.source !== undefined && (agreement.want === undefined || deploy.malformed.has(agreement.source)))
+        continue;
       const { holds, found: value } = agreementAt(agreement, agent);
       if (holds) continue;
       found.push({

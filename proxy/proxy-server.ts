@@ -405,6 +405,7 @@ async function finish(context: ListenerContext, outcome: Outcome): Promise<Proxy
           status: answer.statusCode ?? 0,
           responseBody,
           at: new Date(),
+          malformed: new Set(check.violations.filter((v) => v.part === 'response').map((v) => v.pointer)),
         }),
       );
     const redact = context.secrets.redact;
