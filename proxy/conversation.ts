@@ -14,9 +14,9 @@ import { successStatus } from '../client/requests/operation-requests.ts';
 import { shown, type ExchangeRef, type ProxyViolation } from './exchange-check.ts';
 
 /** Deploys remembered for their read-back (each holds its request and answer bodies, at most 1 MiB + 8 MiB). */
-export const MAX_DEPLOYS = 256;
+const MAX_DEPLOYS = 256;
 /** Ids remembered per kind (agentIds, taskIds) for the uniqueness rule. */
-export const MAX_IDS = 10_000;
+const MAX_IDS = 10_000;
 
 /** One exchange as the conversation rules need it: the request already judged, bodies still as text. */
 export interface ObservedExchange {

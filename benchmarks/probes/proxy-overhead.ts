@@ -147,7 +147,9 @@ export async function proxyOverhead(options: { requests: number; rounds: number 
     }
     // The proxy's memory after every request: what its violation log and cross-exchange window keep is in it.
     const memory = memoryOf(ours.pid);
-    log(`proxy bench: agent-registry-kit proxy RSS ${(memory.rss / 1_048_576).toFixed(1)} MiB, peak ${(memory.hwm / 1_048_576).toFixed(1)} MiB`);
+    log(
+      `proxy bench: agent-registry-kit proxy RSS ${(memory.rss / 1_048_576).toFixed(1)} MiB, peak ${(memory.hwm / 1_048_576).toFixed(1)} MiB`,
+    );
     return [...samples.entries()].map(([key, sample]) => {
       const [target, operation] = key.split('\n') as [ProxyOverheadRow['target'], ProxyOverheadRow['operation']];
       const sorted = [...sample.ms].sort((a, b) => a - b);
