@@ -122,7 +122,8 @@ describe('record, replay, serve', () => {
 
     const served = await start('served', ['serve', '--port', '0', '--from-recording', file]);
     try {
-      expect(served.output()).toContain('starting from 2 recorded agent(s)');
+      // The two agents the app retrieved and the one it deployed and read back.
+      expect(served.output()).toContain('starting from 3 recorded agent(s)');
       const again = [];
       for (const agentId of seen)
         again.push(await (await fetch(`${served.baseUrl}/v1/agents/${agentId}`, { headers: auth })).json());
@@ -136,7 +137,7 @@ describe('record, replay, serve', () => {
       expect(task.status).toBe(200);
       await fetch(`${served.baseUrl}/__mock/reset`, { method: 'POST' });
       const listed = (await (await fetch(`${served.baseUrl}/__mock/agents`)).json()) as { total: number };
-      expect(listed.total).toBe(2);
+      expect(listed.total).toBe(3);
     } finally {
       await served.stop();
     }
