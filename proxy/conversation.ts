@@ -2,7 +2,7 @@
 // rules `diff` holds each server to), a deployed agent is retrievable, and no two answers mint the same id. It remembers
 // a bounded window of what it saw (the last MAX_DEPLOYS deploys, the last MAX_IDS ids of each kind), so memory stays
 // flat however long the app runs; a read-back of an agent deployed before the window is not judged.
-import { getAtPointer, isJsonObject, type JsonObject, type OperationId } from '../spec/index.ts';
+import { getAtPointer, type JsonObject, type OperationId } from '../spec/index.ts';
 import {
   agreementAt,
   mintedIdRules,
@@ -11,7 +11,7 @@ import {
   readBackCreation,
 } from '../client/invariants.ts';
 import { successStatus } from '../client/requests/operation-requests.ts';
-import { shown, type ExchangeRef, type ProxyViolation } from './exchange-check.ts';
+import { shown, type ExchangeRef, type ParsedBodies, type ProxyViolation } from './exchange-check.ts';
 
 /** Deploys remembered for their read-back (each holds its request and answer bodies, at most 1 MiB + 8 MiB). */
 const MAX_DEPLOYS = 256;
@@ -28,9 +28,9 @@ export interface ObservedExchange {
   parameters: Readonly<Record<string, string>>;
   /** Only requests that passed every request check teach the rules anything. */
   requestValid: boolean;
-  requestBody: string | undefined;
   status: number;
-  responseBody: string | undefined;
+  /** The bodies, parsed once for every rule of the exchange. */
+  json: ParsedBodies;
   at: Date;
   /**
    * Pointers of the answer the single-exchange checks already found broken: one cause, one violation, so a value that
@@ -44,16 +44,6 @@ interface Deploy {
   answer: JsonObject;
   malformed: ReadonlySet<string>;
   ref: ExchangeRef;
-}
-
-function parsed(text: string | undefined): JsonObject | undefined {
-  if (text === undefined) return undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    return isJsonObject(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Remembers `value` under `key` as the newest entry, forgetting the oldest past `limit` (a Map keeps insertion order). */
@@ -93,7 +83,7 @@ export class Conversation {
       const queued = newSubmissionRule(operationId);
       const isDeploy = operationId === readBackCreation.creator;
       if (minted.length > 0 || queued || isDeploy) {
-        const answer = parsed(exchange.responseBody);
+        const answer = exchange.json.response();
         if (answer === undefined) return found;
         for (const rule of minted) {
           const id = answer[rule.pointer.slice(1)];
@@ -128,7 +118,7 @@ export class Conversation {
             specPointer: queued.specPointer,
             message: 'a new task is queued',
           });
-        const sent = isDeploy ? parsed(exchange.requestBody) : undefined;
+        const sent = isDeploy ? exchange.json.request() : undefined;
         const agentId = getAtPointer(answer, readBackCreation.field);
         if (sent && typeof agentId === 'string')
           remember(this.#deploys, agentId, { sent, answer, ref, malformed: exchange.malformed }, MAX_DEPLOYS);
@@ -155,7 +145,7 @@ export class Conversation {
       });
       return found;
     }
-    const agent = accepted ? parsed(exchange.responseBody) : undefined;
+    const agent = accepted ? exchange.json.response() : undefined;
     if (agent === undefined) return found;
     for (const agreement of readBackAgreements(deploy.sent, deploy.answer)) {
       if (exchange.malformed.has(agreement.pointer)) continue;

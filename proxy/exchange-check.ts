@@ -65,6 +65,8 @@ export interface ExchangeCheck {
   parameters: Record<string, string>;
   /** Whether the request passed every request check (the cross-exchange rules only learn from such requests). */
   requestValid: boolean;
+  /** The bodies as JSON objects, parsed once when first asked for (the echo and cross-exchange rules share them). */
+  json: ParsedBodies;
   violations: ProxyViolation[];
 }
 
@@ -99,7 +101,7 @@ function textHeaders(headers: ExchangeToCheck['responseHeaders']): Record<string
 export function checkExchange(exchange: ExchangeToCheck): ExchangeCheck {
   const { method, path, status } = exchange;
   if (method === 'OPTIONS' || !path.startsWith('/v1/'))
-    return { operationId: null, parameters: {}, requestValid: false, violations: [] };
+    return { operationId: null, parameters: {}, requestValid: false, json: parsedBodies(exchange), violations: [] };
   const match = matchOperation(openapiDocument, method, path, false);
   const base = { method, status };
   if (!match) {
@@ -107,6 +109,7 @@ export function checkExchange(exchange: ExchangeToCheck): ExchangeCheck {
       operationId: null,
       parameters: {},
       requestValid: false,
+      json: parsedBodies(exchange),
       violations: [
         {
           ...base,
@@ -150,10 +153,11 @@ export function checkExchange(exchange: ExchangeToCheck): ExchangeCheck {
     if (exchange.responseBody === undefined && violation.rule !== 'status-documented') continue;
     violations.push(fromResponse(violation, place));
   }
+  const json = parsedBodies(exchange);
   if (status >= 200 && status < 300 && exchange.responseBody !== undefined)
-    violations.push(...echoRules(exchange, match.operationId, parameters, place));
+    violations.push(...echoRules(json, match.operationId, parameters, place));
   const requestValid = requestViolations.length === 0 && credential === undefined;
-  return { operationId: match.operationId, parameters, requestValid, violations };
+  return { operationId: match.operationId, parameters, requestValid, json, violations };
 }
 
 type Place = Pick<ProxyViolation, 'method' | 'status' | 'operationId' | 'path'>;
@@ -296,7 +300,7 @@ function credentialOfApp(problem: string, place: Place): ProxyViolation {
  * (the agentId of GET /v1/agents/{agentId}), and a field the answer repeats from the request holds what was sent.
  */
 function echoRules(
-  exchange: ExchangeToCheck,
+  json: ParsedBodies,
   operationId: OperationId,
   parameters: Readonly<Record<string, string>>,
   place: Place,
@@ -304,7 +308,7 @@ function echoRules(
   const echoed = echoedRequestFields(operationId);
   const names = Object.keys(parameters);
   if (echoed.length === 0 && names.length === 0) return [];
-  const answer = parsedObject(exchange.responseBody);
+  const answer = json.response();
   if (answer === undefined) return [];
   const found: ProxyViolation[] = [];
   const disagree = (rule: string, field: string, want: JsonValue, why: string): void => {
@@ -329,7 +333,7 @@ function echoRules(
     if (value !== undefined) disagree('answer-echoes-path-parameter', name, value, `the ${name} of the path`);
   }
   if (echoed.length > 0) {
-    const sent = parsedObject(exchange.requestBody);
+    const sent = json.request();
     for (const field of echoed) {
       const value = sent?.[field];
       if (value !== undefined) disagree('answer-echoes-request', field, value, `the ${field} the request sent`);
@@ -341,6 +345,28 @@ function echoRules(
 function responseFieldPointer(operationId: OperationId, field: string): string {
   const at = responseSchema(operationId, successStatus(operationId).status);
   return `${at.pointer}/properties/${escapePointerToken(field)}`;
+}
+
+/** An exchange's bodies as JSON objects (undefined when absent, not JSON or not an object), each parsed at most once. */
+export interface ParsedBodies {
+  request(): JsonObject | undefined;
+  response(): JsonObject | undefined;
+}
+
+/** Parsing is the costly part of these rules, so it happens only for the rules that read a body, and once. */
+function parsedBodies(exchange: ExchangeToCheck): ParsedBodies {
+  let request: { value: JsonObject | undefined } | undefined;
+  let response: { value: JsonObject | undefined } | undefined;
+  return {
+    request: () => {
+      request ??= { value: parsedObject(exchange.requestBody) };
+      return request.value;
+    },
+    response: () => {
+      response ??= { value: parsedObject(exchange.responseBody) };
+      return response.value;
+    },
+  };
 }
 
 function parsedObject(text: string | undefined): JsonObject | undefined {
