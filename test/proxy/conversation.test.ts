@@ -92,7 +92,7 @@ describe('across exchanges', () => {
     for (const exchange of finding?.exchanges ?? []) expect(exchange.at).toMatch(/^\d{4}-\d\d-\d\dT/);
   });
 
-  it('a dropped description is compared with its documented default (an assumption)', async () => {
+  it('capabilities the read-back shows for a deploy that sent none are compared with the documented empty list', async () => {
     const found = await through(
       {
         response: (res, req) =>
