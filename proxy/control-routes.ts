@@ -3,12 +3,14 @@
 import type { Coverage } from '../mocks/core/steering/coverage.ts';
 import { jsonValueResponse, noContent, type MockRequest, type MockResponse } from '../mocks/core/mock-http.ts';
 import { problemResponse } from '../mocks/core/problems.ts';
+import type { Conversation } from './conversation.ts';
 import type { ViolationLog } from './violation-log.ts';
 
 export interface ProxyControlState {
   upstream: string;
   violations: ViolationLog;
   coverage: Coverage;
+  conversation: Conversation;
 }
 
 type Route = (state: ProxyControlState) => MockResponse;
@@ -21,7 +23,9 @@ const routes: Record<string, Record<string, Route>> = {
   '/__mock/violations': {
     GET: (state) => jsonValueResponse(200, state.violations.report()),
     DELETE: (state) => {
+      // The remembered deploys and ids go too: a finding after the reset is about exchanges after it.
       state.violations.clear();
+      state.conversation.clear();
       return noContent();
     },
   },

@@ -4,7 +4,12 @@
 import {
   checkRequest,
   checkResponse,
+  escapePointerToken,
   getAtPointer,
+  isJsonObject,
+  ruleOrigin,
+  type JsonObject,
+  type JsonValue,
   getOperation,
   matchOperation,
   openapiDocument,
@@ -13,6 +18,9 @@ import {
   type Violation,
 } from '../spec/index.ts';
 import type { CheckViolation } from '../client/check-record.ts';
+import { echoedRequestFields } from '../client/invariants.ts';
+import { successStatus } from '../client/requests/operation-requests.ts';
+import { responseSchema } from '../client/requests/spec-schemas.ts';
 
 /** One violation the proxy saw, placed in its exchange. */
 export interface ProxyViolation extends Omit<CheckViolation, 'exchange'> {
@@ -23,6 +31,19 @@ export interface ProxyViolation extends Omit<CheckViolation, 'exchange'> {
   /** The operation's path template (`/v1/agents/{agentId}`), or the path itself when no operation has it. */
   path: string;
   status: number | undefined;
+  /**
+   * For a finding across exchanges, both of them (the earlier first: the deploy, then the read-back that disagrees);
+   * for one within an exchange, absent.
+   */
+  exchanges?: ExchangeRef[];
+}
+
+/** One exchange a finding names: its method, its path as sent (ids included) and when its answer was checked. */
+export interface ExchangeRef {
+  method: string;
+  path: string;
+  status: number;
+  at: string;
 }
 
 /** What the proxy saw of one exchange; bodies are decoded text, undefined when there was none or it was too large. */
@@ -40,6 +61,12 @@ export interface ExchangeToCheck {
 
 export interface ExchangeCheck {
   operationId: OperationId | null;
+  /** The path parameters, decoded (empty when no operation matched). */
+  parameters: Record<string, string>;
+  /** Whether the request passed every request check (the cross-exchange rules only learn from such requests). */
+  requestValid: boolean;
+  /** The bodies as JSON objects, parsed once when first asked for (the echo and cross-exchange rules share them). */
+  json: ParsedBodies;
   violations: ProxyViolation[];
 }
 
@@ -73,12 +100,16 @@ function textHeaders(headers: ExchangeToCheck['responseHeaders']): Record<string
  */
 export function checkExchange(exchange: ExchangeToCheck): ExchangeCheck {
   const { method, path, status } = exchange;
-  if (method === 'OPTIONS' || !path.startsWith('/v1/')) return { operationId: null, violations: [] };
+  if (method === 'OPTIONS' || !path.startsWith('/v1/'))
+    return { operationId: null, parameters: {}, requestValid: false, json: parsedBodies(exchange), violations: [] };
   const match = matchOperation(openapiDocument, method, path, false);
   const base = { method, status };
   if (!match) {
     return {
       operationId: null,
+      parameters: {},
+      requestValid: false,
+      json: parsedBodies(exchange),
       violations: [
         {
           ...base,
@@ -99,14 +130,17 @@ export function checkExchange(exchange: ExchangeToCheck): ExchangeCheck {
   }
   const operation = getOperation(match.operationId);
   const place = { ...base, operationId: match.operationId, path: operation.path };
+  const parameters = decodedParameters(match.parameters);
   const requestViolations = checkRequest({
     operationId: match.operationId,
-    pathParameters: decodedParameters(match.parameters),
+    pathParameters: parameters,
     contentType: single(exchange.requestHeaders['content-type']),
     body: exchange.requestBody,
   });
   const violations: ProxyViolation[] = requestViolations.map((violation) => fromRequest(violation, place));
-  violations.push(...serverRules(exchange, match.operationId, requestViolations, place));
+  const credential = credentialProblem(exchange, match.operationId);
+  if (credential !== undefined) violations.push(credentialOfApp(credential, place));
+  violations.push(...serverRules(exchange, match.operationId, requestViolations, credential, place));
   const answer = checkResponse({
     operationId: match.operationId,
     status,
@@ -119,7 +153,11 @@ export function checkExchange(exchange: ExchangeToCheck): ExchangeCheck {
     if (exchange.responseBody === undefined && violation.rule !== 'status-documented') continue;
     violations.push(fromResponse(violation, place));
   }
-  return { operationId: match.operationId, violations };
+  const json = parsedBodies(exchange);
+  if (status >= 200 && status < 300 && exchange.responseBody !== undefined)
+    violations.push(...echoRules(json, match.operationId, parameters, place));
+  const requestValid = requestViolations.length === 0 && credential === undefined;
+  return { operationId: match.operationId, parameters, requestValid, json, violations };
 }
 
 type Place = Pick<ProxyViolation, 'method' | 'status' | 'operationId' | 'path'>;
@@ -139,6 +177,7 @@ function serverRules(
   exchange: ExchangeToCheck,
   operationId: OperationId,
   requestViolations: readonly RequestViolation[],
+  credential: string | undefined,
   place: Place,
 ): ProxyViolation[] {
   const { status } = exchange;
@@ -159,7 +198,7 @@ function serverRules(
       specPointer: broken.specPointer,
       message: `a request that breaks ${broken.specPointer} was not rejected (${status})`,
     });
-  if (accepted && single(exchange.requestHeaders.authorization) === undefined && hasSecurity(operationId))
+  if (accepted && credential !== undefined)
     found.push({
       ...place,
       part: 'response',
@@ -170,8 +209,32 @@ function serverRules(
       found: `${status} (accepted)`,
       origin: 'seed',
       specPointer: '/security',
-      message: `a request without credentials must be answered 401, got ${status}`,
+      message: `a request with ${credential} must be answered 401, got ${status}`,
     });
+  // The contract suite's success-status: a request every validator of the spec accepts, with a well-formed credential,
+  // must not be refused, except for what only the server's state can tell (401: the token itself; 404: an unknown id;
+  // 409: a state conflict; 429: a rate limit), which a proxy cannot judge from the exchange.
+  if (
+    status >= 400 &&
+    status < 500 &&
+    requestViolations.length === 0 &&
+    credential === undefined &&
+    !statesOnlyTheServerKnows.has(status)
+  ) {
+    const success = successStatus(operationId);
+    found.push({
+      ...place,
+      part: 'response',
+      check: 'behaviour',
+      rule: 'success-status',
+      pointer: '',
+      expected: `status ${success.status}`,
+      found: String(status),
+      origin: 'seed',
+      specPointer: success.pointer,
+      message: `a request the spec's validators accept was refused with ${status}`,
+    });
+  }
   if (status >= 500)
     found.push({
       ...place,
@@ -193,4 +256,132 @@ function hasSecurity(operationId: OperationId): boolean {
   const security =
     getAtPointer(openapiDocument, `${getOperation(operationId).pointer}/security`) ?? openapiDocument.security;
   return Array.isArray(security) && security.length > 0;
+}
+
+/** The refusals only the server's state can justify: never judged against a valid request. */
+const statesOnlyTheServerKnows = new Set([401, 404, 409, 429]);
+
+/** A JWT: three base64url segments, the signature possibly empty (an unsigned token is still a JWT in form). */
+const bearerJwt = /^Bearer +[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/i;
+
+/**
+ * What is wrong with the request's credential, in words that never repeat it (`no Authorization header`, `a Basic
+ * credential`, `a Bearer token that is not a JWT`); undefined when the operation needs none or it is a Bearer JWT. The
+ * security scheme says `bearer` with `bearerFormat: JWT`: anything else can only be refused.
+ */
+function credentialProblem(exchange: ExchangeToCheck, operationId: OperationId): string | undefined {
+  if (!hasSecurity(operationId)) return undefined;
+  const credential = single(exchange.requestHeaders.authorization)?.trim();
+  if (credential === undefined || credential === '') return 'no Authorization header';
+  if (bearerJwt.test(credential)) return undefined;
+  const scheme = /^[A-Za-z][\w!#$%&'*+.^`|~-]*/.exec(credential)?.[0];
+  if (scheme === undefined) return 'an Authorization header with no scheme';
+  return scheme.toLowerCase() === 'bearer' ? 'a Bearer token that is not a JWT' : `a ${scheme.slice(0, 20)} credential`;
+}
+
+/** The app's own missing or malformed credential: its request's fault, whatever the server answered. */
+function credentialOfApp(problem: string, place: Place): ProxyViolation {
+  return {
+    ...place,
+    part: 'request',
+    check: 'auth',
+    rule: 'request-credentials',
+    pointer: '',
+    expected: 'Authorization: Bearer <a JWT>',
+    found: problem,
+    origin: 'seed',
+    specPointer: '/components/securitySchemes',
+    message: `the app sent ${problem}; every operation needs a JWT bearer token`,
+  };
+}
+
+/**
+ * Agreement within one accepted exchange: a field of the answer named like a path parameter holds the path's value
+ * (the agentId of GET /v1/agents/{agentId}), and a field the answer repeats from the request holds what was sent.
+ */
+function echoRules(
+  json: ParsedBodies,
+  operationId: OperationId,
+  parameters: Readonly<Record<string, string>>,
+  place: Place,
+): ProxyViolation[] {
+  const echoed = echoedRequestFields(operationId);
+  const names = Object.keys(parameters);
+  if (echoed.length === 0 && names.length === 0) return [];
+  const answer = json.response();
+  if (answer === undefined) return [];
+  const found: ProxyViolation[] = [];
+  const disagree = (rule: string, field: string, want: JsonValue, why: string): void => {
+    const value = answer[field];
+    if (value === undefined || JSON.stringify(value) === JSON.stringify(want)) return;
+    const specPointer = responseFieldPointer(operationId, field);
+    found.push({
+      ...place,
+      part: 'response',
+      check: 'behaviour',
+      rule,
+      pointer: `/${escapePointerToken(field)}`,
+      expected: shown(want),
+      found: shown(value),
+      origin: ruleOrigin(specPointer),
+      specPointer,
+      message: `the answer's ${field} is not ${why}`,
+    });
+  };
+  for (const name of names) {
+    const value = parameters[name];
+    if (value !== undefined) disagree('answer-echoes-path-parameter', name, value, `the ${name} of the path`);
+  }
+  if (echoed.length > 0) {
+    const sent = json.request();
+    for (const field of echoed) {
+      const value = sent?.[field];
+      if (value !== undefined) disagree('answer-echoes-request', field, value, `the ${field} the request sent`);
+    }
+  }
+  return found;
+}
+
+function responseFieldPointer(operationId: OperationId, field: string): string {
+  const at = responseSchema(operationId, successStatus(operationId).status);
+  return `${at.pointer}/properties/${escapePointerToken(field)}`;
+}
+
+/** An exchange's bodies as JSON objects (undefined when absent, not JSON or not an object), each parsed at most once. */
+export interface ParsedBodies {
+  request(): JsonObject | undefined;
+  response(): JsonObject | undefined;
+}
+
+/** Parsing is the costly part of these rules, so it happens only for the rules that read a body, and once. */
+function parsedBodies(exchange: ExchangeToCheck): ParsedBodies {
+  let request: { value: JsonObject | undefined } | undefined;
+  let response: { value: JsonObject | undefined } | undefined;
+  return {
+    request: () => {
+      request ??= { value: parsedObject(exchange.requestBody) };
+      return request.value;
+    },
+    response: () => {
+      response ??= { value: parsedObject(exchange.responseBody) };
+      return response.value;
+    },
+  };
+}
+
+function parsedObject(text: string | undefined): JsonObject | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return isJsonObject(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A value as a finding shows it: JSON, cut at 80 characters. */
+export function shown(value: JsonValue | undefined): string {
+  if (value === undefined) return 'nothing';
+  const text = JSON.stringify(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }

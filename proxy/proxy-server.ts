@@ -20,8 +20,10 @@ import {
   urlLengthGuard,
   type Guard,
 } from '../mocks/http/request-guards.ts';
-import { answerControl } from './control-routes.ts';
+import { getOperation } from '../spec/index.ts';
+import { answerControl, type ProxyControlState } from './control-routes.ts';
 import { decodedBody } from './decoded-body.ts';
+import { Conversation } from './conversation.ts';
 import { checkExchange, type ProxyViolation } from './exchange-check.ts';
 import type { RecordingWriter } from './recording.ts';
 import { credentialsOf, PROXY_ONLY_HEADERS, SecretSet } from './secrets.ts';
@@ -62,6 +64,8 @@ export interface RunningProxy {
   server: Server;
   violations: ViolationLog;
   coverage: Coverage;
+  /** What the proxy remembers across exchanges (deploys, minted ids), cleared with the violations. */
+  conversation: Conversation;
   close(): Promise<void>;
 }
 
@@ -116,8 +120,18 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Run
   const secrets = options.secrets ?? new SecretSet();
   const violations = new ViolationLog(options.print ?? ((line) => logger.warn(line)));
   const coverage = new Coverage();
-  const state = { upstream: options.upstream.baseUrl, violations, coverage };
-  const listener = createProxyListener({ ...options, host, limits, secrets, violations, coverage, state });
+  const conversation = new Conversation();
+  const state = { upstream: options.upstream.baseUrl, violations, coverage, conversation };
+  const listener = createProxyListener({
+    ...options,
+    host,
+    limits,
+    secrets,
+    violations,
+    coverage,
+    conversation,
+    state,
+  });
   const server = createLimitedServer(limits, listener);
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
@@ -142,6 +156,7 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Run
     server,
     violations,
     coverage,
+    conversation,
     close: () => {
       const closed = closeServer(server);
       options.upstream.close();
@@ -156,7 +171,8 @@ interface ListenerContext extends ProxyServerOptions {
   secrets: SecretSet;
   violations: ViolationLog;
   coverage: Coverage;
-  state: { upstream: string; violations: ViolationLog; coverage: Coverage };
+  conversation: Conversation;
+  state: ProxyControlState;
 }
 
 function createProxyListener(context: ListenerContext): (req: IncomingMessage, res: ServerResponse) => void {
@@ -375,11 +391,30 @@ async function finish(context: ListenerContext, outcome: Outcome): Promise<Proxy
       responseBody,
     });
     operationId = check.operationId;
+    const violations = [...check.violations];
+    if (check.operationId !== null)
+      violations.push(
+        ...context.conversation.observe({
+          operationId: check.operationId,
+          method,
+          path,
+          template: getOperation(check.operationId).path,
+          parameters: check.parameters,
+          requestValid: check.requestValid,
+          status: answer.statusCode ?? 0,
+          json: check.json,
+          at: new Date(),
+          malformed: new Set(check.violations.filter((v) => v.part === 'response').map((v) => v.pointer)),
+        }),
+      );
     const redact = context.secrets.redact;
-    found = check.violations.map((violation) => ({
+    found = violations.map((violation) => ({
       ...violation,
       found: redact(violation.found),
       message: redact(violation.message),
+      ...(violation.exchanges && {
+        exchanges: violation.exchanges.map((ref) => ({ ...ref, path: redact(ref.path) })),
+      }),
     }));
     context.violations.add(found, new Date());
     if (path.startsWith('/v1/')) {

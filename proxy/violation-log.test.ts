@@ -20,19 +20,43 @@ const violation = (found: string): ProxyViolation => ({
 });
 
 describe('ViolationLog', () => {
-  it('groups repeats, counts them, and prints a line when new and at 10 and 100', () => {
+  it('groups by rule and place, counts the values, and prints a line when new and at 10 and 100', () => {
     const lines: string[] = [];
     const log = new ViolationLog((line) => lines.push(line));
     for (let i = 0; i < 100; i += 1) log.add([violation('1')], new Date(Date.UTC(2026, 0, 1, 0, 0, i % 60)));
     log.add([violation('2')], new Date());
+    log.add([{ ...violation('3'), pointer: '/description' }], new Date());
     const report = log.report();
-    expect(report.total).toBe(101);
-    expect(report.groups.map((group) => group.count)).toEqual([100, 1]);
+    expect(report.total).toBe(102);
+    expect(report.groups.map((group) => group.count)).toEqual([101, 1]);
+    expect(report.groups[0]?.values).toEqual([
+      { found: '1', count: 100 },
+      { found: '2', count: 1 },
+    ]);
+    expect(report.groups[0]?.examples).toHaveLength(1);
     expect(lines).toHaveLength(4);
     expect(lines[1]).toMatch(/\(seen 10 times\)$/);
     expect(lines[2]).toMatch(/\(seen 100 times\)$/);
     log.clear();
     expect(log.report()).toEqual({ total: 0, dropped: 0, groups: [] });
+  });
+
+  it('keeps every kind visible: a flood of one rule, at many values and places, evicts no other rule', () => {
+    const log = new ViolationLog();
+    // 1,010 answers that are not JSON, each different: one group, ten values counted apart, the rest together.
+    for (let i = 0; i < 1010; i += 1)
+      log.add([{ ...violation(`"<html>${i}"`), rule: 'body-is-json', pointer: '' }], new Date());
+    // Undocumented members at 150 places: the rule's own cap drops its extra places only.
+    for (let i = 0; i < 150; i += 1) log.add([{ ...violation('x'), pointer: `/extra${i}` }], new Date());
+    log.add([{ ...violation('"a"'), rule: 'retrieve-agrees-with-deploy', pointer: '/name' }], new Date());
+    const report = log.report();
+    const json = report.groups.find((group) => group.violation.rule === 'body-is-json');
+    expect(json?.count).toBe(1010);
+    expect(json?.values).toHaveLength(10);
+    expect(json?.otherValues).toBe(1000);
+    expect(report.groups.filter((group) => group.violation.rule === 'body-schema')).toHaveLength(100);
+    expect(report.dropped).toBe(50);
+    expect(report.groups.map((group) => group.violation.rule)).toContain('retrieve-agrees-with-deploy');
   });
 
   it('escapes what the server sent before it reaches the terminal', () => {

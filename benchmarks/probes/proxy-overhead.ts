@@ -9,7 +9,7 @@ import { primaryCreation } from '../../client/requests/linked-operations.ts';
 import { successStatus } from '../../client/requests/operation-requests.ts';
 import { fillPath } from '../../client/requests/path-parameters.ts';
 import { numberFlag, parseCommandLine } from '../../scripts/command-line.ts';
-import { freePort, repoRoot, spawnServer, type SpawnedServer } from '../../test/support/spawned-server.ts';
+import { freePort, memoryOf, repoRoot, spawnServer, type SpawnedServer } from '../../test/support/spawned-server.ts';
 import { requestBody } from '../servers.ts';
 
 export interface ProxyOverheadRow {
@@ -145,6 +145,11 @@ export async function proxyOverhead(options: { requests: number; rounds: number 
         log(`proxy bench: round ${round}/${options.rounds}, ${target.name} done`);
       }
     }
+    // The proxy's memory after every request: what its violation log and cross-exchange window keep is in it.
+    const memory = memoryOf(ours.pid);
+    log(
+      `proxy bench: agent-registry-kit proxy RSS ${(memory.rss / 1_048_576).toFixed(1)} MiB, peak ${(memory.hwm / 1_048_576).toFixed(1)} MiB`,
+    );
     return [...samples.entries()].map(([key, sample]) => {
       const [target, operation] = key.split('\n') as [ProxyOverheadRow['target'], ProxyOverheadRow['operation']];
       const sorted = [...sample.ms].sort((a, b) => a - b);

@@ -38,6 +38,15 @@ export function appSession(token: string, agentId: string): AppCall[] {
       headers: json,
       body: JSON.stringify({ ...deploy, initialSupply: 10.5 }),
     },
+    // The agent the last deploy created, read back and given a task: what the proxy's cross-exchange rules compare.
+    { name: 'retrieve deployed', method: 'GET', path: `/v1/agents/${DEPLOYED}`, headers: auth },
+    {
+      name: 'task to deployed',
+      method: 'POST',
+      path: `/v1/agents/${DEPLOYED}/execute`,
+      headers: json,
+      body: JSON.stringify({ task: 'Watch the pool', priority: 'high' }),
+    },
     { name: 'unknown agent', method: 'GET', path: '/v1/agents/agt_UnknownUnknown00', headers: auth },
     { name: 'no credentials', method: 'GET', path: `/v1/agents/${agentId}`, headers: {} },
     // A page whose login expired still sends valid writes: the description makes every operation need the token.
@@ -87,12 +96,44 @@ export function appSession(token: string, agentId: string): AppCall[] {
   ];
 }
 
+/** Stands in a call's path for the agentId the session's last deploy answered (known only once it has). */
+const DEPLOYED = '{deployed}';
+
+/**
+ * Plays the session's calls in order against `base`, filling `{deployed}` with the agentId of the last 201 deploy.
+ * @example const answers = await playSession(proxy.url, appSession(token, agentId));
+ */
+export async function playSession(base: string, calls: readonly AppCall[]): Promise<Response[]> {
+  const answers: Response[] = [];
+  let deployed = 'agt_NothingDeployedYet';
+  for (const call of calls) {
+    const answer = await fetch(base + call.path.replace(DEPLOYED, deployed), {
+      method: call.method,
+      headers: call.headers,
+      ...(call.body !== undefined && { body: call.body }),
+    });
+    const text = await answer.clone().text();
+    if (call.method === 'POST' && answer.status === 201) {
+      try {
+        const body = JSON.parse(text) as { agentId?: unknown };
+        if (typeof body.agentId === 'string') deployed = body.agentId;
+      } catch {
+        // Not JSON: the proxy reports it; the next calls keep the id they had.
+      }
+    }
+    answers.push(answer);
+  }
+  return answers;
+}
+
 /** The valid calls of the session only (those a correct app makes). */
 export const validCallNames = [
   'retrieve',
   'deploy',
   'task',
   'fractional initialSupply',
+  'retrieve deployed',
+  'task to deployed',
   'unknown agent',
   'no credentials',
 ];

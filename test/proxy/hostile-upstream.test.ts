@@ -76,7 +76,7 @@ describe('an upstream answering a body that inflates far past the bound', () => 
         res.end(bomb);
       });
       await throughProxy(upstream, { failOnViolation }, async (proxy) => {
-        const answer = await get(`${proxy.url}/v1/agents/agt_bomb`, { authorization: 'Bearer any-token' });
+        const answer = await get(`${proxy.url}/v1/agents/agt_bomb`, { authorization: 'Bearer any.jwt-shaped.token' });
         expect(answer.status).toBe(200);
         expect(answer.headers['content-encoding']).toBe('gzip');
         expect(answer.body.equals(bomb)).toBe(true);
@@ -99,7 +99,7 @@ describe('--fail-on-violation and an answer over the bound', () => {
       res.end();
     });
     await throughProxy(upstream, { failOnViolation: true }, async (proxy) => {
-      const answer = await get(`${proxy.url}/v1/agents/agt_large`, { authorization: 'Bearer any-token' });
+      const answer = await get(`${proxy.url}/v1/agents/agt_large`, { authorization: 'Bearer any.jwt-shaped.token' });
       expect(answer.status).toBe(200);
       expect(answer.body.length).toBe(sent.length);
       expect(createHash('sha256').update(answer.body).digest('hex')).toBe(

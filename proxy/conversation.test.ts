@@ -1,0 +1,67 @@
+// The conversation rules on exchanges given directly: what the window remembers and forgets, and when a rule is judged.
+import { describe, expect, it } from 'vitest';
+import type { JsonObject } from '../spec/index.ts';
+import { Conversation, type ObservedExchange } from './conversation.ts';
+
+const at = new Date(Date.UTC(2026, 10, 28));
+
+function exchange(
+  fields: Pick<ObservedExchange, 'operationId' | 'method' | 'path' | 'template' | 'status'> & {
+    parameters?: Record<string, string>;
+    request?: JsonObject;
+    response?: JsonObject;
+  },
+): ObservedExchange {
+  return {
+    parameters: {},
+    requestValid: true,
+    at,
+    malformed: new Set(),
+    ...fields,
+    json: { request: () => fields.request, response: () => fields.response },
+  };
+}
+
+const sent = { name: 'Windowed', category: 'defi', model: 'gpt-4', initialSupply: 10 };
+const deploy = (agentId: string) =>
+  exchange({
+    operationId: 'deployAgent',
+    method: 'POST',
+    path: '/v1/agents/deploy',
+    template: '/v1/agents/deploy',
+    status: 201,
+    request: sent,
+    response: { agentId, name: sent.name, status: 'active' },
+  });
+const readBack = (agentId: string, status = 404) =>
+  exchange({
+    operationId: 'getAgent',
+    method: 'GET',
+    path: `/v1/agents/${agentId}`,
+    template: '/v1/agents/{agentId}',
+    status,
+    parameters: { agentId },
+  });
+
+describe('Conversation', () => {
+  it('judges the read-back of a deploy in its window, and forgets the oldest past 256 deploys', () => {
+    const conversation = new Conversation();
+    for (let i = 0; i <= 256; i += 1) expect(conversation.observe(deploy(`agt_${i}`))).toEqual([]);
+    // agt_0 left the window: its 404 is not judged; agt_1 is still in it.
+    expect(conversation.observe(readBack('agt_0'))).toEqual([]);
+    const [finding] = conversation.observe(readBack('agt_1'));
+    expect(finding?.rule).toBe('deployed-agent-retrievable');
+    expect(finding?.exchanges?.map((e) => e.path)).toEqual(['/v1/agents/deploy', '/v1/agents/agt_1']);
+  });
+
+  it('learns nothing from a request the proxy found invalid, and forgets everything on clear', () => {
+    const conversation = new Conversation();
+    conversation.observe({ ...deploy('agt_x'), requestValid: false });
+    expect(conversation.observe(readBack('agt_x'))).toEqual([]);
+    conversation.observe(deploy('agt_y'));
+    conversation.clear();
+    expect(conversation.observe(readBack('agt_y'))).toEqual([]);
+    expect(conversation.observe(deploy('agt_y'))).toEqual([]);
+    expect(conversation.observe(deploy('agt_y')).map((v) => v.rule)).toEqual(['distinct-agent-ids']);
+  });
+});
