@@ -1,29 +1,16 @@
 // Every accepted deploy is read back: deploys a body, retrieves the agent it created and compares it, field by field,
 // with what was sent (or the documented default) and what the deploy answered. Shared by behaviour and generated checks.
-import {
-  escapePointerToken,
-  getAtPointer,
-  getOperation,
-  isJsonObject,
-  linkEchoes,
-  linksOf,
-  parsePointer,
-  type JsonObject,
-  type JsonValue,
-  type LinkEcho,
-  type RuleOrigin,
-} from '../../spec/index.ts';
+import { getAtPointer, isJsonObject, type JsonObject, type JsonValue, type RuleOrigin } from '../../spec/index.ts';
+import { readBackAgreements } from '../../client/invariants.ts';
 import { primaryCreation } from '../../client/requests/linked-operations.ts';
 import type { CheckRun } from './check-definition.ts';
 import { successStatus, validRequest } from '../../client/requests/operation-requests.ts';
 import { expectSuccess } from './expect-success.ts';
-import { requestSchema, resolveSchema, responseSchema, type SchemaAt } from '../../client/requests/spec-schemas.ts';
 
 /** The write the links name as the first creator (the deploy), what it creates, and the GET that reads it back. */
 const creation = primaryCreation();
 const creator = creation.creator;
 const reader = creation.readBack;
-const deploySpec = getOperation(creator).pointer;
 
 /** One field of the retrieved agent and the value it must have. */
 export interface Agreement {
@@ -142,69 +129,24 @@ export function agree(run: CheckRun, agent: JsonObject, index: number, agreement
 }
 
 /**
- * What the read-back must echo, and where in the agent: the `x-echoes` of the link from the deploy to its read
- * (spec/openapi.yaml), so no field is named here. Empty when no link names the read (then nothing is compared).
- */
-const echoes: readonly LinkEcho[] = ((link) => (link ? linkEchoes(link) : []))(
-  linksOf().find((l) => l.from === creator && l.to === reader && l.parameter === creation.parameter),
-);
-
-/** The schema of a field (a JSON pointer into a body) within the body's schema, following `$ref`s on the way. */
-function fieldSchema(bodySchemaPointer: string, field: string): SchemaAt {
-  return parsePointer(field).reduce(
-    (at, token) => resolveSchema(`${at.pointer}/properties/${escapePointerToken(token)}`),
-    resolveSchema(bodySchemaPointer),
-  );
-}
-
-/** Values an agent has for omitted request fields: the schema's `default`, else the agent field's documented empty value. */
-function omittedValue(echo: LinkEcho): { want: JsonValue | undefined; specPointer: string } {
-  const request = fieldSchema(requestSchema(creator).pointer, echo.field);
-  if (request.schema.default !== undefined)
-    return { want: request.schema.default, specPointer: `${request.pointer}/default` };
-  // Fields without a default are ones the agent shows empty (description, capabilities).
-  const agent = fieldSchema(responseSchema(reader, successStatus(reader).status).pointer, echo.target);
-  return { want: agent.schema.type === 'array' ? [] : '', specPointer: agent.pointer };
-}
-
-/** One agreement on a request field: what was sent, or the documented value of an omitted one. */
-function requestAgreement(echo: LinkEcho, sent: JsonObject): Agreement {
-  const value = getAtPointer(sent, echo.field);
-  if (value !== undefined)
-    return {
-      pointer: echo.target,
-      want: value,
-      origin: 'seed',
-      specPointer: `${deploySpec}/requestBody`,
-      why: 'what the deploy sent',
-    };
-  const omitted = omittedValue(echo);
-  return {
-    pointer: echo.target,
-    want: omitted.want,
-    origin: 'assumption',
-    specPointer: omitted.specPointer,
-    why: `the documented value of an omitted ${echo.field.slice(1)}`,
-  };
-}
-
-/**
- * What the retrieved agent must agree with: every request field (sent, or its documented default) and the deploy's answer.
+ * What the retrieved agent must agree with: every request field (sent, or its documented default) and the deploy's
+ * answer, as client/invariants.ts derives them from the link's `x-echoes` for every tool that judges a read-back.
  * @example agree(run, agent, index, deployAgreements(sent, answer));
  */
 export function deployAgreements(sent: JsonObject, answer: JsonObject, answerExchange?: number): Agreement[] {
-  return echoes.map((echo) =>
-    echo.from === 'request'
-      ? requestAgreement(echo, sent)
-      : {
-          pointer: echo.target,
-          want: getAtPointer(answer, echo.field),
-          origin: 'seed',
-          specPointer: successStatus(creator).pointer,
-          why: 'what the deploy answered',
-          ...(answerExchange === undefined ? {} : { source: answerExchange }),
-        },
-  );
+  return readBackAgreements(sent, answer).map(({ pointer, want, kind, specPointer, origin }) => ({
+    pointer,
+    want,
+    origin,
+    specPointer,
+    why:
+      kind === 'sent'
+        ? 'what the deploy sent'
+        : kind === 'default'
+          ? `the documented value of an omitted ${pointer.slice(1)}`
+          : 'what the deploy answered',
+    ...(kind === 'answered' && answerExchange !== undefined ? { source: answerExchange } : {}),
+  }));
 }
 
 /**
