@@ -10,14 +10,14 @@ import { createRandom } from '../../mocks/core/random.ts';
  * packed-tarball install, then the differential runs and the throwaway PostgreSQL cluster. Every other room of test/
  * comes after them, and the in-process tests beside the code (which share their workers) last.
  */
-const HEAVY_ROOMS: readonly string[] = ['test/contract', 'test/consumer', 'test/differential', 'test/postgres'];
+export const HEAVY_ROOMS: readonly string[] = ['test/contract', 'test/consumer', 'test/differential', 'test/postgres'];
 
 /**
  * A file's place, from its path from the repository root: its heavy room's index, then the rest of test/, then
  * everything beside the code.
  * @example roomRank('test/consumer/consumer.test.ts'); // 1
  */
-function roomRank(file: string): number {
+export function roomRank(file: string): number {
   const heavy = HEAVY_ROOMS.findIndex((room) => file.startsWith(`${room}/`));
   if (heavy !== -1) return heavy;
   return file.startsWith('test/') ? HEAVY_ROOMS.length : HEAVY_ROOMS.length + 1;
@@ -28,7 +28,7 @@ function roomRank(file: string): number {
  * shuffle only when no sequencer is configured): the fake's own seeded PRNG, Fisher–Yates swaps, items first sorted.
  * @example shuffledBySeed(['a', 'b', 'c'], (item) => item, 7);
  */
-function shuffledBySeed<T>(items: readonly T[], key: (item: T) => string, seed: number): T[] {
+export function shuffledBySeed<T>(items: readonly T[], key: (item: T) => string, seed: number): T[] {
   const out = [...items].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
   const random = createRandom(seed);
   for (let i = out.length - 1; i > 0; i -= 1) {
