@@ -18,6 +18,8 @@ export {
 export {
   validateRequestBody,
   validatePathParameter,
+  brokenKeywords,
+  type BrokenKeyword,
   parameterSchemaPointer,
   type ValidateRequestBodyOptions,
   type ValidationResult,

@@ -1,6 +1,6 @@
 // The one rule for answers to requests a correct server rejects: a 4xx (the documented one), never a 2xx (a 5xx is
 // reported by every send as not-a-server-error).
-import { getOperation, ruleOrigin, type OperationId } from '../../spec/index.ts';
+import { getOperation, ruleOrigin, type OperationId, type RuleOrigin } from '../../spec/index.ts';
 import type { CheckRun } from './check-definition.ts';
 
 /**
@@ -14,6 +14,8 @@ export function expectRejection(
   expectedStatus: number,
   keywordPointer: string,
   exchange: number,
+  /** The keyword's origin when the caller knows it better (a generated body's own broken keywords); else read from the pointer. */
+  origin: RuleOrigin = ruleOrigin(keywordPointer),
 ): void {
   // No answer and a 5xx are recorded by send (`answers`, `not-a-server-error`): one cause, one violation.
   if (status === undefined || status >= 500) return;
@@ -23,7 +25,7 @@ export function expectRejection(
       pointer: '',
       expected: `a ${expectedStatus} problem (any 4xx at least)`,
       found: String(status),
-      origin: ruleOrigin(keywordPointer),
+      origin,
       specPointer: keywordPointer,
       message: `a request that breaks ${keywordPointer} was not rejected (${status})`,
       exchange,

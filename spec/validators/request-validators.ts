@@ -3,7 +3,8 @@ import { resolveRef } from '../document-refs.ts';
 import { getOperation } from '../operations.ts';
 import { getAtPointer, isJsonObject, type JsonObject } from '../json-pointer.ts';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { getSchemaValidator } from './schema-compiler.ts';
+import { getSchemaValidator, rootSchemaPointer, schemaPathToPointer } from './schema-compiler.ts';
+import { ruleOrigin, type RuleOrigin } from '../rule-origin.ts';
 import { toFieldErrors } from './field-errors.ts';
 import type { BodyOperationId, OperationId, RequestBodies, ValidationError } from '../types.ts';
 import { openapiDocument } from '../openapi-document.generated.ts';
@@ -48,6 +49,36 @@ export function validateRequestBody<K extends BodyOperationId>(
   const subject: unknown = options.clone !== false && isJsonObject(body) ? structuredClone(body) : body;
   if (validate(subject)) return { ok: true, value: subject as RequestBodies[K] };
   return { ok: false, errors: toFieldErrors(validate.errors ?? []) };
+}
+
+/** One keyword of the document a request body breaks, with where it comes from. */
+export interface BrokenKeyword {
+  /** The keyword's JSON Pointer in the document, e.g. `/components/schemas/DeployRequest/properties/revenueShare/maximum`. */
+  keywordPointer: string;
+  /** `seed` when the service description states the keyword (for `required`, the missing member), else `assumption`. */
+  origin: RuleOrigin;
+}
+
+/**
+ * Every keyword a body breaks, each with its own origin, so a body is labelled by the rule that makes it invalid
+ * rather than by its whole schema: one that only crosses an assumed bound breaks no rule of the seed. Empty when valid.
+ * @example brokenKeywords('deployAgent', { ...body, initialSupply: 2e15 }) // [{ keywordPointer: '…/initialSupply/maximum', origin: 'assumption' }]
+ */
+export function brokenKeywords(operationId: BodyOperationId, body: unknown): BrokenKeyword[] {
+  const pointer = requestSchemaPointer(operationId, openapiDocument);
+  const validate = ownValidator(bodyValidators, operationId, () => pointer);
+  if (validate(isJsonObject(body) ? structuredClone(body) : body)) return [];
+  const root = rootSchemaPointer(pointer);
+  const seen = new Map<string, BrokenKeyword>();
+  for (const error of validate.errors ?? []) {
+    const keywordPointer = schemaPathToPointer(error.schemaPath, root);
+    const params = error.params as Record<string, unknown>;
+    const member = error.keyword === 'required' ? String(params.missingProperty) : undefined;
+    const origin = ruleOrigin(keywordPointer, error.data, member);
+    const key = `${keywordPointer} ${origin}`;
+    if (!seen.has(key)) seen.set(key, { keywordPointer, origin });
+  }
+  return [...seen.values()];
 }
 
 // The fake validates a body and a path parameter on every request: for spec/openapi.yaml the compiled validator is kept
