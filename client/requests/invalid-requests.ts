@@ -1,7 +1,14 @@
 // Derives, from the request schemas, every named invalid request of the request-validation check: each required field
 // missing, each enum broken, each bound crossed, each field sent as every other JSON type, plus malformed JSON and wrong
 // media types.
-import { isJsonObject, type BodyOperationId, type JsonObject, type JsonValue } from '../../spec/index.ts';
+import {
+  brokenKeywords,
+  isJsonObject,
+  type BodyOperationId,
+  type JsonObject,
+  type JsonValue,
+} from '../../spec/index.ts';
+import { nearMisses, type FieldBreak } from './near-misses.ts';
 import { propertiesOf, requestExamples, requestSchema, requestSchemaPointer, type SchemaAt } from './spec-schemas.ts';
 
 /** One request that a correct server rejects. */
@@ -39,6 +46,11 @@ function otherTypes(schema: JsonObject): JsonType[] {
   return (Object.keys(valuesByType) as JsonType[]).filter((type) => type !== own);
 }
 
+/** How far past a bound the far value lies: half a unit, or the bound's own size when larger (2e15 past 1e15). */
+function farStep(bound: number): number {
+  return Math.max(0.5, Math.abs(bound));
+}
+
 function numberBounds(
   name: string,
   at: SchemaAt,
@@ -49,7 +61,7 @@ function numberBounds(
     bounds.push({
       suffix: 'minimum',
       keyword: 'minimum',
-      value: schema.minimum - 0.5,
+      value: schema.minimum - farStep(schema.minimum),
       title: `${name} below its minimum ${schema.minimum}`,
     });
   if (typeof schema.exclusiveMinimum === 'number')
@@ -63,7 +75,7 @@ function numberBounds(
     bounds.push({
       suffix: 'maximum',
       keyword: 'maximum',
-      value: schema.maximum + 0.5,
+      value: schema.maximum + farStep(schema.maximum),
       title: `${name} above its maximum ${schema.maximum}`,
     });
   if (typeof schema.exclusiveMaximum === 'number')
@@ -74,15 +86,6 @@ function numberBounds(
       title: `${name} equal to its exclusive maximum ${schema.exclusiveMaximum}`,
     });
   return bounds;
-}
-
-/** One way to break one field: its id suffix, title, the value sent (undefined: left out) and the keyword it breaks. */
-interface FieldBreak {
-  suffix: string;
-  title: string;
-  value: JsonValue | undefined;
-  /** The keyword's pointer relative to the field's schema; `required` is the parent's. */
-  keyword: string;
 }
 
 type FieldRule = (name: string, at: SchemaAt) => FieldBreak[];
@@ -180,7 +183,17 @@ export function invalidRequests(operationId: BodyOperationId): InvalidRequest[] 
     const missing: FieldBreak[] = property.required
       ? [{ suffix: 'missing', title: `required field ${name} missing`, value: undefined, keyword: '' }]
       : [];
-    for (const broken of [...missing, ...fieldRules.flatMap((rule) => rule(name, property.at))]) {
+    // Near misses are kept only when they break the keyword they name and no rule outside the field's own schema, so
+    // each probes one field at its edge ('0.5' for revenueShare breaks its type only; ['high'] for priority its type,
+    // and its enum, which no array can be in).
+    const near = nearMisses(name, property.at, example[name]).filter((miss) => {
+      const broken = brokenKeywords(operationId, JSON.parse(withField(name, miss.value)) as JsonValue);
+      return (
+        broken.some((keyword) => keyword.keywordPointer === `${property.at.pointer}/${miss.keyword}`) &&
+        broken.every((keyword) => keyword.keywordPointer.startsWith(`${property.at.pointer}/`))
+      );
+    });
+    for (const broken of [...missing, ...fieldRules.flatMap((rule) => rule(name, property.at)), ...near]) {
       cases.push({
         id: `${name}-${broken.suffix}`,
         title: broken.title,

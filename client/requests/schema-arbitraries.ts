@@ -8,7 +8,8 @@ import {
   type JsonObject,
   type JsonValue,
 } from '../../spec/index.ts';
-import { requestSchema, resolveSchema, type SchemaAt } from './spec-schemas.ts';
+import { nearMisses } from './near-misses.ts';
+import { propertiesOf, requestSchema, resolveSchema, type SchemaAt } from './spec-schemas.ts';
 
 const jsonValue: fc.Arbitrary<JsonValue> = fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<JsonValue>;
 
@@ -116,13 +117,26 @@ const anyJson: fc.Arbitrary<JsonValue> = fc.oneof(
  */
 export function invalidBodies(operationId: BodyOperationId): fc.Arbitrary<JsonValue> {
   const at = requestSchema(operationId);
-  const names = Object.keys(isJsonObject(at.schema.properties) ? at.schema.properties : {});
+  const properties = propertiesOf(at);
+  const names = properties.map((property) => property.name);
   const replaced = fc
     .tuple(validBodies(operationId), fc.constantFrom(...names), fc.option(anyJson, { nil: undefined }))
     .map(([body, name, value]) => {
       const copy: JsonObject = { ...body };
       if (value === undefined) delete copy[name];
       else copy[name] = value;
+      return copy as JsonValue;
+    });
+  // A field replaced by one of its near misses, derived from the body's own valid value (its numeric string, the
+  // smallest step past its bound, a case variant of its enum): a server that checks loosely passes only the far values.
+  const nearMiss = fc
+    .tuple(validBodies(operationId), fc.constantFrom(...properties), fc.nat())
+    .map(([body, property, pick]) => {
+      const misses = nearMisses(property.name, property.at, body[property.name]);
+      const copy: JsonObject = { ...body };
+      const miss = misses[pick % Math.max(1, misses.length)];
+      if (miss?.value === undefined) delete copy[property.name];
+      else copy[property.name] = miss.value;
       return copy as JsonValue;
     });
   const notAnObject = fc.oneof(
@@ -132,6 +146,10 @@ export function invalidBodies(operationId: BodyOperationId): fc.Arbitrary<JsonVa
     fc.double({ noNaN: true, noDefaultInfinity: true }),
   );
   return fc
-    .oneof({ weight: 9, arbitrary: replaced }, { weight: 1, arbitrary: notAnObject })
+    .oneof(
+      { weight: 6, arbitrary: replaced },
+      { weight: 3, arbitrary: nearMiss },
+      { weight: 1, arbitrary: notAnObject },
+    )
     .filter((body) => !validateRequestBody(operationId, body).ok);
 }
