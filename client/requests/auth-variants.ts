@@ -5,9 +5,15 @@ import type { OutgoingRequest } from '../http-exchange.ts';
 import { hostileTokens, type HostileTokens } from './hostile-tokens.ts';
 
 /** Credentials a correct server refuses: none, another scheme, not a JWT, and each token derived from the real one. */
-export type AuthVariant = 'missing' | 'not-bearer' | 'malformed' | keyof HostileTokens;
+export type AuthVariant =
+  | 'missing'
+  | 'not-bearer'
+  | 'scheme-missing'
+  | 'scheme-doubled'
+  | 'malformed'
+  | keyof HostileTokens;
 
-/** Every refused variant, in the order the suites send them. */
+/** The refused variants diff and the proxy send, in order (the contract suite adds the scheme's near misses). */
 export const authVariants: readonly AuthVariant[] = [
   'missing',
   'not-bearer',
@@ -61,6 +67,12 @@ export function authorization(
       return undefined;
     case 'not-bearer':
       return { value: `Basic ${token}`, label: `Basic ${tokenLabel}` };
+    // The valid token one step from its form `Bearer <token>` (section 5): without the scheme, and with it twice. The
+    // scheme's letter case is not a near miss: HTTP auth schemes are case-insensitive (RFC 9110, 11.1).
+    case 'scheme-missing':
+      return { value: token, label: tokenLabel };
+    case 'scheme-doubled':
+      return { value: `Bearer Bearer ${token}`, label: `Bearer Bearer ${tokenLabel}` };
     case 'malformed':
       return { value: 'Bearer not-a-jwt', label: 'Bearer not-a-jwt' };
     default:

@@ -13,6 +13,8 @@ import { validRequest, type CheckRequest } from '../../client/requests/operation
 const authVariants: ReadonlyArray<{ id: AuthVariant; title: string; jwt: boolean }> = [
   { id: 'missing', title: 'no Authorization header', jwt: false },
   { id: 'not-bearer', title: 'a non-Bearer scheme', jwt: false },
+  { id: 'scheme-missing', title: 'API_TOKEN without its Bearer scheme', jwt: false },
+  { id: 'scheme-doubled', title: 'API_TOKEN after the Bearer scheme twice', jwt: false },
   { id: 'malformed', title: 'a malformed bearer token', jwt: false },
   { id: 'bad-signature', title: 'API_TOKEN with its signature altered', jwt: false },
   { id: 'signature-removed', title: 'API_TOKEN with its signature removed', jwt: true },
