@@ -18,7 +18,7 @@ export interface FieldBreak {
  * value), else one derived from the schema. Whether it passes every rule is checked where it is used.
  * @example validValue(resolveSchema('/components/schemas/TaskPriority')) // 'low'
  */
-export function validValue(at: SchemaAt, preferred?: JsonValue): JsonValue {
+function validValue(at: SchemaAt, preferred?: JsonValue): JsonValue {
   const { schema } = at;
   if (Array.isArray(schema.enum))
     return preferred !== undefined && schema.enum.includes(preferred) ? preferred : (schema.enum[0] ?? null);
