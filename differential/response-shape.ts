@@ -108,7 +108,9 @@ function requestPropertyNames(operationId: OperationId): Set<string> {
 }
 
 function generatedReason(schema: JsonObject, pointer: string): string {
-  if (typeof schema.format === 'string') return `format ${schema.format}: a time each server takes itself`;
+  // A number's format (int64) is its width, not a time: only a string's format is.
+  if (typeof schema.format === 'string' && schema.type === 'string')
+    return `format ${schema.format}: a time each server takes itself`;
   if (typeof schema.pattern === 'string') return 'a generated value (pattern)';
   if (/\/components\/schemas\/[A-Za-z]*Id$/.test(pointer)) return 'an identifier the server assigns';
   if (schema.type === 'number' || schema.type === 'integer') return 'a figure the server computes';

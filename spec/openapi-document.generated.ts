@@ -9,6 +9,11 @@ export const openapiDocument: JsonObject = {
     "version": "1.0.0",
     "summary": "Deploy a tokenized AI agent, retrieve it, and submit a task to it.",
     "description": "The Agent Registry service manages AI agents that each have an associated token.\nA client can deploy a new agent with a token supply, an initial price and a revenue\nshare for token holders; retrieve the detail record of one agent (tokenomics,\nperformance and statistics); and submit a task to an agent for execution.\n\nThis document is derived from the service description `000_46b506684fbb389b.txt`.\nWherever that description says \"not shown\", this document makes a decision and marks\nit with `x-assumption` (a one-line reason). When `x-assumed-keywords` is present, only\nthe keywords it names are assumed at that node; the rest come from the description.\nWhen it is absent, every constraint at that node is an assumption. A keyword can be partly\nfrom the description: `x-seed-required` lists the members of an assumed `required` that the\ndescription states itself (the Agent record \"includes tokenomics, performance and statistics\").\nRun `npm run assumptions` to list every decision.\n\nErrors are RFC 9457 problem details (`application/problem+json`). Requests to paths\nor methods this document does not define are answered with 404 or 405 problems by\nthe fake backend.\n",
+    "contact": {
+      "name": "Agent Registry kit maintainers",
+      "url": "https://agent-registry.dev/",
+      "x-assumption": "The seed names no contact; questions about this document go to the maintainers of the kit that derives it."
+    },
     "license": {
       "name": "MIT",
       "identifier": "MIT"
@@ -18,11 +23,13 @@ export const openapiDocument: JsonObject = {
   "servers": [
     {
       "url": "http://127.0.0.1:4010",
-      "description": "Local fake backend of this kit (npm start)"
+      "description": "Local fake backend of this kit (npm start), for development on this machine only",
+      "x-internal": true
     },
     {
       "url": "http://127.0.0.1:4011",
-      "description": "Prism, the stateless alternative (npm run mock:prism)"
+      "description": "Local Prism, the stateless alternative (npm run mock:prism), for development on this machine only",
+      "x-internal": true
     }
   ],
   "security": [
@@ -79,6 +86,20 @@ export const openapiDocument: JsonObject = {
         "responses": {
           "201": {
             "description": "The agent was deployed.",
+            "headers": {
+              "RateLimit-Limit": {
+                "$ref": "#/components/headers/RateLimit-Limit"
+              },
+              "RateLimit-Remaining": {
+                "$ref": "#/components/headers/RateLimit-Remaining"
+              },
+              "RateLimit-Reset": {
+                "$ref": "#/components/headers/RateLimit-Reset"
+              },
+              "Access-Control-Allow-Origin": {
+                "$ref": "#/components/headers/Access-Control-Allow-Origin"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -169,6 +190,20 @@ export const openapiDocument: JsonObject = {
           "200": {
             "description": "The agent was retrieved.",
             "x-assumption": "The success status of retrieve is not shown; a successful retrieval is 200 OK.",
+            "headers": {
+              "RateLimit-Limit": {
+                "$ref": "#/components/headers/RateLimit-Limit"
+              },
+              "RateLimit-Remaining": {
+                "$ref": "#/components/headers/RateLimit-Remaining"
+              },
+              "RateLimit-Reset": {
+                "$ref": "#/components/headers/RateLimit-Reset"
+              },
+              "Access-Control-Allow-Origin": {
+                "$ref": "#/components/headers/Access-Control-Allow-Origin"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -249,6 +284,20 @@ export const openapiDocument: JsonObject = {
         "responses": {
           "200": {
             "description": "The task was submitted; its status is one of the task statuses.",
+            "headers": {
+              "RateLimit-Limit": {
+                "$ref": "#/components/headers/RateLimit-Limit"
+              },
+              "RateLimit-Remaining": {
+                "$ref": "#/components/headers/RateLimit-Remaining"
+              },
+              "RateLimit-Reset": {
+                "$ref": "#/components/headers/RateLimit-Reset"
+              },
+              "Access-Control-Allow-Origin": {
+                "$ref": "#/components/headers/Access-Control-Allow-Origin"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -299,8 +348,8 @@ export const openapiDocument: JsonObject = {
         "type": "http",
         "scheme": "bearer",
         "bearerFormat": "JWT",
-        "description": "Every operation requires a JWT bearer token in the Authorization header: `Bearer <ACCESS_TOKEN>`.\nThe token's `sub` claim identifies the caller and becomes the `creator` of agents it deploys.\nThe fake backend of this kit also requires an `exp` claim at most 7 days ahead, and an `iat` (when present)\nno more than 60 seconds in the future; two Authorization headers are a 400.\n",
-        "x-assumption": "Token issuance, expiry and scopes are not shown; any validly signed, unexpired JWT is accepted, its sub is the caller, and no scopes are checked."
+        "description": "Every operation requires a JWT bearer token in the Authorization header: `Bearer <ACCESS_TOKEN>`.\nThe token's `sub` claim identifies the caller and becomes the `creator` of agents it deploys.\nThe fake backend of this kit also requires an `exp` claim at most 7 days ahead, and an `iat` (when present)\nno more than 60 seconds in the future; two Authorization headers are a 400.\nTokens are handled as RFC8725 (JSON Web Token Best Current Practices) asks: the accepted signature algorithm is\npinned (the fake accepts HS256 only, never `none`), `exp` is required and checked, and a `sub` over 256\ncharacters or holding control characters is refused.\n",
+        "x-assumption": "Token issuance, expiry and scopes are not shown; any validly signed (RFC8725, one pinned algorithm), unexpired JWT is accepted, its sub is the caller, and no scopes are checked."
       }
     },
     "parameters": {
@@ -405,9 +454,11 @@ export const openapiDocument: JsonObject = {
         "type": "string",
         "description": "Address of the agent's token, a base58 Solana address.",
         "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,44}$",
+        "maxLength": 44,
         "x-assumption": "The address format is not shown; since prices are in SOL, it is a base58 Solana address of 32 to 44 characters.",
         "x-assumed-keywords": [
-          "pattern"
+          "pattern",
+          "maxLength"
         ]
       },
       "Tokenomics": {
@@ -497,12 +548,16 @@ export const openapiDocument: JsonObject = {
           },
           "tasksCompleted": {
             "type": "integer",
+            "format": "int64",
             "description": "Number of tasks the agent has completed.",
             "minimum": 0,
-            "x-assumption": "A count of tasks is a non-negative integer.",
+            "maximum": 9007199254740991,
+            "x-assumption": "A count of tasks is a non-negative integer, at most 2^53 − 1 so that every JSON parser reads it exactly.",
             "x-assumed-keywords": [
               "type",
-              "minimum"
+              "format",
+              "minimum",
+              "maximum"
             ]
           },
           "successRate": {
@@ -543,12 +598,16 @@ export const openapiDocument: JsonObject = {
         "properties": {
           "holders": {
             "type": "integer",
+            "format": "int64",
             "description": "Number of token holders.",
             "minimum": 0,
-            "x-assumption": "A count of holders is a non-negative integer.",
+            "maximum": 9007199254740991,
+            "x-assumption": "A count of holders is a non-negative integer, at most 2^53 − 1 so that every JSON parser reads it exactly.",
             "x-assumed-keywords": [
               "type",
-              "minimum"
+              "format",
+              "minimum",
+              "maximum"
             ]
           },
           "volume24h": {
@@ -604,13 +663,21 @@ export const openapiDocument: JsonObject = {
           },
           "name": {
             "type": "string",
-            "description": "Name of the agent."
+            "description": "Name of the agent, at most 100 characters (the deploy's bound).",
+            "maxLength": 100,
+            "x-assumption": "Bounds on names are not shown; an agent's name is the deployed one, so it has the deploy's bound of 100 characters.",
+            "x-assumed-keywords": [
+              "maxLength",
+              "description"
+            ]
           },
           "description": {
             "type": "string",
-            "description": "Description of the agent; an empty string when none was given on deploy.",
-            "x-assumption": "A field that is always present needs a value when deploy omits it; it is the empty string.",
+            "description": "Description of the agent, at most 2000 characters (the deploy's bound); an empty string when none was given on deploy.",
+            "maxLength": 2000,
+            "x-assumption": "A field that is always present needs a value when deploy omits it; it is the empty string, and it keeps the deploy's bound of 2000 characters.",
             "x-assumed-keywords": [
+              "maxLength",
               "description"
             ]
           },
@@ -622,9 +689,20 @@ export const openapiDocument: JsonObject = {
           },
           "capabilities": {
             "type": "array",
-            "description": "Capabilities of the agent; an empty array when none were given on deploy.",
+            "description": "Capabilities of the agent, at most 32 of at most 64 characters each (the deploy's bounds); an empty array when none were given on deploy.",
+            "maxItems": 32,
+            "x-assumption": "Bounds on capabilities are not shown; an agent's capabilities are the deployed ones, so they keep the deploy's bound of 32.",
+            "x-assumed-keywords": [
+              "maxItems",
+              "description"
+            ],
             "items": {
-              "type": "string"
+              "type": "string",
+              "maxLength": 64,
+              "x-assumption": "Bounds on capabilities are not shown; each keeps the deploy's bound of 64 characters.",
+              "x-assumed-keywords": [
+                "maxLength"
+              ]
             }
           },
           "tokenAddress": {
@@ -632,9 +710,11 @@ export const openapiDocument: JsonObject = {
           },
           "creator": {
             "type": "string",
-            "description": "The creator of the agent, the `sub` claim of the token that deployed it.",
-            "x-assumption": "The creator's identity is not shown; it is the sub claim of the deploying JWT.",
+            "description": "The creator of the agent, the `sub` claim of the token that deployed it (at most 256 characters).",
+            "maxLength": 256,
+            "x-assumption": "The creator's identity is not shown; it is the sub claim of the deploying JWT, which may have at most 256 characters.",
             "x-assumed-keywords": [
+              "maxLength",
               "description"
             ]
           },
@@ -653,7 +733,12 @@ export const openapiDocument: JsonObject = {
           "deployedAt": {
             "type": "string",
             "format": "date-time",
-            "description": "When the agent was deployed, an ISO 8601 timestamp."
+            "maxLength": 64,
+            "description": "When the agent was deployed, an ISO 8601 timestamp.",
+            "x-assumption": "Bounds are not shown; an RFC 3339 timestamp, even with nanoseconds and an offset, fits in 64 characters.",
+            "x-assumed-keywords": [
+              "maxLength"
+            ]
           }
         }
       },
@@ -771,7 +856,12 @@ export const openapiDocument: JsonObject = {
           },
           "name": {
             "type": "string",
-            "description": "Name of the agent, as sent."
+            "description": "Name of the agent, as sent.",
+            "maxLength": 100,
+            "x-assumption": "Bounds on names are not shown; the name is the one sent, so it has the deploy's bound of 100 characters.",
+            "x-assumed-keywords": [
+              "maxLength"
+            ]
           },
           "tokenAddress": {
             "$ref": "#/components/schemas/TokenAddress"
@@ -788,12 +878,16 @@ export const openapiDocument: JsonObject = {
           },
           "holders": {
             "type": "integer",
+            "format": "int64",
             "description": "Number of token holders; 1 (the creator) at deploy.",
             "minimum": 0,
-            "x-assumption": "A count of holders is a non-negative integer, and the creator is the first holder.",
+            "maximum": 9007199254740991,
+            "x-assumption": "A count of holders is a non-negative integer (at most 2^53 − 1, read exactly by every JSON parser), and the creator is the first holder.",
             "x-assumed-keywords": [
               "type",
+              "format",
               "minimum",
+              "maximum",
               "description"
             ]
           },
@@ -803,7 +897,12 @@ export const openapiDocument: JsonObject = {
           "deployedAt": {
             "type": "string",
             "format": "date-time",
-            "description": "When the agent was deployed, an ISO 8601 timestamp."
+            "maxLength": 64,
+            "description": "When the agent was deployed, an ISO 8601 timestamp.",
+            "x-assumption": "Bounds are not shown; an RFC 3339 timestamp, even with nanoseconds and an offset, fits in 64 characters.",
+            "x-assumed-keywords": [
+              "maxLength"
+            ]
           }
         }
       },
@@ -886,15 +985,17 @@ export const openapiDocument: JsonObject = {
           "path",
           "message"
         ],
-        "x-assumption": "The error body shape is not shown; each validation failure names the JSON Pointer of the bad request part and what is wrong.",
+        "x-assumption": "The error body shape is not shown; each validation failure names the JSON Pointer of the bad request part (at most 2048 characters) and what is wrong (at most 1024).",
         "properties": {
           "path": {
             "type": "string",
-            "description": "JSON Pointer into the request body (`/revenueShare`), or `/path/agentId` for a path parameter; the empty string means the whole body."
+            "description": "JSON Pointer into the request body (`/revenueShare`), or `/path/agentId` for a path parameter; the empty string means the whole body.",
+            "maxLength": 2048
           },
           "message": {
             "type": "string",
-            "description": "What is wrong, for a person to read."
+            "description": "What is wrong, for a person to read.",
+            "maxLength": 1024
           }
         }
       },
@@ -907,34 +1008,40 @@ export const openapiDocument: JsonObject = {
           "status",
           "detail"
         ],
-        "x-assumption": "Error bodies are not shown; every error is an RFC 9457 problem with type, title, status and detail.",
+        "x-assumption": "Error bodies are not shown; every error is an RFC 9457 problem with type, title, status and detail, each of bounded size (instance cut at 2048 characters, at most 100 errors).",
         "properties": {
           "type": {
             "type": "string",
             "format": "uri-reference",
+            "maxLength": 2048,
             "description": "A URI reference that identifies the problem type."
           },
           "title": {
             "type": "string",
+            "maxLength": 256,
             "description": "A short summary of the problem type."
           },
           "status": {
             "type": "integer",
+            "format": "int32",
             "minimum": 400,
             "maximum": 599,
             "description": "The HTTP status code of this occurrence."
           },
           "detail": {
             "type": "string",
+            "maxLength": 4096,
             "description": "An explanation specific to this occurrence."
           },
           "instance": {
             "type": "string",
-            "description": "The request path of this occurrence."
+            "maxLength": 2048,
+            "description": "The request path of this occurrence (its first 2048 characters)."
           },
           "errors": {
             "type": "array",
-            "description": "For validation failures, each reason the request was rejected.",
+            "maxItems": 100,
+            "description": "For validation failures, each reason the request was rejected (the first 100).",
             "items": {
               "$ref": "#/components/schemas/ValidationError"
             }
@@ -948,24 +1055,83 @@ export const openapiDocument: JsonObject = {
         "required": true,
         "schema": {
           "type": "string",
-          "pattern": "^Bearer\\b"
+          "pattern": "^Bearer\\b",
+          "maxLength": 1024
         },
-        "x-assumption": "Rejected authentication is answered the RFC 6750 way, with a Bearer challenge."
+        "x-assumption": "Rejected authentication is answered the RFC 6750 way, with a Bearer challenge of at most 1024 characters."
       },
       "Retry-After": {
-        "description": "Seconds to wait before retrying.",
+        "description": "Seconds to wait before retrying, at most a day.",
         "required": true,
         "schema": {
           "type": "integer",
-          "minimum": 0
+          "format": "int32",
+          "minimum": 0,
+          "maximum": 86400
         },
-        "x-assumption": "Rate limits are not shown; a limited request is told when to retry, in seconds."
+        "x-assumption": "Rate limits are not shown; a limited request is told when to retry, in seconds, within a day."
+      },
+      "RateLimit-Limit": {
+        "description": "The number of requests the current window allows (draft-ietf-httpapi-ratelimit-headers-07). Sent, with\nRateLimit-Remaining and RateLimit-Reset, on every answer while the server limits the rate; the fake does so\nwhile its rate-limit scenario is on (`POST /__mock/scenarios` with `rateLimit`), and not otherwise.\n",
+        "required": false,
+        "schema": {
+          "type": "integer",
+          "format": "int64",
+          "minimum": 1,
+          "maximum": 9007199254740991
+        },
+        "x-assumption": "Rate limits are not shown; a server that limits the rate says so on each answer with the IETF draft's RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset."
+      },
+      "RateLimit-Remaining": {
+        "description": "The number of requests left in the current window (0 on a 429). Sent with RateLimit-Limit.",
+        "required": false,
+        "schema": {
+          "type": "integer",
+          "format": "int64",
+          "minimum": 0,
+          "maximum": 9007199254740991
+        },
+        "x-assumption": "Rate limits are not shown; a server that limits the rate says how many requests the window has left."
+      },
+      "RateLimit-Reset": {
+        "description": "Seconds until the current window ends, at most a day. Sent with RateLimit-Limit.",
+        "required": false,
+        "schema": {
+          "type": "integer",
+          "format": "int32",
+          "minimum": 0,
+          "maximum": 86400
+        },
+        "x-assumption": "Rate limits are not shown; a server that limits the rate says in how many seconds its window ends, within a day."
+      },
+      "Access-Control-Allow-Origin": {
+        "description": "The origin of a browser page that may read this answer, echoed from the request's Origin header (CORS). Sent\nonly to an allowed origin of at most 2048 characters: the fake allows every origin unless started with\n`--cors-origin`, which lists them.\n",
+        "required": false,
+        "schema": {
+          "type": "string",
+          "maxLength": 2048
+        },
+        "x-assumption": "Browser access is not shown; the API may be called from pages of allowed origins, each answer naming the origin it allows."
       }
     },
     "responses": {
       "BadRequest": {
         "description": "The body is malformed JSON or breaks the schema (a missing field, a wrong type, an enum or range violation); `errors` lists each reason.",
         "x-assumption": "Error statuses are not shown; a request that breaks the schema is 400 with every violation listed.",
+        "headers": {
+          "RateLimit-Limit": {
+            "$ref": "#/components/headers/RateLimit-Limit"
+          },
+          "RateLimit-Remaining": {
+            "$ref": "#/components/headers/RateLimit-Remaining"
+          },
+          "RateLimit-Reset": {
+            "$ref": "#/components/headers/RateLimit-Reset"
+          },
+          "Access-Control-Allow-Origin": {
+            "$ref": "#/components/headers/Access-Control-Allow-Origin"
+          }
+        },
         "content": {
           "application/problem+json": {
             "schema": {
@@ -985,6 +1151,20 @@ export const openapiDocument: JsonObject = {
       "InvalidAgentId": {
         "description": "The agentId path parameter is not a valid identifier (more than 128 characters).",
         "x-assumption": "Error statuses are not shown; an agentId that breaks its bounds is 400.",
+        "headers": {
+          "RateLimit-Limit": {
+            "$ref": "#/components/headers/RateLimit-Limit"
+          },
+          "RateLimit-Remaining": {
+            "$ref": "#/components/headers/RateLimit-Remaining"
+          },
+          "RateLimit-Reset": {
+            "$ref": "#/components/headers/RateLimit-Reset"
+          },
+          "Access-Control-Allow-Origin": {
+            "$ref": "#/components/headers/Access-Control-Allow-Origin"
+          }
+        },
         "content": {
           "application/problem+json": {
             "schema": {
@@ -1002,6 +1182,18 @@ export const openapiDocument: JsonObject = {
         "description": "The Authorization header is missing, not a Bearer token, malformed, wrongly signed or expired.",
         "x-assumption": "Error statuses are not shown; rejected authentication is 401 with a Bearer challenge.",
         "headers": {
+          "RateLimit-Limit": {
+            "$ref": "#/components/headers/RateLimit-Limit"
+          },
+          "RateLimit-Remaining": {
+            "$ref": "#/components/headers/RateLimit-Remaining"
+          },
+          "RateLimit-Reset": {
+            "$ref": "#/components/headers/RateLimit-Reset"
+          },
+          "Access-Control-Allow-Origin": {
+            "$ref": "#/components/headers/Access-Control-Allow-Origin"
+          },
           "WWW-Authenticate": {
             "$ref": "#/components/headers/WWW-Authenticate"
           }
@@ -1025,6 +1217,20 @@ export const openapiDocument: JsonObject = {
       "AgentNotFound": {
         "description": "No agent has this agentId.",
         "x-assumption": "Error statuses are not shown; an unknown agent is 404.",
+        "headers": {
+          "RateLimit-Limit": {
+            "$ref": "#/components/headers/RateLimit-Limit"
+          },
+          "RateLimit-Remaining": {
+            "$ref": "#/components/headers/RateLimit-Remaining"
+          },
+          "RateLimit-Reset": {
+            "$ref": "#/components/headers/RateLimit-Reset"
+          },
+          "Access-Control-Allow-Origin": {
+            "$ref": "#/components/headers/Access-Control-Allow-Origin"
+          }
+        },
         "content": {
           "application/problem+json": {
             "schema": {
@@ -1041,6 +1247,20 @@ export const openapiDocument: JsonObject = {
       "AgentNotActive": {
         "description": "The agent is paused or deprecated and accepts no tasks.",
         "x-assumption": "Agent transitions are not shown; only active agents accept tasks, others answer 409.",
+        "headers": {
+          "RateLimit-Limit": {
+            "$ref": "#/components/headers/RateLimit-Limit"
+          },
+          "RateLimit-Remaining": {
+            "$ref": "#/components/headers/RateLimit-Remaining"
+          },
+          "RateLimit-Reset": {
+            "$ref": "#/components/headers/RateLimit-Reset"
+          },
+          "Access-Control-Allow-Origin": {
+            "$ref": "#/components/headers/Access-Control-Allow-Origin"
+          }
+        },
         "content": {
           "application/problem+json": {
             "schema": {
@@ -1057,6 +1277,20 @@ export const openapiDocument: JsonObject = {
       "PayloadTooLarge": {
         "description": "The request body is larger than 1 MiB.",
         "x-assumption": "Size limits are not shown; bodies are limited to 1 MiB (1048576 bytes).",
+        "headers": {
+          "RateLimit-Limit": {
+            "$ref": "#/components/headers/RateLimit-Limit"
+          },
+          "RateLimit-Remaining": {
+            "$ref": "#/components/headers/RateLimit-Remaining"
+          },
+          "RateLimit-Reset": {
+            "$ref": "#/components/headers/RateLimit-Reset"
+          },
+          "Access-Control-Allow-Origin": {
+            "$ref": "#/components/headers/Access-Control-Allow-Origin"
+          }
+        },
         "content": {
           "application/problem+json": {
             "schema": {
@@ -1073,6 +1307,20 @@ export const openapiDocument: JsonObject = {
       "UnsupportedMediaType": {
         "description": "The request body is not declared as JSON (Content-Type is missing or not application/json).",
         "x-assumption": "The seed requires Content-Type application/json but not what happens otherwise; anything else is 415.",
+        "headers": {
+          "RateLimit-Limit": {
+            "$ref": "#/components/headers/RateLimit-Limit"
+          },
+          "RateLimit-Remaining": {
+            "$ref": "#/components/headers/RateLimit-Remaining"
+          },
+          "RateLimit-Reset": {
+            "$ref": "#/components/headers/RateLimit-Reset"
+          },
+          "Access-Control-Allow-Origin": {
+            "$ref": "#/components/headers/Access-Control-Allow-Origin"
+          }
+        },
         "content": {
           "application/problem+json": {
             "schema": {
@@ -1090,6 +1338,18 @@ export const openapiDocument: JsonObject = {
         "description": "Too many requests; retry after the number of seconds in Retry-After.",
         "x-assumption": "Rate limits are not shown; a limited request is 429 with Retry-After.",
         "headers": {
+          "RateLimit-Limit": {
+            "$ref": "#/components/headers/RateLimit-Limit"
+          },
+          "RateLimit-Remaining": {
+            "$ref": "#/components/headers/RateLimit-Remaining"
+          },
+          "RateLimit-Reset": {
+            "$ref": "#/components/headers/RateLimit-Reset"
+          },
+          "Access-Control-Allow-Origin": {
+            "$ref": "#/components/headers/Access-Control-Allow-Origin"
+          },
           "Retry-After": {
             "$ref": "#/components/headers/Retry-After"
           }
@@ -1110,6 +1370,20 @@ export const openapiDocument: JsonObject = {
       "InternalServerError": {
         "description": "The server failed to handle the request.",
         "x-assumption": "Error statuses are not shown; a server fault is 500 with a problem body.",
+        "headers": {
+          "RateLimit-Limit": {
+            "$ref": "#/components/headers/RateLimit-Limit"
+          },
+          "RateLimit-Remaining": {
+            "$ref": "#/components/headers/RateLimit-Remaining"
+          },
+          "RateLimit-Reset": {
+            "$ref": "#/components/headers/RateLimit-Reset"
+          },
+          "Access-Control-Allow-Origin": {
+            "$ref": "#/components/headers/Access-Control-Allow-Origin"
+          }
+        },
         "content": {
           "application/problem+json": {
             "schema": {
@@ -1126,6 +1400,20 @@ export const openapiDocument: JsonObject = {
       "ChangeNotSaved": {
         "description": "The change could not be stored (the server's storage is full or failing). Nothing of it was applied, so the\nrequest may be retried as it is.\n",
         "x-assumption": "How a server answers when it cannot store a change is not shown; it is 503 with a problem body, and nothing was applied.",
+        "headers": {
+          "RateLimit-Limit": {
+            "$ref": "#/components/headers/RateLimit-Limit"
+          },
+          "RateLimit-Remaining": {
+            "$ref": "#/components/headers/RateLimit-Remaining"
+          },
+          "RateLimit-Reset": {
+            "$ref": "#/components/headers/RateLimit-Reset"
+          },
+          "Access-Control-Allow-Origin": {
+            "$ref": "#/components/headers/Access-Control-Allow-Origin"
+          }
+        },
         "content": {
           "application/problem+json": {
             "schema": {
@@ -1142,6 +1430,20 @@ export const openapiDocument: JsonObject = {
       "StateUnavailable": {
         "description": "The server's stored state could not be read (its database is unreachable), so it cannot say what the\nrecord is now. Nothing was changed, so the request may be retried as it is.\n",
         "x-assumption": "How a server answers when its storage cannot be read is not shown; it is 503 with a problem body, and retrying is safe.",
+        "headers": {
+          "RateLimit-Limit": {
+            "$ref": "#/components/headers/RateLimit-Limit"
+          },
+          "RateLimit-Remaining": {
+            "$ref": "#/components/headers/RateLimit-Remaining"
+          },
+          "RateLimit-Reset": {
+            "$ref": "#/components/headers/RateLimit-Reset"
+          },
+          "Access-Control-Allow-Origin": {
+            "$ref": "#/components/headers/Access-Control-Allow-Origin"
+          }
+        },
         "content": {
           "application/problem+json": {
             "schema": {

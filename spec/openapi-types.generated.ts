@@ -118,7 +118,10 @@ export interface components {
         Performance: {
             /** @description Revenue earned from completed tasks, in agent tokens. */
             totalRevenue: number;
-            /** @description Number of tasks the agent has completed. */
+            /**
+             * Format: int64
+             * @description Number of tasks the agent has completed.
+             */
             tasksCompleted: number;
             /** @description Ratio of completed tasks among finished ones, from 0 to 1. */
             successRate: number;
@@ -127,7 +130,10 @@ export interface components {
         };
         /** @description Market statistics of the agent's token. */
         Statistics: {
-            /** @description Number of token holders. */
+            /**
+             * Format: int64
+             * @description Number of token holders.
+             */
             holders: number;
             /** @description Trading volume of the last 24 hours, in SOL. */
             volume24h: number;
@@ -137,16 +143,16 @@ export interface components {
         /** @description The detail record of one agent. */
         Agent: {
             agentId: components["schemas"]["AgentId"];
-            /** @description Name of the agent. */
+            /** @description Name of the agent, at most 100 characters (the deploy's bound). */
             name: string;
-            /** @description Description of the agent; an empty string when none was given on deploy. */
+            /** @description Description of the agent, at most 2000 characters (the deploy's bound); an empty string when none was given on deploy. */
             description: string;
             category: components["schemas"]["AgentCategory"];
             model: components["schemas"]["AgentModel"];
-            /** @description Capabilities of the agent; an empty array when none were given on deploy. */
+            /** @description Capabilities of the agent, at most 32 of at most 64 characters each (the deploy's bounds); an empty array when none were given on deploy. */
             capabilities: string[];
             tokenAddress: components["schemas"]["TokenAddress"];
-            /** @description The creator of the agent, the `sub` claim of the token that deployed it. */
+            /** @description The creator of the agent, the `sub` claim of the token that deployed it (at most 256 characters). */
             creator: string;
             tokenomics: components["schemas"]["Tokenomics"];
             performance: components["schemas"]["Performance"];
@@ -189,7 +195,10 @@ export interface components {
             tokenAddress: components["schemas"]["TokenAddress"];
             /** @description Market capitalisation in SOL, pricePerToken × initialSupply at deploy. */
             marketCap: number;
-            /** @description Number of token holders; 1 (the creator) at deploy. */
+            /**
+             * Format: int64
+             * @description Number of token holders; 1 (the creator) at deploy.
+             */
             holders: number;
             status: components["schemas"]["AgentStatus"];
             /**
@@ -233,13 +242,16 @@ export interface components {
             type: string;
             /** @description A short summary of the problem type. */
             title: string;
-            /** @description The HTTP status code of this occurrence. */
+            /**
+             * Format: int32
+             * @description The HTTP status code of this occurrence.
+             */
             status: number;
             /** @description An explanation specific to this occurrence. */
             detail: string;
-            /** @description The request path of this occurrence. */
+            /** @description The request path of this occurrence (its first 2048 characters). */
             instance?: string;
-            /** @description For validation failures, each reason the request was rejected. */
+            /** @description For validation failures, each reason the request was rejected (the first 100). */
             errors?: components["schemas"]["ValidationError"][];
         };
     };
@@ -247,6 +259,10 @@ export interface components {
         /** @description The body is malformed JSON or breaks the schema (a missing field, a wrong type, an enum or range violation); `errors` lists each reason. */
         BadRequest: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -256,6 +272,10 @@ export interface components {
         /** @description The agentId path parameter is not a valid identifier (more than 128 characters). */
         InvalidAgentId: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -265,6 +285,10 @@ export interface components {
         /** @description The Authorization header is missing, not a Bearer token, malformed, wrongly signed or expired. */
         Unauthorized: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 [name: string]: unknown;
             };
@@ -275,6 +299,10 @@ export interface components {
         /** @description No agent has this agentId. */
         AgentNotFound: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -284,6 +312,10 @@ export interface components {
         /** @description The agent is paused or deprecated and accepts no tasks. */
         AgentNotActive: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -293,6 +325,10 @@ export interface components {
         /** @description The request body is larger than 1 MiB. */
         PayloadTooLarge: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -302,6 +338,10 @@ export interface components {
         /** @description The request body is not declared as JSON (Content-Type is missing or not application/json). */
         UnsupportedMediaType: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -311,6 +351,10 @@ export interface components {
         /** @description Too many requests; retry after the number of seconds in Retry-After. */
         TooManyRequests: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
@@ -321,6 +365,10 @@ export interface components {
         /** @description The server failed to handle the request. */
         InternalServerError: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -333,6 +381,10 @@ export interface components {
          */
         ChangeNotSaved: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -345,6 +397,10 @@ export interface components {
          */
         StateUnavailable: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -363,8 +419,24 @@ export interface components {
     headers: {
         /** @description The authentication scheme to use, `Bearer`, with the reason as an RFC 6750 error where there is one. */
         "WWW-Authenticate": string;
-        /** @description Seconds to wait before retrying. */
+        /** @description Seconds to wait before retrying, at most a day. */
         "Retry-After": number;
+        /**
+         * @description The number of requests the current window allows (draft-ietf-httpapi-ratelimit-headers-07). Sent, with
+         *     RateLimit-Remaining and RateLimit-Reset, on every answer while the server limits the rate; the fake does so
+         *     while its rate-limit scenario is on (`POST /__mock/scenarios` with `rateLimit`), and not otherwise.
+         */
+        "RateLimit-Limit": number;
+        /** @description The number of requests left in the current window (0 on a 429). Sent with RateLimit-Limit. */
+        "RateLimit-Remaining": number;
+        /** @description Seconds until the current window ends, at most a day. Sent with RateLimit-Limit. */
+        "RateLimit-Reset": number;
+        /**
+         * @description The origin of a browser page that may read this answer, echoed from the request's Origin header (CORS). Sent
+         *     only to an allowed origin of at most 2048 characters: the fake allows every origin unless started with
+         *     `--cors-origin`, which lists them.
+         */
+        "Access-Control-Allow-Origin": string;
     };
     pathItems: never;
 }
@@ -386,6 +458,10 @@ export interface operations {
             /** @description The agent was deployed. */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -419,6 +495,10 @@ export interface operations {
             /** @description The agent was retrieved. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -455,6 +535,10 @@ export interface operations {
             /** @description The task was submitted; its status is one of the task statuses. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -19,6 +19,8 @@ export interface DocumentedResponse {
   mediaTypes: string[];
   /** Headers the response must carry. */
   requiredHeaders: RequiredHeader[];
+  /** Headers the response may carry (`required: false`, as RateLimit-Limit): checked against their schema when sent. */
+  optionalHeaders: RequiredHeader[];
   /** The response's own x-assumption, when the response itself is a decision of the spec. */
   assumption: string | undefined;
 }
@@ -58,15 +60,21 @@ function readOperations(document: JsonObject): Map<OperationId, OperationSpec> {
         if (!isJsonObject(raw)) continue;
         const response = resolveRef(raw, toPointer(['paths', path, method, 'responses', status]), document);
         const headers = isJsonObject(response.node.headers) ? response.node.headers : {};
+        const documentedHeaders = Object.entries(headers).flatMap(([name, header]) => {
+          if (!isJsonObject(header)) return [];
+          const resolved = resolveRef(header, `${response.pointer}/headers/${name}`, document);
+          return [{ name, pointer: resolved.pointer, required: resolved.node.required === true }];
+        });
         responses.set(Number(status), {
           status: Number(status),
           pointer: response.pointer,
           mediaTypes: Object.keys(isJsonObject(response.node.content) ? response.node.content : {}),
-          requiredHeaders: Object.entries(headers).flatMap(([name, header]) => {
-            if (!isJsonObject(header)) return [];
-            const resolved = resolveRef(header, `${response.pointer}/headers/${name}`, document);
-            return resolved.node.required === true ? [{ name, pointer: resolved.pointer }] : [];
-          }),
+          requiredHeaders: documentedHeaders
+            .filter((header) => header.required)
+            .map(({ name, pointer }) => ({ name, pointer })),
+          optionalHeaders: documentedHeaders
+            .filter((header) => !header.required)
+            .map(({ name, pointer }) => ({ name, pointer })),
           assumption: typeof response.node['x-assumption'] === 'string' ? response.node['x-assumption'] : undefined,
         });
       }

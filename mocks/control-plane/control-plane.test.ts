@@ -6,7 +6,7 @@ import { createMockCore, type MockCore } from '../core/core.ts';
 import type { Coverage } from '../core/steering/coverage.ts';
 import { expectConforms } from '../test-api/expect-conforms.ts';
 import { silentLogger } from '../core/logger.ts';
-import type { OperationId } from '../../spec/index.ts';
+import { checkResponse, type OperationId } from '../../spec/index.ts';
 
 const START = Date.parse('2026-11-20T12:00:00.000Z');
 let core: MockCore;
@@ -209,6 +209,36 @@ describe('scenarios', () => {
     expect(limited.headers['retry-after']).toBe('10');
     core.clock.advance(10_000);
     expect((await send('GET', `/v1/agents/${agentId}`)).status).toBe(200);
+  });
+
+  it('sends the RateLimit headers on every answer while the rate limit is on, and none otherwise', async () => {
+    const agentId = await anActiveAgent();
+    const limitHeaders = (answer: Awaited<ReturnType<typeof send>>): (string | undefined)[] => [
+      answer.headers['ratelimit-limit'],
+      answer.headers['ratelimit-remaining'],
+      answer.headers['ratelimit-reset'],
+    ];
+    expect(limitHeaders(await send('GET', `/v1/agents/${agentId}`))).toEqual([undefined, undefined, undefined]);
+    await send('PUT', '/__mock/scenarios', { rateLimit: { limit: 2, windowSeconds: 10 } });
+    const answers = [await send('GET', `/v1/agents/${agentId}`)];
+    core.clock.advance(4_000);
+    answers.push(await send('GET', '/v1/agents/agt_none'), await send('GET', `/v1/agents/${agentId}`));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 404, 429]);
+    expect(answers.map(limitHeaders)).toEqual([
+      ['2', '1', '10'],
+      ['2', '0', '6'],
+      ['2', '0', '6'],
+    ]);
+    for (const { status, headers, body } of answers) {
+      const check = checkResponse({
+        operationId: 'getAgent',
+        status,
+        contentType: headers['content-type'],
+        body,
+        headers,
+      });
+      expect(check.violations).toEqual([]);
+    }
   });
 
   it('waits the global plus the per-operation latency before answering', async () => {

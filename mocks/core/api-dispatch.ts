@@ -89,9 +89,15 @@ export function createApiDispatch(
     rawParams: Record<string, string>,
     trace: DispatchTrace,
   ): Promise<MockResponse> {
-    const forced = await applyScenarios(operationId, request.path, trace);
-    if (forced) return forced;
-    return await authenticated(request, operationId, rawParams, trace);
+    const now = clock.now();
+    const decision = scenarios.decide(operationId, now);
+    // Read at once: another request may move the rate-limit window while this one waits.
+    const limitHeaders = scenarios.rateLimitHeaders(now);
+    const forced = await applyScenarios(operationId, request.path, trace, decision);
+    const answer = forced ?? (await authenticated(request, operationId, rawParams, trace));
+    // While a rate limit is on, every answer says where the window stands (the spec's RateLimit-* headers).
+    if (limitHeaders) Object.assign(answer.headers, limitHeaders);
+    return answer;
   }
 
   /** The last accepted Authorization header is known at once; any other is verified (a promise: WebCrypto). */
@@ -113,8 +119,8 @@ export function createApiDispatch(
     operationId: OperationId,
     instance: string,
     trace: DispatchTrace,
+    decision: ScenarioDecision,
   ): Promise<MockResponse | undefined> {
-    const decision = scenarios.decide(operationId, clock.now());
     trace.scenario = decision;
     if (decision.latencyMs > 0) await sleep(decision.latencyMs);
     if (decision.retryAfterSeconds !== undefined) {

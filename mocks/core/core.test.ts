@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { primaryCreation } from '../../client/requests/linked-operations.ts';
 import { fillPath } from '../../client/requests/path-parameters.ts';
-import { getAtPointer, getOperation, type JsonValue } from '../../spec/index.ts';
+import { checkResponse, getAtPointer, getOperation, type JsonValue } from '../../spec/index.ts';
 import { mintToken } from './request/auth.ts';
 import { answerSync, createMockCore, type MockCore } from './core.ts';
 import { silentLogger } from './logger.ts';
 import type { MockRequest, MockResponse } from './mock-http.ts';
+import { problemResponse } from './problems.ts';
 
 // The operations come from the spec's links: the creating write, the GET that reads it back.
 const primary = primaryCreation();
@@ -75,5 +76,31 @@ describe('the synchronous answer (the node:http listener fast path)', () => {
     const answer = answerNow(core, { method: 'GET', path: '/v1/nowhere', query: '', headers: {}, body: null });
     expect(answer).not.toBeInstanceOf(Promise);
     expect((answer as MockResponse).status).toBe(404);
+  });
+});
+
+describe('problemResponse keeps within the bounds spec/openapi.yaml puts on a problem', () => {
+  it('cuts a long instance and detail, lists the first 100 errors, and still conforms', () => {
+    const path = `/v1/agents/${'a'.repeat(5000)}`;
+    const errors = Array.from({ length: 150 }, (_, index) => ({
+      path: `/${'p'.repeat(3000)}${index}`,
+      message: 'm'.repeat(2000),
+    }));
+    const response = problemResponse('invalid-parameter', { detail: 'd'.repeat(5000), instance: path, errors });
+    const problem = JSON.parse(response.body) as {
+      detail: string;
+      instance: string;
+      errors: { path: string; message: string }[];
+    };
+    expect([problem.detail.length, problem.instance.length, problem.errors.length]).toEqual([4096, 2048, 100]);
+    expect([problem.errors[0]?.path.length, problem.errors[0]?.message.length]).toEqual([2048, 1024]);
+    const check = checkResponse({
+      operationId: 'getAgent',
+      status: 400,
+      contentType: 'application/problem+json',
+      body: response.body,
+      headers: response.headers,
+    });
+    expect(check.violations).toEqual([]);
   });
 });

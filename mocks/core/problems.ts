@@ -5,6 +5,16 @@ import type { MockResponse } from './mock-http.ts';
 /** Base of every problem `type` URI. */
 const PROBLEM_BASE = 'https://agent-registry.dev/problems/';
 
+/**
+ * The bounds spec/openapi.yaml puts on a problem (Problem, ValidationError): what is longer is cut, and only the
+ * first errors are listed, so an error body stays small whatever the request held.
+ */
+const MAX_DETAIL = 4096;
+const MAX_INSTANCE = 2048;
+const MAX_ERRORS = 100;
+const MAX_ERROR_PATH = 2048;
+const MAX_ERROR_MESSAGE = 1024;
+
 /** Every problem the fake can answer with: its status, type slug and title. */
 export const PROBLEMS = {
   validation: { status: 400, slug: 'validation', title: 'Request body is invalid' },
@@ -87,10 +97,14 @@ export function problemResponse(kind: ProblemKind, details: ProblemDetails): Moc
     type: PROBLEM_BASE + entry.slug,
     title: entry.title,
     status: entry.status,
-    detail: details.detail,
+    detail: details.detail.slice(0, MAX_DETAIL),
   };
-  if (details.instance !== undefined) problem.instance = details.instance;
-  if (details.errors) problem.errors = details.errors;
+  if (details.instance !== undefined) problem.instance = details.instance.slice(0, MAX_INSTANCE);
+  if (details.errors)
+    problem.errors = details.errors.slice(0, MAX_ERRORS).map(({ path, message }) => ({
+      path: path.slice(0, MAX_ERROR_PATH),
+      message: message.slice(0, MAX_ERROR_MESSAGE),
+    }));
   const response: MockResponse = {
     status: entry.status,
     headers: { 'content-type': 'application/problem+json', ...details.headers },

@@ -45,7 +45,7 @@ describe('the control plane seeding routes', () => {
     expect(refused.status).toBe(400);
     expect(refused.headers.get('content-type')).toMatch(/application\/problem\+json/);
     const problem = (await refused.json()) as { errors: { path: string }[] };
-    expect(problem.errors.map((e) => e.path).sort()).toEqual(['/nmae', '/status']);
+    expect(problem.errors.map((e) => e.path).sort()).toEqual(['/name', '/nmae', '/status']);
     const long = (await (await post('/__mock/agents', { name: 'x'.repeat(300) })).json()) as {
       errors: { path: string }[];
     };

@@ -60,6 +60,20 @@ describe('checkResponse', () => {
         headers: { 'retry-after': '3' },
       },
     ],
+    [
+      'a 429 with the RateLimit headers and an allowed origin',
+      {
+        ...ok('deployAgent', 429, { ...problem, status: 429 }, 'application/problem+json'),
+        headers: {
+          'retry-after': '3',
+          'ratelimit-limit': '5',
+          'ratelimit-remaining': '0',
+          'ratelimit-reset': '3',
+          'access-control-allow-origin': 'http://localhost:5173',
+        },
+      },
+    ],
+    ['an agent without the optional RateLimit headers', { ...ok('getAgent', 200, agent), headers: {} }],
   ])('passes %s', (_, given) => {
     expect(checkResponse(given)).toEqual({ ok: true, violations: [], warnings: [] });
   });
@@ -255,6 +269,13 @@ describe('checkResponse', () => {
           headers: new Headers({ 'retry-after': 'soon' }),
         },
         want: { rule: 'required-header', pointer: '/headers/retry-after', origin: 'assumption' },
+      },
+    ],
+    [
+      'an optional RateLimit-Remaining that is not a count',
+      {
+        given: { ...ok('getAgent', 200, agent), headers: { 'ratelimit-limit': '5', 'ratelimit-remaining': '-1' } },
+        want: { rule: 'required-header', pointer: '/headers/ratelimit-remaining', origin: 'assumption' },
       },
     ],
   ] as const)('reports %s', (_, { given, want }) => {

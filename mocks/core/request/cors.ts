@@ -15,7 +15,10 @@ const ALLOW_HEADERS = 'Authorization, Content-Type, Prefer, X-Mock-Control-Token
 const API_ALLOW_HEADERS = 'Authorization, Content-Type, Prefer';
 /** The Sec-Fetch-Site values of requests this machine's pages or the user made; `cross-site`, two joined, or any other is refused. */
 const SAME_SITE_VALUES = new Set(['same-origin', 'same-site', 'none']);
-const EXPOSE_HEADERS = 'WWW-Authenticate, Retry-After, Allow, Preference-Applied';
+const EXPOSE_HEADERS =
+  'WWW-Authenticate, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Allow, Preference-Applied';
+/** The longest Origin echoed in Access-Control-Allow-Origin (spec/openapi.yaml bounds that header). */
+const MAX_ORIGIN_LENGTH = 2048;
 
 /** Whether `origin` may call the API (`/v1`) from a browser. */
 function isOriginAllowed(origins: CorsOrigins, origin: string): boolean {
@@ -112,7 +115,11 @@ export function withCors(
   control = false,
 ): MockResponse {
   const origin = request.headers.origin;
-  if (!origin || !(control ? isControlOriginAllowed(origins, origin) : isOriginAllowed(origins, origin)))
+  if (
+    !origin ||
+    origin.length > MAX_ORIGIN_LENGTH ||
+    !(control ? isControlOriginAllowed(origins, origin) : isOriginAllowed(origins, origin))
+  )
     return response;
   response.headers['access-control-allow-origin'] = origin;
   response.headers['access-control-expose-headers'] = EXPOSE_HEADERS;

@@ -135,6 +135,22 @@ export class Scenarios {
     this.#windowCount = window.count - 1;
   }
 
+  /**
+   * The RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset headers (spec/openapi.yaml, components/headers) of
+   * the window as the last `decide` left it at time `now`, or undefined while no rate limit is on.
+   * @example scenarios.decide(operationId, now); scenarios.rateLimitHeaders(now) // { 'ratelimit-limit': '5', … }
+   */
+  rateLimitHeaders(now: number): Record<string, string> | undefined {
+    const rateLimit = this.#config.rateLimit;
+    if (!rateLimit) return undefined;
+    const resetMs = this.#windowStart + rateLimit.windowSeconds * 1000 - now;
+    return {
+      'ratelimit-limit': String(rateLimit.limit),
+      'ratelimit-remaining': String(Math.max(0, rateLimit.limit - this.#windowCount)),
+      'ratelimit-reset': String(Math.max(0, Math.ceil(resetMs / 1000))),
+    };
+  }
+
   /** Decides latency, forced error and rate limiting for one /v1 request at time `now` (mock clock). */
   decide(operationId: OperationId | undefined, now: number): ScenarioDecision {
     const config = this.#config;
