@@ -62,7 +62,7 @@ export interface BrokenKeyword {
 /**
  * Every keyword a body breaks, each with its own origin, so a body is labelled by the rule that makes it invalid
  * rather than by its whole schema: one that only crosses an assumed bound breaks no rule of the seed. Empty when valid.
- * @example brokenKeywords('deployAgent', { ...body, initialSupply: 2e15 }) // [{ keywordPointer: '…/initialSupply/maximum', origin: 'assumption' }]
+ * @example brokenKeywords(operationId, { ...body, initialSupply: 2e15 }) // [{ keywordPointer: '…/initialSupply/maximum', origin: 'assumption' }]
  */
 export function brokenKeywords(operationId: BodyOperationId, body: unknown): BrokenKeyword[] {
   const pointer = requestSchemaPointer(operationId, openapiDocument);

@@ -1,10 +1,10 @@
 // `npm run contract:seeds -- [--seeds N] [--from S]`: runs `contract --seed-only` against the seed-faithful server
-// (test/contract/seed-faithful-server.ts) for N seeds (default 200, from S, default a random start) and reports the
+// (test/seed-faithful/seed-faithful-server.ts) for N seeds (default 200, from S, default a random start) and reports the
 // seeds run, the false alarms (a seed whose run failed: the suite blamed a faithful server; the goal is 0), each with
 // its failed checks and the command that replays it, and the time taken. Exits 1 on any false alarm.
 import { parseArgs } from 'node:util';
-import { runContractMatrix } from './contract-matrix.ts';
-import { fakeToken, failedChecks } from './contract-runner.ts';
+import { runContractMatrix } from '../contract/contract-matrix.ts';
+import { fakeToken, failedChecks } from '../contract/contract-runner.ts';
 import { startSeedFaithfulServer } from './seed-faithful-server.ts';
 
 const { values } = parseArgs({ options: { seeds: { type: 'string', default: '200' }, from: { type: 'string' } } });

@@ -1,11 +1,11 @@
 // A property of the suite itself: `contract --seed-only` passes a server written from the service description alone
-// (test/contract/seed-faithful-server.ts) for any seed, and fails each broken variant of it, whose one defect shows only
+// (test/seed-faithful/seed-faithful-server.ts) for any seed, and fails each broken variant of it, whose one defect shows only
 // near the edge of a rule: the near-miss check catches it, the far-value check beside it does not. A rotating sample of
 // seeds runs here (a new one each day, printed); `npm run contract:seeds` runs 200 or more.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { FixtureServer } from '../support/fixture-server.ts';
-import { runContractMatrix } from './contract-matrix.ts';
-import { fakeToken, failedChecks, type ContractRun } from './contract-runner.ts';
+import { runContractMatrix } from '../contract/contract-matrix.ts';
+import { fakeToken, failedChecks, type ContractRun } from '../contract/contract-runner.ts';
 import { startSeedFaithfulServer, type SeedDefect } from './seed-faithful-server.ts';
 
 /** The seed that failed a faithful server every time before invalid cases were labelled by keyword (initialSupply > 1e15). */
