@@ -1,6 +1,7 @@
 // A server written from the service description alone (000_46b506684fbb389b.txt), not from spec/openapi.yaml, with
-// choices of its own wherever the description is silent: no bounds on supply, price, names or tasks; plain JSON error
-// bodies `{ "error": … }`; 400 (not 415) for a body not sent as JSON; 404 for any unknown agentId, however long; its own
+// choices of its own wherever the description is silent: no bounds on supply, price, names or tasks (but a finite
+// market cap); a price of 0 and the description '(no description)' when none is sent; plain JSON error bodies
+// `{ "error": … }`; 400 (not 415) for a body not sent as JSON; 404 for any unknown agentId, however long; its own
 // agentId, taskId and tokenAddress formats. `contract --seed-only` must pass it for every seed: a failure is a false
 // alarm of the suite. Each defect breaks one rule of the description near its edge only (a far value is still refused).
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -97,12 +98,13 @@ function readDeploy(body: unknown, defects: ReadonlySet<SeedDefect>): Fields | s
   const initialSupply = read.number(body.initialSupply);
   // The description sets no bound on the supply; a negative supply makes no sense, so 0 and up are taken.
   if (initialSupply === undefined || initialSupply < 0) return 'initialSupply is a required number, not negative';
-  const description = body.description === undefined ? '' : read.string(body.description);
+  const description = body.description === undefined ? '(no description)' : read.string(body.description);
   if (description === undefined) return 'description must be a string';
   const capabilities = body.capabilities === undefined ? [] : body.capabilities;
   if (!Array.isArray(capabilities) || capabilities.some((item) => typeof item !== 'string'))
     return 'capabilities must be an array of strings';
-  const pricePerToken = body.pricePerToken === undefined ? 0.01 : read.number(body.pricePerToken);
+  // Its own default where the description gives none (the spec's is 0.01): a token is free until priced.
+  const pricePerToken = body.pricePerToken === undefined ? 0 : read.number(body.pricePerToken);
   if (pricePerToken === undefined || pricePerToken < 0) return 'pricePerToken must be a number, not negative';
   // Its own bound, where the description sets none: the market cap it answers (a number, section 2.2) must be finite.
   if (!Number.isFinite(pricePerToken * initialSupply)) return 'pricePerToken × initialSupply must be a finite number';
