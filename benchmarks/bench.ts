@@ -1,7 +1,7 @@
 // `npm run bench`: measures the standalone fake against Prism and a bare node:http ceiling, interleaved round by round,
 // then the fake's cold start, its memory with 1k/10k/100k agents, its memory under a steady load, the msw path and
 // the --state store beside in-memory.
-// Each section lives in scripts/bench/; this module runs them and prints the report.
+// Each section lives beside this file in benchmarks/; this module runs them and prints the report.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';

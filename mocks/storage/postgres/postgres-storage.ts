@@ -43,7 +43,7 @@ const DEFAULT_POOL_SIZE = 6;
  * Pulls running at once. One: every request arriving while it runs shares the next, so a busy replica wakes PostgreSQL
  * once per pull, not once per request. Three at once cost PostgreSQL 12–17 µs of CPU per GET against 4–6 with one, and
  * one at a time answers 1.14–2.05× the GETs (docs/performance.md, "Replicas on PostgreSQL"). Deploys do not wait for a
- * pull: they are answered without one (shared-dispatch.ts).
+ * pull: they are answered without one (replica-dispatch.ts).
  */
 const MAX_PULLS = 1;
 /** Agents read per query when a replica loads the whole state. */
