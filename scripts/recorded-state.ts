@@ -1,17 +1,15 @@
 // `serve --from-recording FILE`: reads a recording of the proxy and hands back the agents the fake starts from.
-import { closeSync, openSync, readSync } from 'node:fs';
 import type { Agent, JsonValue } from '../spec/index.ts';
 import { isJsonObject } from '../spec/index.ts';
 import { consoleLogger } from '../mocks/core/logger.ts';
 import { agentsOfRecording, RecordingError } from '../proxy/recorded-agents.ts';
 import { MAX_CLI_INPUT_BYTES } from '../client/bounded-read.ts';
 import { terminalSafe } from '../client/terminal-text.ts';
-import { createJsonItemStream } from '../spec-change/json-item-stream.ts';
+import { createJsonItemStream, feedFile } from '../spec-change/json-item-stream.ts';
 import { cliError } from './cli-error.ts';
 
 /** Recordings nest about 5 deep; deeper input is refused, as the parser keeps one frame per level. */
 const MAX_DEPTH = 64;
-const CHUNK_BYTES = 1024 * 1024;
 
 /** A recorded exchange that can hold an agent: a 200 answer to a GET. */
 function mayHoldAgent(exchange: JsonValue): boolean {
@@ -42,18 +40,7 @@ function readRecording(file: string): JsonValue {
       else if (mayHoldAgent(value)) exchanges[Number(keys[1])] = value;
     },
   });
-  const descriptor = openSync(file, 'r');
-  try {
-    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-    for (;;) {
-      const read = readSync(descriptor, chunk, 0, chunk.length, null);
-      if (read === 0) break;
-      stream.write(chunk.subarray(0, read));
-    }
-    stream.end();
-  } finally {
-    closeSync(descriptor);
-  }
+  feedFile(file, stream);
   return stream.topLevel.kinds.get('exchanges') === 'array' ? { ...members, exchanges } : members;
 }
 

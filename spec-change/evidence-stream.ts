@@ -1,8 +1,13 @@
 // Reads a journal (from a running fake) or a contract report / proxy recording (from a file) as a stream of evidence,
 // so spec-change replays a source of any size in bounded memory: each entry is parsed, replayed and dropped.
-import { closeSync, openSync, readSync } from 'node:fs';
 import type { JsonObject } from '../spec/index.ts';
-import { createJsonItemStream, JsonStreamError, type JsonItem, type JsonItemStream } from './json-item-stream.ts';
+import {
+  createJsonItemStream,
+  feedFile,
+  JsonStreamError,
+  type JsonItem,
+  type JsonItemStream,
+} from './json-item-stream.ts';
 import {
   EvidenceError,
   exchangeEvidence,
@@ -20,23 +25,6 @@ import {
 const MAX_ENTRY_BYTES = 16 * 1024 * 1024;
 /** Journals and reports nest about 6 deep; deeper input is refused, as the parser keeps one frame per level. */
 const MAX_DEPTH = 64;
-const CHUNK_BYTES = 1024 * 1024;
-
-/** Feeds a file to `stream` in chunks; a device that never ends (`/dev/zero`) is stopped by the stream's bounds. */
-function feedFile(file: string, stream: JsonItemStream): void {
-  const descriptor = openSync(file, 'r');
-  try {
-    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-    for (;;) {
-      const read = readSync(descriptor, chunk, 0, chunk.length, null);
-      if (read === 0) break;
-      stream.write(chunk.subarray(0, read));
-    }
-    stream.end();
-  } finally {
-    closeSync(descriptor);
-  }
-}
 
 function itemStream(paths: string[], itemDepth: number, onItem: (item: JsonItem) => void): JsonItemStream {
   return createJsonItemStream({ paths, itemDepth, onItem, maxBytes: MAX_ENTRY_BYTES, maxDepth: MAX_DEPTH });

@@ -1,6 +1,7 @@
 // Parses a JSON document of any size in bounded memory, handing over only the items a caller asks for (each journal
 // entry, each report exchange) one at a time: a journal or a report is replayed without ever being held whole. The
 // tokenizer and the parser are @streamparser/json's; this module adds the bounds that make hostile input harmless.
+import { closeSync, openSync, readSync } from 'node:fs';
 import { Tokenizer, TokenizerError, TokenParser, TokenParserError, TokenType } from '@streamparser/json';
 import type { JsonValue } from '../spec/index.ts';
 
@@ -160,4 +161,26 @@ export function createJsonItemStream(options: JsonItemStreamOptions): JsonItemSt
       if (!parser.isEnded) throw new JsonStreamError('it is not JSON (it ends before the document does)');
     },
   };
+}
+
+const CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * Feeds a file to `stream` in 1 MiB chunks and ends it; a device that never ends (`/dev/zero`) is stopped by the
+ * stream's bounds, so no file is held whole.
+ * @example feedFile('report.json', createJsonItemStream({ paths: ['$.checks.*'], itemDepth: 2, onItem }));
+ */
+export function feedFile(file: string, stream: JsonItemStream): void {
+  const descriptor = openSync(file, 'r');
+  try {
+    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    for (;;) {
+      const read = readSync(descriptor, chunk, 0, chunk.length, null);
+      if (read === 0) break;
+      stream.write(chunk.subarray(0, read));
+    }
+    stream.end();
+  } finally {
+    closeSync(descriptor);
+  }
 }

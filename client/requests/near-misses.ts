@@ -2,7 +2,7 @@
 // case variant or a padded copy of an enum member, the smallest step past a bound, the right value of the wrong type).
 // A server that checks a rule loosely (case-insensitive, rounded, coercing) passes the far values and fails these.
 import { isJsonObject, type JsonObject, type JsonValue } from '../../spec/index.ts';
-import { resolveSchema, type SchemaAt } from './spec-schemas.ts';
+import { numericBounds, resolveSchema, type SchemaAt } from './spec-schemas.ts';
 
 /** One way to break one field: its id suffix, title, the value sent (undefined: left out) and the keyword it breaks. */
 export interface FieldBreak {
@@ -26,18 +26,7 @@ function validValue(at: SchemaAt, preferred?: JsonValue): JsonValue {
     case 'number':
     case 'integer': {
       if (typeof preferred === 'number') return preferred;
-      const low =
-        typeof schema.minimum === 'number'
-          ? schema.minimum
-          : typeof schema.exclusiveMinimum === 'number'
-            ? schema.exclusiveMinimum
-            : undefined;
-      const high =
-        typeof schema.maximum === 'number'
-          ? schema.maximum
-          : typeof schema.exclusiveMaximum === 'number'
-            ? schema.exclusiveMaximum
-            : undefined;
+      const { low, high } = numericBounds(schema);
       const middle =
         low !== undefined && high !== undefined
           ? (low + high) / 2

@@ -9,7 +9,7 @@ import {
   type JsonValue,
 } from '../../spec/index.ts';
 import { nearMisses } from './near-misses.ts';
-import { propertiesOf, requestSchema, resolveSchema, type SchemaAt } from './spec-schemas.ts';
+import { numericBounds, propertiesOf, requestSchema, resolveSchema, type SchemaAt } from './spec-schemas.ts';
 
 const jsonValue: fc.Arbitrary<JsonValue> = fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<JsonValue>;
 
@@ -38,18 +38,7 @@ export function arbitraryFor(at: SchemaAt): fc.Arbitrary<JsonValue> {
     }
     case 'number':
     case 'integer': {
-      const min =
-        typeof schema.minimum === 'number'
-          ? schema.minimum
-          : typeof schema.exclusiveMinimum === 'number'
-            ? schema.exclusiveMinimum
-            : undefined;
-      const max =
-        typeof schema.maximum === 'number'
-          ? schema.maximum
-          : typeof schema.exclusiveMaximum === 'number'
-            ? schema.exclusiveMaximum
-            : undefined;
+      const { low: min, high: max } = numericBounds(schema);
       if (schema.type === 'integer')
         return fc.integer({
           ...(min === undefined ? {} : { min: Math.ceil(min) }),

@@ -74,3 +74,13 @@ export function propertiesOf(at: SchemaAt): Array<{ name: string; at: SchemaAt; 
     required: required.includes(name),
   }));
 }
+
+/**
+ * A number schema's bounds: `minimum` (else `exclusiveMinimum`) and `maximum` (else `exclusiveMaximum`).
+ * @example numericBounds({ minimum: 0, exclusiveMaximum: 1 }) // { low: 0, high: 1 }
+ */
+export function numericBounds(schema: JsonObject): { low: number | undefined; high: number | undefined } {
+  const bound = (inclusive: unknown, exclusive: unknown): number | undefined =>
+    typeof inclusive === 'number' ? inclusive : typeof exclusive === 'number' ? exclusive : undefined;
+  return { low: bound(schema.minimum, schema.exclusiveMinimum), high: bound(schema.maximum, schema.exclusiveMaximum) };
+}
