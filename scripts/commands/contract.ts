@@ -2,6 +2,7 @@
 // running the contract suite (contract-tests/) with vitest, then prints a verdict grouped by operation and writes the
 // JUnit and JSON reports asked for.
 import { resolve } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type { Reporter } from 'vitest/node';
 import { cliError, crashed, runCommand } from '../cli-error.ts';
@@ -185,6 +186,9 @@ export interface OpenSuite {
   close(): Promise<void>;
 }
 
+/** How long closing the suite may take once its reports are written. */
+const CLOSE_GRACE_MS = 10_000;
+
 /**
  * Starts vitest over contract-tests/ once, for one or many runs of the suite in this process. Each run gets its options
  * through vitest's `provide` and starts fresh workers (each file's session is built from them at import), so runs share
@@ -238,7 +242,16 @@ export async function openSuite(
       }
       return reporter.report;
     },
-    close: () => vitest.close(),
+    // Every report is written by the time close is called. vitest's pool teardown has been seen to hang after many
+    // runs in one process (a worker that never answers the close), which would hold the process for ever: past the
+    // grace period the suite counts as closed, and the caller's process.exit ends what is left.
+    async close() {
+      const grace = new AbortController();
+      const closing = vitest.close().finally(() => grace.abort());
+      // A close that fails after the grace period has nobody left to tell; one that fails before it still throws.
+      closing.catch(() => {});
+      await Promise.race([closing, delay(CLOSE_GRACE_MS, undefined, { signal: grace.signal }).catch(() => {})]);
+    },
   };
 }
 
