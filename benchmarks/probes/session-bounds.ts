@@ -4,6 +4,7 @@
 // Runs alone: `node benchmarks/probes/session-bounds.ts`.
 import { loadavg } from 'node:os';
 import { mintToken } from '../../mocks/core/request/auth.ts';
+import { operations } from '../../spec/index.ts';
 import { memoryOf, spawnServer } from '../../test/support/spawned-server.ts';
 
 const MB = 1024 * 1024;
@@ -28,13 +29,13 @@ async function newSessions(base: string, pid: number, label: string, headers: Re
   );
 }
 
-/** 189 unchecked overrides with a body just under 1 MiB: three operations in each of 63 sessions. */
+/** 189 unchecked overrides with a body just under 1 MiB: every operation in each of 63 sessions. */
 async function overrideFlood(base: string, pid: number): Promise<void> {
   const body = JSON.stringify(Array(349_000).fill({}));
   const statuses = new Map<string, number>();
   let peak = 0;
   for (let session = 0; session < 63; session += 1)
-    for (const operation of ['getAgent', 'deployAgent', 'executeAgentTask']) {
+    for (const operation of operations.keys()) {
       const status = await fetch(`${base}/__mock/overrides`, {
         method: 'PUT',
         headers: { 'content-type': 'application/json', 'x-mock-session': `flood-${session}` },
