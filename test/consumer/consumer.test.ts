@@ -2,11 +2,12 @@
 // the registry (or npm's cache) into a scratch app in the OS temp dir, then used there: tests in three environments,
 // a React component tested in jsdom through the typed test API, tsc --strict (and tsc refusing wrong overrides and
 // seeds), plain Node 24 and the oldest Node `engines` allows, Vite builds with and without msw's worker, and the CLI by npx.
-// `npm run test:consumer` runs it alone.
+// `npm run test:consumer` runs it alone. What every step shares (the scratch app, running a command in it) is in
+// scratch-app.ts; a group of steps about one feature may live in a file of its own here, registered in the describe below.
 import { spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { distIsFresh } from '../../tools/dist-stamp.ts';
@@ -14,66 +15,19 @@ import { freePort } from '../support/spawned-server.ts';
 import { chromiumExecutable, chromiumPresent, launchChromium } from '../browser/chromium.ts';
 import { serveStatic } from '../browser/static-server.ts';
 import { stopsAnswering } from '../support/stops-answering.ts';
-
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const fixture = fileURLToPath(new URL('./app', import.meta.url));
-
-interface Manifest {
-  engines: { node: string };
-  exports: Record<string, string | Record<string, string | null>>;
-  bin: Record<string, string>;
-  dependencies: Record<string, string>;
-  devDependencies: Record<string, string>;
-  peerDependencies: Record<string, string>;
-}
-const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as Manifest;
-/** The oldest Node the package says it supports, installed from the registry to prove it. */
-const oldestNode = /^>=(\d+\.\d+\.\d+)$/.exec(manifest.engines.node)?.[1];
-
-/**
- * The environment of every command run for the scratch app: this Node (the repository's 24) first on PATH, none of the
- * repository's own node_modules/.bin (a tool the app lacks must not be found there), and none of the npm_* or VITEST*
- * variables of the run that started this test (npm_config_local_prefix would make npm install into the repository).
- */
-const appEnv: NodeJS.ProcessEnv = {
-  ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(npm_|VITEST)/i.test(name))),
-  PATH: [
-    dirname(process.execPath),
-    ...(process.env.PATH ?? '').split(delimiter).filter((entry) => entry !== '' && !entry.startsWith(root)),
-  ].join(delimiter),
-};
-
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...appEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
-
-function succeeded(result: Run, what: string): Run {
-  if (result.status !== 0)
-    throw new Error(`${what} exited ${String(result.status)}:\n${result.stdout}\n${result.stderr}`);
-  return result;
-}
-
-/**
- * A tool the scratch app installed, run directly: an `npx` in front of it costs a whole npm start each time,
- * and what is proven of npx itself, the steps that say so prove.
- */
-function appBin(name: string): string {
-  return join(app, 'node_modules', '.bin', name);
-}
+import {
+  appBin,
+  appEnv,
+  fixture,
+  install,
+  manifest,
+  oldestNode,
+  type Run,
+  root,
+  run,
+  scratch,
+  succeeded,
+} from './scratch-app.ts';
 
 let appAndTypeErrorsRun: Promise<Run> | undefined;
 /**
@@ -86,11 +40,10 @@ function appAndTypeErrors(): Promise<Run> {
   return appAndTypeErrorsRun;
 }
 
-const install = ['install', '--no-audit', '--no-fund', '--prefer-offline'];
 let work = '';
 let app = '';
 let oldNode = '';
-let packed: { filename: string; files: { path: string }[] };
+let packed: typeof scratch.packed;
 
 /**
  * Packs the kit and installs it, with what the app uses, into the scratch app; then `msw init public/ --save`, the one
@@ -148,6 +101,7 @@ async function packAndInstall(): Promise<void> {
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'agent-registry-kit-consumer-'));
   app = join(work, 'app');
+  Object.assign(scratch, { work, app });
   const node22 = join(work, 'oldest-node');
   await mkdir(node22);
   // The `node` package installs its binary from a platform package in its preinstall script.
@@ -159,6 +113,7 @@ beforeAll(async () => {
   const [installedNode] = await Promise.all([run('npm', [...install, `node@${oldestNode}`], node22), packAndInstall()]);
   succeeded(installedNode, `npm install node@${oldestNode}`);
   oldNode = join(node22, 'node_modules', '.bin', 'node');
+  scratch.packed = packed;
 }, 600_000);
 
 afterAll(async () => {
