@@ -5,6 +5,7 @@ export {
   uncheckedOverrideHandler,
   type OverrideHandlerOptions,
 } from '../adapters/msw/override-handler.ts';
+export { createStoryFake, type StoryFake, type StoryFakeOptions } from '../adapters/msw/story-fake.ts';
 export {
   OverrideError,
   type OverrideBody,
