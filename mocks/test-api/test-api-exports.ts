@@ -1,5 +1,6 @@
-// What the node and browser entries export of the test API beside their setup function: typed overrides, seeding types
-// and the errors a refused call throws (one list, so the two entries cannot drift apart).
+// What the node and browser entries export of the test API beside their setup function: typed overrides, a story's own
+// fake (createStoryFake), seeding types and the errors a refused call throws (one list, so the two entries cannot drift
+// apart).
 export {
   overrideHandler,
   uncheckedOverrideHandler,

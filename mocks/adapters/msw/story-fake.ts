@@ -1,5 +1,5 @@
 // A fake of its own for each story (Storybook with msw-storybook-addon, or any page that renders one component at a
-// time): msw handlers over a new core, seeded and steered through the test API before the story renders. Storybook is
+// time): msw handlers over a fresh core, seeded and steered through the test API before the story renders. Storybook is
 // not imported: a story's setup is plain data in its parameters, and the page hands the handlers to its msw worker.
 import type { HttpHandler } from 'msw';
 import type { Agent } from '../../../spec/index.ts';
@@ -29,7 +29,7 @@ export interface StoryFake {
 }
 
 /**
- * A new fake for one story: its own core in memory (nothing shared with the page's other stories or a reload), the
+ * A fresh fake for one story: its own core in memory (nothing shared with the page's other stories or a reload), the
  * given agents seeded and `setup` run. A refused seed or override rejects with `MockInputError` / `OverrideError`.
  * @example
  * // .storybook/preview.tsx, with msw-storybook-addon in main.ts's addons (it gives `msw`, the worker, to beforeEach)
