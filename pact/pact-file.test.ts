@@ -9,7 +9,7 @@ const fixture = (name: string): string =>
 
 describe('parsePact', () => {
   it('reads Pact 2: one providerState string, a query string, flat $.body matching rules', () => {
-    const pact = parsePact(fixture('v2-get-agent.json'));
+    const pact = parsePact(fixture('valid/v2-get-agent.json'));
     expect(pact).toMatchObject({ version: 2, specification: '2.0.0', consumer: 'web-app', provider: 'agent-registry' });
     const [interaction] = pact.interactions;
     expect(interaction?.providerStates).toEqual([{ name: 'agent agt_3Hd8sQ1mZc6YbN2e exists with status paused' }]);
@@ -26,7 +26,7 @@ describe('parsePact', () => {
     );
     const query = parsePact(
       JSON.stringify({
-        ...JSON.parse(fixture('v2-get-agent.json')),
+        ...JSON.parse(fixture('valid/v2-get-agent.json')),
         interactions: [
           {
             ...pact.interactions[0],
@@ -40,7 +40,7 @@ describe('parsePact', () => {
   });
 
   it('reads Pact 3: providerStates with params, a query object, matching rules by category', () => {
-    const pact = parsePact(fixture('v3-execute-task.json'));
+    const pact = parsePact(fixture('valid/v3-execute-task.json'));
     expect(pact.version).toBe(3);
     const [interaction] = pact.interactions;
     expect(interaction?.providerStates[0]).toEqual({
@@ -53,13 +53,13 @@ describe('parsePact', () => {
       priority: 'high',
     });
     expect(interaction?.response?.matchingRules.map((rule) => rule.place)).toEqual([['taskId'], ['status']]);
-    expect(parsePact(fixture('v3-unknown-query-parameter.json')).interactions[0]?.request?.query).toEqual({
+    expect(parsePact(fixture('valid/v3-unknown-query-parameter.json')).interactions[0]?.request?.query).toEqual({
       expand: ['tokenomics'],
     });
   });
 
   it('reads Pact 4: typed interactions, header lists, bodies with their content type, and skips a message', () => {
-    const pact = parsePact(fixture('v4-http-and-message.json'));
+    const pact = parsePact(fixture('valid/v4-http-and-message.json'));
     expect(pact).toMatchObject({ version: 4, specification: '4.0' });
     const [http, message] = pact.interactions;
     expect(http?.type).toBe('Synchronous/HTTP');
@@ -70,7 +70,7 @@ describe('parsePact', () => {
     });
     expect(http?.request?.headers.authorization).toMatch(/^Bearer ey/);
     expect(message).toMatchObject({ type: 'Asynchronous/Messages', request: undefined, response: undefined });
-    const deploy = parsePact(fixture('v4-deploy.json')).interactions[0];
+    const deploy = parsePact(fixture('valid/v4-deploy.json')).interactions[0];
     expect(JSON.parse(deploy?.request?.body ?? '')).toMatchObject({ name: 'Solana Momentum Trader' });
     const base64 = parsePact(
       JSON.stringify({

@@ -22,7 +22,7 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 describe('pact verify', () => {
   test('a compatible pact: the header line, the verdict, exit 0', async () => {
-    const run = await runCli('pact', ['verify', '--pact', `${fixtures}/v3-several-interactions.json`]);
+    const run = await runCli('pact', ['verify', '--pact', `${fixtures}/valid/v3-several-interactions.json`]);
     expect(run.stderr).toBe('');
     expect(run.stdout).toMatch(
       /^agent-registry-kit pact verify: .*v3-several-interactions\.json \(Pact 3, web-app → agent-registry, 3 interactions\)/,
@@ -32,7 +32,7 @@ describe('pact verify', () => {
   });
 
   test('an incompatible pact: the interaction, its provider state, pointer, rule and origin, exit 1', async () => {
-    const run = await runCli('pact', ['verify', '--pact', `${fixtures}/broken-wrong-enum.json`]);
+    const run = await runCli('pact', ['verify', '--pact', `${fixtures}/broken/wrong-enum.json`]);
     expect(run.stdout).toContain(
       '✗ "a request for a paused agent" (given agent agt_3Hd8sQ1mZc6YbN2e exists with status paused) GET /v1/agents/{agentId} → 200',
     );
@@ -49,13 +49,13 @@ describe('pact verify', () => {
       'verify',
       '--seed-only',
       '--pact',
-      `${fixtures}/broken-assumed-name-bound.json`,
+      `${fixtures}/broken/assumed-name-bound.json`,
     ]);
     expect(assumed.stdout).toMatch(
       /warning \(assumption, --seed-only\): request: \/name must NOT have more than 100 characters/,
     );
     expect(assumed.code).toBe(0);
-    const seed = await runCli('pact', ['verify', '--seed-only', '--pact', `${fixtures}/broken-request-enum.json`]);
+    const seed = await runCli('pact', ['verify', '--seed-only', '--pact', `${fixtures}/broken/request-enum.json`]);
     expect(seed.code).toBe(1);
   });
 
@@ -65,7 +65,7 @@ describe('pact verify', () => {
     const run = await runCli('pact', [
       'verify',
       '--pact',
-      `${fixtures}/broken-response-content-type.json`,
+      `${fixtures}/broken/response-content-type.json`,
       '--json',
       json,
       '--junit',
@@ -88,7 +88,7 @@ describe('pact verify', () => {
   });
 
   test('a pact with a real credential and escapes in its description: redacted and escaped everywhere', async () => {
-    const pact = JSON.parse(readFileSync(`${fixtures}/broken-undocumented-status.json`, 'utf8'));
+    const pact = JSON.parse(readFileSync(`${fixtures}/broken/undocumented-status.json`, 'utf8'));
     pact.interactions[0].description = `a request ${terminalAttack} sent with ${secret}`;
     pact.interactions[0].request.headers.Authorization = `Bearer ${secret}`;
     pact.interactions[0].providerStates[0].name = `the token is ${secret}`;

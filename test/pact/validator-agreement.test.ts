@@ -1,7 +1,7 @@
 // pact verify and @pactflow/swagger-mock-validator (what PactFlow's bi-directional contract testing runs) give the same
-// verdict, compatible or incompatible, on every pact of test/pact/fixtures/: Pact 2, 3 and 4, valid ones and ones
-// broken one way each. Where they differ, the row says why, and the test holds that they still differ, so a reason that
-// stops being true is noticed. A fixture named broken-* must be incompatible for pact verify, any other compatible.
+// verdict, compatible or incompatible, on every pact of test/pact/fixtures/: Pact 2, 3 and 4, valid ones (valid/) and
+// ones broken one way each (broken/), which pact verify must find compatible and incompatible. Where the two differ, the
+// row says why, and the test holds that they still differ, so a reason that stops being true is noticed.
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { SwaggerMockValidatorFactory } from '@pactflow/swagger-mock-validator';
@@ -11,19 +11,22 @@ import { verifyPact } from '../../pact/pact-report.ts';
 
 const fixtures = fileURLToPath(new URL('fixtures/', import.meta.url));
 const spec = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url));
-const files = readdirSync(fixtures)
-  .filter((name) => name.endsWith('.json'))
-  .sort();
+const files = ['valid', 'broken'].flatMap((folder) =>
+  readdirSync(`${fixtures}${folder}`)
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .map((name) => `${folder}/${name}`),
+);
 
 /** The fixtures where the two disagree, and why: each a rule the validator does not know or does not check. */
 const differences: Readonly<Record<string, string>> = {
-  'broken-basic-credential.json':
+  'broken/basic-credential.json':
     'the validator checks only that an Authorization header is there; the spec says bearer with bearerFormat JWT, so a Basic credential is refused',
-  'broken-negative-supply.json':
+  'broken/negative-supply.json':
     "the validator reads schemas the OpenAPI 3.0 way, where exclusiveMinimum is a boolean: the spec's 3.1 bound (initialSupply > 0) is not checked",
-  'broken-problem-status-differs.json':
+  'broken/problem-status-differs.json':
     "a rule of the spec beyond its schemas (a problem's status is the HTTP status, an assumption), which only the spec's response checker knows",
-  'broken-regex-matcher-outside-enum.json':
+  'broken/regex-matcher-outside-enum.json':
     "the validator checks a matcher's example, not its regex: a regex accepting a status the enum lacks passes it",
 };
 
@@ -34,8 +37,8 @@ describe('pact verify agrees with @pactflow/swagger-mock-validator', () => {
     expect(files.length).toBeGreaterThanOrEqual(20);
     const versions = new Set(files.map((name) => parsePact(readFileSync(`${fixtures}${name}`, 'utf8')).version));
     expect([...versions].sort()).toEqual([2, 3, 4]);
-    expect(files.filter((name) => name.startsWith('broken-')).length).toBeGreaterThanOrEqual(10);
-    expect(files.filter((name) => !name.startsWith('broken-')).length).toBeGreaterThanOrEqual(8);
+    expect(files.filter((name) => name.startsWith('broken/')).length).toBeGreaterThanOrEqual(10);
+    expect(files.filter((name) => !name.startsWith('broken/')).length).toBeGreaterThanOrEqual(8);
     for (const name of Object.keys(differences)) expect(files).toContain(name);
   });
 
@@ -43,7 +46,7 @@ describe('pact verify agrees with @pactflow/swagger-mock-validator', () => {
     const file = `${fixtures}${name}`;
     const ours = verifyPact(parsePact(readFileSync(file, 'utf8')), { file: name, seedOnly: false });
     expect(ours.verdict, ours.interactions.flatMap((one) => one.findings.map((f) => f.message)).join('; ')).toBe(
-      name.startsWith('broken-') ? 'incompatible' : 'compatible',
+      name.startsWith('broken/') ? 'incompatible' : 'compatible',
     );
     const theirs = await validator.validate({ specPathOrUrl: spec, mockPathOrUrl: file });
     const agree = (ours.verdict === 'compatible') === theirs.success;
