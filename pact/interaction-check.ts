@@ -60,10 +60,14 @@ function decoded(parameters: Record<string, string>): Record<string, string> {
   return result;
 }
 
-/** The body rules of a message, keyed to the violation's JSON Pointer. */
+/** The matcher over the place a finding points at: a body place, a header (`/headers/<name>`) or the path. */
 function matcherAt(rules: readonly MatchingRule[], pointer: string): string | undefined {
-  if (!pointer.startsWith('/') || pointer.startsWith('/headers/') || pointer.startsWith('/path/')) return undefined;
-  const rule = bodyRuleAt(rules, parsePointer(pointer));
+  let rule: MatchingRule | undefined;
+  const header = /^\/headers\/(.+)$/.exec(pointer)?.[1];
+  if (header !== undefined)
+    rule = rules.find((one) => one.category === 'header' && String(one.place[0]).toLowerCase() === header);
+  else if (pointer.startsWith('/path/')) rule = rules.find((one) => one.category === 'path');
+  else if (pointer.startsWith('/')) rule = bodyRuleAt(rules, parsePointer(pointer));
   const first = rule?.matchers[0];
   return first === undefined ? undefined : matcherText(first);
 }
@@ -73,7 +77,11 @@ function withMatcher(finding: PactFinding, rules: readonly MatchingRule[]): Pact
   return matcher === undefined ? finding : { ...finding, matcher };
 }
 
-function requestFindings(request: PactRequest, operationId: OperationId, parameters: Record<string, string>) {
+function requestFindings(
+  request: PactRequest,
+  operationId: OperationId,
+  parameters: Record<string, string>,
+): PactFinding[] {
   const findings: PactFinding[] = checkRequest({
     operationId,
     pathParameters: decoded(parameters),
@@ -86,7 +94,7 @@ function requestFindings(request: PactRequest, operationId: OperationId, paramet
       part: 'request',
       check: 'auth',
       rule: 'request-credentials',
-      pointer: '',
+      pointer: '/headers/authorization',
       expected: 'Authorization: Bearer <a JWT> (a matcher over it is fine)',
       found: credential,
       origin: 'seed',
