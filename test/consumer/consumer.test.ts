@@ -28,7 +28,7 @@ import {
   scratch,
   succeeded,
 } from './scratch-app.ts';
-import { bareInstallSteps, shippedLinksStep } from './bare-install.ts';
+import { bareInstallSteps } from './bare-install.ts';
 
 let appAndTypeErrorsRun: Promise<Run> | undefined;
 /**
@@ -130,7 +130,6 @@ afterAll(async () => {
 // server or npm); none writes what another reads.
 describe('the packed package, installed into a scratch app', { timeout: 400_000, concurrent: true }, () => {
   bareInstallSteps();
-  shippedLinksStep();
 
   // msw init public/ --save (beforeAll) put the worker the mock-enabled build ships into public/.
   it('builds the React app with Vite: with the fake when VITE_MOCK=true (a mock-enabled preview build), without it otherwise', async () => {
