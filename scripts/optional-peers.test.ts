@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { missingPeersLine, requirePeers } from './optional-peers.ts';
+import { missingPeersLine, requirePeers, sameMajor } from './optional-peers.ts';
 
 const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
   dependencies: Record<string, string>;
@@ -32,4 +32,14 @@ it('keeps the test runner, the property generator and the PostgreSQL client out 
     expect(manifest.dependencies[name], name).toBeUndefined();
     expect(manifest.peerDependenciesMeta[name]?.optional, name).toBe(true);
   }
+});
+
+it('says which version it found when a peer is there at another major than the kit needs', () => {
+  expect(missingPeersLine('contract', ['vitest'], ['vitest 4.1.12'])).toMatch(
+    /^contract needs vitest, which is not installed here \(only vitest 4\.1\.12\); run npm install --save-dev vitest@\^/,
+  );
+  expect(sameMajor('4.1.12', '^5.1.1')).toBe(false);
+  expect(sameMajor('5.0.0', '^5.1.1')).toBe(true);
+  expect(sameMajor('5.9.3', '~5.9.3')).toBe(true);
+  expect(sameMajor('1.0.0', undefined)).toBe(true);
 });
