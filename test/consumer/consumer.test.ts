@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { distIsFresh } from '../../tools/dist-stamp.ts';
+import { pactVerifySteps } from './pact-verify.ts';
 import { freePort } from '../support/spawned-server.ts';
 import { chromiumExecutable, chromiumPresent, launchChromium } from '../browser/chromium.ts';
 import { serveStatic } from '../browser/static-server.ts';
@@ -130,6 +131,7 @@ afterAll(async () => {
 // server or npm); none writes what another reads.
 describe('the packed package, installed into a scratch app', { timeout: 400_000, concurrent: true }, () => {
   bareInstallSteps();
+  pactVerifySteps();
 
   // msw init public/ --save (beforeAll) put the worker the mock-enabled build ships into public/.
   it('builds the React app with Vite: with the fake when VITE_MOCK=true (a mock-enabled preview build), without it otherwise', async () => {
@@ -528,7 +530,8 @@ document.body.dataset.result = answer.status + ' ' + (await answer.json()).name;
     // The installed bin itself (npx, which finds the same file, is what the serve and proxy steps use).
     const cli = appBin('agent-registry-kit');
     const help = succeeded(await run(cli, ['--help'], app), '--help');
-    for (const name of ['serve', 'contract', 'token', 'assumptions', 'docs']) expect(help.stdout).toMatch(` ${name} `);
+    for (const name of ['serve', 'contract', 'token', 'assumptions', 'docs', 'pact'])
+      expect(help.stdout).toMatch(` ${name} `);
     const version = succeeded(await run(cli, ['--version'], app), '--version');
     expect(version.stdout).toBe(
       `${(JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { version: string }).version}\n`,
