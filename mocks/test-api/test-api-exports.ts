@@ -1,10 +1,12 @@
-// What the node and browser entries export of the test API beside their setup function: typed overrides, seeding types
-// and the errors a refused call throws (one list, so the two entries cannot drift apart).
+// What the node and browser entries export of the test API beside their setup function: typed overrides, a story's own
+// fake (createStoryFake), seeding types and the errors a refused call throws (one list, so the two entries cannot drift
+// apart).
 export {
   overrideHandler,
   uncheckedOverrideHandler,
   type OverrideHandlerOptions,
 } from '../adapters/msw/override-handler.ts';
+export { createStoryFake, type StoryFake, type StoryFakeOptions } from '../adapters/msw/story-fake.ts';
 export {
   OverrideError,
   type OverrideBody,

@@ -30,6 +30,7 @@ import {
   succeeded,
 } from './scratch-app.ts';
 import { bareInstallSteps } from './bare-install.ts';
+import { storybookSteps } from './storybook.ts';
 
 let appAndTypeErrorsRun: Promise<Run> | undefined;
 /**
@@ -94,6 +95,12 @@ async function packAndInstall(): Promise<void> {
       '@types/react-dom',
       // Node's types, for the node-only server entry (tsconfig.node.json).
       `@types/node@${manifest.devDependencies['@types/node']}`,
+      // The TanStack Query component and its tests (src/AgentQueryCard.tsx, tests/agent-query.spec.tsx).
+      '@tanstack/react-query@5',
+      // Storybook with msw-storybook-addon (.storybook/, stories/; steps in storybook.ts).
+      'storybook@10',
+      '@storybook/react-vite@10',
+      'msw-storybook-addon@3',
     ],
     app,
     // Playwright's browsers are never downloaded: the tests use test/browser/chromium.ts's Chromium.
@@ -273,6 +280,7 @@ describe('the packed package, installed into a scratch app', { timeout: 400_000,
       'api-happy-dom.spec.ts': ['passed'],
       'unhandled-request.spec.ts': ['failed'],
       'agent-card.spec.tsx': Array(9).fill('passed'),
+      'agent-query.spec.tsx': Array(4).fill('passed'),
       'standalone-server.spec.ts': ['passed'],
     });
     // It failed because msw refused the request, not for any other reason.
@@ -525,6 +533,8 @@ document.body.dataset.result = answer.status + ' ' + (await answer.json()).name;
       }
     },
   );
+
+  storybookSteps();
 
   it('lists its subcommands, and says in one line with status 2 what is wrong', async () => {
     // The installed bin itself (npx, which finds the same file, is what the serve and proxy steps use).
