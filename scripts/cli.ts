@@ -53,6 +53,10 @@ export const subcommands: Readonly<Record<string, Subcommand>> = {
     summary: 'run one seeded script against the fake and a real server and show where they diverge',
     load: () => import('./commands/diff.ts'),
   },
+  pact: {
+    summary: 'Pact contracts: export what the app made a running fake answer (pact export)',
+    load: () => import('./commands/pact.ts'),
+  },
   'spec-change': {
     summary: 'classify the changes to openapi.yaml since a base version and replay recorded traffic through them',
     load: () => import('./commands/spec-change.ts'),

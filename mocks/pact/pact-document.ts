@@ -55,7 +55,11 @@ function description(exchange: PactExchange): string {
 function queryOf(query: string): Record<string, string[]> | undefined {
   if (query === '') return undefined;
   const result: Record<string, string[]> = {};
-  for (const [name, value] of new URLSearchParams(query)) (result[name] ??= []).push(value);
+  for (const [name, value] of new URLSearchParams(query)) {
+    const values = result[name] ?? [];
+    values.push(value);
+    result[name] = values;
+  }
   return result;
 }
 
