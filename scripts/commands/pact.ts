@@ -1,10 +1,15 @@
 // `agent-registry-kit pact <export|…>`: Pact contracts of what an app's tests made the fake answer. Each sub-subcommand
 // is its own module, loaded only when it runs.
 import { cliError, runCommand } from '../cli-error.ts';
-import type { Subcommand } from '../cli.ts';
+
+/** One row of the table (as scripts/cli.ts's subcommands): a summary for `--help`, and the module, loaded lazily. */
+interface PactCommand {
+  summary: string;
+  load(): Promise<{ main(args: string[]): Promise<void> | void }>;
+}
 
 /** Every sub-subcommand of `pact`, in the order `pact --help` lists them. */
-const pactCommands: Readonly<Record<string, Subcommand>> = {
+const pactCommands: Readonly<Record<string, PactCommand>> = {
   export: {
     summary: 'write a Pact file of what a running fake answered the app (GET /__mock/pact)',
     load: () => import('./pact-export.ts'),
