@@ -15,6 +15,7 @@ import { freePort } from '../support/spawned-server.ts';
 import { chromiumExecutable, chromiumPresent, launchChromium } from '../browser/chromium.ts';
 import { serveStatic } from '../browser/static-server.ts';
 import { stopsAnswering } from '../support/stops-answering.ts';
+import { pactExportSteps } from './pact-export.ts';
 import {
   appBin,
   appEnv,
@@ -89,6 +90,8 @@ async function packAndInstall(): Promise<void> {
       '@types/react-dom',
       // Node's types, for the node-only server entry (tsconfig.node.json).
       `@types/node@${manifest.devDependencies['@types/node']}`,
+      // Pact's own verifier (its Rust core from a platform package), for the pact steps (pact-export.ts).
+      `@pact-foundation/pact@${manifest.devDependencies['@pact-foundation/pact']}`,
     ],
     app,
     // Playwright's browsers are never downloaded: the tests use test/browser/chromium.ts's Chromium.
@@ -125,6 +128,7 @@ afterAll(async () => {
 // load 25). The steps run side by side (this file is the longest of npm test, and most steps wait on a browser, a
 // server or npm); none writes what another reads.
 describe('the packed package, installed into a scratch app', { timeout: 400_000, concurrent: true }, () => {
+  pactExportSteps();
   // msw init public/ --save (beforeAll) put the worker the mock-enabled build ships into public/.
   it('builds the React app with Vite: with the fake when VITE_MOCK=true (a mock-enabled preview build), without it otherwise', async () => {
     const build = async (outDir: string, env: NodeJS.ProcessEnv): Promise<string> => {
@@ -261,6 +265,7 @@ describe('the packed package, installed into a scratch app', { timeout: 400_000,
       'api-happy-dom.spec.ts': ['passed'],
       'unhandled-request.spec.ts': ['failed'],
       'agent-card.spec.tsx': Array(9).fill('passed'),
+      'agent-card-pact.spec.tsx': Array(3).fill('passed'),
       'standalone-server.spec.ts': ['passed'],
     });
     // It failed because msw refused the request, not for any other reason.
