@@ -737,7 +737,7 @@ export const controlPlaneDocument: JsonObject = {
       },
       "delete": {
         "operationId": "clearPact",
-        "summary": "Forget the exchanges a pact is written from",
+        "summary": "Forget the exchanges the pact is made of",
         "tags": [
           "Control"
         ],

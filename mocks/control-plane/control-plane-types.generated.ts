@@ -217,7 +217,7 @@ export interface paths {
         get: operations["getPact"];
         put?: never;
         post?: never;
-        /** Forget the exchanges a pact is written from */
+        /** Forget the exchanges the pact is made of */
         delete: operations["clearPact"];
         options?: never;
         head?: never;
