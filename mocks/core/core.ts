@@ -32,7 +32,7 @@ import type { CatalogueCache } from '../state/catalogue-cache.ts';
 import { AgentStore, DEFAULT_FAILURE_RATIO } from '../state/store.ts';
 import { operationTable } from '../operations/operation-table.ts';
 import { PactLog } from '../pact/pact-log.ts';
-import { providerStateOf } from '../pact/provider-state.ts';
+import { providerStateName, providerStateOf } from '../pact/provider-state.ts';
 
 /** The seed used when none is given (MOCK_SEED). */
 export const DEFAULT_SEED = 42;
@@ -533,9 +533,11 @@ export function recordAnswer(
   const { operationId } = context;
   const { pact, store } = parts;
   if (operationId === null || pact === undefined || store === undefined) return;
-  const state = providerStateOf(
-    { operationId, status: response.status, forced: context.forced === true, params: context.params },
-    (agentId) => store.statusOf(agentId),
-  );
-  pact.record(request, response, { operationId, state });
+  const answered = { operationId, status: response.status, forced: context.forced === true, params: context.params };
+  const statusOf = (agentId: string) => store.statusOf(agentId);
+  pact.record(request, response, {
+    operationId,
+    stateName: providerStateName(answered, statusOf),
+    state: () => providerStateOf(answered, statusOf),
+  });
 }

@@ -49,28 +49,27 @@ function parseJson(text: string): { ok: true; value: JsonValue | undefined } | {
 
 /**
  * The exchanges a pact is written from, by key; the first exchange of a key is kept, later ones only counted.
- * @example const log = new PactLog(); log.record(request, response, { operationId, state }); log.exchanges().length // 1
+ * @example const log = new PactLog(); log.record(request, response, { operationId, stateName: '', state: () => undefined }); log.exchanges().length // 1
  */
 export class PactLog {
-  #exchanges = new Map<string, PactExchange>();
-
-  /** Distinct exchanges held. */
-  get size(): number {
-    return this.#exchanges.size;
-  }
+  #exchanges: PactExchange[] = [];
+  /** The keys kept, by operation, method, status and state name: no string is built to look one up. */
+  #seen = new Map<OperationId, Map<string, Map<number, Set<string>>>>();
 
   /**
-   * Keeps the exchange when its key is new: a request with a body that is not JSON (or too large) is left out, since a
-   * verifier could not send it again as it was.
+   * Keeps the exchange when its key (operation, method, status, state name) is new; the state itself is built only
+   * then. A request with a body that is not JSON (or too large) is left out, since a verifier could not send it again.
    */
   record(
     request: MockRequest,
     response: MockResponse,
-    answered: { operationId: OperationId; state: ProviderState | undefined },
+    answered: { operationId: OperationId; stateName: string; state: () => ProviderState | undefined },
   ): void {
-    const { operationId, state } = answered;
-    const key = `${operationId} ${request.method} ${response.status} ${state?.name ?? ''}`;
-    if (this.#exchanges.has(key) || this.#exchanges.size >= MAX_EXCHANGES) return;
+    const { operationId, stateName } = answered;
+    const byMethod = this.#seen.get(operationId);
+    const byStatus = byMethod?.get(request.method);
+    const names = byStatus?.get(response.status);
+    if (names?.has(stateName) || this.#exchanges.length >= MAX_EXCHANGES) return;
     if (request.body !== null && request.body.byteLength > MAX_REQUEST_BODY_BYTES) return;
     if (response.body.length > MAX_RESPONSE_BODY) return;
     const body = parseJson(request.body === null ? '' : decoder.decode(request.body));
@@ -88,7 +87,14 @@ export class PactLog {
       const value = response.headers[name];
       if (value !== undefined) responseHeaders[name] = value;
     }
-    this.#exchanges.set(key, {
+    const methods = byMethod ?? new Map<string, Map<number, Set<string>>>();
+    const statuses = byStatus ?? new Map<number, Set<string>>();
+    const seen = names ?? new Set<string>();
+    seen.add(stateName);
+    statuses.set(response.status, seen);
+    methods.set(request.method, statuses);
+    this.#seen.set(operationId, methods);
+    this.#exchanges.push({
       operationId,
       method: request.method,
       path: request.path,
@@ -99,16 +105,17 @@ export class PactLog {
       status: response.status,
       responseHeaders,
       responseBody: responseBody.value,
-      state,
+      state: answered.state(),
     });
   }
 
   /** Every exchange kept, in the order they came (a pact document sorts them itself). */
   exchanges(): PactExchange[] {
-    return [...this.#exchanges.values()];
+    return [...this.#exchanges];
   }
 
   clear(): void {
-    this.#exchanges.clear();
+    this.#exchanges = [];
+    this.#seen.clear();
   }
 }

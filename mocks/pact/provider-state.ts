@@ -25,6 +25,8 @@ const AGENT_PARAMETER = 'agentId';
 const TOKEN_REFUSED = 'the bearer token is refused';
 const NO_AGENT = 'no agent has the requested agentId';
 const agentExists = (status: AgentStatus): string => `an agent exists with status ${status}`;
+/** The agent states' names, made once: the name is read on every request (mocks/pact/pact-log.ts). */
+const AGENT_STATES = new Map(agentStatuses.map((status) => [status, agentExists(status)]));
 const forcedAnswer = (operationId: OperationId, status: number): string =>
   `the registry answers ${operationId} with ${status}`;
 
@@ -58,6 +60,24 @@ export function providerStateOf(
   const agentStatus = statusOf(agentId);
   if (agentStatus === undefined) return { name: NO_AGENT, params: { agentId } };
   return { name: agentExists(agentStatus), params: { agentId, status: agentStatus } };
+}
+
+/**
+ * The name of `providerStateOf`'s state ('' for none), without building the state: what every answer pays to learn
+ * whether its exchange is new to the pact.
+ * @example providerStateName({ operationId, status: 200, forced: false, params: { agentId } }, () => 'active')
+ * // 'an agent exists with status active'
+ */
+export function providerStateName(
+  answered: AnsweredRequest,
+  statusOf: (agentId: string) => AgentStatus | undefined,
+): string {
+  if (answered.forced) return forcedAnswer(answered.operationId, answered.status);
+  if (answered.status === 401) return TOKEN_REFUSED;
+  const agentId = answered.params?.[AGENT_PARAMETER];
+  if (agentId === undefined) return '';
+  const agentStatus = statusOf(agentId);
+  return agentStatus === undefined ? NO_AGENT : (AGENT_STATES.get(agentStatus) ?? '');
 }
 
 /** A state-change request of Pact's protocol, as POST /__mock/provider-states takes it. */
