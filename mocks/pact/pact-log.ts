@@ -26,12 +26,12 @@ export interface PactExchange {
   state: ProviderState | undefined;
 }
 
-/** Distinct exchanges kept at most: far above operations × statuses × states, a bound against a runaway key. */
-const MAX_EXCHANGES = 512;
+/** Distinct exchanges kept at most: above operations × methods × statuses × states, a bound against a runaway key. */
+const MAX_EXCHANGES = 256;
 /** A request body larger than this is not kept (nor is its exchange: a later, smaller one may take the key). */
 const MAX_REQUEST_BODY_BYTES = 64 * 1024;
-/** A response body longer than this (characters) is not kept. */
-const MAX_RESPONSE_BODY = 256 * 1024;
+/** A response body longer than this (characters) is not kept: with the bounds above, the log holds 32 MiB at most. */
+const MAX_RESPONSE_BODY = 64 * 1024;
 /** Request headers that change what the fake answers, and so belong in the contract. */
 const KEPT_REQUEST_HEADERS = ['content-type', 'prefer'] as const;
 

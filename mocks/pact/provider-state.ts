@@ -4,6 +4,7 @@ import {
   agentStatuses,
   isJsonObject,
   operations,
+  type Agent,
   type AgentStatus,
   type OperationId,
   type ValidationError,
@@ -12,7 +13,6 @@ import { MockInputError } from '../core/input-error.ts';
 import { buildOverride, type BuiltOverride } from '../core/steering/overrides.ts';
 import type { AgentSeed } from '../state/agent-seed.ts';
 import type { SeedOutcome } from '../state/store.ts';
-import type { Agent } from '../../spec/index.ts';
 
 /** A provider state as a pact writes it: a name a person reads, and the values it is set up with. */
 export interface ProviderState {
@@ -29,6 +29,7 @@ const agentExists = (status: AgentStatus): string => `an agent exists with statu
 const AGENT_STATES = new Map(agentStatuses.map((status) => [status, agentExists(status)]));
 const forcedAnswer = (operationId: OperationId, status: number): string =>
   `the registry answers ${operationId} with ${status}`;
+const FORCED = /^the registry answers (\w+) with (\d{3})$/;
 
 /** What a request's answer tells of the state it met (see `providerStateOf`). */
 export interface AnsweredRequest {
@@ -109,11 +110,16 @@ function stringParam(params: Record<string, unknown>, name: string): string {
   return value;
 }
 
-function forcedOperation(params: Record<string, unknown>, name: string): OperationId {
-  const operationId = stringParam(params, 'operationId');
+/** The operation and status a forced state names: the name's own (`the registry answers getAgent with 500`), else params'. */
+function forcedAnswerOf(name: string, params: Record<string, unknown>): { operationId: OperationId; status: number } {
+  const named = FORCED.exec(name);
+  const operationId = named?.[1] ?? stringParam(params, 'operationId');
   if (!operations.has(operationId as OperationId))
-    throw refused('/params/operationId', `is no operationId of spec/openapi.yaml (state "${name}")`);
-  return operationId as OperationId;
+    throw refused(
+      named ? '/state' : '/params/operationId',
+      `names no operationId of spec/openapi.yaml: ${operationId}`,
+    );
+  return { operationId: operationId as OperationId, status: named ? Number(named[2]) : 401 };
 }
 
 /** Every state name `providerStateOf` writes, read back; undefined when the name is none of them. */
@@ -124,7 +130,7 @@ function parseStateName(
   if (name === TOKEN_REFUSED) return { kind: 'forced' };
   const status = agentStatuses.find((candidate) => name === agentExists(candidate));
   if (status !== undefined) return { kind: 'agent', status };
-  return /^the registry answers \w+ with \d{3}$/.test(name) ? { kind: 'forced' } : undefined;
+  return FORCED.test(name) ? { kind: 'forced' } : undefined;
 }
 
 /** The states the fake knows, for the refusal of one it does not. */
@@ -165,8 +171,7 @@ export async function applyStateChange(
     return {};
   }
   if (parsed.kind === 'forced') {
-    const operationId = forcedOperation(params, change.state);
-    const status = change.state === TOKEN_REFUSED ? 401 : Number(/\d{3}$/.exec(change.state)?.[0]);
+    const { operationId, status } = forcedAnswerOf(change.state, params);
     await host.setOverride(overrideFor(operationId, status));
     return { operationId, status };
   }
