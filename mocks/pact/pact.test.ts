@@ -257,6 +257,22 @@ describe('the state-change protocol', () => {
     expect(JSON.parse(undocumented.body)).toMatchObject({ status: 400, errors: [{ path: '/state' }] });
     await expect(applyStateChange(core, { state: 'the moon is full' })).rejects.toBeInstanceOf(MockInputError);
   });
+
+  it('refuses a page of another site, as every control-plane route does', async () => {
+    const crossSite = await core.handle({
+      method: 'POST',
+      path: '/__mock/provider-states',
+      query: '',
+      headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+      body: new TextEncoder().encode(
+        JSON.stringify({ state: 'the bearer token is refused', params: { operationId: 'getAgent' } }),
+      ),
+    });
+    expect(crossSite.status).toBe(403);
+    expect((await send('GET', `/v1/agents/${core.store.list({ limit: 1 }).agents[0]?.agentId ?? ''}`)).status).toBe(
+      200,
+    );
+  });
 });
 
 describe('api.writePact', () => {
