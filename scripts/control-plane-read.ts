@@ -107,22 +107,20 @@ function checkStatus(answer: Response, url: string, baseUrl: string, token: stri
 }
 
 /**
- * GETs `path` of the fake at `baseUrl` (with `headers`, e.g. a session's) and parses its JSON, reading at most
- * `maxBytes`; any failure is one line and exit 2.
+ * GETs `path` of the fake at `baseUrl` and parses its JSON, reading at most `maxBytes`; any failure is one line and exit 2.
  * @example const body = await readControlPlane('http://127.0.0.1:4010', '/__mock/coverage', { timeoutMs: 5000, maxBytes: 16 << 20 });
  */
 export async function readControlPlane(
   baseUrl: string,
   path: string,
   limits: { timeoutMs: number; maxBytes: number },
-  headers: Record<string, string> = {},
 ): Promise<unknown> {
   const url = `${baseUrl}${path}`;
   const token = controlToken();
   let text: string;
   try {
     const answer = await fetch(url, {
-      headers: { ...headers, ...(token !== undefined && { 'x-mock-control-token': token }) },
+      headers: token === undefined ? {} : { 'x-mock-control-token': token },
       signal: AbortSignal.timeout(limits.timeoutMs),
     });
     checkStatus(answer, url, baseUrl, token);

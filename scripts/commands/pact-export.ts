@@ -7,24 +7,23 @@ import { parseCommandLine } from '../command-line.ts';
 import { fakeBaseUrl, readControlPlane } from '../control-plane-read.ts';
 import { guardWrites } from '../../client/terminal-text.ts';
 import { pactText } from '../../mocks/pact/pact-document.ts';
-import { SESSION_HEADER } from '../../mocks/core/sessions.ts';
 
 /** A pact holds a few hundred interactions at most; more than this is not the fake. */
 const maxPactBytes = 32 * 1024 * 1024;
 
 const usage =
-  'usage: agent-registry-kit pact export --base-url <url> --consumer <name> --provider <name> --out <file> [--pact-version 3|4] [--session <id>] [--timeout <ms>]';
+  'usage: agent-registry-kit pact export --base-url <url> --consumer <name> --provider <name> --out <file> [--pact-version 3|4] [--timeout <ms>]';
 const help = `${usage}
 
 Reads GET <url>/__mock/pact from a running fake (agent-registry-kit serve) and writes the Pact file of what the app
 made it answer: one interaction per operation, answered status and provider state, with matchers from the spec.
+Every session (X-Mock-Session, the Playwright fixture's) adds to the same pact; resets do not clear it.
 
   --base-url <url>      the fake, e.g. http://127.0.0.1:4010 (required)
   --consumer <name>     the app's name in the pact (required)
   --provider <name>     the API's name in the pact, as its verification and the broker know it (required)
   --out <file>          where to write the pact (required; its folder is created)
   --pact-version 3|4    Pact specification (default 4)
-  --session <id>        read through this session (X-Mock-Session); every session adds to the same pact
   --timeout <ms>        how long to wait for the fake (default 5000)
 
 Environment:
@@ -56,7 +55,6 @@ export async function main(args: string[]): Promise<void> {
       provider: { type: 'string' },
       out: { type: 'string' },
       'pact-version': { type: 'string' },
-      session: { type: 'string' },
       timeout: { type: 'string' },
     },
     { usage, help },
@@ -71,20 +69,15 @@ export async function main(args: string[]): Promise<void> {
   if (out === undefined || out === '') cliError(`--out is required (the pact file to write); ${usage}`);
   const version = values['pact-version'] ?? '4';
   if (version !== '3' && version !== '4') cliError(`--pact-version must be 3 or 4, got "${version}"`);
-  const session = values.session;
-  if (session !== undefined && !/^[A-Za-z0-9._~-]{1,64}$/.test(session))
-    cliError('--session must be 1 to 64 letters, digits or . _ ~ -, as X-Mock-Session takes it');
   const timeoutText = values.timeout ?? '5000';
   if (!/^[1-9]\d{0,6}$/.test(timeoutText))
     cliError(`--timeout must be a whole number of milliseconds, got "${timeoutText}"`);
 
   const query = new URLSearchParams({ consumer, provider, version });
-  const pact = await readControlPlane(
-    baseUrl,
-    `/__mock/pact?${query}`,
-    { timeoutMs: Number(timeoutText), maxBytes: maxPactBytes },
-    session === undefined ? {} : { [SESSION_HEADER]: session },
-  );
+  const pact = await readControlPlane(baseUrl, `/__mock/pact?${query}`, {
+    timeoutMs: Number(timeoutText),
+    maxBytes: maxPactBytes,
+  });
   const interactions = (pact as { interactions?: unknown } | null)?.interactions;
   if (!Array.isArray(interactions))
     cliError(
