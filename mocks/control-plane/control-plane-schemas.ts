@@ -72,6 +72,9 @@ function readOperations(): ControlOperationSpec[] {
                 $id: `${BASE}/query${encodeURI(pointer)}`,
                 type: 'object',
                 properties: rebase(properties),
+                required: query
+                  .filter((parameter) => parameter.required === true)
+                  .map((parameter) => String(parameter.name)),
               }),
         validateBody:
           body === undefined

@@ -14,7 +14,7 @@ export {
   type OverrideProblem,
 } from '../core/steering/overrides.ts';
 export { MockInputError } from '../core/input-error.ts';
-export type { MockTestApi } from './test-api.ts';
+export type { MockTestApi, WritePactOptions, WrittenPact } from './test-api.ts';
 export type { AgentSeed } from '../state/agent-seed.ts';
 export type { TaskSeed } from '../state/task-seed.ts';
 export type { ControlPlaneTask } from '../control-plane/control-plane-task.ts';

@@ -16,6 +16,7 @@ import { freePort } from '../support/spawned-server.ts';
 import { chromiumExecutable, chromiumPresent, launchChromium } from '../browser/chromium.ts';
 import { serveStatic } from '../browser/static-server.ts';
 import { stopsAnswering } from '../support/stops-answering.ts';
+import { pactExportSteps } from './pact-export.ts';
 import {
   appBin,
   appEnv,
@@ -101,6 +102,8 @@ async function packAndInstall(): Promise<void> {
       'storybook@10',
       '@storybook/react-vite@10',
       'msw-storybook-addon@3',
+      // Pact's own verifier (its Rust core from a platform package), for the pact steps (pact-export.ts).
+      `@pact-foundation/pact@${manifest.devDependencies['@pact-foundation/pact']}`,
     ],
     app,
     // Playwright's browsers are never downloaded: the tests use test/browser/chromium.ts's Chromium.
@@ -139,6 +142,7 @@ afterAll(async () => {
 describe('the packed package, installed into a scratch app', { timeout: 400_000, concurrent: true }, () => {
   bareInstallSteps();
   pactVerifySteps();
+  pactExportSteps();
 
   // msw init public/ --save (beforeAll) put the worker the mock-enabled build ships into public/.
   it('builds the React app with Vite: with the fake when VITE_MOCK=true (a mock-enabled preview build), without it otherwise', async () => {
@@ -281,6 +285,7 @@ describe('the packed package, installed into a scratch app', { timeout: 400_000,
       'unhandled-request.spec.ts': ['failed'],
       'agent-card.spec.tsx': Array(9).fill('passed'),
       'agent-query.spec.tsx': Array(4).fill('passed'),
+      'agent-card-pact.spec.tsx': Array(3).fill('passed'),
       'standalone-server.spec.ts': ['passed'],
     });
     // It failed because msw refused the request, not for any other reason.
