@@ -44,6 +44,22 @@ describe('checkInteraction', () => {
     expect(interaction({}, { status: 200, body: { status: 'paused' } }).findings).toEqual([]);
   });
 
+  it('takes a bad request answered with the refusal the spec documents as what the interaction shows', () => {
+    const problem = { headers: { 'Content-Type': 'application/problem+json' } };
+    const emptyTask = {
+      method: 'POST',
+      path: '/v1/agents/agt_1/execute',
+      headers: { Authorization: jwt, 'Content-Type': 'application/json' },
+      body: { task: '' },
+    };
+    expect(interaction(emptyTask, { status: 400, ...problem }).findings).toEqual([]);
+    expect(rules(interaction(emptyTask, { status: 200 }))).toEqual(['request-body-schema']);
+    const noToken = { headers: {} };
+    expect(interaction(noToken, { status: 401, ...problem }).findings).toEqual([]);
+    // The wrong refusal is still a finding: a missing token is answered 401, not 400.
+    expect(rules(interaction(noToken, { status: 400, ...problem }))).toEqual(['request-credentials']);
+  });
+
   it('takes a field the spec lacks as one the provider never promised', () => {
     const check = interaction(
       {},

@@ -104,6 +104,21 @@ function requestFindings(
   return findings.map((finding) => withMatcher(finding, request.matchingRules));
 }
 
+/** The statuses the spec answers a request it cannot accept with: a malformed or invalid one, and one without a valid credential. */
+const refusalStatus: Readonly<Partial<Record<CheckName, readonly number[]>>> = {
+  'request-validation': [400, 413, 415, 422],
+  auth: [401],
+};
+
+/**
+ * Whether a request finding is what the interaction is about: a pact may show how the provider refuses a bad request
+ * (an empty task answered 400, a missing token answered 401), and that is a claim the spec makes when the operation
+ * documents that refusal.
+ */
+function refusedAsDocumented(finding: PactFinding, status: number, operationId: OperationId): boolean {
+  return (refusalStatus[finding.check] ?? []).includes(status) && getOperation(operationId).responses.has(status);
+}
+
 /**
  * What Pact leaves out is no claim: a required field or header the response omits is one the consumer does not read,
  * and a response without a body or a Content-Type makes no claim about either.
@@ -217,7 +232,9 @@ export function checkInteraction(interaction: PactInteraction): InteractionCheck
   return {
     operationId,
     findings: [
-      ...requestFindings(request, operationId, match.parameters),
+      ...requestFindings(request, operationId, match.parameters).filter(
+        (finding) => !refusedAsDocumented(finding, response.status, operationId),
+      ),
       ...responseFindings(response, operationId),
       ...regexOverEnum(response, operationId),
     ],

@@ -24,9 +24,12 @@ export interface PactOptions {
   pactSpecification?: PactSpecification;
 }
 
-/** What the Authorization header shows: a matcher with a stand-in, never the app's token. */
-const AUTHORIZATION_EXAMPLE = 'Bearer token-of-the-consumer';
-const AUTHORIZATION_REGEX = '^Bearer .+';
+/**
+ * What the Authorization header shows: a matcher with a stand-in, never the app's token. The stand-in is a JWT in form
+ * (three base64url segments), as the security scheme's `bearerFormat: JWT` asks, and plainly no token.
+ */
+const AUTHORIZATION_EXAMPLE = 'Bearer stand-in.for-your.token';
+const AUTHORIZATION_REGEX = '^Bearer [A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]*$';
 
 /** A header name as HTTP documents spell it: `content-type` → `Content-Type`, `www-authenticate` → `WWW-Authenticate`. */
 function headerName(name: string): string {

@@ -160,8 +160,10 @@ describe('the pact of an app session', () => {
     ];
     for (const text of texts) for (const form of forms) expect(text).not.toContain(form);
     const retrieve = find(pactOf(), 'Retrieve an agent (GET /v1/agents/{agentId}): 200');
-    expect(retrieve.request.headers?.Authorization).toEqual(['Bearer token-of-the-consumer']);
-    expect(JSON.stringify(pactOf())).toContain('"regex":"^Bearer .+"');
+    expect(retrieve.request.headers?.Authorization).toEqual(['Bearer stand-in.for-your.token']);
+    expect(JSON.stringify(pactOf())).toContain(
+      '"regex":"^Bearer [A-Za-z0-9_-]+\\\\.[A-Za-z0-9_-]+\\\\.[A-Za-z0-9_-]*$"',
+    );
   });
 
   it('is the same bytes twice, outlives resets, adds up every session, and is cleared only by DELETE /__mock/pact', async () => {
@@ -207,7 +209,7 @@ describe('the pact of an app session', () => {
     expect(pact.metadata).toMatchObject({ pactSpecification: { version: '3.0.0' } });
     const deploy = interactionsOf(pact)[0] as unknown as Record<string, Record<string, unknown>>;
     expect(deploy.type).toBeUndefined();
-    expect(deploy.request?.headers).toMatchObject({ Authorization: 'Bearer token-of-the-consumer' });
+    expect(deploy.request?.headers).toMatchObject({ Authorization: 'Bearer stand-in.for-your.token' });
     expect(deploy.request?.body).toMatchObject({ name: 'Pact Bot' });
   });
 });

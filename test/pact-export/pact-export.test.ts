@@ -153,6 +153,14 @@ describe('pact export', () => {
     expect(text).not.toContain(Buffer.from(segments[1] ?? '', 'base64url').toString('utf8'));
   });
 
+  it('passes pact verify: what the fake answered is what the spec allows, the stand-in credential included', async () => {
+    for (const file of ['first.json', 'redaction.json']) {
+      const run = await runCli('pact', ['verify', '--pact', join(work, file)]);
+      expect(run.code, `${file}: ${run.stdout}${run.stderr}`).toBe(0);
+      expect(run.stdout).toMatch(/8 of 8 HTTP interactions compatible/);
+    }
+  });
+
   it('passes Pact’s verifier against a fresh serve (V4 and V3), and fails against a server that breaks one answer', async () => {
     const v4 = await verify(join(work, 'first.json'), fresh.baseUrl);
     expect(v4.passed, v4.output).toBe(true);
