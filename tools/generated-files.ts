@@ -131,11 +131,21 @@ export async function renderDocs(): Promise<Map<string, string>> {
 }
 
 /**
+ * The validators of both documents as ajv standalone code, rendered from the generated documents as they are when
+ * first called: imported late, for the same reason as renderDocs.
+ * @example for (const [path, code] of await renderValidators()) await writeFile(path, code);
+ */
+export async function renderValidators(): Promise<Map<string, string>> {
+  const { renderValidatorFiles } = await import('./generated-validators.ts');
+  return renderValidatorFiles();
+}
+
+/**
  * Every derived file, keyed by its path relative to the project root.
  * @example for (const [path, content] of await renderGeneratedFiles()) expect(readFileSync(path, 'utf8')).toBe(content);
  */
 export async function renderGeneratedFiles(): Promise<Map<string, string>> {
-  return new Map([...(await renderSpecFiles()), ...(await renderDocs())]);
+  return new Map([...(await renderSpecFiles()), ...(await renderValidators()), ...(await renderDocs())]);
 }
 
 /**
