@@ -15,6 +15,7 @@ import { freePort } from '../support/spawned-server.ts';
 import { chromiumExecutable, chromiumPresent, launchChromium } from '../browser/chromium.ts';
 import { serveStatic } from '../browser/static-server.ts';
 import { stopsAnswering } from '../support/stops-answering.ts';
+import { treeShakingSteps } from './tree-shaking.ts';
 import {
   appBin,
   appEnv,
@@ -125,6 +126,8 @@ afterAll(async () => {
 // load 25). The steps run side by side (this file is the longest of npm test, and most steps wait on a browser, a
 // server or npm); none writes what another reads.
 describe('the packed package, installed into a scratch app', { timeout: 400_000, concurrent: true }, () => {
+  treeShakingSteps();
+
   // msw init public/ --save (beforeAll) put the worker the mock-enabled build ships into public/.
   it('builds the React app with Vite: with the fake when VITE_MOCK=true (a mock-enabled preview build), without it otherwise', async () => {
     const build = async (outDir: string, env: NodeJS.ProcessEnv): Promise<string> => {
