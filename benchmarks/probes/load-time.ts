@@ -2,12 +2,14 @@
 // doing `import('agent-registry-kit/node')` + `setupMockServer()` + listen + a first deploy through fetch, against msw
 // alone with one static handler + one fetch; the two alternate, each run in a fresh process. Prints the medians (wall
 // time from before the import to the answer read, and the process's CPU time including Node's own start) and their ratio.
-// Runs alone: `node benchmarks/probes/load-time.ts [--runs 7]`.
+// Runs alone: `node benchmarks/probes/load-time.ts [--runs 7] [--kit DIR]` (DIR: another checkout of the kit to pack).
 import { load, packedApp } from './packed-app.ts';
 
 const runsArg = process.argv.indexOf('--runs');
 const runs = runsArg === -1 ? 7 : Number(process.argv[runsArg + 1]);
 if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs takes a whole number of runs, at least 1');
+const kitArg = process.argv.indexOf('--kit');
+const kitRoot = kitArg === -1 ? undefined : process.argv[kitArg + 1];
 
 const deploy = { name: 'Probe Bot', category: 'defi', model: 'gpt-4', initialSupply: 1000 };
 // Wall time from before the import; CPU time of the process, with Node's own start and without it.
@@ -55,7 +57,7 @@ const median = (values: number[]): number => {
 };
 
 const loadBefore = load();
-const app = await packedApp(['msw@^3']);
+const app = await packedApp(['msw@^3'], kitRoot);
 try {
   await app.write('kit.mjs', kit);
   await app.write('msw.mjs', msw);

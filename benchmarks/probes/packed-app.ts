@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { distIsFresh } from '../../tools/dist-stamp.ts';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const repository = fileURLToPath(new URL('../../', import.meta.url));
 const run = promisify(execFile);
 
 export interface PackedApp {
@@ -23,10 +23,10 @@ export interface PackedApp {
 
 /**
  * Packs the kit (built afresh unless dist/ is provably the build of the sources on disk) and installs the tarball with
- * `packages` (e.g. `msw@^3`) into a new app.
+ * `packages` (e.g. `msw@^3`) into a new app. `root` is this checkout unless another is given (to compare with it).
  * @example const app = await packedApp(['msw@^3']); try { … } finally { await app.remove(); }
  */
-export async function packedApp(packages: string[]): Promise<PackedApp> {
+export async function packedApp(packages: string[], root: string = repository): Promise<PackedApp> {
   const work = await mkdtemp(join(tmpdir(), 'agent-registry-kit-probe-'));
   const dir = join(work, 'app');
   await mkdir(dir);
@@ -62,7 +62,7 @@ export async function packedApp(packages: string[]): Promise<PackedApp> {
  * @example await devVersion('vite') // '^8.3.8'
  */
 export async function devVersion(name: string): Promise<string> {
-  const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
+  const manifest = JSON.parse(await readFile(join(repository, 'package.json'), 'utf8')) as {
     devDependencies: Record<string, string>;
   };
   const version = manifest.devDependencies[name];

@@ -120,9 +120,9 @@ export function schemaPathToPointer(schemaPath: string, rootPointer: string): st
 }
 
 /**
- * The schemas the kit validates against, by mode: what the validators of spec/ ask for (request bodies and path
- * parameters; response bodies and headers, every component schema and each of its properties, for validateSchema;
- * strict: the bodies and component schemas).
+ * The schemas the kit validates against, by mode: what the validators of spec/ ask for (request: request bodies and
+ * path parameters; response: response bodies and headers, every component schema and each of its properties, for
+ * validateSchema; strict: the response bodies and the component schemas they are).
  * tools/generate.ts writes a validator for each; any other pointer is compiled when first asked for.
  * @example validatedSchemaPointers(openapiDocument).request // ['/components/parameters/AgentId/schema', …]
  */
@@ -139,20 +139,22 @@ export function validatedSchemaPointers(document: JsonObject): Record<SchemaMode
       if (node.in === 'path') request.add(`${pointer}/schema`);
     }
     for (const response of operation.responses.values()) {
-      for (const mediaType of response.mediaTypes)
-        bodies.add(`${response.pointer}/content/${mediaType.replace('/', '~1')}/schema`);
+      for (const mediaType of response.mediaTypes) {
+        const body = `${response.pointer}/content/${mediaType.replace('/', '~1')}/schema`;
+        bodies.add(body).add(rootSchemaPointer(body, document));
+      }
       for (const header of [...response.requiredHeaders, ...response.optionalHeaders])
         headers.add(`${header.pointer}/schema`);
     }
   }
-  const properties = new Set<string>();
+  const schemas = new Set<string>();
   const components = getAtPointer(document, '/components/schemas');
   for (const [name, schema] of Object.entries(isJsonObject(components) ? components : {})) {
-    bodies.add(`/components/schemas/${name}`);
+    schemas.add(`/components/schemas/${name}`);
     const own = isJsonObject(schema) && isJsonObject(schema.properties) ? schema.properties : {};
     for (const property of Object.keys(own))
-      properties.add(`/components/schemas/${name}/properties/${escapePointerToken(property)}`);
+      schemas.add(`/components/schemas/${name}/properties/${escapePointerToken(property)}`);
   }
   const sorted = (...sets: Set<string>[]): string[] => [...new Set(sets.flatMap((set) => [...set]))].sort();
-  return { request: sorted(request), response: sorted(bodies, headers, properties), strict: sorted(bodies) };
+  return { request: sorted(request), response: sorted(bodies, headers, schemas), strict: sorted(bodies) };
 }

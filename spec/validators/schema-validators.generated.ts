@@ -7598,9 +7598,10 @@ return errors === 0;
 validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const v2 = validate22;
+const schema42 = {"type":"object","description":"The result of a deploy. Section 2.2 of the description lists these seven fields without the caveat section 2.1 puts on the agent record (\"which response fields are always present: not shown\"), so every one is required by the seed.","required":["agentId","name","tokenAddress","marketCap","holders","status","deployedAt"],"properties":{"agentId":{"$ref":"https://agent-registry.kit/strict/components/schemas/AgentId"},"name":{"type":"string","description":"Name of the agent, as sent.","maxLength":100,"x-assumption":"Bounds on names are not shown; the name is the one sent, so it has the deploy's bound of 100 characters.","x-assumed-keywords":["maxLength"]},"tokenAddress":{"$ref":"https://agent-registry.kit/strict/components/schemas/TokenAddress"},"marketCap":{"type":"number","description":"Market capitalisation in SOL, pricePerToken × initialSupply at deploy.","minimum":0,"x-assumption":"marketCap is price × circulatingSupply, never negative.","x-assumed-keywords":["minimum","description"]},"holders":{"type":"integer","format":"int64","description":"Number of token holders; 1 (the creator) at deploy.","minimum":0,"maximum":9007199254740991,"x-assumption":"A count of holders is a non-negative integer (at most 2^53 − 1, read exactly by every JSON parser), and the creator is the first holder.","x-assumed-keywords":["type","format","minimum","maximum","description"]},"status":{"$ref":"https://agent-registry.kit/strict/components/schemas/AgentStatus"},"deployedAt":{"type":"string","format":"date-time","maxLength":64,"description":"When the agent was deployed, an ISO 8601 timestamp.","x-assumption":"Bounds are not shown; an RFC 3339 timestamp, even with nanoseconds and an offset, fits in 64 characters.","x-assumed-keywords":["maxLength"]}},"additionalProperties":false,"$id":"https://agent-registry.kit/strict/components/schemas/DeployResult"};
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agent-registry.kit/strict/components/schemas/AgentCategory" */;
+/*# sourceURL="https://agent-registry.kit/strict/components/schemas/DeployResult" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate22.evaluated;
@@ -7610,529 +7611,9 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(!(((((((data === "trading") || (data === "analytics")) || (data === "social")) || (data === "gaming")) || (data === "defi")) || (data === "nft")) || (data === "automation"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema35.enum},message:"must be equal to one of the allowed values",schema:schema35.enum,parentSchema:schema35,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate22.errors = vErrors;
-return errors === 0;
-}
-validate22.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const v3 = validate23;
-
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agent-registry.kit/strict/components/schemas/AgentId" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate23.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(func1(data) > 128){
-const err0 = {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema34,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(func1(data) < 1){
-const err1 = {instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema34,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate23.errors = vErrors;
-return errors === 0;
-}
-validate23.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const v4 = validate24;
-
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agent-registry.kit/strict/components/schemas/AgentModel" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate24.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.type,parentSchema:schema36,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(!((((data === "gpt-4") || (data === "gpt-3.5-turbo")) || (data === "claude-3")) || (data === "llama-2"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema36.enum},message:"must be equal to one of the allowed values",schema:schema36.enum,parentSchema:schema36,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate24.errors = vErrors;
-return errors === 0;
-}
-validate24.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const v5 = validate25;
-
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agent-registry.kit/strict/components/schemas/AgentStatus" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate25.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(!(((data === "active") || (data === "paused")) || (data === "deprecated"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema41.enum},message:"must be equal to one of the allowed values",schema:schema41.enum,parentSchema:schema41,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate25.errors = vErrors;
-return errors === 0;
-}
-validate25.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const v6 = validate26;
-const schema46 = {"type":"object","description":"What to deploy. Unknown fields are ignored.","required":["name","category","model","initialSupply"],"x-assumption":"Unknown request fields are ignored, not rejected.","x-assumed-keywords":["description"],"properties":{"name":{"type":"string","description":"Name of the agent.","minLength":1,"maxLength":100,"x-assumption":"Bounds on names are not shown; a name has 1 to 100 characters.","x-assumed-keywords":["minLength","maxLength"]},"category":{"$ref":"https://agent-registry.kit/strict/components/schemas/AgentCategory"},"model":{"$ref":"https://agent-registry.kit/strict/components/schemas/AgentModel"},"initialSupply":{"type":"number","description":"Total token supply for the agent.","exclusiveMinimum":0,"maximum":1000000000000000,"x-assumption":"Bounds on supply are not shown; it is more than 0 and at most 10^15 so that market figures stay exact doubles.","x-assumed-keywords":["exclusiveMinimum","maximum"]},"description":{"type":"string","description":"Description of the agent.","maxLength":2000,"x-assumption":"Bounds on descriptions are not shown; at most 2000 characters.","x-assumed-keywords":["maxLength"]},"capabilities":{"type":"array","description":"Capabilities of the agent.","maxItems":32,"x-assumption":"Bounds on capabilities are not shown; at most 32 of them.","x-assumed-keywords":["maxItems"],"items":{"type":"string","minLength":1,"maxLength":64,"x-assumption":"Bounds on capabilities are not shown; each has 1 to 64 characters.","x-assumed-keywords":["minLength","maxLength"]}},"pricePerToken":{"type":"number","description":"Initial price of one token, in SOL. Defaults to 0.01.","minimum":0,"maximum":1000000000,"default":0.01,"x-assumption":"The seed gives no default or range; the price is never negative, at most 10^9 SOL so that price × supply stays a finite number, and defaults to 0.01 SOL.","x-assumed-keywords":["minimum","maximum","default"]},"revenueShare":{"type":"number","description":"Share of revenue given to token holders, from 0 to 1. Defaults to 0.","minimum":0,"maximum":1,"default":0,"x-assumption":"The seed gives no default; an agent shares no revenue unless asked to.","x-assumed-keywords":["default"]}},"additionalProperties":false,"$id":"https://agent-registry.kit/strict/components/schemas/DeployRequest"};
-
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agent-registry.kit/strict/components/schemas/DeployRequest" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate26.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema46.required,parentSchema:schema46,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.category === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema46.required,parentSchema:schema46,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.model === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "model"},message:"must have required property '"+"model"+"'",schema:schema46.required,parentSchema:schema46,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.initialSupply === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "initialSupply"},message:"must have required property '"+"initialSupply"+"'",schema:schema46.required,parentSchema:schema46,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-for(const key0 in data){
-if(!((((((((key0 === "name") || (key0 === "category")) || (key0 === "model")) || (key0 === "initialSupply")) || (key0 === "description")) || (key0 === "capabilities")) || (key0 === "pricePerToken")) || (key0 === "revenueShare"))){
-const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema46,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data0 = data.name;
-if(typeof data0 === "string"){
-if(func1(data0) > 100){
-const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema46.properties.name,data:data0};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(func1(data0) < 1){
-const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema46.properties.name,data:data0};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-else {
-const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.name.type,parentSchema:schema46.properties.name,data:data0};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data.category !== undefined){
-let data1 = data.category;
-if(typeof data1 !== "string"){
-const err8 = {instancePath:instancePath+"/category",schemaPath:"https://agent-registry.kit/strict/components/schemas/AgentCategory/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data1};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(!(((((((data1 === "trading") || (data1 === "analytics")) || (data1 === "social")) || (data1 === "gaming")) || (data1 === "defi")) || (data1 === "nft")) || (data1 === "automation"))){
-const err9 = {instancePath:instancePath+"/category",schemaPath:"https://agent-registry.kit/strict/components/schemas/AgentCategory/enum",keyword:"enum",params:{allowedValues: schema35.enum},message:"must be equal to one of the allowed values",schema:schema35.enum,parentSchema:schema35,data:data1};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.model !== undefined){
-let data2 = data.model;
-if(typeof data2 !== "string"){
-const err10 = {instancePath:instancePath+"/model",schemaPath:"https://agent-registry.kit/strict/components/schemas/AgentModel/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.type,parentSchema:schema36,data:data2};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(!((((data2 === "gpt-4") || (data2 === "gpt-3.5-turbo")) || (data2 === "claude-3")) || (data2 === "llama-2"))){
-const err11 = {instancePath:instancePath+"/model",schemaPath:"https://agent-registry.kit/strict/components/schemas/AgentModel/enum",keyword:"enum",params:{allowedValues: schema36.enum},message:"must be equal to one of the allowed values",schema:schema36.enum,parentSchema:schema36,data:data2};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data.initialSupply !== undefined){
-let data3 = data.initialSupply;
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 1000000000000000 || isNaN(data3)){
-const err12 = {instancePath:instancePath+"/initialSupply",schemaPath:"#/properties/initialSupply/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000000000},message:"must be <= 1000000000000000",schema:1000000000000000,parentSchema:schema46.properties.initialSupply,data:data3};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(data3 <= 0 || isNaN(data3)){
-const err13 = {instancePath:instancePath+"/initialSupply",schemaPath:"#/properties/initialSupply/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema46.properties.initialSupply,data:data3};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/initialSupply",schemaPath:"#/properties/initialSupply/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema46.properties.initialSupply.type,parentSchema:schema46.properties.initialSupply,data:data3};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data.description !== undefined){
-let data4 = data.description;
-if(typeof data4 === "string"){
-if(func1(data4) > 2000){
-const err15 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema46.properties.description,data:data4};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.description.type,parentSchema:schema46.properties.description,data:data4};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data.capabilities !== undefined){
-let data5 = data.capabilities;
-if(Array.isArray(data5)){
-if(data5.length > 32){
-const err17 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/maxItems",keyword:"maxItems",params:{limit: 32},message:"must NOT have more than 32 items",schema:32,parentSchema:schema46.properties.capabilities,data:data5};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(typeof data6 === "string"){
-if(func1(data6) > 64){
-const err18 = {instancePath:instancePath+"/capabilities/" + i0,schemaPath:"#/properties/capabilities/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema46.properties.capabilities.items,data:data6};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-if(func1(data6) < 1){
-const err19 = {instancePath:instancePath+"/capabilities/" + i0,schemaPath:"#/properties/capabilities/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema46.properties.capabilities.items,data:data6};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/capabilities/" + i0,schemaPath:"#/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.capabilities.items.type,parentSchema:schema46.properties.capabilities.items,data:data6};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema46.properties.capabilities.type,parentSchema:schema46.properties.capabilities,data:data5};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-if(data.pricePerToken !== undefined){
-let data7 = data.pricePerToken;
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 > 1000000000 || isNaN(data7)){
-const err22 = {instancePath:instancePath+"/pricePerToken",schemaPath:"#/properties/pricePerToken/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema46.properties.pricePerToken,data:data7};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-if(data7 < 0 || isNaN(data7)){
-const err23 = {instancePath:instancePath+"/pricePerToken",schemaPath:"#/properties/pricePerToken/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.pricePerToken,data:data7};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-else {
-const err24 = {instancePath:instancePath+"/pricePerToken",schemaPath:"#/properties/pricePerToken/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema46.properties.pricePerToken.type,parentSchema:schema46.properties.pricePerToken,data:data7};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-if(data.revenueShare !== undefined){
-let data8 = data.revenueShare;
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 > 1 || isNaN(data8)){
-const err25 = {instancePath:instancePath+"/revenueShare",schemaPath:"#/properties/revenueShare/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema46.properties.revenueShare,data:data8};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-if(data8 < 0 || isNaN(data8)){
-const err26 = {instancePath:instancePath+"/revenueShare",schemaPath:"#/properties/revenueShare/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.revenueShare,data:data8};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-else {
-const err27 = {instancePath:instancePath+"/revenueShare",schemaPath:"#/properties/revenueShare/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema46.properties.revenueShare.type,parentSchema:schema46.properties.revenueShare,data:data8};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-}
-else {
-const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-validate26.errors = vErrors;
-return errors === 0;
-}
-validate26.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-const v7 = validate27;
-const schema49 = {"type":"object","description":"The result of a deploy. Section 2.2 of the description lists these seven fields without the caveat section 2.1 puts on the agent record (\"which response fields are always present: not shown\"), so every one is required by the seed.","required":["agentId","name","tokenAddress","marketCap","holders","status","deployedAt"],"properties":{"agentId":{"$ref":"https://agent-registry.kit/strict/components/schemas/AgentId"},"name":{"type":"string","description":"Name of the agent, as sent.","maxLength":100,"x-assumption":"Bounds on names are not shown; the name is the one sent, so it has the deploy's bound of 100 characters.","x-assumed-keywords":["maxLength"]},"tokenAddress":{"$ref":"https://agent-registry.kit/strict/components/schemas/TokenAddress"},"marketCap":{"type":"number","description":"Market capitalisation in SOL, pricePerToken × initialSupply at deploy.","minimum":0,"x-assumption":"marketCap is price × circulatingSupply, never negative.","x-assumed-keywords":["minimum","description"]},"holders":{"type":"integer","format":"int64","description":"Number of token holders; 1 (the creator) at deploy.","minimum":0,"maximum":9007199254740991,"x-assumption":"A count of holders is a non-negative integer (at most 2^53 − 1, read exactly by every JSON parser), and the creator is the first holder.","x-assumed-keywords":["type","format","minimum","maximum","description"]},"status":{"$ref":"https://agent-registry.kit/strict/components/schemas/AgentStatus"},"deployedAt":{"type":"string","format":"date-time","maxLength":64,"description":"When the agent was deployed, an ISO 8601 timestamp.","x-assumption":"Bounds are not shown; an RFC 3339 timestamp, even with nanoseconds and an offset, fits in 64 characters.","x-assumed-keywords":["maxLength"]}},"additionalProperties":false,"$id":"https://agent-registry.kit/strict/components/schemas/DeployResult"};
-
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agent-registry.kit/strict/components/schemas/DeployResult" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate27.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.agentId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agentId"},message:"must have required property '"+"agentId"+"'",schema:schema49.required,parentSchema:schema49,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agentId"},message:"must have required property '"+"agentId"+"'",schema:schema42.required,parentSchema:schema42,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -8142,7 +7623,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.name === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema49.required,parentSchema:schema49,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema42.required,parentSchema:schema42,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -8152,7 +7633,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.tokenAddress === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tokenAddress"},message:"must have required property '"+"tokenAddress"+"'",schema:schema49.required,parentSchema:schema49,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tokenAddress"},message:"must have required property '"+"tokenAddress"+"'",schema:schema42.required,parentSchema:schema42,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -8162,7 +7643,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.marketCap === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "marketCap"},message:"must have required property '"+"marketCap"+"'",schema:schema49.required,parentSchema:schema49,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "marketCap"},message:"must have required property '"+"marketCap"+"'",schema:schema42.required,parentSchema:schema42,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -8172,7 +7653,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.holders === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "holders"},message:"must have required property '"+"holders"+"'",schema:schema49.required,parentSchema:schema49,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "holders"},message:"must have required property '"+"holders"+"'",schema:schema42.required,parentSchema:schema42,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -8182,7 +7663,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.status === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema49.required,parentSchema:schema49,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema42.required,parentSchema:schema42,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -8192,7 +7673,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.deployedAt === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "deployedAt"},message:"must have required property '"+"deployedAt"+"'",schema:schema49.required,parentSchema:schema49,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "deployedAt"},message:"must have required property '"+"deployedAt"+"'",schema:schema42.required,parentSchema:schema42,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -8203,7 +7684,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((((key0 === "agentId") || (key0 === "name")) || (key0 === "tokenAddress")) || (key0 === "marketCap")) || (key0 === "holders")) || (key0 === "status")) || (key0 === "deployedAt"))){
-const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema49,data};
+const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema42,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -8252,7 +7733,7 @@ if(data.name !== undefined){
 let data1 = data.name;
 if(typeof data1 === "string"){
 if(func1(data1) > 100){
-const err11 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema49.properties.name,data:data1};
+const err11 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema42.properties.name,data:data1};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -8263,7 +7744,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.name.type,parentSchema:schema49.properties.name,data:data1};
+const err12 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.name.type,parentSchema:schema42.properties.name,data:data1};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -8312,7 +7793,7 @@ if(data.marketCap !== undefined){
 let data3 = data.marketCap;
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
-const err16 = {instancePath:instancePath+"/marketCap",schemaPath:"#/properties/marketCap/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema49.properties.marketCap,data:data3};
+const err16 = {instancePath:instancePath+"/marketCap",schemaPath:"#/properties/marketCap/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema42.properties.marketCap,data:data3};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -8323,7 +7804,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/marketCap",schemaPath:"#/properties/marketCap/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema49.properties.marketCap.type,parentSchema:schema49.properties.marketCap,data:data3};
+const err17 = {instancePath:instancePath+"/marketCap",schemaPath:"#/properties/marketCap/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema42.properties.marketCap.type,parentSchema:schema42.properties.marketCap,data:data3};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -8336,7 +7817,7 @@ errors++;
 if(data.holders !== undefined){
 let data4 = data.holders;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err18 = {instancePath:instancePath+"/holders",schemaPath:"#/properties/holders/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema49.properties.holders.type,parentSchema:schema49.properties.holders,data:data4};
+const err18 = {instancePath:instancePath+"/holders",schemaPath:"#/properties/holders/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema42.properties.holders.type,parentSchema:schema42.properties.holders,data:data4};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -8347,7 +7828,7 @@ errors++;
 }
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 > 9007199254740991 || isNaN(data4)){
-const err19 = {instancePath:instancePath+"/holders",schemaPath:"#/properties/holders/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema49.properties.holders,data:data4};
+const err19 = {instancePath:instancePath+"/holders",schemaPath:"#/properties/holders/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema42.properties.holders,data:data4};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -8357,7 +7838,7 @@ vErrors.push(err19);
 errors++;
 }
 if(data4 < 0 || isNaN(data4)){
-const err20 = {instancePath:instancePath+"/holders",schemaPath:"#/properties/holders/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema49.properties.holders,data:data4};
+const err20 = {instancePath:instancePath+"/holders",schemaPath:"#/properties/holders/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema42.properties.holders,data:data4};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -8367,7 +7848,7 @@ vErrors.push(err20);
 errors++;
 }
 if(!(formats4.validate(data4))){
-const err21 = {instancePath:instancePath+"/holders",schemaPath:"#/properties/holders/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\"",schema:"int64",parentSchema:schema49.properties.holders,data:data4};
+const err21 = {instancePath:instancePath+"/holders",schemaPath:"#/properties/holders/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\"",schema:"int64",parentSchema:schema42.properties.holders,data:data4};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -8405,7 +7886,7 @@ if(data.deployedAt !== undefined){
 let data6 = data.deployedAt;
 if(typeof data6 === "string"){
 if(func1(data6) > 64){
-const err24 = {instancePath:instancePath+"/deployedAt",schemaPath:"#/properties/deployedAt/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema49.properties.deployedAt,data:data6};
+const err24 = {instancePath:instancePath+"/deployedAt",schemaPath:"#/properties/deployedAt/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema42.properties.deployedAt,data:data6};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -8415,7 +7896,7 @@ vErrors.push(err24);
 errors++;
 }
 if(!(formats8.validate(data6))){
-const err25 = {instancePath:instancePath+"/deployedAt",schemaPath:"#/properties/deployedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema49.properties.deployedAt,data:data6};
+const err25 = {instancePath:instancePath+"/deployedAt",schemaPath:"#/properties/deployedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema42.properties.deployedAt,data:data6};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -8426,7 +7907,7 @@ errors++;
 }
 }
 else {
-const err26 = {instancePath:instancePath+"/deployedAt",schemaPath:"#/properties/deployedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.deployedAt.type,parentSchema:schema49.properties.deployedAt,data:data6};
+const err26 = {instancePath:instancePath+"/deployedAt",schemaPath:"#/properties/deployedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.deployedAt.type,parentSchema:schema42.properties.deployedAt,data:data6};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -8438,7 +7919,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data};
+const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.type,parentSchema:schema42,data};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -8447,641 +7928,21 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate27.errors = vErrors;
+validate22.errors = vErrors;
 return errors === 0;
 }
-validate27.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const v8 = validate28;
-const schema53 = {"type":"object","description":"The task to submit. Unknown fields are ignored.","required":["task"],"x-assumption":"Unknown request fields are ignored, not rejected.","x-assumed-keywords":["description"],"properties":{"task":{"type":"string","description":"Description of the task.","minLength":1,"maxLength":10000,"x-assumption":"Bounds on the task text are not shown; it has 1 to 10000 characters.","x-assumed-keywords":["minLength","maxLength"]},"parameters":{"type":"object","description":"Free-form object of task parameters; its members are not fixed by the interface. Arrays and objects in a request body nest at most 64 levels deep.","additionalProperties":true,"x-assumption":"Bounds are not shown; a body nesting arrays and objects deeper than 64 levels is rejected with 400, so parsing stays bounded.","x-assumed-keywords":["description"]},"priority":{"$ref":"https://agent-registry.kit/strict/components/schemas/TaskPriority","default":"normal"}},"additionalProperties":false,"$id":"https://agent-registry.kit/strict/components/schemas/ExecuteRequest"};
-const schema54 = {"type":"string","description":"Priority of a task.","enum":["low","normal","high"],"default":"normal","$id":"https://agent-registry.kit/strict/components/schemas/TaskPriority"};
+const v3 = validate23;
+const schema46 = {"type":"object","description":"The result of a task submission. Section 2.3 of the description lists these four fields without the caveat section 2.1 puts on the agent record, so every one is required by the seed.","required":["taskId","status","estimatedCompletion","cost"],"properties":{"taskId":{"$ref":"https://agent-registry.kit/strict/components/schemas/TaskId"},"status":{"$ref":"https://agent-registry.kit/strict/components/schemas/TaskStatus"},"estimatedCompletion":{"type":"number","description":"Estimated seconds until completion.","minimum":0,"x-assumption":"A duration is never negative.","x-assumed-keywords":["minimum"]},"cost":{"type":"number","description":"Cost in agent tokens.","minimum":0,"x-assumption":"A cost is never negative.","x-assumed-keywords":["minimum"]}},"additionalProperties":false,"$id":"https://agent-registry.kit/strict/components/schemas/TaskSubmission"};
+const schema47 = {"type":"string","description":"Identifier of the task, an opaque string.","minLength":1,"maxLength":128,"x-assumption":"Identifiers are opaque strings of 1 to 128 characters; clients must not parse them.","x-assumed-keywords":["minLength","maxLength"],"$id":"https://agent-registry.kit/strict/components/schemas/TaskId"};
+const schema48 = {"type":"string","description":"Status of a task: `queued` → `processing` → `completed` or `failed`.\n","enum":["queued","processing","completed","failed"],"x-assumption":"Task transitions are not shown; a task moves queued → processing → completed or failed, and the two last are final.","x-assumed-keywords":["description"],"$id":"https://agent-registry.kit/strict/components/schemas/TaskStatus"};
 
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agent-registry.kit/strict/components/schemas/ExecuteRequest" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate28.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.task === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "task"},message:"must have required property '"+"task"+"'",schema:schema53.required,parentSchema:schema53,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(((key0 === "task") || (key0 === "parameters")) || (key0 === "priority"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema53,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data.task !== undefined){
-let data0 = data.task;
-if(typeof data0 === "string"){
-if(func1(data0) > 10000){
-const err2 = {instancePath:instancePath+"/task",schemaPath:"#/properties/task/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters",schema:10000,parentSchema:schema53.properties.task,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(func1(data0) < 1){
-const err3 = {instancePath:instancePath+"/task",schemaPath:"#/properties/task/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema53.properties.task,data:data0};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/task",schemaPath:"#/properties/task/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.task.type,parentSchema:schema53.properties.task,data:data0};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.parameters !== undefined){
-let data1 = data.parameters;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-}
-else {
-const err5 = {instancePath:instancePath+"/parameters",schemaPath:"#/properties/parameters/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.properties.parameters.type,parentSchema:schema53.properties.parameters,data:data1};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.priority !== undefined){
-let data2 = data.priority;
-if(typeof data2 !== "string"){
-const err6 = {instancePath:instancePath+"/priority",schemaPath:"https://agent-registry.kit/strict/components/schemas/TaskPriority/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.type,parentSchema:schema54,data:data2};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(!(((data2 === "low") || (data2 === "normal")) || (data2 === "high"))){
-const err7 = {instancePath:instancePath+"/priority",schemaPath:"https://agent-registry.kit/strict/components/schemas/TaskPriority/enum",keyword:"enum",params:{allowedValues: schema54.enum},message:"must be equal to one of the allowed values",schema:schema54.enum,parentSchema:schema54,data:data2};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-}
-else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.type,parentSchema:schema53,data};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-validate28.errors = vErrors;
-return errors === 0;
-}
-validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-const v9 = validate29;
-
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agent-registry.kit/strict/components/schemas/Performance" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate29.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.totalRevenue === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "totalRevenue"},message:"must have required property '"+"totalRevenue"+"'",schema:schema39.required,parentSchema:schema39,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.tasksCompleted === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tasksCompleted"},message:"must have required property '"+"tasksCompleted"+"'",schema:schema39.required,parentSchema:schema39,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.successRate === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "successRate"},message:"must have required property '"+"successRate"+"'",schema:schema39.required,parentSchema:schema39,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.averageResponseTime === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "averageResponseTime"},message:"must have required property '"+"averageResponseTime"+"'",schema:schema39.required,parentSchema:schema39,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-for(const key0 in data){
-if(!((((key0 === "totalRevenue") || (key0 === "tasksCompleted")) || (key0 === "successRate")) || (key0 === "averageResponseTime"))){
-const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema39,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.totalRevenue !== undefined){
-let data0 = data.totalRevenue;
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 < 0 || isNaN(data0)){
-const err5 = {instancePath:instancePath+"/totalRevenue",schemaPath:"#/properties/totalRevenue/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties.totalRevenue,data:data0};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-else {
-const err6 = {instancePath:instancePath+"/totalRevenue",schemaPath:"#/properties/totalRevenue/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema39.properties.totalRevenue.type,parentSchema:schema39.properties.totalRevenue,data:data0};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.tasksCompleted !== undefined){
-let data1 = data.tasksCompleted;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err7 = {instancePath:instancePath+"/tasksCompleted",schemaPath:"#/properties/tasksCompleted/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties.tasksCompleted.type,parentSchema:schema39.properties.tasksCompleted,data:data1};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 9007199254740991 || isNaN(data1)){
-const err8 = {instancePath:instancePath+"/tasksCompleted",schemaPath:"#/properties/tasksCompleted/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema39.properties.tasksCompleted,data:data1};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data1 < 0 || isNaN(data1)){
-const err9 = {instancePath:instancePath+"/tasksCompleted",schemaPath:"#/properties/tasksCompleted/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties.tasksCompleted,data:data1};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(!(formats4.validate(data1))){
-const err10 = {instancePath:instancePath+"/tasksCompleted",schemaPath:"#/properties/tasksCompleted/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\"",schema:"int64",parentSchema:schema39.properties.tasksCompleted,data:data1};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-}
-if(data.successRate !== undefined){
-let data2 = data.successRate;
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 1 || isNaN(data2)){
-const err11 = {instancePath:instancePath+"/successRate",schemaPath:"#/properties/successRate/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema39.properties.successRate,data:data2};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-if(data2 < 0 || isNaN(data2)){
-const err12 = {instancePath:instancePath+"/successRate",schemaPath:"#/properties/successRate/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties.successRate,data:data2};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-else {
-const err13 = {instancePath:instancePath+"/successRate",schemaPath:"#/properties/successRate/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema39.properties.successRate.type,parentSchema:schema39.properties.successRate,data:data2};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data.averageResponseTime !== undefined){
-let data3 = data.averageResponseTime;
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 < 0 || isNaN(data3)){
-const err14 = {instancePath:instancePath+"/averageResponseTime",schemaPath:"#/properties/averageResponseTime/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties.averageResponseTime,data:data3};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/averageResponseTime",schemaPath:"#/properties/averageResponseTime/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema39.properties.averageResponseTime.type,parentSchema:schema39.properties.averageResponseTime,data:data3};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-}
-else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-validate29.errors = vErrors;
-return errors === 0;
-}
-validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-const v10 = validate30;
-
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agent-registry.kit/strict/components/schemas/Statistics" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate30.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.holders === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "holders"},message:"must have required property '"+"holders"+"'",schema:schema40.required,parentSchema:schema40,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.volume24h === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "volume24h"},message:"must have required property '"+"volume24h"+"'",schema:schema40.required,parentSchema:schema40,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.priceChange24h === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "priceChange24h"},message:"must have required property '"+"priceChange24h"+"'",schema:schema40.required,parentSchema:schema40,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(((key0 === "holders") || (key0 === "volume24h")) || (key0 === "priceChange24h"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema40,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.holders !== undefined){
-let data0 = data.holders;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err4 = {instancePath:instancePath+"/holders",schemaPath:"#/properties/holders/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.holders.type,parentSchema:schema40.properties.holders,data:data0};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 9007199254740991 || isNaN(data0)){
-const err5 = {instancePath:instancePath+"/holders",schemaPath:"#/properties/holders/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema40.properties.holders,data:data0};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data0 < 0 || isNaN(data0)){
-const err6 = {instancePath:instancePath+"/holders",schemaPath:"#/properties/holders/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema40.properties.holders,data:data0};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(!(formats4.validate(data0))){
-const err7 = {instancePath:instancePath+"/holders",schemaPath:"#/properties/holders/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\"",schema:"int64",parentSchema:schema40.properties.holders,data:data0};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-}
-if(data.volume24h !== undefined){
-let data1 = data.volume24h;
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 < 0 || isNaN(data1)){
-const err8 = {instancePath:instancePath+"/volume24h",schemaPath:"#/properties/volume24h/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema40.properties.volume24h,data:data1};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/volume24h",schemaPath:"#/properties/volume24h/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema40.properties.volume24h.type,parentSchema:schema40.properties.volume24h,data:data1};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.priceChange24h !== undefined){
-let data2 = data.priceChange24h;
-if(!((typeof data2 == "number") && (isFinite(data2)))){
-const err10 = {instancePath:instancePath+"/priceChange24h",schemaPath:"#/properties/priceChange24h/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema40.properties.priceChange24h.type,parentSchema:schema40.properties.priceChange24h,data:data2};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-}
-else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-validate30.errors = vErrors;
-return errors === 0;
-}
-validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-const v11 = validate31;
-const schema57 = {"type":"string","description":"Identifier of the task, an opaque string.","minLength":1,"maxLength":128,"x-assumption":"Identifiers are opaque strings of 1 to 128 characters; clients must not parse them.","x-assumed-keywords":["minLength","maxLength"],"$id":"https://agent-registry.kit/strict/components/schemas/TaskId"};
-
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agent-registry.kit/strict/components/schemas/TaskId" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate31.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(func1(data) > 128){
-const err0 = {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema57,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(func1(data) < 1){
-const err1 = {instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema57,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.type,parentSchema:schema57,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate31.errors = vErrors;
-return errors === 0;
-}
-validate31.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const v12 = validate32;
-
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agent-registry.kit/strict/components/schemas/TaskPriority" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate32.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.type,parentSchema:schema54,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(!(((data === "low") || (data === "normal")) || (data === "high"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema54.enum},message:"must be equal to one of the allowed values",schema:schema54.enum,parentSchema:schema54,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate32.errors = vErrors;
-return errors === 0;
-}
-validate32.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const v13 = validate33;
-const schema59 = {"type":"string","description":"Status of a task: `queued` → `processing` → `completed` or `failed`.\n","enum":["queued","processing","completed","failed"],"x-assumption":"Task transitions are not shown; a task moves queued → processing → completed or failed, and the two last are final.","x-assumed-keywords":["description"],"$id":"https://agent-registry.kit/strict/components/schemas/TaskStatus"};
-
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agent-registry.kit/strict/components/schemas/TaskStatus" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate33.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.type,parentSchema:schema59,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(!((((data === "queued") || (data === "processing")) || (data === "completed")) || (data === "failed"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema59.enum},message:"must be equal to one of the allowed values",schema:schema59.enum,parentSchema:schema59,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate33.errors = vErrors;
-return errors === 0;
-}
-validate33.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const v14 = validate34;
-const schema60 = {"type":"object","description":"The result of a task submission. Section 2.3 of the description lists these four fields without the caveat section 2.1 puts on the agent record, so every one is required by the seed.","required":["taskId","status","estimatedCompletion","cost"],"properties":{"taskId":{"$ref":"https://agent-registry.kit/strict/components/schemas/TaskId"},"status":{"$ref":"https://agent-registry.kit/strict/components/schemas/TaskStatus"},"estimatedCompletion":{"type":"number","description":"Estimated seconds until completion.","minimum":0,"x-assumption":"A duration is never negative.","x-assumed-keywords":["minimum"]},"cost":{"type":"number","description":"Cost in agent tokens.","minimum":0,"x-assumption":"A cost is never negative.","x-assumed-keywords":["minimum"]}},"additionalProperties":false,"$id":"https://agent-registry.kit/strict/components/schemas/TaskSubmission"};
-
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/strict/components/schemas/TaskSubmission" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate34.evaluated;
+const evaluated0 = validate23.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9090,7 +7951,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.taskId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "taskId"},message:"must have required property '"+"taskId"+"'",schema:schema60.required,parentSchema:schema60,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "taskId"},message:"must have required property '"+"taskId"+"'",schema:schema46.required,parentSchema:schema46,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -9100,7 +7961,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.status === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema60.required,parentSchema:schema60,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema46.required,parentSchema:schema46,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -9110,7 +7971,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.estimatedCompletion === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "estimatedCompletion"},message:"must have required property '"+"estimatedCompletion"+"'",schema:schema60.required,parentSchema:schema60,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "estimatedCompletion"},message:"must have required property '"+"estimatedCompletion"+"'",schema:schema46.required,parentSchema:schema46,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -9120,7 +7981,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.cost === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cost"},message:"must have required property '"+"cost"+"'",schema:schema60.required,parentSchema:schema60,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cost"},message:"must have required property '"+"cost"+"'",schema:schema46.required,parentSchema:schema46,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -9131,7 +7992,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "taskId") || (key0 === "status")) || (key0 === "estimatedCompletion")) || (key0 === "cost"))){
-const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema60,data};
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema46,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -9145,7 +8006,7 @@ if(data.taskId !== undefined){
 let data0 = data.taskId;
 if(typeof data0 === "string"){
 if(func1(data0) > 128){
-const err5 = {instancePath:instancePath+"/taskId",schemaPath:"https://agent-registry.kit/strict/components/schemas/TaskId/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema57,data:data0};
+const err5 = {instancePath:instancePath+"/taskId",schemaPath:"https://agent-registry.kit/strict/components/schemas/TaskId/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema47,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -9155,7 +8016,7 @@ vErrors.push(err5);
 errors++;
 }
 if(func1(data0) < 1){
-const err6 = {instancePath:instancePath+"/taskId",schemaPath:"https://agent-registry.kit/strict/components/schemas/TaskId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema57,data:data0};
+const err6 = {instancePath:instancePath+"/taskId",schemaPath:"https://agent-registry.kit/strict/components/schemas/TaskId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema47,data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -9166,7 +8027,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/taskId",schemaPath:"https://agent-registry.kit/strict/components/schemas/TaskId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.type,parentSchema:schema57,data:data0};
+const err7 = {instancePath:instancePath+"/taskId",schemaPath:"https://agent-registry.kit/strict/components/schemas/TaskId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.type,parentSchema:schema47,data:data0};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -9179,7 +8040,7 @@ errors++;
 if(data.status !== undefined){
 let data1 = data.status;
 if(typeof data1 !== "string"){
-const err8 = {instancePath:instancePath+"/status",schemaPath:"https://agent-registry.kit/strict/components/schemas/TaskStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.type,parentSchema:schema59,data:data1};
+const err8 = {instancePath:instancePath+"/status",schemaPath:"https://agent-registry.kit/strict/components/schemas/TaskStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.type,parentSchema:schema48,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -9189,7 +8050,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!((((data1 === "queued") || (data1 === "processing")) || (data1 === "completed")) || (data1 === "failed"))){
-const err9 = {instancePath:instancePath+"/status",schemaPath:"https://agent-registry.kit/strict/components/schemas/TaskStatus/enum",keyword:"enum",params:{allowedValues: schema59.enum},message:"must be equal to one of the allowed values",schema:schema59.enum,parentSchema:schema59,data:data1};
+const err9 = {instancePath:instancePath+"/status",schemaPath:"https://agent-registry.kit/strict/components/schemas/TaskStatus/enum",keyword:"enum",params:{allowedValues: schema48.enum},message:"must be equal to one of the allowed values",schema:schema48.enum,parentSchema:schema48,data:data1};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -9203,7 +8064,7 @@ if(data.estimatedCompletion !== undefined){
 let data2 = data.estimatedCompletion;
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-const err10 = {instancePath:instancePath+"/estimatedCompletion",schemaPath:"#/properties/estimatedCompletion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema60.properties.estimatedCompletion,data:data2};
+const err10 = {instancePath:instancePath+"/estimatedCompletion",schemaPath:"#/properties/estimatedCompletion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.estimatedCompletion,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -9214,7 +8075,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/estimatedCompletion",schemaPath:"#/properties/estimatedCompletion/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema60.properties.estimatedCompletion.type,parentSchema:schema60.properties.estimatedCompletion,data:data2};
+const err11 = {instancePath:instancePath+"/estimatedCompletion",schemaPath:"#/properties/estimatedCompletion/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema46.properties.estimatedCompletion.type,parentSchema:schema46.properties.estimatedCompletion,data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -9228,7 +8089,7 @@ if(data.cost !== undefined){
 let data3 = data.cost;
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
-const err12 = {instancePath:instancePath+"/cost",schemaPath:"#/properties/cost/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema60.properties.cost,data:data3};
+const err12 = {instancePath:instancePath+"/cost",schemaPath:"#/properties/cost/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.cost,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -9239,7 +8100,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/cost",schemaPath:"#/properties/cost/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema60.properties.cost.type,parentSchema:schema60.properties.cost,data:data3};
+const err13 = {instancePath:instancePath+"/cost",schemaPath:"#/properties/cost/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema46.properties.cost.type,parentSchema:schema46.properties.cost,data:data3};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -9251,7 +8112,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.type,parentSchema:schema60,data};
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -9260,399 +8121,10 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate34.errors = vErrors;
+validate23.errors = vErrors;
 return errors === 0;
 }
-validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-const v15 = validate35;
-
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agent-registry.kit/strict/components/schemas/TokenAddress" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate35.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(func1(data) > 44){
-const err0 = {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 44},message:"must NOT have more than 44 characters",schema:44,parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(!pattern4.test(data)){
-const err1 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[1-9A-HJ-NP-Za-km-z]{32,44}$"},message:"must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{32,44}$"+"\"",schema:"^[1-9A-HJ-NP-Za-km-z]{32,44}$",parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate35.errors = vErrors;
-return errors === 0;
-}
-validate35.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const v16 = validate36;
-
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agent-registry.kit/strict/components/schemas/Tokenomics" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate36.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.totalSupply === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "totalSupply"},message:"must have required property '"+"totalSupply"+"'",schema:schema38.required,parentSchema:schema38,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.circulatingSupply === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "circulatingSupply"},message:"must have required property '"+"circulatingSupply"+"'",schema:schema38.required,parentSchema:schema38,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.price === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "price"},message:"must have required property '"+"price"+"'",schema:schema38.required,parentSchema:schema38,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.marketCap === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "marketCap"},message:"must have required property '"+"marketCap"+"'",schema:schema38.required,parentSchema:schema38,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.revenueShare === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "revenueShare"},message:"must have required property '"+"revenueShare"+"'",schema:schema38.required,parentSchema:schema38,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(((((key0 === "totalSupply") || (key0 === "circulatingSupply")) || (key0 === "price")) || (key0 === "marketCap")) || (key0 === "revenueShare"))){
-const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema38,data};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.totalSupply !== undefined){
-let data0 = data.totalSupply;
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 < 0 || isNaN(data0)){
-const err6 = {instancePath:instancePath+"/totalSupply",schemaPath:"#/properties/totalSupply/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema38.properties.totalSupply,data:data0};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-else {
-const err7 = {instancePath:instancePath+"/totalSupply",schemaPath:"#/properties/totalSupply/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema38.properties.totalSupply.type,parentSchema:schema38.properties.totalSupply,data:data0};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data.circulatingSupply !== undefined){
-let data1 = data.circulatingSupply;
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 < 0 || isNaN(data1)){
-const err8 = {instancePath:instancePath+"/circulatingSupply",schemaPath:"#/properties/circulatingSupply/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema38.properties.circulatingSupply,data:data1};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/circulatingSupply",schemaPath:"#/properties/circulatingSupply/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema38.properties.circulatingSupply.type,parentSchema:schema38.properties.circulatingSupply,data:data1};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.price !== undefined){
-let data2 = data.price;
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 < 0 || isNaN(data2)){
-const err10 = {instancePath:instancePath+"/price",schemaPath:"#/properties/price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema38.properties.price,data:data2};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/price",schemaPath:"#/properties/price/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema38.properties.price.type,parentSchema:schema38.properties.price,data:data2};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data.marketCap !== undefined){
-let data3 = data.marketCap;
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 < 0 || isNaN(data3)){
-const err12 = {instancePath:instancePath+"/marketCap",schemaPath:"#/properties/marketCap/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema38.properties.marketCap,data:data3};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-else {
-const err13 = {instancePath:instancePath+"/marketCap",schemaPath:"#/properties/marketCap/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema38.properties.marketCap.type,parentSchema:schema38.properties.marketCap,data:data3};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data.revenueShare !== undefined){
-let data4 = data.revenueShare;
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 > 1 || isNaN(data4)){
-const err14 = {instancePath:instancePath+"/revenueShare",schemaPath:"#/properties/revenueShare/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema38.properties.revenueShare,data:data4};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(data4 < 0 || isNaN(data4)){
-const err15 = {instancePath:instancePath+"/revenueShare",schemaPath:"#/properties/revenueShare/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema38.properties.revenueShare,data:data4};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/revenueShare",schemaPath:"#/properties/revenueShare/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema38.properties.revenueShare.type,parentSchema:schema38.properties.revenueShare,data:data4};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-validate36.errors = vErrors;
-return errors === 0;
-}
-validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-const v17 = validate37;
-
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agent-registry.kit/strict/components/schemas/ValidationError" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate37.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.path === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema32.required,parentSchema:schema32,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema32.required,parentSchema:schema32,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-for(const key0 in data){
-if(!((key0 === "path") || (key0 === "message"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema32,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-if(data.path !== undefined){
-let data0 = data.path;
-if(typeof data0 === "string"){
-if(func1(data0) > 2048){
-const err3 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters",schema:2048,parentSchema:schema32.properties.path,data:data0};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.path.type,parentSchema:schema32.properties.path,data:data0};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.message !== undefined){
-let data1 = data.message;
-if(typeof data1 === "string"){
-if(func1(data1) > 1024){
-const err5 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema32.properties.message,data:data1};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-else {
-const err6 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.message.type,parentSchema:schema32.properties.message,data:data1};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-}
-else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-validate37.errors = vErrors;
-return errors === 0;
-}
-validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
     return {
     "/components/responses/AgentNotActive/content/application~1problem+json/schema": v0,
@@ -9667,26 +8139,12 @@ validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
     "/components/responses/Unauthorized/content/application~1problem+json/schema": v0,
     "/components/responses/UnsupportedMediaType/content/application~1problem+json/schema": v0,
     "/components/schemas/Agent": v1,
-    "/components/schemas/AgentCategory": v2,
-    "/components/schemas/AgentId": v3,
-    "/components/schemas/AgentModel": v4,
-    "/components/schemas/AgentStatus": v5,
-    "/components/schemas/DeployRequest": v6,
-    "/components/schemas/DeployResult": v7,
-    "/components/schemas/ExecuteRequest": v8,
-    "/components/schemas/Performance": v9,
+    "/components/schemas/DeployResult": v2,
     "/components/schemas/Problem": v0,
-    "/components/schemas/Statistics": v10,
-    "/components/schemas/TaskId": v11,
-    "/components/schemas/TaskPriority": v12,
-    "/components/schemas/TaskStatus": v13,
-    "/components/schemas/TaskSubmission": v14,
-    "/components/schemas/TokenAddress": v15,
-    "/components/schemas/Tokenomics": v16,
-    "/components/schemas/ValidationError": v17,
-    "/paths/~1v1~1agents~1deploy/post/responses/201/content/application~1json/schema": v7,
+    "/components/schemas/TaskSubmission": v3,
+    "/paths/~1v1~1agents~1deploy/post/responses/201/content/application~1json/schema": v2,
     "/paths/~1v1~1agents~1{agentId}/get/responses/200/content/application~1json/schema": v1,
-    "/paths/~1v1~1agents~1{agentId}~1execute/post/responses/200/content/application~1json/schema": v14,
+    "/paths/~1v1~1agents~1{agentId}~1execute/post/responses/200/content/application~1json/schema": v3,
     };
   }
 }
