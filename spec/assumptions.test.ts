@@ -1,11 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { assumptions } from './assumptions.ts';
+import { assumptions, readAssumptions } from './assumptions.ts';
 import { getAtPointer, isJsonObject } from './json-pointer.ts';
 import { ruleOrigin } from './rule-origin.ts';
 import { openapiDocument } from './openapi-document.generated.ts';
 
 // Every decision the contract issue lists must be findable in the reviewer's checklist, at the node it touches.
 describe('assumptions', () => {
+  it('are the ones the document holds now (generated at build time, read the same way)', () => {
+    expect(assumptions).toEqual(readAssumptions(openapiDocument));
+    expect(assumptions.length).toBeGreaterThan(10);
+  });
+
   it.each([
     [
       'rejected authentication is 401 with a Bearer challenge',

@@ -1,5 +1,5 @@
 // Lists every decision the spec made where the service description is silent: the reviewer's checklist.
-import { openapiDocument } from './openapi-document.generated.ts';
+import { assumptions as generatedAssumptions } from './assumptions.generated.ts';
 import { isJsonObject, toPointer, type JsonObject, type JsonValue } from './json-pointer.ts';
 
 /** One decision of the spec. */
@@ -48,14 +48,19 @@ function collect(value: JsonValue, tokens: string[], into: Assumption[]): void {
   for (const [key, child] of Object.entries(value)) collect(child, [...tokens, key], into);
 }
 
-function readAssumptions(): Assumption[] {
+/**
+ * Every `x-assumption` of a document, in document order: tools/generate.ts writes spec/openapi.yaml's into
+ * assumptions.generated.ts, so no process walks the document for them when it starts.
+ * @example readAssumptions(openapiDocument).length
+ */
+export function readAssumptions(document: JsonObject): Assumption[] {
   const result: Assumption[] = [];
-  collect(openapiDocument, [], result);
+  collect(document, [], result);
   return result;
 }
 
 /**
- * Every `x-assumption` in the document, in document order.
+ * Every `x-assumption` in spec/openapi.yaml, in document order.
  * @example assumptions.find((a) => a.pointer.endsWith('/revenueShare'))?.reason
  */
-export const assumptions: readonly Assumption[] = readAssumptions();
+export const assumptions: readonly Assumption[] = generatedAssumptions;

@@ -1,5 +1,5 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { agentCategories, agentModels, agentStatuses, taskPriorities, taskStatuses } from './enums.ts';
+import { agentCategories, agentModels, agentStatuses, schemaEnum, taskPriorities, taskStatuses } from './enums.ts';
 import { getSchemaValidator } from './validators/schema-compiler.ts';
 import type { AgentCategory, AgentModel, AgentStatus, TaskPriority, TaskStatus } from './types.ts';
 
@@ -14,6 +14,8 @@ describe('enum lists read from the document', () => {
   ] as const)('%s: every value passes its schema and nothing else does', (name, list) => {
     const validate = getSchemaValidator(`/components/schemas/${name}`, 'response');
     expect(list.length).toBeGreaterThan(1);
+    expect(list).toEqual(schemaEnum(name));
+    expect(Object.isFrozen(list)).toBe(true);
     for (const value of list) expect(validate(value), value).toBe(true);
     const others = [...agentCategories, ...agentModels, ...agentStatuses, ...taskStatuses, ...taskPriorities];
     for (const value of others.filter((other) => !(list as readonly string[]).includes(other)))

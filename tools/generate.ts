@@ -1,7 +1,7 @@
 // `npm run generate`: writes the files of spec/ derived from spec/openapi.yaml; `--check` fails when a checked-in one is stale.
 import { writeFile } from 'node:fs/promises';
 import { cliError } from '../scripts/cli-error.ts';
-import { renderDocs, renderSpecFiles, staleGeneratedFiles } from './generated-files.ts';
+import { renderDocs, renderSpecFiles, renderValidators, staleGeneratedFiles } from './generated-files.ts';
 
 const args = process.argv.slice(2);
 const check = args.includes('--check');
@@ -18,8 +18,9 @@ if (check) {
   }
   console.log('generated files are fresh');
 } else {
-  // The spec's files first: the doc tables are rendered from the generated document, which must be the new one.
-  for (const render of [renderSpecFiles, renderDocs]) {
+  // The spec's files first: the validators and the doc tables are rendered from the generated documents, which must be
+  // the new ones.
+  for (const render of [renderSpecFiles, renderValidators, renderDocs]) {
     for (const [relative, content] of await render()) {
       await writeFile(new URL(`../${relative}`, import.meta.url), content);
       console.log(`wrote ${relative}`);

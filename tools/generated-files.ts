@@ -1,6 +1,7 @@
 // Renders every file derived from spec/openapi.yaml and mocks/control-plane/control-plane.yaml (and the tables of the docs), so `generate`
 // writes them and tests compare them.
 import { readFile } from 'node:fs/promises';
+import { faker } from '@faker-js/faker/locale/en';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { parse } from 'yaml';
 
@@ -68,6 +69,46 @@ function renderRequestDefaults(document: Node): string {
   );
 }
 
+/** `AgentCategory` → `agentCategories`: the name of the list of a schema's values. */
+function listName(schema: string): string {
+  const camel = schema[0]?.toLowerCase() + schema.slice(1);
+  if (camel.endsWith('y')) return `${camel.slice(0, -1)}ies`;
+  return camel.endsWith('s') ? `${camel}es` : `${camel}s`;
+}
+
+/**
+ * The values of every component schema with an enum of strings, as literals in a module with no side effects: an app
+ * that imports one (`agentStatuses`) bundles those few strings, never the document.
+ */
+function renderEnums(document: Node): string {
+  const components =
+    isNode(document.components) && isNode(document.components.schemas) ? document.components.schemas : {};
+  const lists = Object.entries(components).flatMap(([name, schema]) => {
+    const values = isNode(schema) ? schema.enum : undefined;
+    if (!Array.isArray(values) || !values.every((value) => typeof value === 'string')) return [];
+    return [
+      `/** Every value of \`#/components/schemas/${name}\`, in document order. */\n` +
+        `export const ${listName(name)}: readonly components['schemas']['${name}'][] = /* @__PURE__ */ Object.freeze(${JSON.stringify(values)});\n`,
+    ];
+  });
+  return `${header}import type { components } from './openapi-types.generated.ts';\n\n${lists.join('\n')}`;
+}
+
+/**
+ * The two word lists of faker's English locale the seeded catalogue draws from, so the fake loads faker's base alone
+ * (the English locale is ~290 KB of word lists it does not use). Drawn with `faker.helpers.arrayElement`, exactly as
+ * `faker.word.adjective()` and `faker.company.buzzNoun()` draw them: the same seed gives the same catalogue.
+ */
+function renderCatalogueWords(): string {
+  const list = (name: string, words: readonly string[]): string =>
+    `export const ${name}: readonly string[] = /* @__PURE__ */ Object.freeze(${JSON.stringify(words)});\n`;
+  return (
+    headerFor("@faker-js/faker's English locale") +
+    `\n/** faker's \`word.adjective\` list. */\n${list('ADJECTIVES', faker.definitions.word.adjective)}` +
+    `\n/** faker's \`company.buzz_noun\` list. */\n${list('BUZZ_NOUNS', faker.definitions.company.buzz_noun)}`
+  );
+}
+
 /** How mocks/control-plane/control-plane.yaml refers to the API's own schemas (its enums), instead of restating them. */
 const API_REF_PREFIX = '../../spec/openapi.yaml#';
 
@@ -110,7 +151,9 @@ export async function renderSpecFiles(): Promise<Map<string, string>> {
         `export const openapiDocument: JsonObject = ${JSON.stringify(document, null, 2)};\n`,
     ],
     ['spec/request-defaults.generated.ts', renderRequestDefaults(document)],
+    ['spec/enums.generated.ts', renderEnums(document)],
     ['mocks/control-plane/control-plane-types.generated.ts', `${controlHeader}${controlTypes}`],
+    ['mocks/state/catalogue-words.generated.ts', renderCatalogueWords()],
     [
       'mocks/control-plane/control-plane-document.generated.ts',
       `${controlHeader}import type { JsonObject } from '../../spec/index.ts';\n\n` +
@@ -131,11 +174,21 @@ export async function renderDocs(): Promise<Map<string, string>> {
 }
 
 /**
+ * The validators of both documents as ajv standalone code, rendered from the generated documents as they are when
+ * first called: imported late, for the same reason as renderDocs.
+ * @example for (const [path, code] of await renderValidators()) await writeFile(path, code);
+ */
+export async function renderValidators(): Promise<Map<string, string>> {
+  const { renderValidatorFiles } = await import('./generated-validators.ts');
+  return renderValidatorFiles();
+}
+
+/**
  * Every derived file, keyed by its path relative to the project root.
  * @example for (const [path, content] of await renderGeneratedFiles()) expect(readFileSync(path, 'utf8')).toBe(content);
  */
 export async function renderGeneratedFiles(): Promise<Map<string, string>> {
-  return new Map([...(await renderSpecFiles()), ...(await renderDocs())]);
+  return new Map([...(await renderSpecFiles()), ...(await renderValidators()), ...(await renderDocs())]);
 }
 
 /**

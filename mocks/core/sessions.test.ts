@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mintToken } from './request/auth.ts';
 import { createFixedClock, createSystemClock } from './clock.ts';
 import { createMockCore, type MockCore, type MockCoreOptions } from './core.ts';
-import { createHandlers } from '../adapters/msw/handlers.ts';
+import { createHandlers } from '../adapters/msw/create-handlers.ts';
 import { startMockServer, type RunningMockServer } from '../adapters/node-http/http-server.ts';
 import { silentLogger } from './logger.ts';
 import { SessionRegistry, sessionIdProblem, sessionOf } from './sessions.ts';

@@ -1,5 +1,6 @@
 // The seeded catalogue of agents the fake starts with: faker text that fits each category, figures that agree with each other.
-import { faker } from '@faker-js/faker/locale/en';
+// faker's base alone, with the two English word lists it draws from generated beside it (catalogue-words.generated.ts).
+import { faker } from '@faker-js/faker/locale/base';
 import {
   agentCategories,
   agentModels,
@@ -9,6 +10,7 @@ import {
   type AgentStatus,
 } from '../../spec/index.ts';
 import { createRandom } from '../core/random.ts';
+import { ADJECTIVES, BUZZ_NOUNS } from './catalogue-words.generated.ts';
 import { BASE_COST, BASE_PROCESSING_MS } from './task-rules.ts';
 
 /** Every category and model, in the order the catalogue cycles through them: the spec's enum order. */
@@ -70,7 +72,7 @@ const FLAVOURS: Readonly<Record<AgentCategory, CategoryFlavour>> = {
       'translation',
     ],
     describe: () =>
-      `Runs the ${faker.company.buzzNoun()} community on ${pick(['Discord', 'Telegram', 'X', 'Farcaster'])}: answers questions, ${pick(['moderates threads', 'posts daily recaps', 'welcomes newcomers'])} and ${pick(['tracks sentiment', 'drafts announcements', 'translates updates'])}.`,
+      `Runs the ${pick(BUZZ_NOUNS)} community on ${pick(['Discord', 'Telegram', 'X', 'Farcaster'])}: answers questions, ${pick(['moderates threads', 'posts daily recaps', 'welcomes newcomers'])} and ${pick(['tracks sentiment', 'drafts announcements', 'translates updates'])}.`,
   },
   gaming: {
     nouns: ['Game Master', 'Quest Designer', 'NPC Director', 'Speedrunner', 'Guild Keeper'],
@@ -83,7 +85,7 @@ const FLAVOURS: Readonly<Record<AgentCategory, CategoryFlavour>> = {
       'lore-writing',
     ],
     describe: () =>
-      `Designs ${pick(['quests', 'boss fights', 'loot tables', 'dialogue trees'])} for ${faker.word.adjective()} ${pick(['RPG', 'strategy', 'racing', 'card'])} games and keeps the in-game economy balanced.`,
+      `Designs ${pick(['quests', 'boss fights', 'loot tables', 'dialogue trees'])} for ${pick(ADJECTIVES)} ${pick(['RPG', 'strategy', 'racing', 'card'])} games and keeps the in-game economy balanced.`,
   },
   defi: {
     nouns: ['Yield Farmer', 'Liquidity Manager', 'Vault Keeper', 'Lending Optimizer', 'Staking Steward'],
@@ -172,7 +174,7 @@ export function catalogueEntry(seed: number, index: number, agentId: string): Ca
   faker.seed([seed, index]);
   const { category, model, status } = catalogueShape(index);
   const flavour = FLAVOURS[category];
-  const name = `${faker.word.adjective().replace(/^./, (c) => c.toUpperCase())} ${pick(flavour.nouns)}`;
+  const name = `${pick(ADJECTIVES).replace(/^./, (c) => c.toUpperCase())} ${pick(flavour.nouns)}`;
   const totalSupply = pick([100_000, 250_000, 500_000, 1_000_000, 10_000_000, 100_000_000]);
   const circulatingSupply = Math.round(totalSupply * faker.number.float({ min: 0.3, max: 1, fractionDigits: 2 }));
   const price = faker.number.float({ min: 0.001, max: 2, fractionDigits: 4 });

@@ -2,8 +2,7 @@
 import { resolveRef } from '../document-refs.ts';
 import { getOperation } from '../operations.ts';
 import { getAtPointer, isJsonObject, type JsonObject } from '../json-pointer.ts';
-import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { getSchemaValidator, rootSchemaPointer, schemaPathToPointer } from './schema-compiler.ts';
+import { getSchemaValidator, rootSchemaPointer, schemaPathToPointer, type SchemaValidator } from './schema-compiler.ts';
 import { ruleOrigin, type RuleOrigin } from '../rule-origin.ts';
 import { toFieldErrors } from './field-errors.ts';
 import type { BodyOperationId, OperationId, RequestBodies, ValidationError } from '../types.ts';
@@ -83,10 +82,10 @@ export function brokenKeywords(operationId: BodyOperationId, body: unknown): Bro
 
 // The fake validates a body and a path parameter on every request: for spec/openapi.yaml the compiled validator is kept
 // by operation (and parameter), with no pointer to find and no cache key to build per request.
-const bodyValidators = new Map<string, ValidateFunction>();
-const parameterValidators = new Map<string, Map<string, ValidateFunction>>();
+const bodyValidators = new Map<string, SchemaValidator>();
+const parameterValidators = new Map<string, Map<string, SchemaValidator>>();
 
-function ownValidator(cache: Map<string, ValidateFunction>, key: string, pointer: () => string): ValidateFunction {
+function ownValidator(cache: Map<string, SchemaValidator>, key: string, pointer: () => string): SchemaValidator {
   let validate = cache.get(key);
   if (!validate) {
     validate = getSchemaValidator(pointer(), 'request', openapiDocument);
@@ -141,7 +140,7 @@ export function validatePathParameter(
   value: string,
   document: JsonObject = openapiDocument,
 ): ValidationResult<string> {
-  let validate: ValidateFunction;
+  let validate: SchemaValidator;
   if (document === openapiDocument) {
     let byName = parameterValidators.get(operationId);
     if (!byName) {

@@ -1,72 +1,31 @@
-// Compiles the document's schemas with ajv once per process, each under an $id that is its JSON Pointer in the document.
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
-import { resolveRef } from '../document-refs.ts';
+// The validator of a schema of the document: for spec/openapi.yaml, the one tools/generate.ts wrote with ajv's standalone
+// code (no compile at run time); for another version of the document, or a pointer nobody generated, ajv compiles it
+// when first asked for, loaded only then (Node only: a browser gets the generated ones alone).
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { openapiDocument } from '../openapi-document.generated.ts';
-import { getAtPointer, isJsonObject, type JsonObject, type JsonValue } from '../json-pointer.ts';
+import type { JsonObject } from '../json-pointer.ts';
+import {
+  addDocumentSchemas,
+  ajvOptions,
+  rootSchemaPointer as rootPointerIn,
+  schemaId,
+  type SchemaMode,
+  type SchemaValidator,
+} from './ajv-setup.ts';
+import { requestValidators, responseValidators, strictValidators } from './schema-validators.generated.ts';
 
-/** Schemas are registered as `${SCHEMA_BASE}${pointer}`, so ajv's schemaPath leads back into the document. */
-const SCHEMA_BASE = 'https://agent-registry.kit/openapi';
-const STRICT_BASE = 'https://agent-registry.kit/strict';
+export { schemaPathToPointer, type SchemaMode, type SchemaValidator } from './ajv-setup.ts';
 
-/** How a schema is used: requests get the spec's defaults filled in; responses are only read; strict flags undocumented fields. */
-export type SchemaMode = 'request' | 'response' | 'strict';
-
-function rewrite(value: JsonValue, base: string, closeObjects: boolean, document: JsonObject): JsonValue {
-  if (Array.isArray(value)) return value.map((item) => rewrite(item, base, closeObjects, document));
-  if (!isJsonObject(value)) return value;
-  const copy: JsonObject = {};
-  for (const [key, child] of Object.entries(value)) {
-    copy[key] =
-      key === '$ref' && typeof child === 'string'
-        ? base + child.replace(/^#/, '')
-        : rewrite(child, base, closeObjects, document);
-  }
-  // ajv's useDefaults does not look through $ref, so a default declared on a referenced schema (TaskPriority) is carried beside the ref.
-  if (typeof value.$ref === 'string' && copy.default === undefined) {
-    const target = resolveRef(value, '', document).node;
-    if (target.default !== undefined) copy.default = target.default;
-  }
-  if (closeObjects && isJsonObject(copy.properties) && copy.additionalProperties === undefined) {
-    copy.additionalProperties = false;
-  }
-  return copy;
-}
-
-/** Every `x-` keyword the document's schemas use: ajv's strict mode must be told they are annotations. */
-function extensionKeywords(value: JsonValue, found: Set<string>): Set<string> {
-  if (Array.isArray(value)) for (const item of value) extensionKeywords(item, found);
-  else if (isJsonObject(value))
-    for (const [key, child] of Object.entries(value)) {
-      if (key.startsWith('x-')) found.add(key);
-      extensionKeywords(child, found);
-    }
-  return found;
-}
-
-function createAjv(mode: SchemaMode, document: JsonObject): Ajv2020 {
-  const ajv = new Ajv2020({
-    strict: true,
-    allErrors: true,
-    verbose: true,
-    useDefaults: mode === 'request',
-  });
-  addFormats.default(ajv);
-  const schemas = getAtPointer(document, '/components/schemas');
-  if (!isJsonObject(schemas)) throw new Error('the document has no components.schemas');
-  ajv.addVocabulary([...extensionKeywords(document, new Set(['x-assumption', 'x-assumed-keywords']))]);
-  const base = mode === 'strict' ? STRICT_BASE : SCHEMA_BASE;
-  for (const [name, schema] of Object.entries(schemas)) {
-    const rewritten = rewrite(schema, base, mode === 'strict', document);
-    if (!isJsonObject(rewritten)) throw new Error(`schema ${name} is not an object`);
-    ajv.addSchema({ ...rewritten, $id: `${base}/components/schemas/${name}` });
-  }
-  return ajv;
-}
+/** The generated validators of spec/openapi.yaml by pointer, per mode; each table is built when its mode is first used. */
+const generated: Record<SchemaMode, () => Readonly<Record<string, SchemaValidator>>> = {
+  request: requestValidators,
+  response: responseValidators,
+  strict: strictValidators,
+};
 
 interface CompilerCache {
   instances: Map<SchemaMode, Ajv2020>;
-  compiled: Map<string, ValidateFunction>;
+  compiled: Map<string, SchemaValidator>;
 }
 // One cache per version of the document: the spec's own, and any other version a spec-change check loads.
 const caches = new WeakMap<JsonObject, CompilerCache>();
@@ -80,37 +39,40 @@ function cacheOf(document: JsonObject): CompilerCache {
   return cache;
 }
 
+/** ajv with the formats, loaded on first use: a process that only uses the generated validators never loads it. */
+function newAjv(mode: SchemaMode, pointer: string): Ajv2020 {
+  const nodeModule = globalThis.process?.getBuiltinModule?.('node:module');
+  if (nodeModule === undefined)
+    throw new Error(`no generated validator for ${mode} ${pointer}, and ajv compiles at run time only under Node`);
+  const require = nodeModule.createRequire(import.meta.url);
+  const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  const addFormats = require('ajv-formats') as { default: (ajv: Ajv2020) => Ajv2020 };
+  return addFormats.default(new Ajv(ajvOptions(mode)));
+}
+
 /**
- * The compiled validator of the schema at `pointer` (a schema object in the document, `$ref` or inline), compiled once.
- * `document` is spec/openapi.yaml unless another version of it is given.
+ * The validator of the schema at `pointer` (a schema object in the document, `$ref` or inline), generated or compiled
+ * once. `document` is spec/openapi.yaml unless another version of it is given.
  * @example getSchemaValidator('/components/schemas/Agent', 'response')(body)
  */
 export function getSchemaValidator(
   pointer: string,
   mode: SchemaMode,
   document: JsonObject = openapiDocument,
-): ValidateFunction {
+): SchemaValidator {
+  const own = document === openapiDocument ? generated[mode]()[pointer] : undefined;
+  if (own !== undefined) return own;
   const { instances, compiled } = cacheOf(document);
   const key = `${mode} ${pointer}`;
   const cached = compiled.get(key);
   if (cached) return cached;
   let ajv = instances.get(mode);
   if (!ajv) {
-    ajv = createAjv(mode, document);
+    ajv = newAjv(mode, pointer);
+    addDocumentSchemas(ajv, mode, document);
     instances.set(mode, ajv);
   }
-  const schema = getAtPointer(document, pointer);
-  if (!isJsonObject(schema)) throw new Error(`no schema at ${pointer}`);
-  const base = mode === 'strict' ? STRICT_BASE : SCHEMA_BASE;
-  const root = rootSchemaPointer(pointer, document);
-  let validate: ValidateFunction | undefined;
-  if (root.startsWith('/components/schemas/') && root.split('/').length === 4) {
-    validate = ajv.getSchema(base + root);
-  } else {
-    const rewritten = rewrite(schema, base, mode === 'strict', document);
-    if (!isJsonObject(rewritten)) throw new Error(`no schema at ${pointer}`);
-    validate = ajv.compile({ ...rewritten, $id: base + encodeURI(pointer) });
-  }
+  const validate = ajv.getSchema(schemaId(ajv, pointer, mode, document));
   if (!validate) throw new Error(`could not compile the schema at ${pointer}`);
   compiled.set(key, validate);
   return validate;
@@ -121,21 +83,5 @@ export function getSchemaValidator(
  * @example rootSchemaPointer('/paths/~1v1~1agents~1deploy/post/requestBody/content/application~1json/schema') // '/components/schemas/DeployRequest'
  */
 export function rootSchemaPointer(pointer: string, document: JsonObject = openapiDocument): string {
-  const schema = getAtPointer(document, pointer);
-  if (isJsonObject(schema) && typeof schema.$ref === 'string' && Object.keys(schema).length === 1) {
-    return rootSchemaPointer(schema.$ref.replace(/^#/, ''), document);
-  }
-  return pointer;
-}
-
-/**
- * Turns an ajv schemaPath back into the pointer of the keyword in the document.
- * @example schemaPathToPointer('https://agent-registry.kit/openapi/components/schemas/Tokenomics/properties/price/minimum', '') // '/components/schemas/Tokenomics/properties/price/minimum'
- */
-export function schemaPathToPointer(schemaPath: string, rootPointer: string): string {
-  if (schemaPath.startsWith('#')) return rootPointer + decodeURI(schemaPath.slice(1));
-  for (const base of [SCHEMA_BASE, STRICT_BASE]) {
-    if (schemaPath.startsWith(base)) return decodeURI(schemaPath.slice(base.length).replace('#', ''));
-  }
-  return schemaPath;
+  return rootPointerIn(pointer, document);
 }

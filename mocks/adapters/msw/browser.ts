@@ -2,7 +2,7 @@
 import { setupWorker, type SetupWorker } from 'msw/browser';
 import { DEFAULT_CATALOGUE_SIZE } from '../../state/catalogue.ts';
 import { DEFAULT_SEED, type MockCore } from '../../core/core.ts';
-import { createHandlers, type MockHandlerOptions } from './handlers.ts';
+import { createHandlers, type MockHandlerOptions } from './create-handlers.ts';
 import { seedFromText } from '../../core/random.ts';
 import { DEFAULT_MAX_TASKS } from '../../state/store.ts';
 import { createTestApi, type MockTestApi } from '../../test-api/test-api.ts';
@@ -10,7 +10,7 @@ import { openPageStorage, type PersistOption } from '../../storage/web-storage/w
 import { mintToken } from '../../core/request/auth.ts';
 
 export { DEFAULT_JWT_SECRET, mintToken, type MintOptions } from '../../core/request/auth.ts';
-export type { MockHandlerOptions } from './handlers.ts';
+export type { MockHandlerOptions } from './create-handlers.ts';
 export * from '../../test-api/test-api-exports.ts';
 export type { PersistOption } from '../../storage/web-storage/web-storage.ts';
 

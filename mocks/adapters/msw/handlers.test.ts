@@ -6,7 +6,7 @@ import { createFixedClock } from '../../core/clock.ts';
 import { expectConforms } from '../../test-api/expect-conforms.ts';
 import { silentLogger } from '../../core/logger.ts';
 import { operations } from '../../../spec/index.ts';
-import { createHandlers } from './handlers.ts';
+import { createHandlers } from './create-handlers.ts';
 import { setupMockServer } from './node.ts';
 
 const API = 'http://api.test';

@@ -1,12 +1,12 @@
 // The node interceptor helper: msw's setupServer over the fake's handlers, for tests in other apps (fetch intercepted in-process).
 import { setupServer, type SetupServer } from 'msw/node';
 import type { MockCore } from '../../core/core.ts';
-import { createHandlers, type MockHandlerOptions } from './handlers.ts';
+import { createHandlers, type MockHandlerOptions } from './create-handlers.ts';
 import { createTestApi, type MockTestApi } from '../../test-api/test-api.ts';
 import { writePactFile } from '../../pact/pact-file.ts';
 
 export { DEFAULT_JWT_SECRET, mintToken, type MintOptions } from '../../core/request/auth.ts';
-export type { MockHandlerOptions } from './handlers.ts';
+export type { MockHandlerOptions } from './create-handlers.ts';
 export * from '../../test-api/test-api-exports.ts';
 
 /** msw's server, plus the core behind it and the test API over both (`api.reset()` resets handlers and state). */

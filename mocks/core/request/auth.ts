@@ -1,5 +1,7 @@
 // The auth decision: a bearer JWT, HS256 with the development secret, verified with jose and cached per token until it expires.
-import { errors, jwtVerify, SignJWT } from 'jose';
+import * as errors from 'jose/errors';
+import { SignJWT } from 'jose/jwt/sign';
+import { jwtVerify } from 'jose/jwt/verify';
 import { creatorProblem, MAX_CREATOR_LENGTH } from '../../state/agent-identity.ts';
 
 /** The documented development secret; set MOCK_JWT_SECRET (or the `jwtSecret` option) to use another. */
