@@ -72,6 +72,7 @@ function readOperations(): ControlOperationSpec[] {
                 $id: `${BASE}/query${encodeURI(pointer)}`,
                 type: 'object',
                 properties: rebase(properties),
+                required: query.filter((parameter) => parameter.required === true).map((p) => String(p.name)),
               }),
         validateBody:
           body === undefined

@@ -1,7 +1,7 @@
 // The fake's core: assembles store, clock, journal, scenarios and auth, and answers every request (API, control plane, CORS).
 import { createApiDispatch, type DispatchTrace } from './api-dispatch.ts';
 import { createAuthenticator, DEFAULT_JWT_SECRET, type Authenticator } from './request/auth.ts';
-import { createRunnerClock, createSessionClock, createSystemClock, type Clock } from './clock.ts';
+import { clockStepProblem, createRunnerClock, createSessionClock, createSystemClock, type Clock } from './clock.ts';
 import { handleControlRequest } from '../control-plane/control-plane.ts';
 import { Coverage } from './steering/coverage.ts';
 import { preflight, refuseCrossSite, withCors, type CorsOrigins } from './request/cors.ts';
@@ -420,12 +420,14 @@ function assembleCore(
     },
     persist,
     async advanceClock(ms) {
+      const problem = clockStepProblem(ms, clock.offset);
+      if (problem !== undefined) throw new MockInputError('The clock step', [{ path: '/ms', message: problem }]);
       await documents.advanceClock(ms);
       store.settle();
     },
     async configureScenarios(config) {
       const parsed = parseScenarioConfig(config);
-      if (parsed.errors.length > 0) throw new MockInputError('The scenarios', parsed.errors);
+      if (parsed.errors.length > 0) throw new MockInputError('The scenario configuration', parsed.errors);
       await documents.saveScenarios(parsed.config);
     },
     handle(request) {
