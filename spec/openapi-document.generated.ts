@@ -1748,7 +1748,7 @@ export const openapiDocument: JsonObject = {
         "summary": "A record the service could not read for now",
         "value": {
           "type": "https://agent-registry.dev/problems/state-unavailable",
-          "title": "The stored state could not be read",
+          "title": "The record could not be read",
           "status": 503,
           "detail": "The record could not be read for now; nothing was changed, so retrying after Retry-After is safe.",
           "instance": "/v1/agents/agt_7Qm2xK9pLr4TnW8v"

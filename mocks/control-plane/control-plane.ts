@@ -20,12 +20,7 @@ import { readJsonBody } from '../core/request/request-body.ts';
 import { createRouter } from '../core/router.ts';
 import { scenarioErrors, type ScenarioConfig, type Scenarios } from '../core/steering/scenarios.ts';
 import { sessionIdProblem, type SessionRegistry, type SessionTarget } from '../core/sessions.ts';
-import {
-  buildOverrideFrom,
-  OverrideError,
-  overrideFieldPath,
-  type BuiltOverride,
-} from '../core/steering/overrides.ts';
+import { buildOverrideFrom, OverrideError, overrideFieldPath, type BuiltOverride } from '../core/steering/overrides.ts';
 import type { AgentStore, SeedOutcome } from '../state/store.ts';
 
 /** What the control plane may use of the core: a narrow view, so it depends on no module that imports it. */

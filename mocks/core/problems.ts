@@ -52,7 +52,7 @@ export const PROBLEMS = {
   /** The durable store could not write a change: nothing of it was applied, so the client may retry. */
   'state-not-saved': { status: 503, slug: 'state-not-saved', title: 'The change could not be saved' },
   /** A shared store (PostgreSQL) could not be read before answering: nothing was applied, so the client may retry. */
-  'state-unavailable': { status: 503, slug: 'state-unavailable', title: 'The stored state could not be read' },
+  'state-unavailable': { status: 503, slug: 'state-unavailable', title: 'The record could not be read' },
   /** The proxy's upstream did not answer within its timeout. */
   'upstream-timeout': { status: 504, slug: 'upstream-timeout', title: 'The upstream server did not answer in time' },
 } as const;
@@ -111,7 +111,11 @@ export function problemResponse(kind: ProblemKind, details: ProblemDetails): Moc
   const response: MockResponse = {
     status: entry.status,
     // A 503 says when to come back, as the spec requires (a second is what a fake's passing failure needs).
-    headers: { 'content-type': 'application/problem+json', ...(entry.status === 503 && { 'retry-after': '1' }), ...details.headers },
+    headers: {
+      'content-type': 'application/problem+json',
+      ...(entry.status === 503 && { 'retry-after': '1' }),
+      ...details.headers,
+    },
     body: JSON.stringify(problem),
   };
   builtFrom.set(response, kind);

@@ -103,7 +103,10 @@ export function connectTestApi(options: RemoteTestApiOptions): MockTestApi {
     const { status, errors, detail } = await refusal(response);
     const listed = errors.length > 0 ? errors : [{ path: '', message: detail }];
     if (path === '/__mock/overrides') throw overrideRefused(status, listed);
-    throw new MockInputError(`${method} ${path} (answered ${status})`, listed.map(({ path, message }) => ({ path, message })));
+    throw new MockInputError(
+      `${method} ${path} (answered ${status})`,
+      listed.map(({ path, message }) => ({ path, message })),
+    );
   }
   const listRequests = async (operationId: string) =>
     (await call<{ requests: RecordedRequest[] }>('GET', `/__mock/requests?operation=${operationId}`)).requests;

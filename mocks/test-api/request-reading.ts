@@ -2,11 +2,7 @@
 // core's journal in process, GET /__mock/requests over HTTP): one implementation of the filter and of the wait.
 import { findOperation, type OperationId, type OperationKey, type OperationOf } from '../../spec/index.ts';
 import { MockInputError } from '../core/input-error.ts';
-import {
-  matchesRequestFilter,
-  type RecordedRequest,
-  type RequestFilter,
-} from '../core/steering/recorded-requests.ts';
+import { matchesRequestFilter, type RecordedRequest, type RequestFilter } from '../core/steering/recorded-requests.ts';
 
 /** How long `waitForRequest` waits by default, in milliseconds. */
 const DEFAULT_WAIT_MS = 5000;

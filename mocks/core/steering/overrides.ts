@@ -150,7 +150,8 @@ export function buildOverride(
     status,
     headers: { ...documented.headers },
     body: body === undefined ? documented.body : JSON.stringify(body),
-    ...(body === undefined && documented.body.includes(instanceField(operation.path)) && { exampleInstance: operation.path }),
+    ...(body === undefined &&
+      documented.body.includes(instanceField(operation.path)) && { exampleInstance: operation.path }),
   };
   for (const [name, value] of Object.entries(options.headers ?? {})) response.headers[name.toLowerCase()] = value;
   const unsendable = unsendableProblems(response);
