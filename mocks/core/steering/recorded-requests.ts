@@ -123,7 +123,7 @@ function entryBody(entry: JournalEntry, operationId: OperationId): Pick<Recorded
 
 /**
  * The journal's requests to one operation, oldest first, each with its path parameters and validated body.
- * @example recordedRequests(core.journal.entries(), 'deployAgent')[0]?.body?.revenueShare // 0.1
+ * @example recordedRequests(core.journal.entries(), operationId)[0]?.status // the status the first one was answered
  */
 export function recordedRequests<K extends OperationId>(
   entries: readonly JournalEntry[],
