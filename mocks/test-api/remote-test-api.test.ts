@@ -88,6 +88,27 @@ describe('the control plane seeding routes', () => {
   });
 });
 
+describe('GET /__mock/requests', () => {
+  it('lists one operation’s requests, named by operationId or METHOD /path, and refuses any other name', async () => {
+    const agent = await api.seedAgent();
+    await get(`/v1/agents/${agent.agentId}`);
+    const list = async (query: string) => {
+      const response = await fetch(`${server.url}/__mock/requests${query}`);
+      return { status: response.status, body: (await response.json()) as { requests?: unknown[]; errors?: unknown[] } };
+    };
+    const byId = await list('?operation=getAgent');
+    expect(byId.body.requests).toEqual([
+      expect.objectContaining({ seq: expect.any(Number), params: { agentId: agent.agentId }, status: 200, query: '' }),
+    ]);
+    expect((await list(`?operation=${encodeURIComponent('GET /v1/agents/{agentId}')}`)).body).toEqual(byId.body);
+    expect(await list('?operation=getAgents')).toMatchObject({
+      status: 400,
+      body: { errors: [{ path: '/query/operation', message: expect.stringMatching(/neither an operationId/) }] },
+    });
+    expect((await list('')).status).toBe(400);
+  });
+});
+
 describe('connectTestApi', () => {
   it('seeds, overrides, sets scenarios, moves the clock and resets a running server', async () => {
     const agent = await api.seedAgent({ name: 'Remote' });
