@@ -609,6 +609,16 @@ export const controlPlaneDocument: JsonObject = {
               "type": "string",
               "minLength": 1
             }
+          },
+          {
+            "name": "after",
+            "in": "query",
+            "description": "Only the requests whose seq is greater (what a waiting test has not looked at yet).",
+            "schema": {
+              "type": "integer",
+              "minimum": 0,
+              "default": 0
+            }
           }
         ],
         "responses": {

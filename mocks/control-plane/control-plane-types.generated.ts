@@ -857,6 +857,8 @@ export interface operations {
         parameters: {
             query: {
                 operation: string;
+                /** @description Only the requests whose seq is greater (what a waiting test has not looked at yet). */
+                after?: number;
             };
             header?: never;
             path?: never;

@@ -388,7 +388,7 @@ describe('the control plane through its narrow host interface', () => {
         seedTask: () => ({ ok: false as const, status: 400 as const, errors: [] }),
       },
       clock: { now: () => START, offset: 0 },
-      journal: { capacity: 5, entries: () => [], clear: () => {} },
+      journal: { capacity: 5, entries: () => [], entriesAfter: () => [], clear: () => {} },
       coverage: { report: () => ({}) as ReturnType<Coverage['report']>, reset: () => {} },
       scenarios: { config: {}, taskFailureRatio: 0.5 },
       advanceClock: () => Promise.resolve(),

@@ -31,7 +31,7 @@ export interface ControlPlaneHost {
     'agentCount' | 'taskCount' | 'maxTasks' | 'list' | 'setStatus' | 'findTask' | 'seedAgent' | 'seedTask'
   >;
   readonly clock: Pick<Clock, 'now' | 'offset'>;
-  readonly journal: Pick<Journal, 'capacity' | 'entries' | 'clear'>;
+  readonly journal: Pick<Journal, 'capacity' | 'entries' | 'entriesAfter' | 'clear'>;
   readonly coverage: Pick<Coverage, 'report' | 'reset'>;
   readonly scenarios: Pick<Scenarios, 'config' | 'taskFailureRatio'>;
   /** Back to the seed. */
@@ -208,7 +208,8 @@ const controlHandlers = {
         errors: [{ path: '/query/operation', message }],
       });
     }
-    return jsonValueResponse(200, { requests: recordedRequests(host.journal.entries(), operation.operationId) });
+    const requests = recordedRequests(host.journal.entriesAfter(query.after ?? 0), operation.operationId);
+    return jsonValueResponse(200, { requests });
   },
   clearJournal: (_request, host) => {
     host.journal.clear();

@@ -108,8 +108,9 @@ export function connectTestApi(options: RemoteTestApiOptions): MockTestApi {
       listed.map(({ path, message }) => ({ path, message })),
     );
   }
-  const listRequests = async (operationId: string) =>
-    (await call<{ requests: RecordedRequest[] }>('GET', `/__mock/requests?operation=${operationId}`)).requests;
+  const listRequests = async (operationId: string, after: number) =>
+    (await call<{ requests: RecordedRequest[] }>('GET', `/__mock/requests?operation=${operationId}&after=${after}`))
+      .requests;
   return {
     ...createRequestReading(listRequests, 50),
     async override(operation, status, body, overrideOptions) {

@@ -99,6 +99,14 @@ describe('waitForRequest', () => {
     expect((await next).body).toMatchObject({ name: 'Later', revenueShare: 0.1 });
   });
 
+  it('passes over requests that do not match while it waits, and resolves with the one that does', async () => {
+    const waited = api.waitForRequest('deployAgent', { body: { name: 'Wanted' } });
+    setTimeout(() => void deploy({ ...form, name: 'Other' }), 20);
+    setTimeout(() => void deploy({ ...form, name: 'Wanted' }), 60);
+    expect((await waited).body?.name).toBe('Wanted');
+    expect((await api.requests('deployAgent')).map((request) => request.body?.name)).toEqual(['Other', 'Wanted']);
+  });
+
   it('waits on real time while the test holds fake timers, and rejects after the timeout saying what came', async () => {
     vi.useFakeTimers();
     await deploy({ ...form, name: '' });

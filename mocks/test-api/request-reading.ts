@@ -64,19 +64,18 @@ function waitTimedOut(operationId: OperationId, timeout: number, seen: readonly 
  * @example const reading = createRequestReading(async (id) => recordedRequests(core.journal.entries(), id), 10);
  */
 export function createRequestReading(
-  list: (operationId: OperationId) => Promise<RecordedRequest[]>,
+  list: (operationId: OperationId, after: number) => Promise<RecordedRequest[]>,
   pollMs: number,
 ): RequestReading {
   /** The journal seqs earlier waits returned. */
   const returned = new Set<number>();
   // The filter was typed against the operation the caller named; here it meets the requests listed for that operation.
-  const read = async (operationId: OperationId, filter: unknown) =>
-    (await list(operationId)).filter((request) =>
-      matchesRequestFilter(request, filter as RequestFilter<OperationId> | undefined),
-    );
+  const matches = (request: RecordedRequest, filter: unknown) =>
+    matchesRequestFilter(request, filter as RequestFilter<OperationId> | undefined);
   return {
     async requests(operation, filter) {
-      return (await read(operationIdOf(operation), filter)) as RecordedRequest<OperationOf<typeof operation>>[];
+      const listed = await list(operationIdOf(operation), 0);
+      return listed.filter((request) => matches(request, filter)) as RecordedRequest<OperationOf<typeof operation>>[];
     },
     async waitForRequest(operation, filter, options = {}) {
       const operationId = operationIdOf(operation);
@@ -85,14 +84,18 @@ export function createRequestReading(
       const timer = realSetTimeout(() => {
         expired = true;
       }, timeout);
+      // A request looked at once never matches later (entries do not change): each look reads only newer ones.
+      let seen = 0;
       try {
         for (;;) {
-          const found = (await read(operationId, filter)).find((request) => !returned.has(request.seq));
+          const listed = await list(operationId, seen);
+          const found = listed.find((request) => !returned.has(request.seq) && matches(request, filter));
           if (found) {
             returned.add(found.seq);
             return found as RecordedRequest<OperationOf<typeof operation>>;
           }
-          if (expired) throw waitTimedOut(operationId, timeout, await list(operationId));
+          seen = Math.max(seen, ...listed.map((request) => request.seq));
+          if (expired) throw waitTimedOut(operationId, timeout, await list(operationId, 0));
           await pause(pollMs);
         }
       } finally {

@@ -67,7 +67,7 @@ function unwrap<T>(outcome: SeedOutcome<T>, what: string): T {
  */
 export function createTestApi(core: MockCore, hooks: TestApiHooks = {}): MockTestApi {
   return {
-    ...createRequestReading(async (operationId) => recordedRequests(core.journal.entries(), operationId), 10),
+    ...createRequestReading(async (id, after) => recordedRequests(core.journal.entriesAfter(after), id), 10),
     async override(operation, status, body, options) {
       await core.setOverride(buildOverride(operation, status, body, options, true));
     },

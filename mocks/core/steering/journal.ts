@@ -67,6 +67,11 @@ export class Journal {
     return result;
   }
 
+  /** The entries whose seq is greater than `after`, oldest first (what is new since a reader's last look). */
+  entriesAfter(after: number): JournalEntry[] {
+    return this.entries(Math.max(0, this.#added - after));
+  }
+
   clear(): void {
     this.#items = new Array<JournalRecord | undefined>(this.capacity);
     this.#next = 0;
