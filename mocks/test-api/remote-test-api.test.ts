@@ -101,7 +101,8 @@ describe('GET /__mock/requests', () => {
       expect.objectContaining({ seq: expect.any(Number), params: { agentId: agent.agentId }, status: 200, query: '' }),
     ]);
     expect((await list(`?operation=${encodeURIComponent('GET /v1/agents/{agentId}')}`)).body).toEqual(byId.body);
-    const seq = (byId.body.requests?.[0] as { seq: number }).seq;
+    const [first] = (byId.body.requests ?? []) as { seq: number }[];
+    const seq = first?.seq ?? 0;
     expect((await list(`?operation=getAgent&after=${seq - 1}`)).body).toEqual(byId.body);
     expect((await list(`?operation=getAgent&after=${seq}`)).body).toEqual({ requests: [] });
     expect(await list('?operation=getAgents')).toMatchObject({
