@@ -48,6 +48,16 @@ module.exports = {
       to: { ...external, pathNot: '^(spec-change|spec|client|node_modules)/' },
     },
     {
+      name: 'pact-knows-the-spec-not-the-fake',
+      comment:
+        'pact/ reads Pact files and judges their interactions against the contract with the spec\'s own request and ' +
+        'response checkers and client/\'s redactor and bounded reader: a pact is checked against what the spec says, ' +
+        'never against what the fake happens to do, so it imports spec/, client/ and its own folder, never mocks/.',
+      severity: 'error',
+      from: { path: '^pact/' },
+      to: { ...external, pathNot: '^(pact|spec|client|node_modules)/' },
+    },
+    {
       name: 'no-library-imports-the-command-line',
       comment:
         'scripts/ is the published command line (flags, exit codes, printing): libraries are what it calls, never ' +

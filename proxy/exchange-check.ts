@@ -5,7 +5,6 @@ import {
   checkRequest,
   checkResponse,
   escapePointerToken,
-  getAtPointer,
   isJsonObject,
   ruleOrigin,
   type JsonObject,
@@ -18,6 +17,7 @@ import {
   type Violation,
 } from '../spec/index.ts';
 import type { CheckViolation } from '../client/check-record.ts';
+import { credentialProblem } from '../client/credential-form.ts';
 import { echoedRequestFields } from '../client/invariants.ts';
 import { successStatus } from '../client/requests/operation-requests.ts';
 import { responseSchema } from '../client/requests/spec-schemas.ts';
@@ -138,7 +138,7 @@ export function checkExchange(exchange: ExchangeToCheck): ExchangeCheck {
     body: exchange.requestBody,
   });
   const violations: ProxyViolation[] = requestViolations.map((violation) => fromRequest(violation, place));
-  const credential = credentialProblem(exchange, match.operationId);
+  const credential = credentialProblem(single(exchange.requestHeaders.authorization), match.operationId);
   if (credential !== undefined) violations.push(credentialOfApp(credential, place));
   violations.push(...serverRules(exchange, match.operationId, requestViolations, credential, place));
   const answer = checkResponse({
@@ -251,33 +251,8 @@ function serverRules(
   return found;
 }
 
-/** Whether the operation needs credentials: its own `security`, else the document's (an empty list opts out). */
-function hasSecurity(operationId: OperationId): boolean {
-  const security =
-    getAtPointer(openapiDocument, `${getOperation(operationId).pointer}/security`) ?? openapiDocument.security;
-  return Array.isArray(security) && security.length > 0;
-}
-
 /** The refusals only the server's state can justify: never judged against a valid request. */
 const statesOnlyTheServerKnows = new Set([401, 404, 409, 429]);
-
-/** A JWT: three base64url segments, the signature possibly empty (an unsigned token is still a JWT in form). */
-const bearerJwt = /^Bearer +[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/i;
-
-/**
- * What is wrong with the request's credential, in words that never repeat it (`no Authorization header`, `a Basic
- * credential`, `a Bearer token that is not a JWT`); undefined when the operation needs none or it is a Bearer JWT. The
- * security scheme says `bearer` with `bearerFormat: JWT`: anything else can only be refused.
- */
-function credentialProblem(exchange: ExchangeToCheck, operationId: OperationId): string | undefined {
-  if (!hasSecurity(operationId)) return undefined;
-  const credential = single(exchange.requestHeaders.authorization)?.trim();
-  if (credential === undefined || credential === '') return 'no Authorization header';
-  if (bearerJwt.test(credential)) return undefined;
-  const scheme = /^[A-Za-z][\w!#$%&'*+.^`|~-]*/.exec(credential)?.[0];
-  if (scheme === undefined) return 'an Authorization header with no scheme';
-  return scheme.toLowerCase() === 'bearer' ? 'a Bearer token that is not a JWT' : `a ${scheme.slice(0, 20)} credential`;
-}
 
 /** The app's own missing or malformed credential: its request's fault, whatever the server answered. */
 function credentialOfApp(problem: string, place: Place): ProxyViolation {

@@ -29,7 +29,7 @@ export const subcommands: Readonly<Record<string, Subcommand>> = {
     load: () => import('./commands/serve.ts'),
   },
   contract: {
-    summary: 'check a live server (API_BASE_URL, API_TOKEN) against the spec; JUnit and JSON reports',
+    summary: 'check a live server (API_BASE_URL, API_TOKEN) against the spec; JUnit, JSON (needs vitest, fast-check)',
     load: () => import('./commands/contract.ts'),
   },
   proxy: {
@@ -50,8 +50,12 @@ export const subcommands: Readonly<Record<string, Subcommand>> = {
     load: () => import('./commands/coverage.ts'),
   },
   diff: {
-    summary: 'run one seeded script against the fake and a real server and show where they diverge',
+    summary: 'run one seeded script against the fake and a real server and show where they diverge (needs fast-check)',
     load: () => import('./commands/diff.ts'),
+  },
+  pact: {
+    summary: 'Pact contracts: pact verify checks a pact file against the spec (exit 1 on an incompatibility)',
+    load: () => import('./commands/pact.ts'),
   },
   'spec-change': {
     summary: 'classify the changes to openapi.yaml since a base version and replay recorded traffic through them',

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { Reporter } from 'vitest/node';
 import { cliError, crashed, runCommand } from '../cli-error.ts';
 import { parseCommandLine } from '../command-line.ts';
+import { requirePeers } from '../optional-peers.ts';
 import { guardWrites } from '../../client/terminal-text.ts';
 import {
   defaultMaxWrites,
@@ -277,6 +278,9 @@ export async function runSuite(
  */
 export async function main(args: string[]): Promise<void> {
   const { options, junit, json } = readArgs(args);
+  // The suite's runner and its property-based generator are optional peers of the kit: an app that only mocks the API
+  // installs neither.
+  requirePeers('contract', ['vitest', 'fast-check']);
   // The one redactor of the run, from the one normalized token: everything this process prints goes through it.
   const redact = createRedactor(options.token);
   // …and then through terminalSafe: a server's escape sequences never reach the terminal raw.

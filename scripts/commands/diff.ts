@@ -2,11 +2,11 @@
 import { writeFileSync } from 'node:fs';
 import { cliError, runCommand } from '../cli-error.ts';
 import { parseCommandLine } from '../command-line.ts';
+import { requirePeers } from '../optional-peers.ts';
 import { guardWrites } from '../../client/terminal-text.ts';
 import { createRedactor } from '../../client/redaction.ts';
 import { normalizeToken } from '../../contract-tests/run-options.ts';
-import { buildScript, defaultScriptOptions } from '../../differential/diff-script.ts';
-import { derivedSecrets, runDiff, type DiffTarget } from '../../differential/diff-run.ts';
+import type { DiffTarget } from '../../differential/diff-run.ts';
 import { buildDiffReport, formatDiffReport } from '../../differential/diff-report.ts';
 
 const defaultTimeoutMs = 10_000;
@@ -139,6 +139,12 @@ export async function main(args: string[]): Promise<void> {
       '--read-only needs an existing agent on each server; pass --agent <id>, or export FAKE_AGENT_ID and REAL_AGENT_ID',
     );
   const timeoutMs = parseCount('--timeout', values.timeout, 1) ?? defaultTimeoutMs;
+  // The script's generated bodies come from fast-check, an optional peer of the kit: loaded once it is known present.
+  requirePeers('diff', ['fast-check']);
+  const [{ buildScript, defaultScriptOptions }, { derivedSecrets, runDiff }] = await Promise.all([
+    import('../../differential/diff-script.ts'),
+    import('../../differential/diff-run.ts'),
+  ]);
   const script = buildScript({
     seed,
     ...defaultScriptOptions,

@@ -3,12 +3,12 @@
 // from disk with no network.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assumptions, openapiDocument, type Assumption } from '../../spec/index.ts';
 import { cliError } from '../cli-error.ts';
 import { parseCommandLine } from '../command-line.ts';
+import { requirePeers } from '../optional-peers.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -95,23 +95,6 @@ function documentWithAssumptions(): unknown {
 }
 
 /**
- * Where @redocly/cli's script is: this repository has it as a devDependency; an app using the package has it only if it
- * installed it. Redoc is not a dependency of the package: it would add tens of megabytes to every install for a page
- * that few users build, and `contract`, `serve` and `token` must stay light.
- */
-function findRedocly(): string | undefined {
-  for (const base of [import.meta.url, join(process.cwd(), 'package.json')]) {
-    try {
-      const manifest = createRequire(base).resolve('@redocly/cli/package.json');
-      return join(dirname(manifest), 'bin', 'cli.js');
-    } catch {
-      // not installed where this base looks; try the next
-    }
-  }
-  return undefined;
-}
-
-/**
  * Writes the reference page into `--out DIR` (default build/docs under the current directory) and prints its path.
  * @example main(['--out', 'site/api']); // prints /…/site/api/index.html
  */
@@ -124,11 +107,10 @@ export function main(args: string[]): void {
     },
     args,
   );
-  const redocly = findRedocly();
-  if (redocly === undefined)
-    cliError(
-      'docs needs @redocly/cli, which is not installed here; run npm install --save-dev @redocly/cli, then try again',
-    );
+  // Redoc is not a dependency of the package: tens of megabytes in every install for a page few users build. Its CLI
+  // runs as a program of its own, so the app's copy counts as well as one beside the kit.
+  const [redoclyFolder = ''] = requirePeers('docs', ['@redocly/cli'], [process.cwd()]);
+  const redocly = join(redoclyFolder, 'bin', 'cli.js');
   const outDir = resolve(out ?? join('build', 'docs'));
 
   const input = join(outDir, 'openapi.json');

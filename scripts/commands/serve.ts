@@ -5,6 +5,7 @@ import { setFlagsFromString } from 'node:v8';
 import { guardWrites } from '../../client/terminal-text.ts';
 import { cliError } from '../cli-error.ts';
 import { parseCommandLine } from '../command-line.ts';
+import { requirePeers } from '../optional-peers.ts';
 import { stopWithLauncher } from '../stop-with-launcher.ts';
 import type { MockCoreOptions } from '../../mocks/core/core.ts';
 import type { Storage } from '../../mocks/storage/storage.ts';
@@ -195,6 +196,7 @@ async function openState(settings: ServeSettings, seedNumber: number): Promise<O
   const identity = { seed: seedNumber, catalogueSize: settings.agents, maxTasks: settings.maxTasks };
   try {
     if (/^postgres(ql)?:/i.test(state)) {
+      requirePeers('serve --state postgres://…', ['pg']);
       const { openPostgresState } = await import('../../mocks/storage/postgres/postgres-state.ts');
       return await openPostgresState(state, identity);
     }

@@ -54,7 +54,8 @@ describe('checkRequest', () => {
       },
       'path-parameter',
       '/path/agentId',
-      undefined,
+      // The bound lives at /components/schemas/AgentId, behind the parameter's $ref, where the spec marks it assumed.
+      'assumption',
     ],
   ] as const)('%s: %s at %s', (_name, request, rule, pointer, origin) => {
     const [first] = checkRequest(request as RequestToCheck);

@@ -81,7 +81,15 @@ export function checkRequest(request: RequestToCheck, document: JsonObject = ope
     const validate = getSchemaValidator(pointer, 'request', document);
     if (!validate(value))
       violations.push(
-        ...fromSchemaErrors(operationId, 'path-parameter', validate.errors ?? [], pointer, `/path/${name}`, document),
+        ...fromSchemaErrors(
+          operationId,
+          'path-parameter',
+          validate.errors ?? [],
+          // The parameter's schema is a $ref: its keywords, and whether each is assumed, live where it points.
+          rootSchemaPointer(pointer, document),
+          `/path/${name}`,
+          document,
+        ),
       );
   }
   const schemaPointer = operation.requestSchemaPointer;

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { distIsFresh } from '../../tools/dist-stamp.ts';
+import { pactVerifySteps } from './pact-verify.ts';
 import { freePort } from '../support/spawned-server.ts';
 import { chromiumExecutable, chromiumPresent, launchChromium } from '../browser/chromium.ts';
 import { serveStatic } from '../browser/static-server.ts';
@@ -28,6 +29,7 @@ import {
   scratch,
   succeeded,
 } from './scratch-app.ts';
+import { bareInstallSteps } from './bare-install.ts';
 
 let appAndTypeErrorsRun: Promise<Run> | undefined;
 /**
@@ -75,7 +77,10 @@ async function packAndInstall(): Promise<void> {
       ...install,
       join(work, packed.filename),
       `msw@${manifest.peerDependencies.msw}`,
-      `vitest@${manifest.dependencies.vitest}`,
+      // The kit's optional peers, which contract and serve --state postgres:// need (bare-install.ts goes without them).
+      `vitest@${manifest.peerDependencies.vitest}`,
+      `fast-check@${manifest.peerDependencies['fast-check']}`,
+      `pg@${manifest.peerDependencies.pg}`,
       `typescript@${manifest.devDependencies.typescript}`,
       'jsdom',
       'happy-dom',
@@ -125,6 +130,9 @@ afterAll(async () => {
 // load 25). The steps run side by side (this file is the longest of npm test, and most steps wait on a browser, a
 // server or npm); none writes what another reads.
 describe('the packed package, installed into a scratch app', { timeout: 400_000, concurrent: true }, () => {
+  bareInstallSteps();
+  pactVerifySteps();
+
   // msw init public/ --save (beforeAll) put the worker the mock-enabled build ships into public/.
   it('builds the React app with Vite: with the fake when VITE_MOCK=true (a mock-enabled preview build), without it otherwise', async () => {
     const build = async (outDir: string, env: NodeJS.ProcessEnv): Promise<string> => {
@@ -197,7 +205,10 @@ describe('the packed package, installed into a scratch app', { timeout: 400_000,
     const paths = packed.files.map((file) => file.path).sort();
     const stray = paths.filter(
       (path) =>
-        !/^(README\.md|package\.json|spec\/openapi\.yaml|docs\/[\w-]+\.md|dist\/.+\.(js|d\.ts))$/.test(path) ||
+        // The control plane's document ships beside the API's: the guides link it, and it refers to spec/openapi.yaml.
+        !/^(README\.md|package\.json|(spec\/openapi|mocks\/control-plane\/control-plane)\.yaml|docs\/[\w-]+\.md|dist\/.+\.(js|d\.ts))$/.test(
+          path,
+        ) ||
         /(^|\/)(test|bench\w*|soak|demo|generate|prism|browser-demo|worker|\.ci)(\/|\.)/.test(path) ||
         // The contract suite is what `contract` runs, so its own files and config are the one exception.
         (/\.test\.|vitest\.config/.test(path) && !/^dist\/contract-tests\/[\w.-]+\.js$/.test(path)),
@@ -215,7 +226,8 @@ describe('the packed package, installed into a scratch app', { timeout: 400_000,
       expect(paths).toContain(target.replace(/^\.\//, ''));
   });
 
-  it('imports at run time only its dependencies, msw (its peer) and Node’s own modules', async () => {
+  // Which of its peers it loads where, and that the optional ones are loaded only where needed: bare-install.ts.
+  it('imports at run time only its dependencies, its peers and Node’s own modules', async () => {
     const installed = join(app, 'node_modules', 'agent-registry-kit');
     const allowed = new Set([
       'agent-registry-kit',
@@ -522,7 +534,8 @@ document.body.dataset.result = answer.status + ' ' + (await answer.json()).name;
     // The installed bin itself (npx, which finds the same file, is what the serve and proxy steps use).
     const cli = appBin('agent-registry-kit');
     const help = succeeded(await run(cli, ['--help'], app), '--help');
-    for (const name of ['serve', 'contract', 'token', 'assumptions', 'docs']) expect(help.stdout).toMatch(` ${name} `);
+    for (const name of ['serve', 'contract', 'token', 'assumptions', 'docs', 'pact'])
+      expect(help.stdout).toMatch(` ${name} `);
     const version = succeeded(await run(cli, ['--version'], app), '--version');
     expect(version.stdout).toBe(
       `${(JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { version: string }).version}\n`,

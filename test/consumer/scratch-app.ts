@@ -17,6 +17,7 @@ interface Manifest {
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
   peerDependencies: Record<string, string>;
+  peerDependenciesMeta: Record<string, { optional?: boolean }>;
 }
 export const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as Manifest;
 /** The oldest Node the package says it supports, installed from the registry to prove it. */

@@ -1,0 +1,126 @@
+// One interaction against the spec, read as Pact means it: what the pact leaves out is no claim, what it adds beyond the
+// spec is; a matcher's value is an example, and a finding says which matcher is over it.
+import { describe, expect, it } from 'vitest';
+import { checkInteraction } from './interaction-check.ts';
+import { parsePact } from './pact-file.ts';
+
+const jwt = 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1bml0In0.c2lnbmF0dXJl';
+
+/** A Pact 3 file of one interaction: GET an agent, answered as `response` says. */
+function interaction(request: Record<string, unknown>, response: Record<string, unknown>) {
+  const pact = parsePact(
+    JSON.stringify({
+      consumer: { name: 'web' },
+      provider: { name: 'agent-registry' },
+      interactions: [
+        {
+          description: 'd',
+          request: { method: 'GET', path: '/v1/agents/agt_1', headers: { Authorization: jwt }, ...request },
+          response,
+        },
+      ],
+      metadata: { pactSpecification: { version: '3.0.0' } },
+    }),
+  );
+  const [first] = pact.interactions;
+  if (first === undefined) throw new Error('no interaction');
+  return checkInteraction(first);
+}
+
+const rules = (check: ReturnType<typeof checkInteraction>) => check.findings.map((finding) => finding.rule);
+
+describe('checkInteraction', () => {
+  it('takes a response without its required fields, headers, body or Content-Type as no claim about them', () => {
+    const json = { headers: { 'Content-Type': 'application/json' } };
+    expect(interaction({}, { status: 200, ...json, body: { status: 'paused' } })).toEqual({
+      operationId: 'getAgent',
+      findings: [],
+    });
+    // A 401's WWW-Authenticate is required by the spec; a pact that does not read it claims nothing about it.
+    expect(interaction({}, { status: 401, headers: { 'Content-Type': 'application/problem+json' } }).findings).toEqual(
+      [],
+    );
+    expect(interaction({}, { status: 200 }).findings).toEqual([]);
+    expect(interaction({}, { status: 200, body: { status: 'paused' } }).findings).toEqual([]);
+  });
+
+  it('takes a field the spec lacks as one the provider never promised', () => {
+    const check = interaction(
+      {},
+      { status: 200, headers: { 'Content-Type': 'application/json' }, body: { tier: 'gold' } },
+    );
+    expect(check.findings).toMatchObject([
+      { part: 'response', rule: 'undocumented-field', pointer: '/tier', origin: 'seed' },
+    ]);
+  });
+
+  it('names the matcher over a value it finds wrong: a body place, a header, the Authorization example', () => {
+    const body = interaction(
+      {},
+      {
+        status: 200,
+        headers: { 'Content-Type': 'application/json', 'RateLimit-Remaining': 'many' },
+        body: { statistics: { holders: -1 } },
+        matchingRules: {
+          body: { '$.statistics.*': { matchers: [{ match: 'type' }] } },
+          header: { 'RateLimit-Remaining': { matchers: [{ match: 'regex', regex: '^.+$' }] } },
+        },
+      },
+    );
+    expect(body.findings.map((finding) => [finding.pointer, finding.matcher])).toEqual([
+      ['/headers/ratelimit-remaining', 'regex ^.+$'],
+      ['/statistics/holders', 'type'],
+    ]);
+    const credential = interaction(
+      {
+        headers: { Authorization: 'Bearer not-a-jwt' },
+        matchingRules: { header: { Authorization: { matchers: [{ match: 'regex', regex: '^Bearer .+$' }] } } },
+      },
+      { status: 200 },
+    );
+    expect(credential.findings).toMatchObject([
+      { rule: 'request-credentials', found: 'a Bearer token that is not a JWT', matcher: 'regex ^Bearer .+$' },
+    ]);
+    expect(rules(interaction({ headers: {} }, { status: 200 }))).toEqual(['request-credentials']);
+  });
+
+  it('refuses a regex matcher over an enum that accepts a value the enum lacks, and only then', () => {
+    const withRegex = (regex: string) =>
+      interaction(
+        {},
+        {
+          status: 200,
+          headers: { 'Content-Type': 'application/json' },
+          body: { status: 'paused' },
+          matchingRules: { body: { '$.status': { matchers: [{ match: 'regex', regex }] } } },
+        },
+      );
+    expect(rules(withRegex('^(active|paused)$'))).toEqual([]);
+    expect(rules(withRegex('^[a-z]+$'))).toEqual([]);
+    expect(withRegex('^(paused|archived)$').findings).toMatchObject([
+      {
+        rule: 'matcher-within-enum',
+        pointer: '/status',
+        found: '"archived"',
+        specPointer: '/components/schemas/AgentStatus/enum',
+      },
+    ]);
+  });
+
+  it('names what is no operation of the spec, and checks nothing of an interaction that is not HTTP', () => {
+    expect(interaction({ method: 'PUT' }, { status: 200 }).findings).toMatchObject([
+      {
+        rule: 'operation-documented',
+        message: 'PUT /v1/agents/agt_1 is not an operation of the spec (the path is, with other methods)',
+      },
+    ]);
+    const message = parsePact(
+      JSON.stringify({
+        consumer: { name: 'c' },
+        provider: { name: 'p' },
+        interactions: [{ type: 'Asynchronous/Messages', description: 'an event', contents: {} }],
+      }),
+    ).interactions[0];
+    expect(message && checkInteraction(message)).toEqual({ operationId: undefined, findings: [] });
+  });
+});

@@ -1,0 +1,295 @@
+// The kit installed without its optional peers (vitest, fast-check, pg), as a frontend app that only mocks the API
+// installs it: the tarball and msw 3, nothing else. There serve, token and the msw handlers work; contract, diff and
+// serve --state postgres:// each say in one line what to install (exit 2), and work once the app has installed what
+// that line names. Beside it: the README's CI snippet run as written in an empty folder, and a check of the shipped
+// files that no entry, and no subcommand that does not need one, loads an optional peer.
+import { spawn } from 'node:child_process';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { join, posix } from 'node:path';
+import { expect, it } from 'vitest';
+import { appBin, appEnv, install, manifest, root, run, type Run, scratch, succeeded } from './scratch-app.ts';
+
+/** The optional peers of the kit (@playwright/test included: only its own entry may load it). */
+const optionalPeers = Object.keys(manifest.peerDependencies).filter(
+  (name) => manifest.peerDependenciesMeta[name]?.optional === true,
+);
+/** The packages a frontend app may lack: the ones the bare app leaves out. */
+const heavyPeers = ['vitest', 'fast-check', 'pg'];
+/** Files the guides link for readers of the repository (how to contribute, the lint configs): not in the package. */
+const repositoryOnly = new Set(['CONTRIBUTING.md', '.dependency-cruiser.cjs', '.spectral.yaml']);
+
+/** The bare app, installed once for the steps below (the tarball and msw 3 only). */
+let bareInstall: Promise<string> | undefined;
+function bareApp(): Promise<string> {
+  bareInstall ??= (async () => {
+    const app = join(scratch.work, 'bare-app');
+    await mkdir(app);
+    await writeFile(
+      join(app, 'package.json'),
+      `${JSON.stringify({ name: 'bare-app', private: true, type: 'module' })}\n`,
+    );
+    succeeded(
+      await run(
+        'npm',
+        [...install, join(scratch.work, scratch.packed.filename), `msw@${manifest.peerDependencies.msw}`],
+        app,
+      ),
+      'npm install in the bare app',
+    );
+    return app;
+  })();
+  return bareInstall;
+}
+
+/** Starts `command args` in `cwd` in a process group of its own and resolves with the URL it prints as listening. */
+function startServe(command: string, args: string[], cwd: string, started: { pid?: number }[]): Promise<string> {
+  const child = spawn(command, args, { cwd, env: appEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  started.push({ pid: child.pid });
+  return new Promise<string>((resolve, reject) => {
+    let output = '';
+    const read = (chunk: Buffer): void => {
+      output += chunk.toString();
+      const match = /fake backend listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (match?.[1]) resolve(match[1]);
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${String(code)}: ${output}`)));
+  });
+}
+
+function stopAll(started: { pid?: number }[]): void {
+  for (const { pid } of started)
+    try {
+      if (pid !== undefined) process.kill(-pid, 'SIGKILL');
+    } catch {
+      // the group is gone already
+    }
+}
+
+/** The one line a refused command printed (npm's own warnings aside), after checking it exited 2. */
+function oneLine(result: Run, what: string): string {
+  expect(result.status, `${what}: ${result.stdout}${result.stderr}`).toBe(2);
+  const lines = result.stderr.split('\n').filter((line) => line !== '' && !/^npm (warn|notice)/.test(line));
+  expect(lines, what).toHaveLength(1);
+  return lines[0] ?? '';
+}
+
+/** The npm command a missing-peer line names: `npm install --save-dev a@^1 b@^2`, as arguments. */
+function namedInstall(line: string): string[] {
+  const command = /; run (npm install [^,]+), then try again$/.exec(line)?.[1];
+  expect(command, line).toBeDefined();
+  return (command ?? '').split(' ').slice(1);
+}
+
+/** A plain Node script of the app: the msw handlers in-process, a deploy through fetch. */
+const mswScript = `import { mintToken, setupMockServer } from 'agent-registry-kit/node';
+const server = setupMockServer({ baseUrl: 'https://api.example.test' });
+server.listen({ onUnhandledFrame: 'error' });
+const answer = await fetch('https://api.example.test/v1/agents/deploy', {
+  method: 'POST',
+  headers: { authorization: 'Bearer ' + (await mintToken()), 'content-type': 'application/json' },
+  body: JSON.stringify({ name: 'Bare', category: 'nft', model: 'claude-3', initialSupply: 10 }),
+});
+console.log(answer.status, (await answer.json()).name);
+server.close();
+`;
+
+/** Installs without vitest, fast-check and pg beside msw alone, and there serves, mints a token and mocks with msw. */
+async function servesWithoutPeers(): Promise<void> {
+  const app = await bareApp();
+  const listed = await run('npm', ['ls', ...heavyPeers, '--all', '--parseable'], app);
+  expect(listed.stdout.trim(), 'npm ls vitest fast-check pg').toBe('');
+  const started: { pid?: number }[] = [];
+  try {
+    const url = await startServe('npx', ['agent-registry-kit', 'serve', '--port', '0'], app, started);
+    const token = succeeded(await run('npx', ['agent-registry-kit', 'token'], app), 'token').stdout.trim();
+    const deployed = await fetch(`${url}/v1/agents/deploy`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Bare serve', category: 'nft', model: 'claude-3', initialSupply: 10 }),
+    });
+    expect(deployed.status).toBe(201);
+  } finally {
+    stopAll(started);
+  }
+  await writeFile(join(app, 'msw-deploy.mjs'), mswScript);
+  const msw = succeeded(await run(process.execPath, ['msw-deploy.mjs'], app), 'node msw-deploy.mjs');
+  expect(msw.stdout.trim()).toBe('201 Bare');
+}
+
+/** Says in one line (exit 2) what contract, diff and serve --state postgres:// need, and runs them once that is installed. */
+async function refusesThenRunsWithPeers(): Promise<void> {
+  const app = await bareApp();
+  const cli = appBin('agent-registry-kit', app);
+  const env = { API_BASE_URL: 'http://127.0.0.1:1', API_TOKEN: 'not-a-secret-token' };
+  const postgres = ['serve', '--port', '0', '--state', 'postgres://127.0.0.1:1/x'];
+  const [contract, diff, pg] = await Promise.all([
+    run(cli, ['contract'], app, env),
+    run(cli, ['diff', '--fake', env.API_BASE_URL, '--real', env.API_BASE_URL], app, env),
+    run(cli, postgres, app),
+  ]);
+  const lines = {
+    contract: oneLine(contract, 'contract'),
+    diff: oneLine(diff, 'diff'),
+    postgres: oneLine(pg, 'serve --state postgres://'),
+  };
+  const peerRange = (name: string): string => `${name}@${manifest.peerDependencies[name]}`;
+  expect(lines.contract).toBe(
+    `agent-registry-kit: contract needs vitest and fast-check, which are not installed here; run npm install --save-dev ${peerRange('vitest')} ${peerRange('fast-check')}, then try again`,
+  );
+  expect(lines.diff).toMatch(
+    /^agent-registry-kit: diff needs fast-check, which is not installed here; run npm install/,
+  );
+  expect(lines.postgres).toMatch(
+    /^agent-registry-kit: serve --state postgres:\/\/… needs pg, which is not installed here; run npm install --save-dev pg@/,
+  );
+
+  // What the lines name, installed as they say (one install at a time: two npm runs in one app collide).
+  succeeded(
+    await run('npm', [...namedInstall(lines.contract), '--no-audit', '--no-fund', '--prefer-offline'], app),
+    'contract peers',
+  );
+  succeeded(
+    await run('npm', [...namedInstall(lines.postgres), '--no-audit', '--no-fund', '--prefer-offline'], app),
+    'pg',
+  );
+  const connecting = oneLine(await run(cli, postgres, app), 'serve --state postgres:// with pg');
+  expect(connecting).toMatch(/postgres:\/\/127\.0\.0\.1:1\/x cannot be used \(connect ECONNREFUSED/);
+  const started: { pid?: number }[] = [];
+  try {
+    const url = await startServe(cli, ['serve', '--port', '0'], app, started);
+    const token = succeeded(await run(cli, ['token'], app), 'token').stdout.trim();
+    const passed = await run(cli, ['contract'], app, { API_BASE_URL: url, API_TOKEN: token });
+    expect(passed.stdout, passed.stderr).toMatch(/^PASSED: \d+ passed, 0 failed/m);
+    expect(passed.status).toBe(0);
+  } finally {
+    stopAll(started);
+  }
+}
+
+/** Runs the README’s CI snippet as written in an empty folder: npx installs the kit with what contract needs. */
+async function runsTheCiSnippet(): Promise<void> {
+  const readme = await readFile(join(root, 'README.md'), 'utf8');
+  const command = /^\s+run: (npx --yes .*agent-registry-kit contract .*)$/m.exec(readme)?.[1] ?? '';
+  const words = command.split(' ');
+  expect(words.slice(0, 2)).toEqual(['npx', '--yes']);
+  // The packages the snippet gives npx: the kit, and what contract needs (the step above holds its line to these) at
+  // the major of the kit's peer range.
+  const packages = words.flatMap((word, index) => (words[index - 1] === '-p' ? [word] : []));
+  const major = (name: string): string => `${name}@^${/\d+/.exec(manifest.peerDependencies[name] ?? '')?.[0]}`;
+  expect(packages).toEqual(['agent-registry-kit', major('vitest'), major('fast-check')]);
+  // An empty folder, as on a clean runner; npx's own cache in the scratch folder (the package store is shared, so
+  // nothing is downloaded twice), and the tarball where the registry's name is.
+  const ci = join(scratch.work, 'ci-runner');
+  const cache = join(scratch.work, 'npm-cache');
+  await mkdir(ci);
+  await mkdir(cache);
+  const store = succeeded(await run('npm', ['config', 'get', 'cache'], ci), 'npm config get cache').stdout.trim();
+  await symlink(posix.join(store, '_cacache'), join(cache, '_cacache'));
+  const args = words
+    .slice(1)
+    .map((word, index) =>
+      word === 'agent-registry-kit' && words[index] === '-p' ? join(scratch.work, scratch.packed.filename) : word,
+    );
+  const started: { pid?: number }[] = [];
+  try {
+    const url = await startServe(appBin('agent-registry-kit'), ['serve', '--port', '0'], scratch.app, started);
+    const token = succeeded(await run(appBin('agent-registry-kit'), ['token'], scratch.app), 'token').stdout.trim();
+    const result = await run('npx', args, ci, {
+      API_BASE_URL: url,
+      API_TOKEN: token,
+      npm_config_cache: cache,
+      npm_config_prefer_offline: 'true',
+    });
+    expect(result.stdout, result.stderr).toMatch(/^PASSED: \d+ passed, 0 failed/m);
+    expect(result.status).toBe(0);
+    expect(await readFile(join(ci, 'report.xml'), 'utf8')).toMatch(/<testsuites [^>]*failures="0"/);
+  } finally {
+    stopAll(started);
+  }
+}
+
+/** Loads an optional peer only on the paths that need it: no entry and no other subcommand imports one. */
+async function loadsPeersOnlyWhereNeeded(): Promise<void> {
+  const installed = join(scratch.app, 'node_modules', 'agent-registry-kit');
+  const shipped = new Set(scratch.packed.files.map((file) => file.path));
+  /** The optional peers `file` reaches through static imports (what loading it loads), with the file importing each. */
+  const reached = async (file: string, seen = new Set<string>(), found: string[] = []): Promise<string[]> => {
+    if (seen.has(file)) return found;
+    seen.add(file);
+    const source = await readFile(join(installed, file), 'utf8');
+    for (const [, specifier = ''] of source.matchAll(
+      /^\s*(?:import|export)\s*(?:[\w$*{}\s,]*?\bfrom\s*)?['"]([^'"]+)['"]/gm,
+    )) {
+      if (specifier.startsWith('.')) {
+        const next = posix.normalize(posix.join(posix.dirname(file), specifier));
+        expect(shipped.has(next), `${file} imports ${specifier}`).toBe(true);
+        await reached(next, seen, found);
+      } else {
+        const name = specifier
+          .split('/')
+          .slice(0, specifier.startsWith('@') ? 2 : 1)
+          .join('/');
+        if (optionalPeers.includes(name)) found.push(`${name} (${file})`);
+      }
+    }
+    return found;
+  };
+  const entries = Object.entries(manifest.exports).flatMap(([entry, target]) =>
+    (typeof target === 'string' ? [target] : Object.values(target))
+      .filter((path): path is string => path?.endsWith('.js') === true)
+      .map((path) => [entry, path.replace(/^\.\//, '')] as const),
+  );
+  const commands = [...shipped].filter((path) => /^dist\/scripts\/(cli|commands\/[\w-]+)\.js$/.test(path));
+  const loads: Record<string, string[]> = {};
+  for (const [name, file] of [...entries, ...commands.map((file) => [file, file] as const)])
+    loads[name] = await reached(file);
+  // Only the Playwright entry needs its peer up front; contract, diff and serve load theirs once they know they run.
+  expect(loads).toEqual(
+    Object.fromEntries(
+      Object.keys(loads).map((name) => [
+        name,
+        name === './playwright' ? ['@playwright/test (dist/mocks/adapters/playwright/playwright.js)'] : [],
+      ]),
+    ),
+  );
+}
+
+/** Ships every file its README and guides link (the control plane’s document included). */
+async function shipsWhatTheGuidesLink(): Promise<void> {
+  const installed = join(scratch.app, 'node_modules', 'agent-registry-kit');
+  const shipped = new Set(scratch.packed.files.map((file) => file.path));
+  const broken: string[] = [];
+  for (const page of [...shipped].filter((path) => path.endsWith('.md'))) {
+    const text = await readFile(join(installed, page), 'utf8');
+    for (const [, target = ''] of text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+      if (/^[a-z]+:/i.test(target)) continue;
+      const path = posix.normalize(posix.join(posix.dirname(page), target));
+      if (!shipped.has(path) && !repositoryOnly.has(path)) broken.push(`${page} → ${target}`);
+    }
+  }
+  expect(broken).toEqual([]);
+  expect(shipped).toContain('mocks/control-plane/control-plane.yaml');
+}
+
+/** The consumer steps of the install without optional peers; called inside consumer.test.ts's concurrent describe. */
+export function bareInstallSteps(): void {
+  it(
+    'installs without vitest, fast-check and pg beside msw alone, and there serves, mints a token and mocks with msw',
+    servesWithoutPeers,
+  );
+  it(
+    'says in one line (exit 2) what contract, diff and serve --state postgres:// need, and runs them once that is installed',
+    refusesThenRunsWithPeers,
+  );
+  it(
+    'runs the README’s CI snippet as written in an empty folder: npx installs the kit with what contract needs',
+    runsTheCiSnippet,
+  );
+  it(
+    'loads an optional peer only on the paths that need it: no entry and no other subcommand imports one',
+    loadsPeersOnlyWhereNeeded,
+  );
+  it('ships every file its README and guides link (the control plane’s document included)', shipsWhatTheGuidesLink);
+}
