@@ -59,9 +59,10 @@ function waitTimedOut(operationId: OperationId, timeout: number, seen: readonly 
 }
 
 /**
- * `requests` and `waitForRequest` over a lister of one operation's recorded requests; `pollMs` is how often a wait
- * lists them again.
- * @example const reading = createRequestReading(async (id) => recordedRequests(core.journal.entries(), id), 10);
+ * `requests` and `waitForRequest` over a lister of one operation's recorded requests (those past a seq); `pollMs` is
+ * how often a wait lists them again.
+ * @example
+ * const reading = createRequestReading(async (id, after) => recordedRequests(core.journal.entriesAfter(after), id), 10);
  */
 export function createRequestReading(
   list: (operationId: OperationId, after: number) => Promise<RecordedRequest[]>,
