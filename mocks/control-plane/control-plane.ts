@@ -199,11 +199,13 @@ const controlHandlers = {
     return jsonValueResponse(200, { capacity: host.journal.capacity, entries: host.journal.entries(limit) });
   },
   listRequests: ({ query, instance }, host) => {
-    const operation = findOperation(query.operation);
+    // The schema requires it; read defensively all the same, as a query is only text.
+    const name: unknown = query.operation;
+    const operation = typeof name === 'string' ? findOperation(name) : undefined;
     if (!operation) {
       const message = 'is neither an operationId nor a METHOD /path of spec/openapi.yaml';
       return problemResponse('bad-request', {
-        detail: `The operation ${JSON.stringify(query.operation.slice(0, 200))} ${message}.`,
+        detail: `The operation ${JSON.stringify(String(name ?? '').slice(0, 200))} ${message}.`,
         instance,
         errors: [{ path: '/query/operation', message }],
       });
