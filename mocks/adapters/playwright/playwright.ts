@@ -150,3 +150,5 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 });
 
 export { expect };
+export type { RecordedRequest, RequestFilter } from '../../core/steering/recorded-requests.ts';
+export type { WaitForRequestOptions } from '../../test-api/request-reading.ts';
