@@ -54,7 +54,8 @@ export const subcommands: Readonly<Record<string, Subcommand>> = {
     load: () => import('./commands/diff.ts'),
   },
   pact: {
-    summary: 'Pact contracts: pact verify checks a pact file against the spec (exit 1 on an incompatibility)',
+    summary:
+      'Pact contracts: pact export writes what the app made a running fake answer; pact verify checks a pact file against the spec (exit 1 on an incompatibility)',
     load: () => import('./commands/pact.ts'),
   },
   'spec-change': {

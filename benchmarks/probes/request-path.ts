@@ -202,10 +202,10 @@ async function coreStageCosts(iterations: number, core: MockCore, authorization:
       microseconds: await cost(iterations, () => jsonValueResponse(201, result)),
     },
     {
-      stage: 'core · journal line and coverage count (`mocks/core/core.ts` recordAnswer)',
+      stage: 'core · journal line, coverage count and pact exchange (`mocks/core/core.ts` recordAnswer)',
       microseconds: await cost(iterations, () =>
         recordAnswer(
-          { coverage: core.coverage, journal: core.journal, clock: core.clock },
+          { coverage: core.coverage, journal: core.journal, clock: core.clock, pact: core.pact, store: core.store },
           deploy,
           answer,
           trace,

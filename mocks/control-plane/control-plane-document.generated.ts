@@ -692,6 +692,199 @@ export const controlPlaneDocument: JsonObject = {
         }
       }
     },
+    "/__mock/pact": {
+      "get": {
+        "operationId": "getPact",
+        "summary": "A Pact file of what the app made the fake answer",
+        "description": "A Pact file (specification 4.0, or 3.0.0 with `version=3`) with one interaction per distinct (operation, method,\nanswered status, provider state) of the /v1 requests since the last DELETE, the first such exchange of each:\nPOST /__mock/reset does not clear it, and every session adds to it, so a test suite that resets between tests or\nruns in sessions (the Playwright fixture) still adds up. Each interaction has the provider state the request met\n(an agent with its status, no agent with that id, a refused token, an answer a test forced), which POST\n/__mock/provider-states sets up again. Values the server makes get matchers from spec/openapi.yaml; fields that\necho the request or the state are matched exactly. The Authorization header is a matcher with a stand-in value,\nnever the token. A request whose body is not JSON, or larger than 64 KiB, is left out. The same exchanges give\nthe same bytes. Kept in memory only.\n",
+        "tags": [
+          "Control"
+        ],
+        "parameters": [
+          {
+            "name": "consumer",
+            "in": "query",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 256
+            }
+          },
+          {
+            "name": "provider",
+            "in": "query",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 256
+            }
+          },
+          {
+            "name": "version",
+            "in": "query",
+            "schema": {
+              "type": "integer",
+              "enum": [
+                3,
+                4
+              ],
+              "default": 4
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The pact.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "consumer",
+                    "provider",
+                    "interactions",
+                    "metadata"
+                  ],
+                  "properties": {
+                    "consumer": {
+                      "type": "object",
+                      "required": [
+                        "name"
+                      ],
+                      "properties": {
+                        "name": {
+                          "type": "string"
+                        }
+                      }
+                    },
+                    "provider": {
+                      "type": "object",
+                      "required": [
+                        "name"
+                      ],
+                      "properties": {
+                        "name": {
+                          "type": "string"
+                        }
+                      }
+                    },
+                    "interactions": {
+                      "type": "array",
+                      "items": {
+                        "type": "object"
+                      }
+                    },
+                    "metadata": {
+                      "type": "object"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "405": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      },
+      "delete": {
+        "operationId": "clearPact",
+        "summary": "Forget the exchanges the pact is made of",
+        "tags": [
+          "Control"
+        ],
+        "responses": {
+          "204": {
+            "description": "Cleared."
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "405": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
+    },
+    "/__mock/provider-states": {
+      "post": {
+        "operationId": "changeProviderState",
+        "summary": "Pact's state-change protocol, for a pact verified against the fake itself",
+        "description": "Sets the fake (the session the request names) up for a provider state that GET /__mock/pact writes, as a Pact\nverifier's `providerStatesSetupUrl` asks before each interaction (`action: setup`, the default), and takes it\ndown after (`action: teardown`: back to the seed, as POST /__mock/reset). The states:\n`an agent exists with status <active|paused|deprecated>` (params `agentId`: that agent gets the status, seeded\nwhen the fake has none with that id); `no agent has the requested agentId` (params `agentId`; refused when the\nfake has one); `the registry answers <operationId> with <status>` and `the bearer token is refused` (params\n`operationId`, `status`: the operation answers the spec's example of that status until the teardown). A state\nit does not know, or params that do not fit it, is a 400 naming the field.\n",
+        "tags": [
+          "Control"
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "required": [
+                  "state"
+                ],
+                "properties": {
+                  "state": {
+                    "type": "string",
+                    "maxLength": 256,
+                    "description": "A state GET /__mock/pact writes; the empty string (an interaction without one) changes nothing."
+                  },
+                  "params": {
+                    "type": "object"
+                  },
+                  "action": {
+                    "type": "string",
+                    "enum": [
+                      "setup",
+                      "teardown"
+                    ],
+                    "default": "setup"
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Set up (or torn down); the values it used, which a Pact ProviderState generator may read.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "additionalProperties": {
+                    "type": [
+                      "string",
+                      "integer"
+                    ]
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "405": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "503": {
+            "$ref": "#/components/responses/NotSaved"
+          }
+        }
+      }
+    },
     "/__mock/overrides": {
       "put": {
         "operationId": "setOverride",

@@ -72,7 +72,9 @@ function readOperations(): ControlOperationSpec[] {
                 $id: `${BASE}/query${encodeURI(pointer)}`,
                 type: 'object',
                 properties: rebase(properties),
-                required: query.filter((parameter) => parameter.required === true).map((p) => String(p.name)),
+                required: query
+                  .filter((parameter) => parameter.required === true)
+                  .map((parameter) => String(parameter.name)),
               }),
         validateBody:
           body === undefined

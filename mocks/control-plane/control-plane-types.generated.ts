@@ -218,6 +218,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__mock/pact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A Pact file of what the app made the fake answer
+         * @description A Pact file (specification 4.0, or 3.0.0 with `version=3`) with one interaction per distinct (operation, method,
+         *     answered status, provider state) of the /v1 requests since the last DELETE, the first such exchange of each:
+         *     POST /__mock/reset does not clear it, and every session adds to it, so a test suite that resets between tests or
+         *     runs in sessions (the Playwright fixture) still adds up. Each interaction has the provider state the request met
+         *     (an agent with its status, no agent with that id, a refused token, an answer a test forced), which POST
+         *     /__mock/provider-states sets up again. Values the server makes get matchers from spec/openapi.yaml; fields that
+         *     echo the request or the state are matched exactly. The Authorization header is a matcher with a stand-in value,
+         *     never the token. A request whose body is not JSON, or larger than 64 KiB, is left out. The same exchanges give
+         *     the same bytes. Kept in memory only.
+         */
+        get: operations["getPact"];
+        put?: never;
+        post?: never;
+        /** Forget the exchanges the pact is made of */
+        delete: operations["clearPact"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__mock/provider-states": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pact's state-change protocol, for a pact verified against the fake itself
+         * @description Sets the fake (the session the request names) up for a provider state that GET /__mock/pact writes, as a Pact
+         *     verifier's `providerStatesSetupUrl` asks before each interaction (`action: setup`, the default), and takes it
+         *     down after (`action: teardown`: back to the seed, as POST /__mock/reset). The states:
+         *     `an agent exists with status <active|paused|deprecated>` (params `agentId`: that agent gets the status, seeded
+         *     when the fake has none with that id); `no agent has the requested agentId` (params `agentId`; refused when the
+         *     fake has one); `the registry answers <operationId> with <status>` and `the bearer token is refused` (params
+         *     `operationId`, `status`: the operation answers the spec's example of that status until the teardown). A state
+         *     it does not know, or params that do not fit it, is a 400 naming the field.
+         */
+        post: operations["changeProviderState"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__mock/overrides": {
         parameters: {
             query?: never;
@@ -919,6 +975,101 @@ export interface operations {
                 content?: never;
             };
             405: components["responses"]["Problem"];
+        };
+    };
+    getPact: {
+        parameters: {
+            query: {
+                consumer: string;
+                provider: string;
+                version?: 3 | 4;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pact. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        consumer: {
+                            name: string;
+                        };
+                        provider: {
+                            name: string;
+                        };
+                        interactions: Record<string, never>[];
+                        metadata: Record<string, never>;
+                    };
+                };
+            };
+            400: components["responses"]["Problem"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["Problem"];
+        };
+    };
+    clearPact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cleared. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["Problem"];
+        };
+    };
+    changeProviderState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A state GET /__mock/pact writes; the empty string (an interaction without one) changes nothing. */
+                    state: string;
+                    params?: Record<string, never>;
+                    /**
+                     * @default setup
+                     * @enum {string}
+                     */
+                    action?: "setup" | "teardown";
+                };
+            };
+        };
+        responses: {
+            /** @description Set up (or torn down); the values it used, which a Pact ProviderState generator may read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: string | number;
+                    };
+                };
+            };
+            400: components["responses"]["Problem"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["Problem"];
+            503: components["responses"]["NotSaved"];
         };
     };
     setOverride: {

@@ -14,7 +14,7 @@ import type { operations } from './control-plane-types.generated.ts';
 import type { Coverage } from '../core/steering/coverage.ts';
 import type { Journal } from '../core/steering/journal.ts';
 import { recordedRequests } from '../core/steering/recorded-requests.ts';
-import { jsonValueResponse, noContent, type MockRequest, type MockResponse } from '../core/mock-http.ts';
+import { jsonResponse, jsonValueResponse, noContent, type MockRequest, type MockResponse } from '../core/mock-http.ts';
 import { problemResponse } from '../core/problems.ts';
 import { readJsonBody } from '../core/request/request-body.ts';
 import { createRouter } from '../core/router.ts';
@@ -22,17 +22,23 @@ import { scenarioErrors, type ScenarioConfig, type Scenarios } from '../core/ste
 import { sessionIdProblem, type SessionRegistry, type SessionTarget } from '../core/sessions.ts';
 import { buildOverrideFrom, OverrideError, overrideFieldPath, type BuiltOverride } from '../core/steering/overrides.ts';
 import type { AgentStore, SeedOutcome } from '../state/store.ts';
+import { MockInputError } from '../core/input-error.ts';
+import { buildPact, pactText } from '../pact/pact-document.ts';
+import type { PactLog } from '../pact/pact-log.ts';
+import { applyStateChange, type StateChange } from '../pact/provider-state.ts';
 
 /** What the control plane may use of the core: a narrow view, so it depends on no module that imports it. */
 export interface ControlPlaneHost {
   readonly seed: number;
   readonly store: Pick<
     AgentStore,
-    'agentCount' | 'taskCount' | 'maxTasks' | 'list' | 'setStatus' | 'findTask' | 'seedAgent' | 'seedTask'
+    'agentCount' | 'taskCount' | 'maxTasks' | 'list' | 'setStatus' | 'findTask' | 'seedAgent' | 'seedTask' | 'statusOf'
   >;
   readonly clock: Pick<Clock, 'now' | 'offset'>;
   readonly journal: Pick<Journal, 'capacity' | 'entries' | 'entriesAfter' | 'clear'>;
   readonly coverage: Pick<Coverage, 'report' | 'reset'>;
+  /** The exchanges a pact is written from (shared by every session). */
+  readonly pact: Pick<PactLog, 'exchanges' | 'clear'>;
   readonly scenarios: Pick<Scenarios, 'config' | 'taskFailureRatio'>;
   /** Back to the seed. */
   reset(): void;
@@ -222,6 +228,29 @@ const controlHandlers = {
     host.coverage.reset();
     await host.persist();
     return noContent();
+  },
+  getPact: ({ query }, host) =>
+    jsonResponse(
+      200,
+      pactText(
+        buildPact(host.pact.exchanges(), {
+          consumer: query.consumer,
+          provider: query.provider,
+          pactSpecification: query.version ?? 4,
+        }),
+      ),
+    ),
+  clearPact: (_request, host) => {
+    host.pact.clear();
+    return noContent();
+  },
+  changeProviderState: async ({ body, instance }, host) => {
+    try {
+      return jsonValueResponse(200, await applyStateChange(host, body as StateChange));
+    } catch (error) {
+      if (!(error instanceof MockInputError)) throw error;
+      return problemResponse('validation', { detail: error.message, instance, errors: error.errors });
+    }
   },
   getScenarios: (_request, host) => jsonValueResponse(200, scenariosView(host)),
   setScenarios: async ({ body }, host) => {

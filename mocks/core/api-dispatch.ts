@@ -25,6 +25,10 @@ export interface DispatchTrace {
   bodyText: string | null;
   /** What the scenarios decided, when any is active (coverage counts forced answers apart). */
   scenario?: ScenarioDecision;
+  /** Set when a test's override or a scenario answered in the operation's place (a pact's provider state says so). */
+  forced?: boolean;
+  /** The path parameters, decoded and valid, once the request reached its operation (a pact's provider state reads them). */
+  params?: Record<string, string>;
 }
 
 /** What the dispatch needs of the core. */
@@ -76,7 +80,10 @@ export function createApiDispatch(
     // A test's override answers the route as an msw `server.use` handler would, before auth and scenarios.
     if (overrides.size > 0) {
       const overridden = overrides.get(operationId);
-      if (overridden) return overrideAnswer(overridden, instance);
+      if (overridden) {
+        trace.forced = true;
+        return overrideAnswer(overridden, instance);
+      }
     }
     if (scenarios.active) return afterScenarios(request, operationId, route.params, trace);
     return authenticated(request, operationId, route.params, trace);
@@ -94,6 +101,7 @@ export function createApiDispatch(
     // Read at once: another request may move the rate-limit window while this one waits.
     const limitHeaders = scenarios.rateLimitHeaders(now);
     const forced = await applyScenarios(operationId, request.path, trace, decision);
+    if (forced) trace.forced = true;
     const answer = forced ?? (await authenticated(request, operationId, rawParams, trace));
     // While a rate limit is on, every answer says where the window stands (the spec's RateLimit-* headers).
     if (limitHeaders) Object.assign(answer.headers, limitHeaders);
@@ -159,6 +167,7 @@ function operation(
   if (preferred) return preferred;
   const params = pathParameters(operationId, rawParams, instance);
   if (!params.ok) return params.response;
+  trace.params = params.value;
   let body: unknown;
   if (takesJsonBody(operationId)) {
     const parsed = readJsonBody(request);

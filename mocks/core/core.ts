@@ -31,6 +31,8 @@ import { StorageWriteError, type Storage } from '../storage/storage.ts';
 import type { CatalogueCache } from '../state/catalogue-cache.ts';
 import { AgentStore, DEFAULT_FAILURE_RATIO } from '../state/store.ts';
 import { operationTable } from '../operations/operation-table.ts';
+import { PactLog } from '../pact/pact-log.ts';
+import { providerStateName, providerStateOf } from '../pact/provider-state.ts';
 
 /** The seed used when none is given (MOCK_SEED). */
 export const DEFAULT_SEED = 42;
@@ -123,6 +125,11 @@ export interface MockCore {
   readonly scenarios: Scenarios;
   /** What the API answered, counted (GET /__mock/coverage); reset only by DELETE /__mock/coverage. */
   readonly coverage: Coverage;
+  /**
+   * The exchanges a pact is written from (GET /__mock/pact, `api.writePact`): shared by every session like the coverage,
+   * kept across resets, cleared only by DELETE /__mock/pact.
+   */
+  readonly pact: PactLog;
   readonly seed: number;
   /** Where the state lives; also keeps small named documents for other parts of the fake (coverage…). */
   readonly storage: Storage;
@@ -190,6 +197,7 @@ function createReadsOf(): DispatchContext['readsOf'] {
  */
 interface SessionParent {
   coverage: Coverage;
+  pact: PactLog;
   clock: Clock;
   catalogue: CatalogueCache;
   authenticator: Authenticator;
@@ -337,6 +345,7 @@ function assembleCore(
   const authenticator: Authenticator =
     parent?.authenticator ?? createAuthenticator(options.jwtSecret ?? DEFAULT_JWT_SECRET, options.wallClock);
   const coverage = parent?.coverage ?? new Coverage();
+  const pact = parent?.pact ?? new PactLog();
   const documents = createCoreDocuments({
     storage,
     clock,
@@ -375,12 +384,12 @@ function assembleCore(
     dispatch;
   const sessions =
     parent === undefined
-      ? createSessions(options, { coverage, clock, catalogue: store.catalogue, authenticator })
+      ? createSessions(options, { coverage, pact, clock, catalogue: store.catalogue, authenticator })
       : undefined;
   // A session's own core answers whatever reaches it: only the default core routes to sessions.
   const routeToSession = parent === undefined ? createSessionRouting(sessions, corsOrigins) : () => undefined;
 
-  const answer = createAnswer({ answerOnce, corsOrigins, coverage, journal, clock, logger });
+  const answer = createAnswer({ answerOnce, corsOrigins, coverage, journal, clock, logger, pact, store });
   const answerNow = (request: MockRequest): MockResponse | Promise<MockResponse> => {
     // The default session pays two property reads for sessions: no header and no cookie means no lookup at all.
     const named =
@@ -395,6 +404,7 @@ function assembleCore(
     journal,
     scenarios,
     coverage,
+    pact,
     seed,
     storage,
     sessions,
@@ -447,6 +457,8 @@ interface AnswerParts {
   journal: Journal;
   clock: Clock;
   logger: Logger;
+  pact: PactLog;
+  store: AgentStore;
 }
 
 /**
@@ -455,11 +467,11 @@ interface AnswerParts {
  * node:http listener can answer at once; the closures of `then` are made only for an answer that waits.
  */
 function createAnswer(parts: AnswerParts): (request: MockRequest) => MockResponse | Promise<MockResponse> {
-  const { answerOnce, corsOrigins, coverage, journal, clock, logger } = parts;
+  const { answerOnce, corsOrigins, coverage, journal, clock, logger, pact, store } = parts;
   const finish = (request: MockRequest, response: MockResponse, context: DispatchTrace, started: number) => {
     const control = isControlPath(request.path);
     withCors(corsOrigins, request, response, control);
-    if (!control) recordAnswer({ coverage, journal, clock }, request, response, context, started);
+    if (!control) recordAnswer({ coverage, journal, clock, pact, store }, request, response, context, started);
     return response;
   };
   return (request) => {
@@ -496,11 +508,12 @@ function createSessions(options: MockCoreOptions, parent: SessionParent): Sessio
 }
 
 /**
- * What an API answer leaves behind: its count in the coverage and its line in the journal (exported for the bench's
- * stage costs, benchmarks/probes/request-path.ts).
+ * What an API answer leaves behind: its count in the coverage, its line in the journal and, for an operation of the
+ * spec, its exchange for the pact with the provider state it met (exported for the bench's stage costs,
+ * benchmarks/probes/request-path.ts).
  */
 export function recordAnswer(
-  parts: { coverage: Coverage; journal: Journal; clock: Clock },
+  parts: { coverage: Coverage; journal: Journal; clock: Clock; pact?: PactLog; store?: Pick<AgentStore, 'statusOf'> },
   request: MockRequest,
   response: MockResponse,
   context: DispatchTrace,
@@ -518,5 +531,15 @@ export function recordAnswer(
     durationMs: Math.round((performance.now() - started) * 1000) / 1000,
     body: text === null ? null : journalText(text),
     bodyTruncated: text !== null && text.length > JOURNAL_BODY_LIMIT,
+  });
+  const { operationId } = context;
+  const { pact, store } = parts;
+  if (operationId === null || pact === undefined || store === undefined) return;
+  const answered = { operationId, status: response.status, forced: context.forced === true, params: context.params };
+  const statusOf = (agentId: string) => store.statusOf(agentId);
+  pact.record(request, response, {
+    operationId,
+    stateName: providerStateName(answered, statusOf),
+    state: () => providerStateOf(answered, statusOf),
   });
 }

@@ -216,6 +216,17 @@ export class AgentStore {
     return index === undefined ? undefined : this.catalogue.entry(index).agent;
   }
 
+  /**
+   * The agent's status, or undefined when no agent has the id: nothing settled or copied, so a request's answer can
+   * record the state it was given (the provider state of a pact, mocks/pact/) at no cost worth measuring.
+   */
+  statusOf(agentId: string): AgentStatus | undefined {
+    const record = this.#agents.get(agentId);
+    if (record) return record.status;
+    const index = this.catalogue.indexOf(agentId);
+    return index === undefined ? undefined : this.catalogue.status(index);
+  }
+
   /** The agent's JSON text (cached): what GET /v1/agents/{agentId} answers. */
   getJson(agentId: string): string | undefined {
     this.settle();

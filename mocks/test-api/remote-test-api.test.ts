@@ -1,5 +1,8 @@
 // The test API over HTTP against the standalone server (started on a free port), and the control-plane routes it uses:
 // the same answers and refusals as the in-process API.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Agent } from '../../spec/index.ts';
 import { mintToken } from '../core/request/auth.ts';
@@ -228,5 +231,27 @@ describe('the real-time clock under the standalone server', () => {
     expect(offsetMs).toBe(86_400_000);
     expect(Date.parse(now)).toBeGreaterThanOrEqual(before + 86_400_000);
     expect(Date.parse(now)).toBeLessThan(Date.now() + 86_400_000 + 1000);
+  });
+});
+
+describe('writePact over the control plane', () => {
+  it('writes the bytes GET /__mock/pact answers, creating the folder, and refuses a bad option before any request', async () => {
+    const work = await mkdtemp(join(tmpdir(), 'remote-pact-'));
+    try {
+      const agent = await api.seedAgent({ status: 'paused' });
+      expect((await get(`/v1/agents/${agent.agentId}`)).status).toBe(200);
+      const file = join(work, 'pacts', 'web.json');
+      const written = await api.writePact({ consumer: 'web', provider: 'registry', file, pactSpecification: 3 });
+      expect(written.file).toBe(file);
+      expect(written.interactions).toBeGreaterThan(0);
+      const served = await (await get('/__mock/pact?consumer=web&provider=registry&version=3')).text();
+      expect(await readFile(file, 'utf8')).toBe(served);
+      expect(served).toContain('"name": "an agent exists with status paused"');
+      await expect(api.writePact({ consumer: 'web', provider: 'x'.repeat(300), file })).rejects.toBeInstanceOf(
+        MockInputError,
+      );
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
   });
 });

@@ -5,7 +5,8 @@ import { MockInputError } from '../core/input-error.ts';
 import { clockStepProblem } from '../core/clock.ts';
 import { CONTROL_TOKEN_HEADER } from '../http/request-guards.ts';
 import { OverrideError, overrideProblemPath } from '../core/steering/overrides.ts';
-import type { MockTestApi } from './test-api.ts';
+import { pactOptionErrors, type MockTestApi } from './test-api.ts';
+import { writePactFile } from '../pact/pact-file.ts';
 import type { RecordedRequest } from '../core/steering/recorded-requests.ts';
 import { createRequestReading } from './request-reading.ts';
 
@@ -89,17 +90,14 @@ export function connectTestApi(options: RemoteTestApiOptions): MockTestApi {
     ...(controlToken !== undefined && { [CONTROL_TOKEN_HEADER]: controlToken }),
     ...options.headers,
   };
-  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  async function callText(method: string, path: string, body?: unknown): Promise<string> {
     const send = options.fetch ?? globalThis.fetch;
     const response = await send(`${base}${path}`, {
       method,
       headers: { accept: PASS_MSW, ...(body !== undefined && { 'content-type': 'application/json' }), ...headers },
       ...(body !== undefined && { body: JSON.stringify(body) }),
     });
-    if (response.ok) {
-      const text = await response.text();
-      return (text === '' ? undefined : JSON.parse(text)) as T;
-    }
+    if (response.ok) return response.text();
     const { status, errors, detail } = await refusal(response);
     const listed = errors.length > 0 ? errors : [{ path: '', message: detail }];
     if (path === '/__mock/overrides') throw overrideRefused(status, listed);
@@ -107,6 +105,10 @@ export function connectTestApi(options: RemoteTestApiOptions): MockTestApi {
       `${method} ${path} (answered ${status})`,
       listed.map(({ path, message }) => ({ path, message })),
     );
+  }
+  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const text = await callText(method, path, body);
+    return (text === '' ? undefined : JSON.parse(text)) as T;
   }
   const listRequests = async (operationId: string, after: number) =>
     (await call<{ requests: RecordedRequest[] }>('GET', `/__mock/requests?operation=${operationId}&after=${after}`))
@@ -134,6 +136,21 @@ export function connectTestApi(options: RemoteTestApiOptions): MockTestApi {
     },
     async reset() {
       await call('POST', '/__mock/reset');
+    },
+    async writePact(pactOptions) {
+      const errors = pactOptionErrors(pactOptions);
+      if (errors.length > 0) throw new MockInputError('The pact options', errors);
+      const query = new URLSearchParams({
+        consumer: pactOptions.consumer,
+        provider: pactOptions.provider,
+        version: String(pactOptions.pactSpecification ?? 4),
+      });
+      const text = await callText('GET', `/__mock/pact?${query}`);
+      await writePactFile(pactOptions.file, text);
+      return {
+        file: pactOptions.file,
+        interactions: (JSON.parse(text) as { interactions: unknown[] }).interactions.length,
+      };
     },
   };
 }

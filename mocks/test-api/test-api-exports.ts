@@ -1,10 +1,12 @@
-// What the node and browser entries export of the test API beside their setup function: typed overrides, seeding types
-// and the errors a refused call throws (one list, so the two entries cannot drift apart).
+// What the node and browser entries export of the test API beside their setup function: typed overrides, a story's own
+// fake (createStoryFake), seeding types and the errors a refused call throws (one list, so the two entries cannot drift
+// apart).
 export {
   overrideHandler,
   uncheckedOverrideHandler,
   type OverrideHandlerOptions,
 } from '../adapters/msw/override-handler.ts';
+export { createStoryFake, type StoryFake, type StoryFakeOptions } from '../adapters/msw/story-fake.ts';
 export {
   OverrideError,
   type OverrideBody,
@@ -12,7 +14,7 @@ export {
   type OverrideProblem,
 } from '../core/steering/overrides.ts';
 export { MockInputError } from '../core/input-error.ts';
-export type { MockTestApi } from './test-api.ts';
+export type { MockTestApi, WritePactOptions, WrittenPact } from './test-api.ts';
 export type { WaitForRequestOptions } from './request-reading.ts';
 export type { RecordedRequest, RequestFilter } from '../core/steering/recorded-requests.ts';
 export type { AgentSeed } from '../state/agent-seed.ts';

@@ -18,6 +18,25 @@ import type { TaskSeed } from '../state/task-seed.ts';
 import { toControlPlaneTask, type ControlPlaneTask } from '../control-plane/control-plane-task.ts';
 import { recordedRequests } from '../core/steering/recorded-requests.ts';
 import { createRequestReading, type RequestReading } from './request-reading.ts';
+import { buildPact, pactText, type PactSpecification } from '../pact/pact-document.ts';
+
+/** Where `writePact` writes what, and for whom. */
+export interface WritePactOptions {
+  /** The app's name in the pact (Pact's consumer). */
+  consumer: string;
+  /** The API's name in the pact (Pact's provider), as the provider's verification and the broker know it. */
+  provider: string;
+  /** The file to write (relative to the working directory; its folder is created). */
+  file: string;
+  /** 4 (the default: Pact V4) or 3. */
+  pactSpecification?: PactSpecification;
+}
+
+/** What `writePact` wrote. */
+export interface WrittenPact {
+  file: string;
+  interactions: number;
+}
 
 /**
  * What every test can do to the fake, each call checked against the spec (types at compile time, validators at run
@@ -49,11 +68,39 @@ export interface MockTestApi extends RequestReading {
   advanceClock(ms: number): Promise<void>;
   /** Back to the start: overrides and handlers, state, scenarios, clock and journal. */
   reset(): Promise<void>;
+  /**
+   * Writes a Pact file of what the app made the fake answer since the fake started (resets do not clear it; every
+   * session adds to it): one interaction per operation, status and provider state, with matchers from the spec and
+   * the token never written. Under Node only; call it in `afterAll`.
+   */
+  writePact(options: WritePactOptions): Promise<WrittenPact>;
 }
 
 /** What an adapter adds to the core's reset (msw's `resetHandlers`). */
 export interface TestApiHooks {
   resetHandlers?: () => void;
+  /** Writes a file (`writePact`); the node entry passes one, the browser entry none (it has no file system). */
+  writeFile?: (file: string, text: string) => Promise<void>;
+}
+
+/**
+ * Checks writePact's options as GET /__mock/pact checks its query (names of 1 to 256 characters, version 3 or 4).
+ * @example pactOptionErrors({ consumer: '', provider: 'api', file: 'x.json' }) // [{ path: '/consumer', … }]
+ */
+export function pactOptionErrors(options: WritePactOptions): { path: string; message: string }[] {
+  const errors: { path: string; message: string }[] = [];
+  for (const name of ['consumer', 'provider', 'file'] as const) {
+    const value: unknown = options[name];
+    if (typeof value !== 'string' || value.length === 0 || (name !== 'file' && value.length > 256))
+      errors.push({
+        path: `/${name}`,
+        message: `must be a string of 1${name === 'file' ? ' or more' : ' to 256'} characters`,
+      });
+  }
+  const version: unknown = options.pactSpecification;
+  if (version !== undefined && version !== 3 && version !== 4)
+    errors.push({ path: '/pactSpecification', message: 'must be 3 or 4' });
+  return errors;
 }
 
 function unwrap<T>(outcome: SeedOutcome<T>, what: string): T {
@@ -103,6 +150,22 @@ export function createTestApi(core: MockCore, hooks: TestApiHooks = {}): MockTes
       hooks.resetHandlers?.();
       core.reset();
       await core.persist();
+    },
+    async writePact(options) {
+      const errors = pactOptionErrors(options);
+      if (errors.length > 0) throw new MockInputError('The pact options', errors);
+      const { writeFile } = hooks;
+      if (writeFile === undefined)
+        throw new MockInputError('writePact', [
+          {
+            path: '/file',
+            message:
+              'cannot be written here (no file system): write the pact from Node (setupMockServer) or with agent-registry-kit pact export',
+          },
+        ]);
+      const pact = buildPact(core.pact.exchanges(), options);
+      await writeFile(options.file, pactText(pact));
+      return { file: options.file, interactions: Array.isArray(pact.interactions) ? pact.interactions.length : 0 };
     },
   };
 }

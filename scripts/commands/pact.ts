@@ -1,5 +1,5 @@
-// `agent-registry-kit pact <verify|…>`: Pact contracts and the spec. A small table of sub-subcommands, each loaded from
-// its own module only when it runs, so adding one is one row.
+// `agent-registry-kit pact <verify|export>`: Pact contracts and the spec. A small table of sub-subcommands, each
+// loaded from its own module only when it runs, so adding one is one row.
 import { cliError, runCommand } from '../cli-error.ts';
 
 /** One `pact` command: a one-line summary for `pact --help`, and its module (exporting `main(args)`), loaded lazily. */
@@ -15,6 +15,10 @@ const pactCommands: Readonly<Record<string, PactCommand>> = {
       'check every interaction of a pact (Pact 2, 3 or 4) against spec/openapi.yaml: exit 1 on an incompatibility',
     load: () => import('./pact-verify.ts'),
   },
+  export: {
+    summary: 'write a Pact file of what a running fake answered the app (GET /__mock/pact)',
+    load: () => import('./pact-export.ts'),
+  },
 };
 
 const usage = `usage: agent-registry-kit pact <${Object.keys(pactCommands).join('|')}> [options]`;
@@ -24,7 +28,8 @@ function help(): string {
   return [
     usage,
     '',
-    'Pact contracts and the spec:',
+    'Pact contracts: what the app exercised, for a provider team and a Pact Broker, and a pact checked against the spec.',
+    '',
     ...Object.entries(pactCommands).map(([name, { summary }]) => `  ${name.padEnd(width)}  ${summary}`),
     '',
     'agent-registry-kit pact <command> --help shows its options.',

@@ -84,6 +84,8 @@ describe.skipIf(!chromiumPresent)('the browser demo (npm run demo), in Chromium'
       ]),
     );
     expect(answered.every(([, fromWorker]) => fromWorker)).toBe(true);
+    // The demo does not ask for exposeOnWindow: its test API stays off the page's globals.
+    expect(await page.evaluate(() => 'agentRegistryKit' in window)).toBe(false);
     await screenshot(page, 'demo-1-catalogue');
   });
 

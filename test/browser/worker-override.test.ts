@@ -2,7 +2,8 @@
 // the page's fetch with the override (status, the spec's example or the given body, the headers the spec requires),
 // `once` answers one request, resetHandlers() brings the fake's own answer back, a body that breaks the spec throws
 // OverrideError in the page, and the unchecked variant serves it anyway. Node and jsdom run the same calls in
-// mocks/adapters/msw/override-handler.test.ts; only here does a Service Worker carry them.
+// mocks/adapters/msw/override-handler.test.ts; only here does a Service Worker carry them. The page asks for
+// exposeOnWindow, so the last test seeds and resets the fake through window.agentRegistryKit, as a console would.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -119,5 +120,21 @@ describe.skipIf(!chromiumPresent)('worker.use(overrideHandler(…)) in Chromium'
     });
     expect(await getAgent(page, 'agt_any')).toMatchObject({ status: 200, body: { agentId: 42 } });
     await page.evaluate(() => window.kit.worker.resetHandlers());
+  });
+
+  it('puts the test API on window.agentRegistryKit when the page asks: seed and reset from the console', async () => {
+    // What a developer types in the console: no import, only the global the option put there.
+    const seen = await page.evaluate(async () => {
+      const kit = window.agentRegistryKit;
+      if (kit === undefined) return 'no window.agentRegistryKit';
+      const agent = await kit.seedAgent({ name: 'From The Console' });
+      const headers = { authorization: `Bearer ${await kit.mintToken()}` };
+      const before = await fetch(`/v1/agents/${agent.agentId}`, { headers });
+      const name = ((await before.json()) as { name: string }).name;
+      await kit.reset();
+      const after = await fetch(`/v1/agents/${agent.agentId}`, { headers });
+      return { before: [before.status, name], after: after.status, sameWorker: kit.worker === window.kit.worker };
+    });
+    expect(seen).toEqual({ before: [200, 'From The Console'], after: 404, sameWorker: true });
   });
 });

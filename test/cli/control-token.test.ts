@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { MockInputError } from '../../mocks/core/input-error.ts';
+import { mintToken } from '../../mocks/core/request/auth.ts';
 import { silentLogger } from '../../mocks/core/logger.ts';
 import { openMockSession } from '../../mocks/adapters/playwright/playwright.ts';
 import { connectTestApi } from '../../mocks/test-api/remote-test-api.ts';
@@ -41,6 +42,23 @@ describe('against a fake started with --control-token', () => {
     },
     60_000,
   );
+
+  test('pact export sends MOCK_CONTROL_TOKEN and writes it nowhere, and without it says to export it', async () => {
+    await fetch(`${fake.url}/v1/agents/agt_none`, { headers: { authorization: `Bearer ${await mintToken()}` } });
+    const work = mkdtempSync(join(tmpdir(), 'agent-registry-pact-token-'));
+    try {
+      const out = join(work, 'pact.json');
+      const args = ['export', '--base-url', fake.url, '--consumer', 'web', '--provider', 'api', '--out', out];
+      const sent = await runCli('pact', args, { MOCK_CONTROL_TOKEN: secret });
+      expect(sent.code, sent.stderr).toBe(0);
+      expect(sent.stdout + sent.stderr + readFileSync(out, 'utf8')).not.toContain(secret);
+      const missing = await runCli('pact', args);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toMatch(/answered 403; if the fake runs with --control-token, export MOCK_CONTROL_TOKEN/);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   test('connectTestApi sends its controlToken option, else MOCK_CONTROL_TOKEN', async () => {
     await connectTestApi({ baseUrl: fake.url, controlToken: secret }).seedAgent({ name: 'By option' });

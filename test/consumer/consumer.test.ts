@@ -16,6 +16,7 @@ import { freePort } from '../support/spawned-server.ts';
 import { chromiumExecutable, chromiumPresent, launchChromium } from '../browser/chromium.ts';
 import { serveStatic } from '../browser/static-server.ts';
 import { stopsAnswering } from '../support/stops-answering.ts';
+import { pactExportSteps } from './pact-export.ts';
 import {
   appBin,
   appEnv,
@@ -30,6 +31,7 @@ import {
   succeeded,
 } from './scratch-app.ts';
 import { bareInstallSteps } from './bare-install.ts';
+import { storybookSteps } from './storybook.ts';
 
 let appAndTypeErrorsRun: Promise<Run> | undefined;
 /**
@@ -94,6 +96,14 @@ async function packAndInstall(): Promise<void> {
       '@types/react-dom',
       // Node's types, for the node-only server entry (tsconfig.node.json).
       `@types/node@${manifest.devDependencies['@types/node']}`,
+      // The TanStack Query component and its tests (src/AgentQueryCard.tsx, tests/agent-query.spec.tsx).
+      '@tanstack/react-query@5',
+      // Storybook with msw-storybook-addon (.storybook/, stories/; steps in storybook.ts).
+      'storybook@10',
+      '@storybook/react-vite@10',
+      'msw-storybook-addon@3',
+      // Pact's own verifier (its Rust core from a platform package), for the pact steps (pact-export.ts).
+      `@pact-foundation/pact@${manifest.devDependencies['@pact-foundation/pact']}`,
     ],
     app,
     // Playwright's browsers are never downloaded: the tests use test/browser/chromium.ts's Chromium.
@@ -132,6 +142,7 @@ afterAll(async () => {
 describe('the packed package, installed into a scratch app', { timeout: 400_000, concurrent: true }, () => {
   bareInstallSteps();
   pactVerifySteps();
+  pactExportSteps();
 
   // msw init public/ --save (beforeAll) put the worker the mock-enabled build ships into public/.
   it('builds the React app with Vite: with the fake when VITE_MOCK=true (a mock-enabled preview build), without it otherwise', async () => {
@@ -275,6 +286,8 @@ describe('the packed package, installed into a scratch app', { timeout: 400_000,
       'api-happy-dom.spec.ts': ['passed'],
       'unhandled-request.spec.ts': ['failed'],
       'agent-card.spec.tsx': Array(9).fill('passed'),
+      'agent-query.spec.tsx': Array(4).fill('passed'),
+      'agent-card-pact.spec.tsx': Array(3).fill('passed'),
       'standalone-server.spec.ts': ['passed'],
       'deploy-form.spec.tsx': ['passed', 'passed'],
       'standalone-beside-msw.spec.ts': ['passed'],
@@ -529,6 +542,8 @@ document.body.dataset.result = answer.status + ' ' + (await answer.json()).name;
       }
     },
   );
+
+  storybookSteps();
 
   it('lists its subcommands, and says in one line with status 2 what is wrong', async () => {
     // The installed bin itself (npx, which finds the same file, is what the serve and proxy steps use).

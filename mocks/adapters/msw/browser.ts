@@ -7,6 +7,7 @@ import { seedFromText } from '../../core/random.ts';
 import { DEFAULT_MAX_TASKS } from '../../state/store.ts';
 import { createTestApi, type MockTestApi } from '../../test-api/test-api.ts';
 import { openPageStorage, type PersistOption } from '../../storage/web-storage/web-storage.ts';
+import { mintToken } from '../../core/request/auth.ts';
 
 export { DEFAULT_JWT_SECRET, mintToken, type MintOptions } from '../../core/request/auth.ts';
 export type { MockHandlerOptions } from './handlers.ts';
@@ -16,6 +17,19 @@ export type { PersistOption } from '../../storage/web-storage/web-storage.ts';
 /** msw's worker, plus the core behind it and the test API over both (`api.reset()` resets handlers and state). */
 export type MockWorker = SetupWorker & { core: MockCore; api: MockTestApi };
 
+/** The name `exposeOnWindow` puts the test API under: `window.agentRegistryKit`. */
+export const EXPOSED_NAME = 'agentRegistryKit';
+
+/**
+ * What `exposeOnWindow` puts on `window.agentRegistryKit`: the worker's test API (`seedAgent`, `reset`, `override`…),
+ * `mintToken` for a request typed by hand, and the worker itself. To type it in the app:
+ * `declare global { interface Window { agentRegistryKit?: ExposedMockWorker } }`.
+ */
+export interface ExposedMockWorker extends MockTestApi {
+  mintToken: typeof mintToken;
+  worker: MockWorker;
+}
+
 export interface MockWorkerOptions extends MockHandlerOptions {
   /**
    * Where the fake keeps its state across reloads of the page: `'session'` (the default: this tab's sessionStorage),
@@ -23,17 +37,24 @@ export interface MockWorkerOptions extends MockHandlerOptions {
    * load starts from the seed). Ignored when `core` or `storage` is given.
    */
   persist?: PersistOption;
+  /**
+   * Put the test API on `window.agentRegistryKit` (see `ExposedMockWorker`), to seed or reset the fake from the browser's
+   * console or a script the page runs. Off by default; pass `import.meta.env.DEV` (or your mock flag) so that no
+   * production build exposes it.
+   */
+  exposeOnWindow?: boolean;
 }
 
 /**
  * Sets up msw's service worker with the fake's handlers; call `start()` before the app's first request. By default the
  * fake's state survives reloads of the tab (sessionStorage); `worker.api.reset()` or `POST /__mock/reset` starts over.
  * @example
- * const worker = setupMockWorker({ seed: 7 });
+ * const worker = setupMockWorker({ seed: 7, exposeOnWindow: import.meta.env.DEV });
  * await worker.start({ onUnhandledFrame: 'bypass' });
+ * // in the console: await agentRegistryKit.seedAgent({ name: 'From the console' }); await agentRegistryKit.reset();
  */
 export function setupMockWorker(options: MockWorkerOptions = {}): MockWorker {
-  const { persist = 'session', ...handlerOptions } = options;
+  const { persist = 'session', exposeOnWindow = false, ...handlerOptions } = options;
   const keepsOwnState = handlerOptions.core !== undefined || handlerOptions.storage !== undefined;
   const seed =
     typeof handlerOptions.seed === 'string' ? seedFromText(handlerOptions.seed) : (handlerOptions.seed ?? DEFAULT_SEED);
@@ -47,5 +68,13 @@ export function setupMockWorker(options: MockWorkerOptions = {}): MockWorker {
       });
   const { all, core } = createHandlers({ ...handlerOptions, ...(storage !== undefined && { storage }) });
   const worker = setupWorker(...all);
-  return Object.assign(worker, { core, api: createTestApi(core, { resetHandlers: () => worker.resetHandlers() }) });
+  const mocked: MockWorker = Object.assign(worker, {
+    core,
+    api: createTestApi(core, { resetHandlers: () => worker.resetHandlers() }),
+  });
+  if (exposeOnWindow) {
+    const exposed: ExposedMockWorker = { ...mocked.api, mintToken, worker: mocked };
+    Object.assign(globalThis, { [EXPOSED_NAME]: exposed });
+  }
+  return mocked;
 }

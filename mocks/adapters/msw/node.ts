@@ -3,6 +3,7 @@ import { setupServer, type SetupServer } from 'msw/node';
 import type { MockCore } from '../../core/core.ts';
 import { createHandlers, type MockHandlerOptions } from './handlers.ts';
 import { createTestApi, type MockTestApi } from '../../test-api/test-api.ts';
+import { writePactFile } from '../../pact/pact-file.ts';
 
 export { DEFAULT_JWT_SECRET, mintToken, type MintOptions } from '../../core/request/auth.ts';
 export type { MockHandlerOptions } from './handlers.ts';
@@ -22,5 +23,6 @@ export type MockServer = SetupServer & { core: MockCore; api: MockTestApi };
 export function setupMockServer(options: MockHandlerOptions = {}): MockServer {
   const { all, core } = createHandlers(options);
   const server = setupServer(...all);
-  return Object.assign(server, { core, api: createTestApi(core, { resetHandlers: () => server.resetHandlers() }) });
+  const api = createTestApi(core, { resetHandlers: () => server.resetHandlers(), writeFile: writePactFile });
+  return Object.assign(server, { core, api });
 }

@@ -1,6 +1,8 @@
 // A page that starts the kit's browser worker as an app would and hands the test what an app's test code would use:
-// the worker (for worker.use / resetHandlers) and overrideHandler, each from agent-registry-kit/browser's source.
+// the worker (for worker.use / resetHandlers) and overrideHandler, each from agent-registry-kit/browser's source. It
+// asks for exposeOnWindow, as an app's development build would, so the test API is on window.agentRegistryKit too.
 import {
+  type ExposedMockWorker,
   mintToken,
   OverrideError,
   overrideHandler,
@@ -9,7 +11,7 @@ import {
 } from '../../../mocks/adapters/msw/browser.ts';
 
 const exposed = {
-  worker: setupMockWorker({ persist: false }),
+  worker: setupMockWorker({ persist: false, exposeOnWindow: true }),
   mintToken,
   overrideHandler,
   uncheckedOverrideHandler,
@@ -18,6 +20,7 @@ const exposed = {
 declare global {
   interface Window {
     kit: typeof exposed;
+    agentRegistryKit?: ExposedMockWorker;
   }
 }
 

@@ -9,7 +9,10 @@ export interface AgentCardProps {
   token: string;
 }
 
-type Load = { kind: 'loading' } | { kind: 'agent'; agent: Agent } | { kind: 'error'; message: string };
+type Load =
+  | { kind: 'loading' }
+  | { kind: 'agent'; agent: Agent }
+  | { kind: 'error'; message: string; title: string | undefined };
 
 /** What the user reads for each documented error status. */
 export function errorMessage(status: number, problem: Partial<Problem>): string {
@@ -35,7 +38,11 @@ export function AgentCard({ baseUrl, agentId, token }: AgentCardProps) {
   const refresh = useCallback(async () => {
     setLoad({ kind: 'loading' });
     const { status, body } = await call(`${baseUrl}/v1/agents/${encodeURIComponent(agentId)}`, token);
-    setLoad(status === 200 ? { kind: 'agent', agent: body as Agent } : { kind: 'error', message: errorMessage(status, body as Problem) });
+    setLoad(
+      status === 200
+        ? { kind: 'agent', agent: body as Agent }
+        : { kind: 'error', message: errorMessage(status, body as Problem), title: (body as Partial<Problem>).title },
+    );
   }, [baseUrl, agentId, token]);
   useEffect(() => {
     void refresh();
@@ -48,7 +55,13 @@ export function AgentCard({ baseUrl, agentId, token }: AgentCardProps) {
     setTask(status === 200 ? `Task ${(body as TaskSubmission).status}` : errorMessage(status, body as Problem));
   };
   if (load.kind === 'loading') return <p role="status">Loading…</p>;
-  if (load.kind === 'error') return <p role="alert">{load.message}</p>;
+  // The server's own title of the problem, on hover.
+  if (load.kind === 'error')
+    return (
+      <p role="alert" title={load.title}>
+        {load.message}
+      </p>
+    );
   const { agent } = load;
   return (
     <article>

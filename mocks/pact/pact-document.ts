@@ -1,0 +1,199 @@
+// A Pact file (specification 4.0, or 3.0.0 on request) of what the app made the fake answer: one interaction per kept
+// exchange (mocks/pact/pact-log.ts), each with its provider state, a description a person reads, and matchers from the
+// spec. Deterministic: the same exchanges give the same bytes (sorted, no time of writing, timestamps pinned).
+import {
+  escapePointerToken,
+  getAtPointer,
+  getOperation,
+  isJsonObject,
+  openapiDocument,
+  operations,
+  type JsonObject,
+  type JsonValue,
+} from '../../spec/index.ts';
+import type { PactExchange } from './pact-log.ts';
+import { bodyRules, headerMatcher, mediaTypeRegex, stableExample, type PactRules } from './pact-matchers.ts';
+
+/** The Pact specification versions a pact is written in. */
+export type PactSpecification = 3 | 4;
+
+export interface PactOptions {
+  consumer: string;
+  provider: string;
+  /** 4 (the default: Pact V4) or 3. */
+  pactSpecification?: PactSpecification;
+}
+
+/** What the Authorization header shows: a matcher with a stand-in, never the app's token. */
+const AUTHORIZATION_EXAMPLE = 'Bearer token-of-the-consumer';
+const AUTHORIZATION_REGEX = '^Bearer .+';
+
+/** A header name as HTTP documents spell it: `content-type` → `Content-Type`, `www-authenticate` → `WWW-Authenticate`. */
+function headerName(name: string): string {
+  return name === 'www-authenticate'
+    ? 'WWW-Authenticate'
+    : name.replace(/(^|-)([a-z])/g, (_match, dash: string, letter: string) => dash + letter.toUpperCase());
+}
+
+const operationOrder = new Map([...operations.keys()].map((operationId, index) => [operationId, index]));
+
+function sortKey(exchange: PactExchange): string {
+  const order = String(operationOrder.get(exchange.operationId) ?? 0).padStart(4, '0');
+  return `${order} ${exchange.method} ${exchange.status} ${exchange.state?.name ?? ''}`;
+}
+
+/** "Retrieve an agent (GET /v1/agents/{agentId}): 200, given an agent exists with status paused". */
+function description(exchange: PactExchange): string {
+  const operation = getOperation(exchange.operationId);
+  const node = getAtPointer(openapiDocument, operation.pointer);
+  const summary = isJsonObject(node) && typeof node.summary === 'string' ? node.summary : exchange.operationId;
+  const given = exchange.state ? `, given ${exchange.state.name}` : '';
+  return `${summary} (${exchange.method} ${operation.path}): ${exchange.status}${given}`;
+}
+
+/** The query string as Pact writes it: each name with its values, in the order sent. */
+function queryOf(query: string): Record<string, string[]> | undefined {
+  if (query === '') return undefined;
+  const result: Record<string, string[]> = {};
+  for (const [name, value] of new URLSearchParams(query)) {
+    const values = result[name] ?? [];
+    values.push(value);
+    result[name] = values;
+  }
+  return result;
+}
+
+/** Whether a response field echoes the request (a path parameter, a body field) or the provider state. */
+function echoes(exchange: PactExchange): (key: string, value: JsonValue) => boolean {
+  const sources: Record<string, unknown>[] = [];
+  const route = getOperation(exchange.operationId);
+  const segments = route.path.split('/');
+  const sent = exchange.path.split('/');
+  const params: Record<string, string> = {};
+  segments.forEach((segment, index) => {
+    const name = /^\{(.+)\}$/.exec(segment)?.[1];
+    if (name !== undefined) params[name] = safeDecode(sent[index] ?? '');
+  });
+  sources.push(params);
+  if (isJsonObject(exchange.body)) sources.push(exchange.body);
+  if (exchange.state) sources.push(exchange.state.params);
+  return (key, value) =>
+    sources.some((source) => Object.hasOwn(source, key) && JSON.stringify(source[key]) === JSON.stringify(value));
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** One side's headers and their rules, as V3 (a string each) or V4 (a list each) writes them. */
+function headersOf(
+  headers: Record<string, string>,
+  version: PactSpecification,
+): Record<string, string | string[]> | undefined {
+  const entries = Object.entries(headers);
+  if (entries.length === 0) return undefined;
+  return Object.fromEntries(entries.map(([name, value]) => [name, version === 4 ? [value] : value]));
+}
+
+function bodyOf(body: JsonValue | undefined, contentType: string | undefined, version: PactSpecification) {
+  if (body === undefined) return {};
+  if (version === 3) return { body };
+  return { body: { content: body, contentType: contentType ?? 'application/json', encoded: false } };
+}
+
+function rulesOf(rules: { body?: PactRules; header?: PactRules }): { matchingRules?: JsonObject } {
+  const kept = Object.entries(rules).filter(([, value]) => value !== undefined && Object.keys(value).length > 0);
+  return kept.length === 0 ? {} : { matchingRules: Object.fromEntries(kept) as JsonObject };
+}
+
+function requestOf(exchange: PactExchange, version: PactSpecification): JsonObject {
+  const headers: Record<string, string> = {};
+  const header: PactRules = {};
+  if (exchange.authorized) {
+    headers.Authorization = AUTHORIZATION_EXAMPLE;
+    header.Authorization = { combine: 'AND', matchers: [{ match: 'regex', regex: AUTHORIZATION_REGEX }] };
+  }
+  for (const [name, value] of Object.entries(exchange.headers)) headers[headerName(name)] = value;
+  const query = queryOf(exchange.query);
+  return {
+    method: exchange.method,
+    path: exchange.path,
+    ...(query && { query }),
+    ...(headersOf(headers, version) && { headers: headersOf(headers, version) }),
+    ...bodyOf(exchange.body, exchange.headers['content-type'], version),
+    ...rulesOf({ header }),
+  } as JsonObject;
+}
+
+function responseOf(exchange: PactExchange, version: PactSpecification): JsonObject {
+  const documented = getOperation(exchange.operationId).responses.get(exchange.status);
+  const contentType = exchange.responseHeaders['content-type'];
+  const mediaType = contentType?.split(';')[0]?.trim();
+  const schemaPointer =
+    documented && mediaType && documented.mediaTypes.includes(mediaType)
+      ? `${documented.pointer}/content/${escapePointerToken(mediaType)}/schema`
+      : undefined;
+  const headers: Record<string, string> = {};
+  const header: PactRules = {};
+  for (const [name, value] of Object.entries(exchange.responseHeaders)) {
+    const spelled = headerName(name);
+    headers[spelled] = value;
+    if (name === 'content-type' && mediaType !== undefined)
+      header[spelled] = { combine: 'AND', matchers: [{ match: 'regex', regex: mediaTypeRegex(mediaType) }] };
+    const required = documented?.requiredHeaders.find((candidate) => candidate.name.toLowerCase() === name);
+    if (required)
+      header[required.name] = {
+        combine: 'AND',
+        matchers: [headerMatcher(getAtPointer(openapiDocument, `${required.pointer}/schema`))],
+      };
+  }
+  const body = exchange.responseBody;
+  const rules = body === undefined ? {} : bodyRules(body, schemaPointer, echoes(exchange));
+  return {
+    status: exchange.status,
+    ...(headersOf(headers, version) && { headers: headersOf(headers, version) }),
+    ...bodyOf(body === undefined ? undefined : stableExample(body, rules), contentType, version),
+    ...rulesOf({ body: rules, header }),
+  } as JsonObject;
+}
+
+function interactionOf(exchange: PactExchange, version: PactSpecification): JsonObject {
+  return {
+    ...(version === 4 && { type: 'Synchronous/HTTP' }),
+    description: description(exchange),
+    ...(exchange.state && { providerStates: [{ name: exchange.state.name, params: exchange.state.params }] }),
+    request: requestOf(exchange, version),
+    response: responseOf(exchange, version),
+  } as JsonObject;
+}
+
+/**
+ * The pact of `exchanges`: Pact V4 (or V3), interactions sorted by operation (the spec's order), method, status and
+ * provider state.
+ * @example const pact = buildPact(core.pact.exchanges(), { consumer: 'web-app', provider: 'agent-registry' });
+ */
+export function buildPact(exchanges: readonly PactExchange[], options: PactOptions): JsonObject {
+  const version = options.pactSpecification ?? 4;
+  const sorted = [...exchanges].sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : sortKey(a) > sortKey(b) ? 1 : 0));
+  return {
+    consumer: { name: options.consumer },
+    provider: { name: options.provider },
+    interactions: sorted.map((exchange) => interactionOf(exchange, version)),
+    metadata: {
+      pactSpecification: { version: version === 4 ? '4.0' : '3.0.0' },
+      'agent-registry-kit': { openapi: 'spec/openapi.yaml' },
+    },
+  };
+}
+
+/**
+ * A pact as a file holds it: two-space JSON and a final newline, the same bytes for the same document.
+ * @example await writeFile('pacts/web-app-agent-registry.json', pactText(pact));
+ */
+export function pactText(pact: JsonValue): string {
+  return `${JSON.stringify(pact, null, 2)}\n`;
+}

@@ -1,0 +1,121 @@
+// What a pact is made of: the first exchange of each distinct (operation, method, answered status, provider state) the
+// app made the fake answer. Kept apart from the journal because it must outlive the resets between tests (like the
+// coverage), and bounded: the keys are few (operations × statuses × states), and a body too large is not kept.
+import { getOperation, type JsonValue, type OperationId } from '../../spec/index.ts';
+import type { MockRequest, MockResponse } from '../core/mock-http.ts';
+import type { ProviderState } from './provider-state.ts';
+
+/** One exchange a pact interaction is written from. Never holds the Authorization header, cookies or control headers. */
+export interface PactExchange {
+  operationId: OperationId;
+  method: string;
+  /** Percent-encoded path, as the app sent it. */
+  path: string;
+  /** The query string without `?`. */
+  query: string;
+  /** The request headers a pact keeps (lower-case names): `content-type` and `prefer`, when sent. */
+  headers: Record<string, string>;
+  /** Whether the request carried an Authorization header (written as a matcher, never as the app's token). */
+  authorized: boolean;
+  /** The request's JSON body; undefined when it had none. */
+  body: JsonValue | undefined;
+  status: number;
+  /** `content-type` and the headers the spec requires of the status (lower-case names). */
+  responseHeaders: Record<string, string>;
+  responseBody: JsonValue | undefined;
+  state: ProviderState | undefined;
+}
+
+/** Distinct exchanges kept at most: above operations × methods × statuses × states, a bound against a runaway key. */
+const MAX_EXCHANGES = 256;
+/** A request body larger than this is not kept (nor is its exchange: a later, smaller one may take the key). */
+const MAX_REQUEST_BODY_BYTES = 64 * 1024;
+/** A response body longer than this (characters) is not kept: with the bounds above, the log holds 32 MiB at most. */
+const MAX_RESPONSE_BODY = 64 * 1024;
+/** Request headers that change what the fake answers, and so belong in the contract. */
+const KEPT_REQUEST_HEADERS = ['content-type', 'prefer'] as const;
+
+const decoder = new TextDecoder();
+
+/** JSON text parsed, or undefined when it is not JSON; '' is no body at all (null). */
+function parseJson(text: string): { ok: true; value: JsonValue | undefined } | { ok: false } {
+  if (text === '') return { ok: true, value: undefined };
+  try {
+    return { ok: true, value: JSON.parse(text) as JsonValue };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/**
+ * The exchanges a pact is written from, by key; the first exchange of a key is kept, later ones only counted.
+ * @example const log = new PactLog(); log.record(request, response, { operationId, stateName: '', state: () => undefined }); log.exchanges().length // 1
+ */
+export class PactLog {
+  #exchanges: PactExchange[] = [];
+  /** The keys kept, by operation, method, status and state name: no string is built to look one up. */
+  #seen = new Map<OperationId, Map<string, Map<number, Set<string>>>>();
+
+  /**
+   * Keeps the exchange when its key (operation, method, status, state name) is new; the state itself is built only
+   * then. A request with a body that is not JSON (or too large) is left out, since a verifier could not send it again.
+   */
+  record(
+    request: MockRequest,
+    response: MockResponse,
+    answered: { operationId: OperationId; stateName: string; state: () => ProviderState | undefined },
+  ): void {
+    const { operationId, stateName } = answered;
+    const byMethod = this.#seen.get(operationId);
+    const byStatus = byMethod?.get(request.method);
+    const names = byStatus?.get(response.status);
+    if (names?.has(stateName) || this.#exchanges.length >= MAX_EXCHANGES) return;
+    if (request.body !== null && request.body.byteLength > MAX_REQUEST_BODY_BYTES) return;
+    if (response.body.length > MAX_RESPONSE_BODY) return;
+    const body = parseJson(request.body === null ? '' : decoder.decode(request.body));
+    const responseBody = parseJson(response.body);
+    if (!body.ok || !responseBody.ok) return;
+    const headers: Record<string, string> = {};
+    for (const name of KEPT_REQUEST_HEADERS) {
+      const value = request.headers[name];
+      if (value !== undefined) headers[name] = value;
+    }
+    const documented = getOperation(operationId).responses.get(response.status);
+    const kept = ['content-type', ...(documented?.requiredHeaders ?? []).map((header) => header.name.toLowerCase())];
+    const responseHeaders: Record<string, string> = {};
+    for (const name of kept) {
+      const value = response.headers[name];
+      if (value !== undefined) responseHeaders[name] = value;
+    }
+    const methods = byMethod ?? new Map<string, Map<number, Set<string>>>();
+    const statuses = byStatus ?? new Map<number, Set<string>>();
+    const seen = names ?? new Set<string>();
+    seen.add(stateName);
+    statuses.set(response.status, seen);
+    methods.set(request.method, statuses);
+    this.#seen.set(operationId, methods);
+    this.#exchanges.push({
+      operationId,
+      method: request.method,
+      path: request.path,
+      query: request.query,
+      headers,
+      authorized: request.headers.authorization !== undefined,
+      body: body.value,
+      status: response.status,
+      responseHeaders,
+      responseBody: responseBody.value,
+      state: answered.state(),
+    });
+  }
+
+  /** Every exchange kept, in the order they came (a pact document sorts them itself). */
+  exchanges(): PactExchange[] {
+    return [...this.#exchanges];
+  }
+
+  clear(): void {
+    this.#exchanges = [];
+    this.#seen.clear();
+  }
+}

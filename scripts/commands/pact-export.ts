@@ -1,0 +1,99 @@
+// `agent-registry-kit pact export`: the Pact file of what a running fake (serve, a Playwright webServer) answered the
+// app, read from GET /__mock/pact and written to a file, byte for byte what `api.writePact` writes in process.
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { cliError, runCommand } from '../cli-error.ts';
+import { parseCommandLine } from '../command-line.ts';
+import { fakeBaseUrl, readControlPlane } from '../control-plane-read.ts';
+import { guardWrites } from '../../client/terminal-text.ts';
+import { pactText } from '../../mocks/pact/pact-document.ts';
+
+/** A pact holds a few hundred interactions at most; more than this is not the fake. */
+const maxPactBytes = 32 * 1024 * 1024;
+
+const usage =
+  'usage: agent-registry-kit pact export --base-url <url> --consumer <name> --provider <name> --out <file> [--pact-version 3|4] [--timeout <ms>]';
+const help = `${usage}
+
+Reads GET <url>/__mock/pact from a running fake (agent-registry-kit serve) and writes the Pact file of what the app
+made it answer: one interaction per operation, answered status and provider state, with matchers from the spec.
+Every session (X-Mock-Session, the Playwright fixture's) adds to the same pact; resets do not clear it.
+
+  --base-url <url>      the fake, e.g. http://127.0.0.1:4010 (required)
+  --consumer <name>     the app's name in the pact (required)
+  --provider <name>     the API's name in the pact, as its verification and the broker know it (required)
+  --out <file>          where to write the pact (required; its folder is created)
+  --pact-version 3|4    Pact specification (default 4)
+  --timeout <ms>        how long to wait for the fake (default 5000)
+
+Environment:
+  MOCK_CONTROL_TOKEN  the fake's --control-token, sent as X-Mock-Control-Token (never printed)
+
+The bearer token is never written: the Authorization header is a matcher. Verify the pact against the fake itself
+with Pact's verifier and providerStatesSetupUrl <url>/__mock/provider-states.
+
+Exit status: 0, 1 when the fake answered no request of the app (nothing written), 2 on a usage mistake or when the
+fake cannot be read.`;
+
+const nameFlag = (flag: string, value: string | undefined): string => {
+  if (value === undefined) cliError(`--${flag} is required; ${usage}`);
+  if (value.trim() === '' || value.length > 256) cliError(`--${flag} must be a name of 1 to 256 characters`);
+  return value;
+};
+
+/**
+ * Runs `pact export`.
+ * @example await main(['--base-url', 'http://127.0.0.1:4010', '--consumer', 'web', '--provider', 'api', '--out', 'pacts/web-api.json']);
+ */
+export async function main(args: string[]): Promise<void> {
+  guardWrites(process.stdout);
+  guardWrites(process.stderr);
+  const values = parseCommandLine(
+    {
+      'base-url': { type: 'string' },
+      consumer: { type: 'string' },
+      provider: { type: 'string' },
+      out: { type: 'string' },
+      'pact-version': { type: 'string' },
+      timeout: { type: 'string' },
+    },
+    { usage, help },
+    args,
+  );
+  const raw = values['base-url'];
+  if (raw === undefined) cliError(`--base-url is required (the running fake, e.g. http://127.0.0.1:4010); ${usage}`);
+  const baseUrl = fakeBaseUrl('--base-url', raw);
+  const consumer = nameFlag('consumer', values.consumer);
+  const provider = nameFlag('provider', values.provider);
+  const out = values.out;
+  if (out === undefined || out === '') cliError(`--out is required (the pact file to write); ${usage}`);
+  const version = values['pact-version'] ?? '4';
+  if (version !== '3' && version !== '4') cliError(`--pact-version must be 3 or 4, got "${version}"`);
+  const timeoutText = values.timeout ?? '5000';
+  if (!/^[1-9]\d{0,6}$/.test(timeoutText))
+    cliError(`--timeout must be a whole number of milliseconds, got "${timeoutText}"`);
+
+  const query = new URLSearchParams({ consumer, provider, version });
+  const pact = await readControlPlane(baseUrl, `/__mock/pact?${query}`, {
+    timeoutMs: Number(timeoutText),
+    maxBytes: maxPactBytes,
+  });
+  const interactions = (pact as { interactions?: unknown } | null)?.interactions;
+  if (!Array.isArray(interactions))
+    cliError(
+      `${baseUrl}/__mock/pact did not answer a pact; is ${baseUrl} the kit's fake backend (agent-registry-kit serve)?`,
+    );
+  if (interactions.length === 0) {
+    process.stderr.write(
+      `agent-registry-kit: ${baseUrl} answered no request of the app yet (or DELETE /__mock/pact cleared them); nothing written\n`,
+    );
+    process.exitCode = 1;
+    return;
+  }
+  const path = resolve(out);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, pactText(pact as Parameters<typeof pactText>[0]));
+  process.stdout.write(`wrote ${interactions.length} interaction(s), Pact V${version}, to ${out}\n`);
+}
+
+if (import.meta.main) await runCommand(main, process.argv.slice(2));
