@@ -10,7 +10,7 @@ import { DEFAULT_JOURNAL_SIZE, Journal, JOURNAL_BODY_LIMIT, journalText } from '
 import { consoleLogger, type Logger } from './logger.ts';
 import type { MockRequest, MockResponse } from './mock-http.ts';
 import type { BuiltOverride } from './steering/overrides.ts';
-import { createCoreDocuments } from './core-documents.ts';
+import { createCoreDocuments, type CoreDocuments } from './core-documents.ts';
 import type { Dispatch, DispatchContext, DispatchLayer } from './dispatch-layer.ts';
 import { failureResponse } from './failure-response.ts';
 import { seedFromText } from './random.ts';
@@ -429,12 +429,7 @@ function assembleCore(
       documents.afterReset();
     },
     persist,
-    async advanceClock(ms) {
-      const problem = clockStepProblem(ms, clock.offset);
-      if (problem !== undefined) throw new MockInputError('The clock step', [{ path: '/ms', message: problem }]);
-      await documents.advanceClock(ms);
-      store.settle();
-    },
+    advanceClock: (ms) => advanceChecked(ms, { clock, documents, store }),
     async configureScenarios(config) {
       const parsed = parseScenarioConfig(config);
       if (parsed.errors.length > 0) throw new MockInputError('The scenario configuration', parsed.errors);
@@ -447,6 +442,17 @@ function assembleCore(
     [answerSync]: answerNow,
   };
   return core;
+}
+
+/** Moves a core's clock by a step the one clock check allows (else a MockInputError), then settles the tasks due. */
+async function advanceChecked(
+  ms: number,
+  parts: { clock: Clock; documents: Pick<CoreDocuments, 'advanceClock'>; store: Pick<AgentStore, 'settle'> },
+): Promise<void> {
+  const problem = clockStepProblem(ms, parts.clock.offset);
+  if (problem !== undefined) throw new MockInputError('The clock step', [{ path: '/ms', message: problem }]);
+  await parts.documents.advanceClock(ms);
+  parts.store.settle();
 }
 
 /** What an answer of a core needs besides the request: its dispatch and what every answer leaves behind. */
