@@ -7,6 +7,29 @@ type Parsed<T extends ParseArgsOptionsConfig> = ReturnType<
 >['values'];
 
 /**
+ * `--flag -1` as `--flag=-1` for a flag that takes a value: parseArgs refuses a value starting with a dash as ambiguous,
+ * while a negative number can only be that flag's value, which the flag's own check then judges in the kit's words.
+ * @example withNegativeValues(['--port', '-1'], { port: { type: 'string' } }) // ['--port=-1']
+ */
+function withNegativeValues(args: string[], options: ParseArgsOptionsConfig): string[] {
+  const result: string[] = [];
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index] ?? '';
+    const next = args[index + 1];
+    if (
+      arg.startsWith('--') &&
+      options[arg.slice(2)]?.type === 'string' &&
+      next !== undefined &&
+      /^-\d|^-\.\d|^-Infinity$/.test(next)
+    ) {
+      result.push(`${arg}=${next}`);
+      index += 1;
+    } else result.push(arg);
+  }
+  return result;
+}
+
+/**
  * Parses `args` against `options`, typed from them. An unknown flag or a missing value ends the process with one line
  * and the usage; `--help` prints `help` (or the usage) and exits 0.
  * @example
@@ -21,7 +44,7 @@ export function parseCommandLine<const T extends ParseArgsOptionsConfig>(
   let values: Parsed<T> & { help?: boolean | undefined };
   try {
     values = parseArgs({
-      args,
+      args: withNegativeValues(args, options),
       options: { ...options, help: { type: 'boolean', short: 'h' } },
       strict: true,
       allowPositionals: false,

@@ -1069,7 +1069,7 @@ export const openapiDocument: JsonObject = {
           "minimum": 0,
           "maximum": 86400
         },
-        "x-assumption": "Rate limits are not shown; a limited request is told when to retry, in seconds, within a day."
+        "x-assumption": "Rate limits and outages are not shown; a limited or unavailable request is told when to retry, in seconds, within a day."
       },
       "RateLimit-Limit": {
         "description": "The number of requests the current window allows (draft-ietf-httpapi-ratelimit-headers-07). Sent, with\nRateLimit-Remaining and RateLimit-Reset, on every answer while the server limits the rate; the fake does so\nwhile its rate-limit scenario is on (`POST /__mock/scenarios` with `rateLimit`), and not otherwise.\n",
@@ -1398,9 +1398,12 @@ export const openapiDocument: JsonObject = {
         }
       },
       "ChangeNotSaved": {
-        "description": "The change could not be stored (the server's storage is full or failing). Nothing of it was applied, so the\nrequest may be retried as it is.\n",
-        "x-assumption": "How a server answers when it cannot store a change is not shown; it is 503 with a problem body, and nothing was applied.",
+        "description": "The service could not apply the change for now. Nothing of it was applied, so the request may be retried as it\nis, after the seconds in Retry-After.\n",
+        "x-assumption": "How a server answers when it cannot apply a change for now is not shown; it is 503 with a problem body and Retry-After, and nothing was applied.",
         "headers": {
+          "Retry-After": {
+            "$ref": "#/components/headers/Retry-After"
+          },
           "RateLimit-Limit": {
             "$ref": "#/components/headers/RateLimit-Limit"
           },
@@ -1428,9 +1431,12 @@ export const openapiDocument: JsonObject = {
         }
       },
       "StateUnavailable": {
-        "description": "The server's stored state could not be read (its database is unreachable), so it cannot say what the\nrecord is now. Nothing was changed, so the request may be retried as it is.\n",
-        "x-assumption": "How a server answers when its storage cannot be read is not shown; it is 503 with a problem body, and retrying is safe.",
+        "description": "The service cannot say what the record is now (it could not read it for the moment). Nothing was changed, so\nthe request may be retried as it is, after the seconds in Retry-After.\n",
+        "x-assumption": "How a server answers when it cannot read a record for now is not shown; it is 503 with a problem body and Retry-After, and retrying is safe.",
         "headers": {
+          "Retry-After": {
+            "$ref": "#/components/headers/Retry-After"
+          },
           "RateLimit-Limit": {
             "$ref": "#/components/headers/RateLimit-Limit"
           },
@@ -1714,7 +1720,7 @@ export const openapiDocument: JsonObject = {
           "type": "https://agent-registry.dev/problems/rate-limited",
           "title": "Too many requests",
           "status": 429,
-          "detail": "The rate limit of 10 requests per second was exceeded; retry in 1 second.",
+          "detail": "The rate limit of 10 requests per second was exceeded; retry after the seconds Retry-After gives.",
           "instance": "/v1/agents/deploy"
         }
       },
@@ -1729,22 +1735,22 @@ export const openapiDocument: JsonObject = {
         }
       },
       "ProblemChangeNotSaved": {
-        "summary": "A change the server could not store",
+        "summary": "A change the service could not apply for now",
         "value": {
           "type": "https://agent-registry.dev/problems/state-not-saved",
           "title": "The change could not be saved",
           "status": 503,
-          "detail": "The change could not be saved (database or disk is full); nothing of it was applied, so retrying is safe.",
+          "detail": "The change could not be applied for now; nothing of it was applied, so retrying after Retry-After is safe.",
           "instance": "/v1/agents/deploy"
         }
       },
       "ProblemStateUnavailable": {
-        "summary": "A record the server could not read",
+        "summary": "A record the service could not read for now",
         "value": {
           "type": "https://agent-registry.dev/problems/state-unavailable",
-          "title": "The stored state could not be read",
+          "title": "The record could not be read",
           "status": 503,
-          "detail": "The shared state could not be read (the state database cannot be reached); nothing was applied, so retrying is safe.",
+          "detail": "The record could not be read for now; nothing was changed, so retrying after Retry-After is safe.",
           "instance": "/v1/agents/agt_7Qm2xK9pLr4TnW8v"
         }
       }

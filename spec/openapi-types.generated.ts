@@ -376,11 +376,12 @@ export interface components {
             };
         };
         /**
-         * @description The change could not be stored (the server's storage is full or failing). Nothing of it was applied, so the
-         *     request may be retried as it is.
+         * @description The service could not apply the change for now. Nothing of it was applied, so the request may be retried as it
+         *     is, after the seconds in Retry-After.
          */
         ChangeNotSaved: {
             headers: {
+                "Retry-After": components["headers"]["Retry-After"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -392,11 +393,12 @@ export interface components {
             };
         };
         /**
-         * @description The server's stored state could not be read (its database is unreachable), so it cannot say what the
-         *     record is now. Nothing was changed, so the request may be retried as it is.
+         * @description The service cannot say what the record is now (it could not read it for the moment). Nothing was changed, so
+         *     the request may be retried as it is, after the seconds in Retry-After.
          */
         StateUnavailable: {
             headers: {
+                "Retry-After": components["headers"]["Retry-After"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];

@@ -592,6 +592,66 @@ export const controlPlaneDocument: JsonObject = {
         }
       }
     },
+    "/__mock/requests": {
+      "get": {
+        "operationId": "listRequests",
+        "summary": "What the app sent to one operation, oldest first, read from the journal",
+        "description": "The journal's requests to `operation` (an operationId or `METHOD /path/{template}` of spec/openapi.yaml), each\nwith its path parameters and its body as the fake validated it (the spec's defaults filled in). A body that\nbroke the schema, was cut at 4096 characters or was never read (a 401 is answered before the body) has no\n`body`; `bodyErrors` says why when it broke the schema. The journal's bound holds: the last 1,000 requests.\n",
+        "tags": [
+          "Control"
+        ],
+        "parameters": [
+          {
+            "name": "operation",
+            "in": "query",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "minLength": 1
+            }
+          },
+          {
+            "name": "after",
+            "in": "query",
+            "description": "Only the requests whose seq is greater (what a waiting test has not looked at yet).",
+            "schema": {
+              "type": "integer",
+              "minimum": 0,
+              "default": 0
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Oldest first.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "requests"
+                  ],
+                  "properties": {
+                    "requests": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/RecordedRequest"
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          }
+        }
+      }
+    },
     "/__mock/coverage": {
       "get": {
         "operationId": "getCoverage",
@@ -1217,6 +1277,7 @@ export const controlPlaneDocument: JsonObject = {
         "type": "object",
         "description": "One request the fake answered (mocks/core/steering/journal.ts types its entries by this schema).",
         "required": [
+          "seq",
           "at",
           "method",
           "path",
@@ -1228,6 +1289,11 @@ export const controlPlaneDocument: JsonObject = {
           "bodyTruncated"
         ],
         "properties": {
+          "seq": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "The request's place among every request the fake's journal took (1 for the first); never reused, not even after a reset."
+          },
           "at": {
             "type": "string",
             "format": "date-time",
@@ -1263,6 +1329,76 @@ export const controlPlaneDocument: JsonObject = {
           },
           "bodyTruncated": {
             "type": "boolean"
+          }
+        }
+      },
+      "RecordedRequest": {
+        "type": "object",
+        "description": "One request the app sent to an operation, as the test API's `requests` returns it.",
+        "required": [
+          "seq",
+          "at",
+          "operationId",
+          "method",
+          "path",
+          "params",
+          "query",
+          "status"
+        ],
+        "properties": {
+          "seq": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "The journal entry's seq."
+          },
+          "at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "Arrival on the mock's clock."
+          },
+          "operationId": {
+            "type": "string"
+          },
+          "method": {
+            "type": "string"
+          },
+          "path": {
+            "type": "string"
+          },
+          "params": {
+            "type": "object",
+            "additionalProperties": {
+              "type": "string"
+            },
+            "description": "The path parameters, decoded."
+          },
+          "query": {
+            "type": "string"
+          },
+          "body": {
+            "description": "The body as validated (defaults filled in); absent when it was not valid or not read."
+          },
+          "bodyErrors": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": [
+                "path",
+                "message"
+              ],
+              "properties": {
+                "path": {
+                  "type": "string"
+                },
+                "message": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "status": {
+            "type": "integer",
+            "description": "The status the fake answered."
           }
         }
       },
@@ -1552,6 +1688,14 @@ export const controlPlaneDocument: JsonObject = {
                 },
                 "message": {
                   "type": "string"
+                },
+                "rule": {
+                  "type": "string",
+                  "description": "An override refused: the rule of spec/openapi.yaml it breaks."
+                },
+                "specPointer": {
+                  "type": "string",
+                  "description": "An override refused: where that rule lives in spec/openapi.yaml."
                 }
               }
             }

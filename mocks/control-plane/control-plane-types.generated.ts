@@ -170,6 +170,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__mock/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the app sent to one operation, oldest first, read from the journal
+         * @description The journal's requests to `operation` (an operationId or `METHOD /path/{template}` of spec/openapi.yaml), each
+         *     with its path parameters and its body as the fake validated it (the spec's defaults filled in). A body that
+         *     broke the schema, was cut at 4096 characters or was never read (a 401 is answered before the body) has no
+         *     `body`; `bodyErrors` says why when it broke the schema. The journal's bound holds: the last 1,000 requests.
+         */
+        get: operations["listRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__mock/coverage": {
         parameters: {
             query?: never;
@@ -377,6 +400,8 @@ export interface components {
         AgentStatus: "active" | "paused" | "deprecated";
         /** @description One request the fake answered (mocks/core/steering/journal.ts types its entries by this schema). */
         JournalEntry: {
+            /** @description The request's place among every request the fake's journal took (1 for the first); never reused, not even after a reset. */
+            seq: number;
             /**
              * Format: date-time
              * @description Arrival on the mock's clock.
@@ -391,6 +416,32 @@ export interface components {
             /** @description The request body text, cut at 4096 characters. */
             body: string | null;
             bodyTruncated: boolean;
+        };
+        /** @description One request the app sent to an operation, as the test API's `requests` returns it. */
+        RecordedRequest: {
+            /** @description The journal entry's seq. */
+            seq: number;
+            /**
+             * Format: date-time
+             * @description Arrival on the mock's clock.
+             */
+            at: string;
+            operationId: string;
+            method: string;
+            path: string;
+            /** @description The path parameters, decoded. */
+            params: {
+                [key: string]: string;
+            };
+            query: string;
+            /** @description The body as validated (defaults filled in); absent when it was not valid or not read. */
+            body?: unknown;
+            bodyErrors?: {
+                path: string;
+                message: string;
+            }[];
+            /** @description The status the fake answered. */
+            status: number;
         };
         /** @description A task as the fake keeps it, its status read on the mock's clock. */
         Task: {
@@ -490,6 +541,10 @@ export interface components {
             errors?: {
                 path: string;
                 message: string;
+                /** @description An override refused: the rule of spec/openapi.yaml it breaks. */
+                rule?: string;
+                /** @description An override refused: where that rule lives in spec/openapi.yaml. */
+                specPointer?: string;
             }[];
         };
     };
@@ -852,6 +907,34 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["Problem"];
+        };
+    };
+    listRequests: {
+        parameters: {
+            query: {
+                operation: string;
+                /** @description Only the requests whose seq is greater (what a waiting test has not looked at yet). */
+                after?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        requests: components["schemas"]["RecordedRequest"][];
+                    };
+                };
+            };
+            400: components["responses"]["Problem"];
+            403: components["responses"]["Forbidden"];
         };
     };
     getCoverage: {

@@ -389,7 +389,7 @@ describe('the control plane through its narrow host interface', () => {
         statusOf: () => undefined,
       },
       clock: { now: () => START, offset: 0 },
-      journal: { capacity: 5, entries: () => [], clear: () => {} },
+      journal: { capacity: 5, entries: () => [], entriesAfter: () => [], clear: () => {} },
       coverage: { report: () => ({}) as ReturnType<Coverage['report']>, reset: () => {} },
       pact: { exchanges: () => [], clear: () => {} },
       scenarios: { config: {}, taskFailureRatio: 0.5 },

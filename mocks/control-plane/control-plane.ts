@@ -1,7 +1,7 @@
 // The control plane under /__mock/ (documented in mocks/control-plane/control-plane.yaml): routes, query and body validation come from
 // that document; each operation is one entry of a table that must cover its operationIds.
-import type { ValidationError } from '../../spec/index.ts';
-import { MAX_CLOCK_OFFSET_MS, type Clock } from '../core/clock.ts';
+import { findOperation, type ValidationError } from '../../spec/index.ts';
+import { clockStepProblem, type Clock } from '../core/clock.ts';
 import {
   controlOperations,
   parseQuery,
@@ -13,18 +13,14 @@ import { toControlPlaneTask } from './control-plane-task.ts';
 import type { operations } from './control-plane-types.generated.ts';
 import type { Coverage } from '../core/steering/coverage.ts';
 import type { Journal } from '../core/steering/journal.ts';
+import { recordedRequests } from '../core/steering/recorded-requests.ts';
 import { jsonResponse, jsonValueResponse, noContent, type MockRequest, type MockResponse } from '../core/mock-http.ts';
 import { problemResponse } from '../core/problems.ts';
 import { readJsonBody } from '../core/request/request-body.ts';
 import { createRouter } from '../core/router.ts';
 import { scenarioErrors, type ScenarioConfig, type Scenarios } from '../core/steering/scenarios.ts';
 import { sessionIdProblem, type SessionRegistry, type SessionTarget } from '../core/sessions.ts';
-import {
-  buildOverrideFrom,
-  OverrideError,
-  type BuiltOverride,
-  type OverrideProblem,
-} from '../core/steering/overrides.ts';
+import { buildOverrideFrom, OverrideError, overrideFieldPath, type BuiltOverride } from '../core/steering/overrides.ts';
 import type { AgentStore, SeedOutcome } from '../state/store.ts';
 import { MockInputError } from '../core/input-error.ts';
 import { buildPact, pactText } from '../pact/pact-document.ts';
@@ -39,7 +35,7 @@ export interface ControlPlaneHost {
     'agentCount' | 'taskCount' | 'maxTasks' | 'list' | 'setStatus' | 'findTask' | 'seedAgent' | 'seedTask' | 'statusOf'
   >;
   readonly clock: Pick<Clock, 'now' | 'offset'>;
-  readonly journal: Pick<Journal, 'capacity' | 'entries' | 'clear'>;
+  readonly journal: Pick<Journal, 'capacity' | 'entries' | 'entriesAfter' | 'clear'>;
   readonly coverage: Pick<Coverage, 'report' | 'reset'>;
   /** The exchanges a pact is written from (shared by every session). */
   readonly pact: Pick<PactLog, 'exchanges' | 'clear'>;
@@ -128,16 +124,6 @@ async function seededResponse<T>(
   return jsonValueResponse(201, outcome.value);
 }
 
-/** Where an override's problem lies in the PUT /__mock/overrides body. */
-function overrideFieldPath(problem: OverrideProblem): string {
-  if (problem.rule === 'operation') return '/operation';
-  if (problem.rule === 'status-documented' || problem.rule === 'status-final') return '/status';
-  if (problem.rule === 'framing-header') return problem.path;
-  if (problem.rule === 'content-type') return '/headers/content-type';
-  if (problem.rule === 'required-header') return problem.path;
-  return `/body${problem.path}`;
-}
-
 /** Every operation of mocks/control-plane/control-plane.yaml: one missing is a type error. */
 const controlHandlers = {
   health: (_request, host) =>
@@ -183,6 +169,8 @@ const controlHandlers = {
         errors: error.problems.map((problem) => ({
           path: overrideFieldPath(problem),
           message: `${problem.message} (rule ${problem.rule} at ${problem.specPointer})`,
+          rule: problem.rule,
+          specPointer: problem.specPointer,
         })),
       });
     }
@@ -202,21 +190,34 @@ const controlHandlers = {
   },
   getClock: (_request, host) => jsonValueResponse(200, clockView(host)),
   advanceClock: async ({ body, instance }, host) => {
-    const room = MAX_CLOCK_OFFSET_MS - host.clock.offset;
-    if (body.seconds * 1000 > room) {
-      const message = `would move the clock past its bound of ${MAX_CLOCK_OFFSET_MS / 1000} s (100 years) in total; at most ${Math.max(0, Math.floor(room / 1000))} s are left (POST /__mock/reset restores it)`;
+    const problem = clockStepProblem(body.seconds * 1000, host.clock.offset);
+    if (problem !== undefined)
       return problemResponse('bad-request', {
-        detail: `/seconds ${message}.`,
+        detail: `/seconds ${problem}.`,
         instance,
-        errors: [{ path: '/seconds', message }],
+        errors: [{ path: '/seconds', message: problem }],
       });
-    }
     await host.advanceClock(body.seconds * 1000);
     return jsonValueResponse(200, clockView(host));
   },
   getJournal: ({ query }, host) => {
     const limit = Math.min(query.limit ?? host.journal.capacity, host.journal.capacity);
     return jsonValueResponse(200, { capacity: host.journal.capacity, entries: host.journal.entries(limit) });
+  },
+  listRequests: ({ query, instance }, host) => {
+    // The schema requires it; read defensively all the same, as a query is only text.
+    const name: unknown = query.operation;
+    const operation = typeof name === 'string' ? findOperation(name) : undefined;
+    if (!operation) {
+      const message = 'is neither an operationId nor a METHOD /path of spec/openapi.yaml';
+      return problemResponse('bad-request', {
+        detail: `The operation ${JSON.stringify(String(name ?? '').slice(0, 200))} ${message}.`,
+        instance,
+        errors: [{ path: '/query/operation', message }],
+      });
+    }
+    const requests = recordedRequests(host.journal.entriesAfter(query.after ?? 0), operation.operationId);
+    return jsonValueResponse(200, { requests });
   },
   clearJournal: (_request, host) => {
     host.journal.clear();

@@ -12,7 +12,7 @@ import { documentedResponse } from './documented-response.ts';
 import type { MockRequest, MockResponse } from './mock-http.ts';
 import type { OperationHandler, OperationRequest, OperationServices } from '../operations/operation-handler.ts';
 import { operationTable } from '../operations/operation-table.ts';
-import { overrideAnswer } from './steering/overrides.ts';
+import { overrideAnswer, type OverrideResponse } from './steering/overrides.ts';
 import { parsePrefer, preferredResponse } from './request/prefer.ts';
 import { problemResponse } from './problems.ts';
 import { readJsonBody } from './request/request-body.ts';
@@ -40,7 +40,7 @@ export interface ApiDispatchDependencies {
   /** Waits a scenario's latency; injected so tests can see it without waiting. */
   sleep: (ms: number) => Promise<void>;
   /** Answers a test set for operations (checked against the spec when set); empty on the hot path. */
-  overrides: ReadonlyMap<OperationId, MockResponse>;
+  overrides: ReadonlyMap<OperationId, OverrideResponse>;
 }
 
 type Step<T> = { ok: true; value: T } | { ok: false; response: MockResponse };
@@ -82,7 +82,7 @@ export function createApiDispatch(
       const overridden = overrides.get(operationId);
       if (overridden) {
         trace.forced = true;
-        return overrideAnswer(overridden);
+        return overrideAnswer(overridden, instance);
       }
     }
     if (scenarios.active) return afterScenarios(request, operationId, route.params, trace);

@@ -29,6 +29,23 @@ export function clockOffsetProblem(offset: unknown): string | undefined {
     : `must be a finite number of milliseconds from 0 to ${MAX_CLOCK_OFFSET_MS}`;
 }
 
+/** Longest single step of the clock: ten years in ms (the `seconds` maximum of POST /__mock/clock/advance). */
+const MAX_CLOCK_STEP_MS = 315_360_000 * 1000;
+
+/**
+ * Why the clock cannot move forward by `ms` from `offset`, or undefined when it can: the one check of every way to
+ * advance it (the test API in process and over HTTP, POST /__mock/clock/advance).
+ * @example clockStepProblem(-1, 0) // 'must be a finite number of milliseconds from 0 to 315360000000 (ten years)'
+ */
+export function clockStepProblem(ms: number, offset: number): string | undefined {
+  if (!(Number.isFinite(ms) && ms >= 0 && ms <= MAX_CLOCK_STEP_MS))
+    return `must be a finite number of milliseconds from 0 to ${MAX_CLOCK_STEP_MS} (ten years)`;
+  const room = MAX_CLOCK_OFFSET_MS - offset;
+  if (ms > room)
+    return `would move the clock past its bound of ${MAX_CLOCK_OFFSET_MS / 1000} s (100 years) in total; at most ${Math.max(0, Math.floor(room / 1000))} s are left (a reset restores it)`;
+  return undefined;
+}
+
 /** `by` added to `offset`, kept within 0..MAX_CLOCK_OFFSET_MS (NaN and negative steps add nothing). */
 function advanced(offset: number, by: number): number {
   return by > 0 ? Math.min(offset + by, MAX_CLOCK_OFFSET_MS) : offset;

@@ -7,6 +7,8 @@ export type { ScenarioConfig, OperationScenario } from './steering/scenarios.ts'
 export { DEFAULT_JWT_SECRET, mintToken, type MintOptions } from './request/auth.ts';
 export { createRunnerClock } from './clock.ts';
 export { createTestApi, type MockTestApi } from '../test-api/test-api.ts';
+export type { WaitForRequestOptions } from '../test-api/request-reading.ts';
+export type { RecordedRequest, RequestFilter } from './steering/recorded-requests.ts';
 export {
   buildOverride,
   OverrideError,

@@ -1,7 +1,7 @@
 // The fake's core: assembles store, clock, journal, scenarios and auth, and answers every request (API, control plane, CORS).
 import { createApiDispatch, type DispatchTrace } from './api-dispatch.ts';
 import { createAuthenticator, DEFAULT_JWT_SECRET, type Authenticator } from './request/auth.ts';
-import { createRunnerClock, createSessionClock, createSystemClock, type Clock } from './clock.ts';
+import { clockStepProblem, createRunnerClock, createSessionClock, createSystemClock, type Clock } from './clock.ts';
 import { handleControlRequest } from '../control-plane/control-plane.ts';
 import { Coverage } from './steering/coverage.ts';
 import { preflight, refuseCrossSite, withCors, type CorsOrigins } from './request/cors.ts';
@@ -10,7 +10,7 @@ import { DEFAULT_JOURNAL_SIZE, Journal, JOURNAL_BODY_LIMIT, journalText } from '
 import { consoleLogger, type Logger } from './logger.ts';
 import type { MockRequest, MockResponse } from './mock-http.ts';
 import type { BuiltOverride } from './steering/overrides.ts';
-import { createCoreDocuments } from './core-documents.ts';
+import { createCoreDocuments, type CoreDocuments } from './core-documents.ts';
 import type { Dispatch, DispatchContext, DispatchLayer } from './dispatch-layer.ts';
 import { failureResponse } from './failure-response.ts';
 import { seedFromText } from './random.ts';
@@ -429,13 +429,10 @@ function assembleCore(
       documents.afterReset();
     },
     persist,
-    async advanceClock(ms) {
-      await documents.advanceClock(ms);
-      store.settle();
-    },
+    advanceClock: (ms) => advanceChecked(ms, { clock, documents, store }),
     async configureScenarios(config) {
       const parsed = parseScenarioConfig(config);
-      if (parsed.errors.length > 0) throw new MockInputError('The scenarios', parsed.errors);
+      if (parsed.errors.length > 0) throw new MockInputError('The scenario configuration', parsed.errors);
       await documents.saveScenarios(parsed.config);
     },
     handle(request) {
@@ -445,6 +442,17 @@ function assembleCore(
     [answerSync]: answerNow,
   };
   return core;
+}
+
+/** Moves a core's clock by a step the one clock check allows (else a MockInputError), then settles the tasks due. */
+async function advanceChecked(
+  ms: number,
+  parts: { clock: Clock; documents: Pick<CoreDocuments, 'advanceClock'>; store: Pick<AgentStore, 'settle'> },
+): Promise<void> {
+  const problem = clockStepProblem(ms, parts.clock.offset);
+  if (problem !== undefined) throw new MockInputError('The clock step', [{ path: '/ms', message: problem }]);
+  await parts.documents.advanceClock(ms);
+  parts.store.settle();
 }
 
 /** What an answer of a core needs besides the request: its dispatch and what every answer leaves behind. */

@@ -50,7 +50,7 @@ export function documentedExamples(operationId: OperationId, status: number): Do
 
 /**
  * The answer of `operationId` with `status`: the named (or first) documented example, else the catalogue's problem.
- * 401 gets `WWW-Authenticate` and 429 `Retry-After`, as the spec requires of those statuses.
+ * 401 gets `WWW-Authenticate`, 429 and 503 `Retry-After`, as the spec requires of those statuses.
  * @example documentedResponse(route.operationId, 500, request.path, 'a scenario').status // 500
  */
 export function documentedResponse(
@@ -73,6 +73,6 @@ export function documentedResponse(
     });
   }
   if (status === 401) response.headers['www-authenticate'] = 'Bearer realm="agent-registry"';
-  if (status === 429) response.headers['retry-after'] = '1';
+  if (status === 429 || status === 503) response.headers['retry-after'] = '1';
   return response;
 }

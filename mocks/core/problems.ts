@@ -52,7 +52,7 @@ export const PROBLEMS = {
   /** The durable store could not write a change: nothing of it was applied, so the client may retry. */
   'state-not-saved': { status: 503, slug: 'state-not-saved', title: 'The change could not be saved' },
   /** A shared store (PostgreSQL) could not be read before answering: nothing was applied, so the client may retry. */
-  'state-unavailable': { status: 503, slug: 'state-unavailable', title: 'The stored state could not be read' },
+  'state-unavailable': { status: 503, slug: 'state-unavailable', title: 'The record could not be read' },
   /** The proxy's upstream did not answer within its timeout. */
   'upstream-timeout': { status: 504, slug: 'upstream-timeout', title: 'The upstream server did not answer in time' },
 } as const;
@@ -82,7 +82,8 @@ export interface ProblemDetails {
   detail: string;
   /** The request path. */
   instance?: string;
-  errors?: ValidationError[];
+  /** Field errors; a refused override's (control plane) also name the rule and where it lives in spec/openapi.yaml. */
+  errors?: (ValidationError & { rule?: string; specPointer?: string })[];
   /** Extra response headers (WWW-Authenticate, Retry-After, Allow…). */
   headers?: Record<string, string>;
 }
@@ -101,13 +102,20 @@ export function problemResponse(kind: ProblemKind, details: ProblemDetails): Moc
   };
   if (details.instance !== undefined) problem.instance = details.instance.slice(0, MAX_INSTANCE);
   if (details.errors)
-    problem.errors = details.errors.slice(0, MAX_ERRORS).map(({ path, message }) => ({
+    problem.errors = details.errors.slice(0, MAX_ERRORS).map(({ path, message, rule, specPointer }) => ({
       path: path.slice(0, MAX_ERROR_PATH),
       message: message.slice(0, MAX_ERROR_MESSAGE),
+      ...(rule !== undefined && { rule }),
+      ...(specPointer !== undefined && { specPointer }),
     }));
   const response: MockResponse = {
     status: entry.status,
-    headers: { 'content-type': 'application/problem+json', ...details.headers },
+    // A 503 says when to come back, as the spec requires (a second is what a fake's passing failure needs).
+    headers: {
+      'content-type': 'application/problem+json',
+      ...(entry.status === 503 && { 'retry-after': '1' }),
+      ...details.headers,
+    },
     body: JSON.stringify(problem),
   };
   builtFrom.set(response, kind);

@@ -372,7 +372,8 @@ export class AgentStore {
     this.settle();
     this.#ensureRoom();
     const agent = this.get(seed.agentId);
-    if (!agent) return { ok: false, status: 404, errors: [{ path: '/agentId', message: 'is no agent of the fake' }] };
+    if (!agent)
+      return { ok: false, status: 404, errors: [{ path: '/agentId', message: 'names no agent the fake holds' }] };
     if ((seed.status === 'queued' || seed.status === 'processing') && agent.status !== 'active')
       return {
         ok: false,
@@ -380,7 +381,8 @@ export class AgentStore {
         errors: [{ path: '/status', message: `cannot be ${seed.status}: agent ${seed.agentId} is ${agent.status}` }],
       };
     const record = this.#record(seed.agentId);
-    if (!record) return { ok: false, status: 404, errors: [{ path: '/agentId', message: 'is no agent of the fake' }] };
+    if (!record)
+      return { ok: false, status: 404, errors: [{ path: '/agentId', message: 'names no agent the fake holds' }] };
     const plan = planTask({
       model: record.model,
       priority: seed.priority ?? 'normal',

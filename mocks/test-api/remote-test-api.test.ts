@@ -11,7 +11,8 @@ import { silentLogger } from '../core/logger.ts';
 import { OverrideError } from '../core/steering/overrides.ts';
 import { connectTestApi } from './remote-test-api.ts';
 import { startMockServer, type RunningMockServer } from '../adapters/node-http/server.ts';
-import type { MockTestApi } from './test-api.ts';
+import { createTestApi, type MockTestApi } from './test-api.ts';
+import { setupServer } from 'msw/node';
 
 let server: RunningMockServer;
 let api: MockTestApi;
@@ -77,6 +78,8 @@ describe('the control plane seeding routes', () => {
     expect(problem.errors).toContainEqual({
       path: '/body/detail',
       message: expect.stringMatching(/rule body-schema at \/components/),
+      rule: 'body-schema',
+      specPointer: '/components/schemas/Problem/required',
     });
     expect((await put({ operation: 'getAgents', status: 404 })).status).toBe(400);
     expect((await put({ operation: 'getAgent', status: 415 })).status).toBe(400);
@@ -85,6 +88,31 @@ describe('the control plane seeding routes', () => {
     expect((await fetch(`${server.url}/__mock/overrides`, { method: 'DELETE' })).status).toBe(204);
     const agent = await api.seedAgent();
     expect((await get(`/v1/agents/${agent.agentId}`)).status).toBe(200);
+  });
+});
+
+describe('GET /__mock/requests', () => {
+  it('lists one operation’s requests, named by operationId or METHOD /path, and refuses any other name', async () => {
+    const agent = await api.seedAgent();
+    await get(`/v1/agents/${agent.agentId}`);
+    const list = async (query: string) => {
+      const response = await fetch(`${server.url}/__mock/requests${query}`);
+      return { status: response.status, body: (await response.json()) as { requests?: unknown[]; errors?: unknown[] } };
+    };
+    const byId = await list('?operation=getAgent');
+    expect(byId.body.requests).toEqual([
+      expect.objectContaining({ seq: expect.any(Number), params: { agentId: agent.agentId }, status: 200, query: '' }),
+    ]);
+    expect((await list(`?operation=${encodeURIComponent('GET /v1/agents/{agentId}')}`)).body).toEqual(byId.body);
+    const [first] = (byId.body.requests ?? []) as { seq: number }[];
+    const seq = first?.seq ?? 0;
+    expect((await list(`?operation=getAgent&after=${seq - 1}`)).body).toEqual(byId.body);
+    expect((await list(`?operation=getAgent&after=${seq}`)).body).toEqual({ requests: [] });
+    expect(await list('?operation=getAgents')).toMatchObject({
+      status: 400,
+      body: { errors: [{ path: '/query/operation', message: expect.stringMatching(/neither an operationId/) }] },
+    });
+    expect((await list('')).status).toBe(400);
   });
 });
 
@@ -113,7 +141,84 @@ describe('connectTestApi', () => {
     expect((scenario as MockInputError).errors[0]?.path).toBe('/latencyMs');
     const override = await api.override('getAgent', 415 as 500).catch((e: unknown) => e);
     expect(override).toBeInstanceOf(OverrideError);
-    expect((override as OverrideError).problems[0]).toMatchObject({ path: '/status', rule: 'status-documented' });
+    expect((override as OverrideError).problems[0]).toMatchObject({ path: '', rule: 'status-documented' });
+  });
+
+  it('refuses an override with the same problems as in process: path, message, rule and spec pointer', async () => {
+    const local = createTestApi(server.core);
+    const mistakes = [
+      () => ['getAgent', 200, { agentId: 1, statistics: { holders: 'many' } }] as const,
+      () => ['getAgent', 415, undefined] as const,
+      () => ['deployAgents', 201, undefined] as const,
+    ];
+    for (const mistake of mistakes) {
+      const [operation, status, body] = mistake();
+      const remote = await api.override(operation as 'getAgent', status as 200, body as never).catch((e: unknown) => e);
+      const inProcess = await local
+        .override(operation as 'getAgent', status as 200, body as never)
+        .catch((e: unknown) => e);
+      expect(remote).toBeInstanceOf(OverrideError);
+      expect((remote as OverrideError).problems).toEqual((inProcess as OverrideError).problems);
+    }
+    const broken = (await api
+      .override('getAgent', 200, { statistics: { holders: 'x' } } as never)
+      .catch((e: unknown) => e)) as OverrideError;
+    expect(broken.problems).toContainEqual(
+      expect.objectContaining({
+        path: '/statistics/holders',
+        specPointer: expect.stringMatching(/^\/components\/schemas\//),
+      }),
+    );
+    expect(broken.message).not.toMatch(/ at \]/);
+  });
+
+  it('moves the clock only by a finite step from 0, refusing as the in-process API does', async () => {
+    const local = createTestApi(server.core);
+    for (const ms of [-1, -3_600_000, Number.NaN, Number.POSITIVE_INFINITY]) {
+      const remote = await api.advanceClock(ms).catch((e: unknown) => e);
+      const inProcess = await local.advanceClock(ms).catch((e: unknown) => e);
+      expect(remote).toBeInstanceOf(MockInputError);
+      expect(inProcess).toBeInstanceOf(MockInputError);
+      expect((remote as MockInputError).message).toBe((inProcess as MockInputError).message);
+    }
+    expect(server.core.clock.offset).toBe(0);
+  });
+
+  it('lists and waits for what the app sent, each session apart', async () => {
+    const alice = connectTestApi({ baseUrl: server.url, headers: { 'x-mock-session': 'alice' } });
+    const body = { name: 'Remote', category: 'defi', model: 'gpt-4', initialSupply: 5, revenueShare: 0.1 };
+    const sent = (session?: string) =>
+      fetch(`${server.url}/v1/agents/deploy`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          ...(session !== undefined && { 'x-mock-session': session }),
+        },
+        body: JSON.stringify(body),
+      });
+    expect((await sent('alice')).status).toBe(201);
+    const waited = alice.waitForRequest('deployAgent', { body: { name: 'Remote' } });
+    expect(await waited).toMatchObject({ status: 201, body: { ...body, pricePerToken: expect.any(Number) } });
+    expect(await api.requests('deployAgent')).toEqual([]);
+    await sent();
+    expect(await api.requests('deployAgent', { body: { revenueShare: 0.1 }, status: 201 })).toHaveLength(1);
+    await expect(alice.waitForRequest('deployAgent', undefined, { timeout: 100 })).rejects.toThrow(
+      /no deployAgent request came within 100 ms: the fake took 1 deployAgent request \(answered 201\)/,
+    );
+  });
+});
+
+describe('connectTestApi beside an msw server that errors on unhandled requests', () => {
+  it('drives the standalone fake: its calls pass msw untouched', async () => {
+    const mswServer = setupServer();
+    mswServer.listen({ onUnhandledFrame: 'error' });
+    try {
+      const agent = await connectTestApi({ baseUrl: server.url }).seedAgent({ name: 'Past msw' });
+      expect(agent.name).toBe('Past msw');
+    } finally {
+      mswServer.close();
+    }
   });
 });
 

@@ -2,10 +2,13 @@
 // server, `agent-registry-kit serve`, or a Playwright webServer), which checks them with the same validators.
 import type { ValidationError } from '../../spec/index.ts';
 import { MockInputError } from '../core/input-error.ts';
+import { clockStepProblem } from '../core/clock.ts';
 import { CONTROL_TOKEN_HEADER } from '../http/request-guards.ts';
-import { OverrideError } from '../core/steering/overrides.ts';
+import { OverrideError, overrideProblemPath } from '../core/steering/overrides.ts';
 import { pactOptionErrors, type MockTestApi } from './test-api.ts';
 import { writePactFile } from '../pact/pact-file.ts';
+import type { RecordedRequest } from '../core/steering/recorded-requests.ts';
+import { createRequestReading } from './request-reading.ts';
 
 export interface RemoteTestApiOptions {
   /** The fake's origin, e.g. the `url` startMockServer resolves with. */
@@ -17,15 +20,28 @@ export interface RemoteTestApiOptions {
    * environment variable under Node, the variable the fake itself reads, so one export serves both.
    */
   controlToken?: string;
-  /** The fetch to use (default: globalThis.fetch at each call, so msw or a test's stub is honoured). */
+  /**
+   * The fetch to use (default: globalThis.fetch at each call, so a test's stub is honoured). The calls carry msw's
+   * passthrough mark: an msw server or worker in the same process lets them through to the running fake.
+   */
   fetch?: typeof fetch;
 }
 
+/** A field error of a control-plane problem; a refused override's also name the rule and where it lives. */
+type RefusedField = ValidationError & { rule?: string; specPointer?: string };
+
 interface Refusal {
   status: number;
-  errors: ValidationError[];
+  errors: RefusedField[];
   detail: string;
 }
+
+/**
+ * The Accept of every control-plane call: `msw/passthrough` is msw's own mark for a request its interception lets
+ * through untouched (what its `bypass()` sets, removed before sending), so a test whose msw server runs with
+ * `onUnhandledFrame: 'error'` can still drive a standalone fake: these calls are meant for the network.
+ */
+const PASS_MSW = 'application/json, msw/passthrough';
 
 /** MOCK_CONTROL_TOKEN when running under Node; a browser bundle has no `process` and no such variable. */
 function environmentControlToken(): string | undefined {
@@ -35,13 +51,28 @@ function environmentControlToken(): string | undefined {
 
 async function refusal(response: Response): Promise<Refusal> {
   const text = await response.text();
-  let problem: { errors?: ValidationError[]; detail?: string } = {};
+  let problem: { errors?: RefusedField[]; detail?: string } = {};
   try {
     problem = JSON.parse(text) as typeof problem;
   } catch {
     // not problem+json: the text itself says what went wrong
   }
   return { status: response.status, errors: problem.errors ?? [], detail: problem.detail ?? text.slice(0, 500) };
+}
+
+/** The OverrideError the in-process API throws for the same override: each problem's path, message, rule and pointer. */
+function overrideRefused(status: number, errors: RefusedField[]): OverrideError {
+  return new OverrideError(
+    `The override (answered ${status})`,
+    errors.map(({ path, message, rule = 'refused', specPointer = '' }) => ({
+      path: overrideProblemPath(path, rule),
+      message: message.endsWith(` (rule ${rule} at ${specPointer})`)
+        ? message.slice(0, -` (rule ${rule} at ${specPointer})`.length)
+        : message,
+      rule,
+      specPointer,
+    })),
+  );
 }
 
 /**
@@ -63,28 +94,27 @@ export function connectTestApi(options: RemoteTestApiOptions): MockTestApi {
     const send = options.fetch ?? globalThis.fetch;
     const response = await send(`${base}${path}`, {
       method,
-      headers: { ...(body !== undefined && { 'content-type': 'application/json' }), ...headers },
+      headers: { accept: PASS_MSW, ...(body !== undefined && { 'content-type': 'application/json' }), ...headers },
       ...(body !== undefined && { body: JSON.stringify(body) }),
     });
     if (response.ok) return response.text();
     const { status, errors, detail } = await refusal(response);
     const listed = errors.length > 0 ? errors : [{ path: '', message: detail }];
-    if (path === '/__mock/overrides')
-      throw new OverrideError(
-        `The override (${method} ${path} answered ${status})`,
-        listed.map((error) => ({
-          ...error,
-          rule: /\(rule ([\w-]+)/.exec(error.message)?.[1] ?? 'refused',
-          specPointer: '',
-        })),
-      );
-    throw new MockInputError(`${method} ${path} (answered ${status})`, listed);
+    if (path === '/__mock/overrides') throw overrideRefused(status, listed);
+    throw new MockInputError(
+      `${method} ${path} (answered ${status})`,
+      listed.map(({ path, message }) => ({ path, message })),
+    );
   }
   async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const text = await callText(method, path, body);
     return (text === '' ? undefined : JSON.parse(text)) as T;
   }
+  const listRequests = async (operationId: string, after: number) =>
+    (await call<{ requests: RecordedRequest[] }>('GET', `/__mock/requests?operation=${operationId}&after=${after}`))
+      .requests;
   return {
+    ...createRequestReading(listRequests, 50),
     async override(operation, status, body, overrideOptions) {
       await call('PUT', '/__mock/overrides', { operation, status, body, ...overrideOptions });
     },
@@ -99,6 +129,9 @@ export function connectTestApi(options: RemoteTestApiOptions): MockTestApi {
       await call('PUT', '/__mock/scenarios', config);
     },
     async advanceClock(ms) {
+      // Checked here as the core checks it (the server knows the room left; the step itself is known here).
+      const problem = clockStepProblem(ms, 0);
+      if (problem !== undefined) throw new MockInputError('The clock step', [{ path: '/ms', message: problem }]);
       await call('POST', '/__mock/clock/advance', { seconds: ms / 1000 });
     },
     async reset() {

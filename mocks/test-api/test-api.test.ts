@@ -164,6 +164,39 @@ describe('override', () => {
     expect((await send('GET', `/v1/agents/${agent.agentId}`)).status).toBe(200);
   });
 
+  it('answers with the path of the request it answers, and a Retry-After its body agrees with', async () => {
+    const agent = await api.seedAgent();
+    await api.override('getAgent', 500);
+    expect((await send('GET', `/v1/agents/${agent.agentId}`)).json()).toMatchObject({
+      instance: `/v1/agents/${agent.agentId}`,
+    });
+    await api.override('getAgent', 429, undefined, { headers: { 'retry-after': '5' } });
+    const limited = await core.handle({ method: 'GET', path: '/v1/agents/a', query: '', headers: {}, body: null });
+    expect(limited.headers['retry-after']).toBe('5');
+    const { detail } = JSON.parse(limited.body) as { detail: string };
+    expect(detail).not.toMatch(/\d+ seconds?/);
+    expect(detail).toMatch(/Retry-After/);
+  });
+
+  it.each([
+    ['deployAgent', '/v1/agents/deploy', 'POST'],
+    ['executeAgentTask', '/v1/agents/agt_x/execute', 'POST'],
+    ['getAgent', '/v1/agents/agt_x', 'GET'],
+  ] as const)('answers %s 503 with Retry-After and a body that names no storage', async (operation, path, method) => {
+    await api.override(operation, 503);
+    const unavailable = await send(method, path, method === 'POST' ? {} : undefined);
+    expect(unavailable.status).toBe(503);
+    expect(JSON.stringify(unavailable.json())).not.toMatch(/database|disk|stor/i);
+    const answer = await core.handle({ method, path, query: '', headers: {}, body: null });
+    expect(Number(answer.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('labels a problem by what it is about: the status, not the body', async () => {
+    const thrown = (await api.override('getAgent', 418 as 500).catch((e: unknown) => e)) as OverrideError;
+    expect(thrown.message).toMatch(/\(the status\) status 418/);
+    expect(thrown.message).not.toMatch(/\(the body\)/);
+  });
+
   it('serves a deliberately broken answer through the escape hatch', async () => {
     await api.overrideUnchecked('getAgent', 418, { agentId: 1 });
     const response = await core.handle({ method: 'GET', path: '/v1/agents/a', query: '', headers: {}, body: null });
@@ -191,10 +224,30 @@ describe('setScenarios', () => {
     expect(core.scenarios.active).toBe(false);
   });
 
+  it('says what it refuses in a sentence that reads', async () => {
+    const error = await refusal(api.setScenarios({ latencyMs: -5 }));
+    expect(error.message).toMatch(/^The scenario configuration is refused: \/latencyMs/);
+    const unknown = await refusal(api.setAgentStatus('agt_none', 'paused'));
+    expect(unknown.message).toBe('Agent agt_none is refused: /agentId names no agent the fake holds');
+  });
+
   it('applies a documented error status', async () => {
     const agent = await api.seedAgent();
     await api.setScenarios({ operations: { getAgent: { errorStatus: 500 } } });
     expect((await send('GET', `/v1/agents/${agent.agentId}`)).status).toBe(500);
+  });
+});
+
+describe('advanceClock', () => {
+  it.each([
+    ['-1 ms', -1],
+    ['an hour back', -3_600_000],
+    ['NaN', Number.NaN],
+    ['Infinity', Number.POSITIVE_INFINITY],
+  ])('refuses %s with the MockInputError the control plane’s client throws, the clock unmoved', async (_name, ms) => {
+    const error = await refusal(api.advanceClock(ms));
+    expect(error.errors).toEqual([{ path: '/ms', message: expect.stringMatching(/^must be a finite number/) }]);
+    expect(core.clock.offset).toBe(0);
   });
 });
 

@@ -16,6 +16,8 @@ import type { ScenarioConfig } from '../core/steering/scenarios.ts';
 import type { SeedOutcome } from '../state/store.ts';
 import type { TaskSeed } from '../state/task-seed.ts';
 import { toControlPlaneTask, type ControlPlaneTask } from '../control-plane/control-plane-task.ts';
+import { recordedRequests } from '../core/steering/recorded-requests.ts';
+import { createRequestReading, type RequestReading } from './request-reading.ts';
 import { buildPact, pactText, type PactSpecification } from '../pact/pact-document.ts';
 
 /** Where `writePact` writes what, and for whom. */
@@ -36,8 +38,11 @@ export interface WrittenPact {
   interactions: number;
 }
 
-/** What every test can do to the fake, each call checked against the spec (types at compile time, validators at run time). */
-export interface MockTestApi {
+/**
+ * What every test can do to the fake, each call checked against the spec (types at compile time, validators at run
+ * time), and what it reads back of the requests the app sent (`requests`, `waitForRequest`).
+ */
+export interface MockTestApi extends RequestReading {
   /**
    * From now until `reset`, answers the operation (operationId or `METHOD /path/{template}`) with a status it documents
    * and a body of that status's schema (omitted: the spec's example). A body that breaks the spec throws an OverrideError
@@ -109,6 +114,7 @@ function unwrap<T>(outcome: SeedOutcome<T>, what: string): T {
  */
 export function createTestApi(core: MockCore, hooks: TestApiHooks = {}): MockTestApi {
   return {
+    ...createRequestReading(async (id, after) => recordedRequests(core.journal.entriesAfter(after), id), 10),
     async override(operation, status, body, options) {
       await core.setOverride(buildOverride(operation, status, body, options, true));
     },
@@ -134,7 +140,7 @@ export function createTestApi(core: MockCore, hooks: TestApiHooks = {}): MockTes
         );
       const agent = core.store.setStatus(agentId, status);
       if (!agent)
-        throw new MockInputError(`Agent ${agentId}`, [{ path: '/agentId', message: 'is no agent of the fake' }]);
+        throw new MockInputError(`Agent ${agentId}`, [{ path: '/agentId', message: 'names no agent the fake holds' }]);
       await core.persist();
       return structuredClone(agent);
     },

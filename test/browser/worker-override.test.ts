@@ -81,8 +81,10 @@ describe.skipIf(!chromiumPresent)('worker.use(overrideHandler(…)) in Chromium'
     const overridden = await getAgent(page, agentId);
     expect(overridden.status).toBe(404);
     expect(overridden.contentType).toMatch(/application\/problem\+json/);
-    // The spec's example of the 404, not the fake's own problem for this id.
-    expect(JSON.stringify(overridden.body)).not.toContain(agentId);
+    // The spec's example of the 404, not the fake's own problem for this id, answering this request's path.
+    const problem = overridden.body as { detail: string; instance: string };
+    expect(problem.detail).not.toContain(agentId);
+    expect(problem.instance).toBe(`/v1/agents/${agentId}`);
 
     // Gone with resetHandlers(): the fake answers with the agent it holds.
     await page.evaluate(() => window.kit.worker.resetHandlers());

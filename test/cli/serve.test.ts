@@ -138,6 +138,12 @@ describe('npm start', () => {
     ['an unknown flag', ['--prot', '1'], {}, /Unknown option '--prot'/],
     ['a bad port', ['--port', 'http'], {}, /port must be a whole number/],
     ['a bad PORT', [], { PORT: '99999' }, /port must be a whole number from 0 to 65535, got 99999/],
+    [
+      'a negative port',
+      ['--port', '-1'],
+      {},
+      /^agent-registry-kit: port must be a whole number from 0 to 65535, got -1 \(--port or PORT\)$/m,
+    ],
     ['a bad failure ratio', ['--failure-ratio', '2'], {}, /--failure-ratio must be a number from 0 to 1/],
     ['a zero journal size', ['--journal-size', '0'], {}, /--journal-size must be a whole number from 1/],
     [

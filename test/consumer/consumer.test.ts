@@ -196,9 +196,11 @@ describe('the packed package, installed into a scratch app', { timeout: 400_000,
       'an active agent accepts tasks (200)': 'passed',
       'a 500 scenario on getAgent shows the error': 'passed',
       'an agent seeded by this test is there': 'passed',
+      'the deploy form posted its name and revenue share (waitForRequest)': 'passed',
+      'this session’s requests are this test’s own (requests)': 'passed',
     });
     expect(on.run.status).toBe(0);
-    expect(on.run.stdout).toMatch(/4 passed/);
+    expect(on.run.stdout).toMatch(/6 passed/);
     expect(on.run.stdout).toMatch(/using 4 workers/);
     // The same tests on the shared default session: another test's reset, pause or 500 scenario leaks into them. Which
     // ones fail depends on when each worker's reset lands, so the check is that some do, each with a leaked answer.
@@ -289,6 +291,8 @@ describe('the packed package, installed into a scratch app', { timeout: 400_000,
       'agent-query.spec.tsx': Array(4).fill('passed'),
       'agent-card-pact.spec.tsx': Array(3).fill('passed'),
       'standalone-server.spec.ts': ['passed'],
+      'deploy-form.spec.tsx': ['passed', 'passed'],
+      'standalone-beside-msw.spec.ts': ['passed'],
     });
     // It failed because msw refused the request, not for any other reason.
     expect(output).toMatch(/intercepted a request without a matching request handler/);

@@ -107,3 +107,39 @@ describe('docs/fake-backend.md', () => {
     expect(operationIds.filter((id) => !behaviour.includes(`(\`${id}\``))).toEqual([]);
   });
 });
+
+describe('the code the docs show', () => {
+  /** The fenced code blocks of every checked document, each with where it is. */
+  const blocks = documents.flatMap((document) =>
+    [...readFileSync(join(root, document), 'utf8').matchAll(/^```[^\n]*\n([\s\S]*?)^```$/gm)].map((match) => ({
+      document,
+      code: match[1] ?? '',
+    })),
+  );
+
+  test('every openapi-fetch client they create applies the Pitfalls fix (a fetch looked up at each call)', () => {
+    const clients = blocks.filter(({ code }) => code.includes('createClient<'));
+    expect(clients.length).toBeGreaterThan(0);
+    const unfixed = clients.filter(
+      ({ code }) => !/createClient<[^>]+>\(\{[\s\S]*?fetch: \(\.\.\.args\) => fetch\(\.\.\.args\)/.test(code),
+    );
+    expect(unfixed.map(({ document, code }) => `${document}: ${code.slice(0, 120)}`)).toEqual([]);
+  });
+
+  test('the README’s Vite entry is the guide’s: src/main.tsx, behind VITE_MOCK', () => {
+    const vite = blocks.filter(({ code }) => code.includes("import('agent-registry-kit/browser')"));
+    expect(vite.map(({ document }) => document).sort()).toEqual(['README.md', 'docs/testing-your-app.md']);
+    for (const { code } of vite) {
+      expect(code).toMatch(/src\/main\.tsx/);
+      expect(code).toMatch(/import\.meta\.env\.VITE_MOCK === 'true'/);
+    }
+  });
+
+  test('a Playwright config that sets the fixture’s options types them (defineConfig<MockFixtureOptions>)', () => {
+    const configs = blocks.filter(({ code }) => /defineConfig/.test(code) && /mockUrl/.test(code));
+    expect(configs.length).toBeGreaterThan(0);
+    expect(
+      configs.filter(({ code }) => !code.includes('defineConfig<MockFixtureOptions>')).map((b) => b.document),
+    ).toEqual([]);
+  });
+});

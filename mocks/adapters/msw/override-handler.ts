@@ -2,9 +2,14 @@
 // `server.use(...)` or `worker.use(...)`; the route comes from the spec's path template, so a typo cannot miss.
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import type { DocumentedStatus, OperationKey, OperationOf } from '../../../spec/index.ts';
-import type { MockResponse } from '../../core/mock-http.ts';
 import { mswBase, mswRoute } from './msw-route.ts';
-import { buildOverride, type OverrideBody, type OverrideOptions } from '../../core/steering/overrides.ts';
+import {
+  buildOverride,
+  overrideAnswer,
+  type OverrideBody,
+  type OverrideOptions,
+  type OverrideResponse,
+} from '../../core/steering/overrides.ts';
 
 export interface OverrideHandlerOptions extends OverrideOptions {
   /** The same base URL the fake's handlers were given (default: any origin). */
@@ -15,17 +20,19 @@ export interface OverrideHandlerOptions extends OverrideOptions {
 
 function toHandler(
   operation: { method: string; path: string },
-  response: MockResponse,
+  built: OverrideResponse,
   options: OverrideHandlerOptions,
 ): HttpHandler {
   const route = mswRoute(operation as { method: 'GET'; path: string }, mswBase(options.baseUrl));
   return http[route.method](
     route.url,
-    () =>
-      new HttpResponse(response.body === '' ? null : response.body, {
+    ({ request }) => {
+      const response = overrideAnswer(built, new URL(request.url).pathname);
+      return new HttpResponse(response.body === '' ? null : response.body, {
         status: response.status,
         headers: response.headers,
-      }),
+      });
+    },
     { once: options.once === true },
   );
 }

@@ -1,7 +1,9 @@
 // The Playwright fixture's session ids: unique per test run, and always ids the fake accepts (the fixture itself runs in
 // test/consumer's Playwright run, against the packed kit).
 import { describe, expect, it } from 'vitest';
-import { sessionIdFor } from './playwright.ts';
+import { openMockSession, sessionIdFor } from './playwright.ts';
+import { startMockServer } from '../node-http/http-server.ts';
+import { silentLogger } from '../../core/logger.ts';
 import { sessionIdProblem } from '../../core/sessions.ts';
 
 describe('sessionIdFor', () => {
@@ -23,5 +25,19 @@ describe('sessionIdFor', () => {
     const id = sessionIdFor({ testId, repeatEachIndex: 12, retry: 3 });
     expect(sessionIdProblem(id)).toBeUndefined();
     expect(id.endsWith('-12-3')).toBe(true);
+  });
+});
+
+describe('openMockSession against a fake without sessions', () => {
+  it('fails with a line that names the fixture option turning sessions off', async () => {
+    const fake = await startMockServer({ port: 0, sessions: false, logger: silentLogger });
+    try {
+      const opened = openMockSession({ url: fake.url, id: 'pw-a-0-0', controlToken: undefined });
+      await expect(opened).rejects.toThrow(/runs without sessions .*use: \{ mockSessions: false \}/);
+      const shared = await openMockSession({ url: fake.url, id: undefined, controlToken: undefined });
+      expect(shared.session.id).toBeUndefined();
+    } finally {
+      await fake.close();
+    }
   });
 });

@@ -5,6 +5,7 @@ import { test as base, expect, type TestInfo } from '@playwright/test';
 import { startMockServer, type MockServerOptions } from '../node-http/http-server.ts';
 import { CONTROL_TOKEN_HEADER } from '../../http/request-guards.ts';
 import { connectTestApi } from '../../test-api/remote-test-api.ts';
+import { MockInputError } from '../../core/input-error.ts';
 import { SESSION_COOKIE, SESSION_HEADER } from '../../core/sessions.ts';
 import type { MockTestApi } from '../../test-api/test-api.ts';
 
@@ -73,6 +74,14 @@ async function forget(url: string, id: string, headers: Record<string, string>):
   await fetch(`${url}/__mock/sessions/${id}`, { method: 'DELETE', headers: rest }).catch(() => undefined);
 }
 
+/** The error to give when the fake refused the session because it runs without sessions: what to turn off here. */
+function sessionsOffHint(error: unknown, url: string): Error | undefined {
+  if (!(error instanceof MockInputError) || !error.errors.some((e) => e.path === `/header/${SESSION_HEADER}`)) return;
+  return new Error(
+    `The fake at ${url} runs without sessions (serve --max-sessions 0), so the mock fixture cannot give this test a session of its own: set \`use: { mockSessions: false }\` in playwright.config.ts (or MOCK_SESSIONS=off) and run with one worker, or start the fake with sessions.`,
+  );
+}
+
 /**
  * What the `mock` fixture does around one test, apart from Playwright: the session's API with the control token on every
  * call (also on the final DELETE), started from the seed; `close` forgets the session.
@@ -90,7 +99,9 @@ export async function openMockSession(options: {
   };
   const api = connectTestApi({ baseUrl: url, headers, ...(controlToken !== undefined && { controlToken }) });
   // A test starts from the seed; in its own session this is a fresh one, in the shared default session a reset.
-  await api.reset();
+  await api.reset().catch((error: unknown) => {
+    throw sessionsOffHint(error, url) ?? error;
+  });
   return {
     session: Object.assign(api, { id, url, headers }),
     close: async () => {
@@ -139,3 +150,5 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 });
 
 export { expect };
+export type { RecordedRequest, RequestFilter } from '../../core/steering/recorded-requests.ts';
+export type { WaitForRequestOptions } from '../../test-api/request-reading.ts';

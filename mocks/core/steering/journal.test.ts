@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { mintToken } from '../request/auth.ts';
 import { createFixedClock } from '../clock.ts';
 import { createMockCore } from '../core.ts';
-import { JOURNAL_BODY_LIMIT, journalText } from './journal.ts';
+import { Journal, JOURNAL_BODY_LIMIT, journalText } from './journal.ts';
 import { silentLogger } from '../logger.ts';
 
 /** A full garbage collection, without starting the worker with --expose-gc. */
@@ -45,5 +45,28 @@ describe('journal', () => {
     expect(journalText('a'.repeat(5000))).toBe('a'.repeat(JOURNAL_BODY_LIMIT));
     expect(journalText('abc')).toBe('abc');
     expect(journalText('abcdef', 3)).toBe('abc');
+  });
+
+  it('numbers each request it took, oldest first, and never reuses a number, not even after clearing', () => {
+    const journal = new Journal(2);
+    const entry = {
+      atMs: 0,
+      method: 'GET',
+      path: '/v1',
+      query: '',
+      operationId: null,
+      status: 404,
+      durationMs: 0,
+      body: null,
+      bodyTruncated: false,
+    };
+    journal.add(entry);
+    journal.add(entry);
+    journal.add(entry);
+    expect(journal.entries().map((e) => e.seq)).toEqual([2, 3]);
+    expect(journal.entries(1).map((e) => e.seq)).toEqual([3]);
+    journal.clear();
+    journal.add(entry);
+    expect(journal.entries().map((e) => e.seq)).toEqual([4]);
   });
 });

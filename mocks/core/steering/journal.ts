@@ -19,8 +19,8 @@ export function journalText(text: string, limit: number = JOURNAL_BODY_LIMIT): s
 /** One request the fake answered, as the control plane shows it (`JournalEntry` of mocks/control-plane/control-plane.yaml). */
 export type JournalEntry = components['schemas']['JournalEntry'];
 
-/** What the hot path records: the time stays a number until someone reads the journal. */
-export type JournalRecord = Omit<JournalEntry, 'at'> & { atMs: number };
+/** What the hot path records: the time stays a number until someone reads the journal, the number is its place. */
+export type JournalRecord = Omit<JournalEntry, 'at' | 'seq'> & { atMs: number };
 
 /**
  * A fixed-capacity log; the oldest entry is overwritten once full.
@@ -31,6 +31,8 @@ export class Journal {
   #items: (JournalRecord | undefined)[];
   #next = 0;
   #count = 0;
+  /** Requests added since the journal was made: the last one's `seq` (clearing does not restart it). */
+  #added = 0;
 
   constructor(capacity = DEFAULT_JOURNAL_SIZE) {
     this.capacity = Math.max(1, Math.floor(capacity));
@@ -46,9 +48,13 @@ export class Journal {
     this.#items[this.#next] = entry;
     this.#next = (this.#next + 1) % this.capacity;
     if (this.#count < this.capacity) this.#count += 1;
+    this.#added += 1;
   }
 
-  /** The last `limit` entries, oldest first. */
+  /**
+   * The last `limit` entries, oldest first. Each entry's `seq` is its place among every request the journal was given
+   * (1 for the first), never reused, not even after `clear`: a reader can tell the entries it has seen from new ones.
+   */
   entries(limit = this.capacity): JournalEntry[] {
     const take = Math.min(Math.max(0, limit), this.#count);
     const result: JournalEntry[] = [];
@@ -56,9 +62,14 @@ export class Journal {
       const record = this.#items[(this.#next - this.#count + index + this.capacity) % this.capacity];
       if (!record) continue;
       const { atMs, ...rest } = record;
-      result.push({ at: new Date(atMs).toISOString(), ...rest });
+      result.push({ seq: this.#added - this.#count + index + 1, at: new Date(atMs).toISOString(), ...rest });
     }
     return result;
+  }
+
+  /** The entries whose seq is greater than `after`, oldest first (what is new since a reader's last look). */
+  entriesAfter(after: number): JournalEntry[] {
+    return this.entries(Math.max(0, this.#added - after));
   }
 
   clear(): void {

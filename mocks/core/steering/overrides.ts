@@ -20,6 +20,44 @@ export interface OverrideOptions {
   headers?: Record<string, string>;
 }
 
+/** What a problem with an empty path is about, by its rule (a body problem's path is never empty unless it is the whole body). */
+const WHOLE_PART: Record<string, string> = {
+  operation: '(the operation)',
+  'status-documented': '(the status)',
+  'status-final': '(the status)',
+  'content-type': '(the content type)',
+};
+
+/** Rules about the override's call rather than the answer's body, with the field of PUT /__mock/overrides each names. */
+const CALL_FIELDS: Record<string, string> = {
+  operation: '/operation',
+  'status-documented': '/status',
+  'status-final': '/status',
+  'content-type': '/headers/content-type',
+};
+
+/**
+ * Where a problem lies in the PUT /__mock/overrides body (`/status`, `/headers/…`, `/body/…`); `overrideProblemPath`
+ * turns it back, so the override's error has the same `path` in process and over HTTP.
+ * @example overrideFieldPath({ path: '/statistics/holders', rule: 'body-schema', … }) // '/body/statistics/holders'
+ */
+export function overrideFieldPath(problem: Pick<OverrideProblem, 'path' | 'rule'>): string {
+  const field = CALL_FIELDS[problem.rule];
+  if (field !== undefined) return field;
+  if (problem.path.startsWith('/headers/')) return problem.path;
+  return `/body${problem.path}`;
+}
+
+/**
+ * The problem's path in the answer (what `OverrideError.problems` holds) from its field in PUT /__mock/overrides.
+ * @example overrideProblemPath('/body/statistics/holders', 'body-schema') // '/statistics/holders'
+ */
+export function overrideProblemPath(field: string, rule: string): string {
+  if (CALL_FIELDS[rule] !== undefined) return '';
+  if (field.startsWith('/body')) return field.slice('/body'.length);
+  return field;
+}
+
 /** One way an override breaks the spec: where in the answer, the rule, and where the rule lives in spec/openapi.yaml. */
 export interface OverrideProblem extends ValidationError {
   rule: string;
@@ -35,7 +73,7 @@ export class OverrideError extends Error {
   readonly problems: OverrideProblem[];
   constructor(what: string, problems: OverrideProblem[]) {
     super(
-      `${what} breaks spec/openapi.yaml: ${problems.map((p) => `${p.path || '(the body)'} ${p.message} [${p.rule} at ${p.specPointer}]`).join('; ')}`,
+      `${what} breaks spec/openapi.yaml: ${problems.map((p) => `${p.path || WHOLE_PART[p.rule] || '(the body)'} ${p.message} [${p.rule} at ${p.specPointer}]`).join('; ')}`,
     );
     this.problems = problems;
   }
@@ -56,10 +94,16 @@ export interface OverrideInput {
   unchecked?: boolean;
 }
 
+/** An override's answer; one from the spec's example names its path template as `instance` until a request fills it. */
+export interface OverrideResponse extends MockResponse {
+  /** The template the example's `instance` holds, e.g. `/v1/agents/{agentId}`; each answer puts the request's path there. */
+  exampleInstance?: string;
+}
+
 /** A built override: the operation it answers, the answer itself, and what it was built from. */
 export interface BuiltOverride {
   operation: OperationSpec;
-  response: MockResponse;
+  response: OverrideResponse;
   input: OverrideInput;
 }
 
@@ -102,10 +146,12 @@ export function buildOverride(
   const documented = operation.responses.has(status)
     ? documentedResponse(operation.operationId, status, operation.path, 'an override')
     : { status, headers: { 'content-type': 'application/json' }, body: '' };
-  const response: MockResponse = {
+  const response: OverrideResponse = {
     status,
     headers: { ...documented.headers },
     body: body === undefined ? documented.body : JSON.stringify(body),
+    ...(body === undefined &&
+      documented.body.includes(instanceField(operation.path)) && { exampleInstance: operation.path }),
   };
   for (const [name, value] of Object.entries(options.headers ?? {})) response.headers[name.toLowerCase()] = value;
   const unsendable = unsendableProblems(response);
@@ -194,10 +240,18 @@ function overrideProblems(operationId: OperationId, response: MockResponse): Ove
   }));
 }
 
+/** The `instance` member as JSON.stringify writes it into a problem body. */
+const instanceField = (instance: string): string => `"instance":${JSON.stringify(instance)}`;
+
 /**
- * A copy of an override's answer for one request (adapters add CORS headers to what they are given).
- * @example const response = overrideAnswer(built.response);
+ * A copy of an override's answer for one request (adapters add CORS headers to what they are given): an answer from
+ * the spec's example names the request's own path as its `instance`, as any other answer of the fake does.
+ * @example const response = overrideAnswer(built.response, request.path);
  */
-export function overrideAnswer(response: MockResponse): MockResponse {
-  return { status: response.status, headers: { ...response.headers }, body: response.body };
+export function overrideAnswer(response: OverrideResponse, instance: string): MockResponse {
+  const body =
+    response.exampleInstance === undefined
+      ? response.body
+      : response.body.replace(instanceField(response.exampleInstance), instanceField(instance.slice(0, 2048)));
+  return { status: response.status, headers: { ...response.headers }, body };
 }

@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
+import type { MockFixtureOptions } from 'agent-registry-kit/playwright';
 
 // The tests meet at a barrier (files in this directory); made once, by the runner, and inherited by its workers.
 process.env.BARRIER_DIR ??= mkdtempSync(join(tmpdir(), 'sessions-barrier-'));
@@ -11,7 +12,8 @@ process.env.BARRIER_DIR ??= mkdtempSync(join(tmpdir(), 'sessions-barrier-'));
 const port = Number(process.env.MOCK_PORT ?? '4010');
 const mockUrl = `http://127.0.0.1:${port}`;
 
-export default defineConfig({
+// The fixture's options typed as Playwright's own: `use: { mockUrl }` type-checks (tsconfig.node.json covers e2e/).
+export default defineConfig<MockFixtureOptions>({
   testDir: '.',
   testMatch: '*.pw.ts',
   workers: 4,
