@@ -270,7 +270,7 @@ export const assumptions: readonly { pointer: string; decision: string; reason: 
   {
     "pointer": "/components/headers/Retry-After",
     "decision": "Seconds to wait before retrying, at most a day.",
-    "reason": "Rate limits are not shown; a limited request is told when to retry, in seconds, within a day."
+    "reason": "Rate limits and outages are not shown; a limited or unavailable request is told when to retry, in seconds, within a day."
   },
   {
     "pointer": "/components/headers/RateLimit-Limit",
@@ -339,12 +339,12 @@ export const assumptions: readonly { pointer: string; decision: string; reason: 
   },
   {
     "pointer": "/components/responses/ChangeNotSaved",
-    "decision": "The change could not be stored (the server's storage is full or failing). Nothing of it was applied, so the request may be retried as it is.",
-    "reason": "How a server answers when it cannot store a change is not shown; it is 503 with a problem body, and nothing was applied."
+    "decision": "The service could not apply the change for now. Nothing of it was applied, so the request may be retried as it is, after the seconds in Retry-After.",
+    "reason": "How a server answers when it cannot apply a change for now is not shown; it is 503 with a problem body and Retry-After, and nothing was applied."
   },
   {
     "pointer": "/components/responses/StateUnavailable",
-    "decision": "The server's stored state could not be read (its database is unreachable), so it cannot say what the record is now. Nothing was changed, so the request may be retried as it is.",
-    "reason": "How a server answers when its storage cannot be read is not shown; it is 503 with a problem body, and retrying is safe."
+    "decision": "The service cannot say what the record is now (it could not read it for the moment). Nothing was changed, so the request may be retried as it is, after the seconds in Retry-After.",
+    "reason": "How a server answers when it cannot read a record for now is not shown; it is 503 with a problem body and Retry-After, and retrying is safe."
   }
 ];

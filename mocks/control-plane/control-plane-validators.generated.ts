@@ -519,14 +519,106 @@ return errors === 0;
 validate8.evaluated = {"props":{"limit":true},"dynamicProps":false,"dynamicItems":false};
 
 const v6 = validate9;
-const schema13 = {"$id":"https://agent-registry.kit/control-plane/query/paths/~1__mock~1pact/get","type":"object","properties":{"consumer":{"type":"string","minLength":1,"maxLength":256},"provider":{"type":"string","minLength":1,"maxLength":256},"version":{"type":"integer","enum":[3,4],"default":4}},"required":["consumer","provider"]};
+const schema13 = {"$id":"https://agent-registry.kit/control-plane/query/paths/~1__mock~1requests/get","type":"object","properties":{"operation":{"type":"string","minLength":1},"after":{"type":"integer","minimum":0,"default":0}},"required":["operation"]};
 const func0 = ucs2length;
 
 function validate9(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agent-registry.kit/control-plane/query/paths/~1__mock~1pact/get" */;
+/*# sourceURL="https://agent-registry.kit/control-plane/query/paths/~1__mock~1requests/get" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate9.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.after === undefined){
+data.after = 0;
+}
+if(data.operation === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "operation"},message:"must have required property '"+"operation"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.operation !== undefined){
+let data0 = data.operation;
+if(typeof data0 === "string"){
+if(func0(data0) < 1){
+const err1 = {instancePath:instancePath+"/operation",schemaPath:"#/properties/operation/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/operation",schemaPath:"#/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+let data1 = data.after;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+const err3 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(typeof data1 == "number"){
+if(data1 < 0 || isNaN(data1)){
+const err4 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate9.errors = vErrors;
+return errors === 0;
+}
+validate9.evaluated = {"props":{"operation":true,"after":true},"dynamicProps":false,"dynamicItems":false};
+
+const v7 = validate10;
+const schema14 = {"$id":"https://agent-registry.kit/control-plane/query/paths/~1__mock~1pact/get","type":"object","properties":{"consumer":{"type":"string","minLength":1,"maxLength":256},"provider":{"type":"string","minLength":1,"maxLength":256},"version":{"type":"integer","enum":[3,4],"default":4}},"required":["consumer","provider"]};
+
+function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-registry.kit/control-plane/query/paths/~1__mock~1pact/get" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate10.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -639,7 +731,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!((data2 === 3) || (data2 === 4))){
-const err9 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/enum",keyword:"enum",params:{allowedValues: schema13.properties.version.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/enum",keyword:"enum",params:{allowedValues: schema14.properties.version.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -659,20 +751,20 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate9.errors = vErrors;
+validate10.errors = vErrors;
 return errors === 0;
 }
-validate9.evaluated = {"props":{"consumer":true,"provider":true,"version":true},"dynamicProps":false,"dynamicItems":false};
+validate10.evaluated = {"props":{"consumer":true,"provider":true,"version":true},"dynamicProps":false,"dynamicItems":false};
 
-const v7 = validate10;
-const schema14 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1provider-states/post","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1provider-states/post/requestBody/content/application~1json/schema"};
-const schema15 = {"type":"object","required":["state"],"properties":{"state":{"type":"string","maxLength":256,"description":"A state GET /__mock/pact writes; the empty string (an interaction without one) changes nothing."},"params":{"type":"object"},"action":{"type":"string","enum":["setup","teardown"],"default":"setup"}}};
+const v8 = validate11;
+const schema15 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1provider-states/post","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1provider-states/post/requestBody/content/application~1json/schema"};
+const schema16 = {"type":"object","required":["state"],"properties":{"state":{"type":"string","maxLength":256,"description":"A state GET /__mock/pact writes; the empty string (an interaction without one) changes nothing."},"params":{"type":"object"},"action":{"type":"string","enum":["setup","teardown"],"default":"setup"}}};
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/body/paths/~1__mock~1provider-states/post" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate10.evaluated;
+const evaluated0 = validate11.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -743,7 +835,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!((data2 === "setup") || (data2 === "teardown"))){
-const err5 = {instancePath:instancePath+"/action",schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1provider-states/post/requestBody/content/application~1json/schema/properties/action/enum",keyword:"enum",params:{allowedValues: schema15.properties.action.enum},message:"must be equal to one of the allowed values"};
+const err5 = {instancePath:instancePath+"/action",schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1provider-states/post/requestBody/content/application~1json/schema/properties/action/enum",keyword:"enum",params:{allowedValues: schema16.properties.action.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -763,20 +855,20 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate10.errors = vErrors;
+validate11.errors = vErrors;
 return errors === 0;
 }
-validate10.evaluated = {"props":{"state":true,"params":true,"action":true},"dynamicProps":false,"dynamicItems":false};
+validate11.evaluated = {"props":{"state":true,"params":true,"action":true},"dynamicProps":false,"dynamicItems":false};
 
-const v8 = validate11;
-const schema16 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1overrides/put","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1overrides/put/requestBody/content/application~1json/schema"};
-const schema17 = {"type":"object","required":["operation","status"],"additionalProperties":false,"properties":{"operation":{"type":"string"},"status":{"type":"integer","minimum":100,"maximum":599},"body":{"description":"The JSON body to answer with (any JSON value)."},"headers":{"type":"object","additionalProperties":{"type":"string"}},"unchecked":{"type":"boolean","default":false}}};
+const v9 = validate12;
+const schema17 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1overrides/put","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1overrides/put/requestBody/content/application~1json/schema"};
+const schema18 = {"type":"object","required":["operation","status"],"additionalProperties":false,"properties":{"operation":{"type":"string"},"status":{"type":"integer","minimum":100,"maximum":599},"body":{"description":"The JSON body to answer with (any JSON value)."},"headers":{"type":"object","additionalProperties":{"type":"string"}},"unchecked":{"type":"boolean","default":false}}};
 
-function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/body/paths/~1__mock~1overrides/put" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate11.evaluated;
+const evaluated0 = validate12.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -914,20 +1006,20 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate11.errors = vErrors;
+validate12.errors = vErrors;
 return errors === 0;
 }
-validate11.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate12.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const v9 = validate12;
-const schema18 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1scenarios/put","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1scenarios/put/requestBody/content/application~1json/schema"};
-const schema19 = {"type":"object","additionalProperties":false,"properties":{"latencyMs":{"type":"number","minimum":0,"maximum":60000,"description":"Milliseconds added before answering every /v1 request."},"operations":{"type":"object","description":"Per operation of spec/openapi.yaml (getAgent, deployAgent, executeAgentTask).","additionalProperties":{"type":"object","properties":{"latencyMs":{"type":"number","minimum":0,"maximum":60000},"errorStatus":{"type":"integer","description":"An error status the operation documents (e.g. 500, 429); answered with its example."},"errorRatio":{"type":"number","minimum":0,"maximum":1,"default":1,"description":"Share of requests that get errorStatus, drawn from the seeded random source."}}}},"rateLimit":{"type":"object","required":["limit","windowSeconds"],"description":"At most `limit` /v1 requests per window on the mock's clock; beyond it 429 with Retry-After.","properties":{"limit":{"type":"integer","minimum":1},"windowSeconds":{"type":"number","exclusiveMinimum":0,"maximum":3600}}},"taskFailureRatio":{"type":"number","minimum":0,"maximum":1,"description":"Share of new tasks that end failed (default 0.1, or --failure-ratio)."}}};
+const v10 = validate13;
+const schema19 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1scenarios/put","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1scenarios/put/requestBody/content/application~1json/schema"};
+const schema20 = {"type":"object","additionalProperties":false,"properties":{"latencyMs":{"type":"number","minimum":0,"maximum":60000,"description":"Milliseconds added before answering every /v1 request."},"operations":{"type":"object","description":"Per operation of spec/openapi.yaml (getAgent, deployAgent, executeAgentTask).","additionalProperties":{"type":"object","properties":{"latencyMs":{"type":"number","minimum":0,"maximum":60000},"errorStatus":{"type":"integer","description":"An error status the operation documents (e.g. 500, 429); answered with its example."},"errorRatio":{"type":"number","minimum":0,"maximum":1,"default":1,"description":"Share of requests that get errorStatus, drawn from the seeded random source."}}}},"rateLimit":{"type":"object","required":["limit","windowSeconds"],"description":"At most `limit` /v1 requests per window on the mock's clock; beyond it 429 with Retry-After.","properties":{"limit":{"type":"integer","minimum":1},"windowSeconds":{"type":"number","exclusiveMinimum":0,"maximum":3600}}},"taskFailureRatio":{"type":"number","minimum":0,"maximum":1,"description":"Share of new tasks that end failed (default 0.1, or --failure-ratio)."}}};
 
-function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/body/paths/~1__mock~1scenarios/put" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate12.evaluated;
+const evaluated0 = validate13.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1237,10 +1329,10 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate12.errors = vErrors;
+validate13.errors = vErrors;
 return errors === 0;
 }
-validate12.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate13.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
     return {
     "listAgents query": v0,
@@ -1249,10 +1341,11 @@ validate12.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
     "createTask body": v3,
     "advanceClock body": v4,
     "getJournal query": v5,
-    "getPact query": v6,
-    "changeProviderState body": v7,
-    "setOverride body": v8,
-    "setScenarios body": v9,
+    "listRequests query": v6,
+    "getPact query": v7,
+    "changeProviderState body": v8,
+    "setOverride body": v9,
+    "setScenarios body": v10,
     };
   }
 }
