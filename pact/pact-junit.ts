@@ -1,20 +1,7 @@
 // The JUnit XML of `pact verify`, for CI: one testcase per interaction, classed by its operation, failing with its
 // first finding as the message and every finding in the body; a warning (--seed-only) is in the system-out.
 import { findingLine, interactionName, type PactReport } from './pact-report.ts';
-
-/** Escapes text for an XML attribute or element, dropping characters XML 1.0 cannot carry. */
-function xml(text: string): string {
-  return (
-    text
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: these are exactly the characters XML forbids
-      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '')
-      .replaceAll('&', '&amp;')
-      .replaceAll('<', '&lt;')
-      .replaceAll('>', '&gt;')
-      .replaceAll('"', '&quot;')
-      .replaceAll("'", '&apos;')
-  );
-}
+import { xmlText as xml } from '../client/xml-text.ts';
 
 /**
  * The JUnit XML of a pact's verification.

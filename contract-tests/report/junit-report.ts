@@ -3,23 +3,10 @@
 import type { CheckRecord } from '../../client/check-record.ts';
 import type { ContractReport, ReportSection } from './contract-report.ts';
 import { formatFailure } from '../../client/failure-text.ts';
+import { xmlText as xml } from '../../client/xml-text.ts';
 
 /** The suite name CI shows. */
 export const junitSuiteName = 'agent-registry-kit contract';
-
-/** Escapes text for an XML attribute or element, dropping characters XML 1.0 cannot carry. */
-function xml(text: string): string {
-  return (
-    text
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: these are exactly the characters XML forbids
-      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '')
-      .replaceAll('&', '&amp;')
-      .replaceAll('<', '&lt;')
-      .replaceAll('>', '&gt;')
-      .replaceAll('"', '&quot;')
-      .replaceAll("'", '&apos;')
-  );
-}
 
 function oneLine(text: string, length = 200): string {
   const line = text.replace(/\s+/g, ' ').trim();
