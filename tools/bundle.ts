@@ -3,7 +3,7 @@
 // its path (package.json `exports` and `bin` name them) and what two entries share sits once in a chunk of
 // dist/chunks/: a class or a module-level registry exists once when an app imports ./node and ./server alike.
 // Loading a handful of chunks instead of ~90 modules is most of what an import of an entry costs (docs/performance.md).
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
@@ -12,21 +12,24 @@ import { rolldown } from 'rolldown';
 const toolFolders = /\/(scripts|contract-tests)\//;
 
 /**
- * The modules the package runs, keyed by their path in dist/ without `.js`: every target of `exports` and the bin (the
- * command line's subcommands, loaded lazily, become chunks of their own), and the contract suite that `contract` hands
- * to vitest by path: its test files and its vitest config stay beside each other in dist/contract-tests/.
+ * The modules the package runs, keyed by their path in dist/ without `.js`: every target of package.json `exports` and
+ * `bin` (the command line's subcommands, loaded lazily, become chunks of their own), and the contract suite that
+ * `contract` hands to vitest by path: its test files and its vitest config stay beside each other in dist/contract-tests/.
  * @example bundleInputs(repoRoot)['mocks/adapters/msw/node']; // '<root>/mocks/adapters/msw/node.ts'
  */
 export function bundleInputs(root: string): Record<string, string> {
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    exports: Record<string, string | Record<string, string | null>>;
+    bin: Record<string, string>;
+  };
+  const targets = [
+    ...Object.values(manifest.exports).flatMap((target) =>
+      typeof target === 'string' ? [target] : Object.values(target),
+    ),
+    ...Object.values(manifest.bin),
+  ];
   const entries = [
-    'mocks/adapters/msw/node',
-    'mocks/adapters/msw/browser',
-    'mocks/adapters/msw/handlers',
-    'mocks/core/core-api',
-    'mocks/adapters/node-http/server',
-    'mocks/adapters/playwright/playwright',
-    'spec/index',
-    'scripts/cli',
+    ...targets.flatMap((target) => /^(?:\.\/)?dist\/(.+)\.js$/.exec(target ?? '')?.slice(1) ?? []),
     'contract-tests/vitest.config',
     ...readdirSync(join(root, 'contract-tests'))
       .filter((name) => name.endsWith('.test.ts'))
