@@ -50,7 +50,7 @@ function currentStamp(root: string): Stamp {
 }
 
 /**
- * Records what dist/ was built from and what it holds; `npm run build` calls it once tsc has written dist/.
+ * Records what dist/ was built from and what it holds; `npm run build` calls it once tsc and tools/bundle.ts have written dist/.
  * @example writeDistStamp(repoRoot);
  */
 export function writeDistStamp(root: string): void {

@@ -1,7 +1,7 @@
 // `agent-registry-kit contract` (and `npm run contract`): checks the server at API_BASE_URL against spec/openapi.yaml by
 // running the contract suite (contract-tests/) with vitest, then prints a verdict grouped by operation and writes the
 // JUnit and JSON reports asked for.
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type { Reporter } from 'vitest/node';
@@ -208,9 +208,13 @@ export async function openSuite(
   } = {},
 ): Promise<OpenSuite> {
   const { setupFiles = [], pool } = settings;
-  // Compiled into the package this module is .js, and so is the suite beside it.
-  const ownExtension = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
-  const configFile = fileURLToPath(new URL(`../../contract-tests/vitest.config.${ownExtension}`, import.meta.url));
+  // Built into the package this module is .js in a chunk of dist/, and the suite is in dist/contract-tests/; found from
+  // the package's root, which the package resolves by its own name in a clone and installed alike.
+  const built = !import.meta.url.endsWith('.ts');
+  const configFile = join(
+    dirname(fileURLToPath(import.meta.resolve('agent-registry-kit/package.json'))),
+    built ? 'dist/contract-tests/vitest.config.js' : 'contract-tests/vitest.config.ts',
+  );
   let current: ContractReporter | undefined;
   // vitest takes its reporters once; each run's own reporter is reached through this one.
   const relay: Reporter = {

@@ -10,7 +10,8 @@ import { cliError } from '../cli-error.ts';
 import { parseCommandLine } from '../command-line.ts';
 import { requirePeers } from '../optional-peers.ts';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** The package's root (a clone's holds redocly.yaml), resolved by its own name: not from this module, which is a chunk in dist/. */
+const root = dirname(fileURLToPath(import.meta.resolve('agent-registry-kit/package.json')));
 
 /** The credit's wording as an image, so the page keeps its attribution without asking the network for a logo. */
 const redoclyLogo = `data:image/svg+xml,${encodeURIComponent(

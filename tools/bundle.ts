@@ -1,0 +1,81 @@
+// The JavaScript of the package: `npm run build` runs it after `tsc -p tsconfig.build.json --emitDeclarationOnly` has
+// written the .d.ts files. rolldown bundles every published entry in one run with code splitting, so each entry keeps
+// its path (package.json `exports` and `bin` name them) and what two entries share sits once in a chunk of
+// dist/chunks/: a class or a module-level registry exists once when an app imports ./node and ./server alike.
+// Loading a handful of chunks instead of ~90 modules is most of what an import of an entry costs (docs/performance.md).
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { rolldown } from 'rolldown';
+
+/** Chunks holding code of the command line or the contract suite: package.json `sideEffects` lists their folder. */
+const toolFolders = /\/(scripts|contract-tests)\//;
+
+/**
+ * The modules the package runs, keyed by their path in dist/ without `.js`: every target of package.json `exports` and
+ * `bin` (the command line's subcommands, loaded lazily, become chunks of their own), and the contract suite that
+ * `contract` hands to vitest by path: its test files and its vitest config stay beside each other in dist/contract-tests/.
+ * @example bundleInputs(repoRoot)['mocks/adapters/msw/node']; // '<root>/mocks/adapters/msw/node.ts'
+ */
+export function bundleInputs(root: string): Record<string, string> {
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    exports: Record<string, string | Record<string, string | null>>;
+    bin: Record<string, string>;
+  };
+  const targets = [
+    ...Object.values(manifest.exports).flatMap((target) =>
+      typeof target === 'string' ? [target] : Object.values(target),
+    ),
+    ...Object.values(manifest.bin),
+  ];
+  const entries = [
+    ...targets.flatMap((target) => /^(?:\.\/)?dist\/(.+)\.js$/.exec(target ?? '')?.slice(1) ?? []),
+    'contract-tests/vitest.config',
+    ...readdirSync(join(root, 'contract-tests'))
+      .filter((name) => name.endsWith('.test.ts'))
+      .map((name) => `contract-tests/${name.slice(0, -'.ts'.length)}`),
+  ];
+  return Object.fromEntries(entries.map((entry) => [entry, join(root, `${entry}.ts`)]));
+}
+
+/**
+ * Writes the bundled JavaScript into `root`/dist/ beside the declarations. Every bare import stays an import (the
+ * dependencies, the peers, Node's modules): an optional peer loaded by a dynamic `import()` stays dynamic and lazy.
+ * @example await bundle(repoRoot);
+ */
+export async function bundle(root: string): Promise<void> {
+  const build = await rolldown({
+    cwd: root,
+    input: bundleInputs(root),
+    platform: 'neutral',
+    external: (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0'),
+    transform: { target: 'es2024' },
+    treeshake: true,
+    // Warnings fail the build: one means code that may not run as written.
+    onwarn(warning) {
+      throw new Error(`rolldown: ${warning.message}`);
+    },
+  });
+  try {
+    await build.write({
+      dir: join(root, 'dist'),
+      format: 'esm',
+      entryFileNames: '[name].js',
+      chunkFileNames: (chunk) => {
+        // A group's chunk is named for the group, then for the entries sharing it (`validators~mocks/…`): the group only.
+        const name = chunk.name.replace(/[~/].*$/, '');
+        const tool = chunk.moduleIds.some((id) => toolFolders.test(id.replaceAll('\\', '/')));
+        return `chunks/${tool ? 'cli/' : ''}${name}-[hash].js`;
+      },
+      // The generated validators import ajv-formats, which an app's bundler cannot drop (it has no sideEffects flag): in
+      // chunks of their own, which package.json declares free of side effects, an app importing only an enum from
+      // ./spec drops them, ajv-formats with them.
+      codeSplitting: { groups: [{ name: 'validators', test: /validators\.generated\.ts$/, entriesAware: true }] },
+      sourcemap: false,
+    });
+  } finally {
+    await build.close();
+  }
+}
+
+if (import.meta.main) await bundle(fileURLToPath(new URL('../', import.meta.url)));
