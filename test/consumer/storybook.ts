@@ -26,6 +26,10 @@ export function storybookSteps(): void {
     'builds Storybook with msw-storybook-addon and renders two stories in Chromium, each on a fake of its own',
     async () => {
       const app = scratch.app;
+      // The recipe's code type-checks as the app's does (Storybook's own .d.ts files are left unchecked: they do not
+      // pass tsc under skipLibCheck false).
+      const types = await run(appBin('tsc'), ['-p', 'tsconfig.storybook.json'], app);
+      expect(`${types.stdout}${types.stderr}`, 'tsc -p tsconfig.storybook.json').toBe('');
       // --test: the stories alone, without the docs pages; the telemetry is off in .storybook/main.ts too.
       succeeded(
         await run(appBin('storybook'), ['build', '--output-dir', 'storybook-static', '--quiet', '--test'], app, {
