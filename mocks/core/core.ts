@@ -474,10 +474,11 @@ interface AnswerParts {
  */
 function createAnswer(parts: AnswerParts): (request: MockRequest) => MockResponse | Promise<MockResponse> {
   const { answerOnce, corsOrigins, coverage, journal, clock, logger, pact, store } = parts;
+  const records = { coverage, journal, clock, pact, store };
   const finish = (request: MockRequest, response: MockResponse, context: DispatchTrace, started: number) => {
     const control = isControlPath(request.path);
     withCors(corsOrigins, request, response, control);
-    if (!control) recordAnswer({ coverage, journal, clock, pact, store }, request, response, context, started);
+    if (!control) recordAnswer(records, request, response, context, started);
     return response;
   };
   return (request) => {
@@ -541,13 +542,15 @@ export function recordAnswer(
   const { operationId } = context;
   const { pact, store } = parts;
   if (operationId === null || pact === undefined || store === undefined) return;
-  const answered = { operationId, status: response.status, forced: context.forced === true, params: context.params };
-  const statusOf = (agentId: string) => store.statusOf(agentId);
+  const { status } = response;
   try {
+    // Every answer asks whether its exchange is new; only a new one builds anything (the key repeats almost always).
+    const stateName = providerStateName(operationId, status, context, store);
+    if (pact.has(operationId, request.method, status, stateName)) return;
     pact.record(request, response, {
       operationId,
-      stateName: providerStateName(answered, statusOf),
-      state: () => providerStateOf(answered, statusOf),
+      stateName,
+      state: () => providerStateOf(operationId, status, context, store),
     });
   } catch (error) {
     // A state the storage cannot read (a tampered stored row, whose 503 is already the answer) describes nothing a

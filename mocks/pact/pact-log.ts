@@ -56,6 +56,11 @@ export class PactLog {
   /** The keys kept, by operation, method, status and state name: no string is built to look one up. */
   #seen = new Map<OperationId, Map<string, Map<number, Set<string>>>>();
 
+  /** Whether an exchange of this key (operation, method, status, state name) is kept already: what every answer asks. */
+  has(operationId: OperationId, method: string, status: number, stateName: string): boolean {
+    return this.#seen.get(operationId)?.get(method)?.get(status)?.has(stateName) === true;
+  }
+
   /**
    * Keeps the exchange when its key (operation, method, status, state name) is new; the state itself is built only
    * then. A request with a body that is not JSON (or too large) is left out, since a verifier could not send it again.

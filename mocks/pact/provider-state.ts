@@ -31,14 +31,17 @@ const forcedAnswer = (operationId: OperationId, status: number): string =>
   `the registry answers ${operationId} with ${status}`;
 const FORCED = /^the registry answers (\w+) with (\d{3})$/;
 
-/** What a request's answer tells of the state it met (see `providerStateOf`). */
-export interface AnsweredRequest {
-  operationId: OperationId;
-  status: number;
+/** What the dispatch learnt of a request on its way (its trace, mocks/core/api-dispatch.ts's DispatchTrace). */
+export interface AnswerTrace {
   /** A test's override or a scenario answered in the operation's place. */
-  forced: boolean;
+  forced?: boolean;
   /** The path parameters, once the request reached its operation. */
-  params: Readonly<Record<string, string>> | undefined;
+  params?: Readonly<Record<string, string>>;
+}
+
+/** Where an agent's status is read (the store): no copy of the agent made. */
+export interface AgentStatusReader {
+  statusOf(agentId: string): AgentStatus | undefined;
 }
 
 /**
@@ -46,38 +49,40 @@ export interface AnsweredRequest {
  * must be told to produce; else the agent its path names, with its status, or that no agent has that id; else none.
  * The agent's status is read when the answer is recorded: no operation of the API changes an agent's status or
  * existence, so it is the status the request found.
- * @example providerStateOf({ operationId, status: 409, forced: false, params: { agentId } }, () => 'paused')
+ * @example providerStateOf('executeAgentTask', 409, { params: { agentId } }, store)
  * // { name: 'an agent exists with status paused', params: { agentId, status: 'paused' } }
  */
 export function providerStateOf(
-  answered: AnsweredRequest,
-  statusOf: (agentId: string) => AgentStatus | undefined,
+  operationId: OperationId,
+  status: number,
+  trace: AnswerTrace,
+  agents: AgentStatusReader,
 ): ProviderState | undefined {
-  const { operationId, status } = answered;
-  if (answered.forced) return { name: forcedAnswer(operationId, status), params: { operationId, status } };
+  if (trace.forced) return { name: forcedAnswer(operationId, status), params: { operationId, status } };
   if (status === 401) return { name: TOKEN_REFUSED, params: { operationId, status } };
-  const agentId = answered.params?.[AGENT_PARAMETER];
+  const agentId = trace.params?.[AGENT_PARAMETER];
   if (agentId === undefined) return undefined;
-  const agentStatus = statusOf(agentId);
+  const agentStatus = agents.statusOf(agentId);
   if (agentStatus === undefined) return { name: NO_AGENT, params: { agentId } };
   return { name: agentExists(agentStatus), params: { agentId, status: agentStatus } };
 }
 
 /**
  * The name of `providerStateOf`'s state ('' for none), without building the state: what every answer pays to learn
- * whether its exchange is new to the pact.
- * @example providerStateName({ operationId, status: 200, forced: false, params: { agentId } }, () => 'active')
- * // 'an agent exists with status active'
+ * whether its exchange is new to the pact, with nothing allocated unless the answer was forced.
+ * @example providerStateName('getAgent', 200, { params: { agentId } }, store) // 'an agent exists with status active'
  */
 export function providerStateName(
-  answered: AnsweredRequest,
-  statusOf: (agentId: string) => AgentStatus | undefined,
+  operationId: OperationId,
+  status: number,
+  trace: AnswerTrace,
+  agents: AgentStatusReader,
 ): string {
-  if (answered.forced) return forcedAnswer(answered.operationId, answered.status);
-  if (answered.status === 401) return TOKEN_REFUSED;
-  const agentId = answered.params?.[AGENT_PARAMETER];
+  if (trace.forced) return forcedAnswer(operationId, status);
+  if (status === 401) return TOKEN_REFUSED;
+  const agentId = trace.params?.[AGENT_PARAMETER];
   if (agentId === undefined) return '';
-  const agentStatus = statusOf(agentId);
+  const agentStatus = agents.statusOf(agentId);
   return agentStatus === undefined ? NO_AGENT : (AGENT_STATES.get(agentStatus) ?? '');
 }
 
