@@ -1,13 +1,19 @@
-// The kit installed without its optional peers (vitest, fast-check, pg), as a frontend app that only mocks the API
-// installs it: the tarball and msw 3, nothing else. There serve, token and the msw handlers work; contract, diff and
-// serve --state postgres:// each say in one line what to install (exit 2), and work once the app has installed what
-// that line names. Beside it: the README's CI snippet run as written in an empty folder, and a check of the shipped
-// files that no entry, and no subcommand that does not need one, loads an optional peer.
-import { spawn } from 'node:child_process';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { expect, it } from 'vitest';
-import { appBin, appEnv, install, manifest, root, run, type Run, scratch, succeeded } from './scratch-app.ts';
+import {
+  appBin,
+  install,
+  manifest,
+  root,
+  run,
+  type Run,
+  type StartedGroups,
+  scratch,
+  startListening,
+  stopGroups,
+  succeeded,
+} from './scratch-app.ts';
 
 /** The optional peers of the kit (@playwright/test included: only its own entry may load it). */
 const optionalPeers = Object.keys(manifest.peerDependencies).filter(
@@ -39,32 +45,6 @@ function bareApp(): Promise<string> {
     return app;
   })();
   return bareInstall;
-}
-
-/** Starts `command args` in `cwd` in a process group of its own and resolves with the URL it prints as listening. */
-function startServe(command: string, args: string[], cwd: string, started: { pid?: number }[]): Promise<string> {
-  const child = spawn(command, args, { cwd, env: appEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  started.push({ pid: child.pid });
-  return new Promise<string>((resolve, reject) => {
-    let output = '';
-    const read = (chunk: Buffer): void => {
-      output += chunk.toString();
-      const match = /fake backend listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (match?.[1]) resolve(match[1]);
-    };
-    child.stdout.on('data', read);
-    child.stderr.on('data', read);
-    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${String(code)}: ${output}`)));
-  });
-}
-
-function stopAll(started: { pid?: number }[]): void {
-  for (const { pid } of started)
-    try {
-      if (pid !== undefined) process.kill(-pid, 'SIGKILL');
-    } catch {
-      // the group is gone already
-    }
 }
 
 /** The one line a refused command printed (npm's own warnings aside), after checking it exited 2. */
@@ -100,9 +80,9 @@ async function servesWithoutPeers(): Promise<void> {
   const app = await bareApp();
   const listed = await run('npm', ['ls', ...heavyPeers, '--all', '--parseable'], app);
   expect(listed.stdout.trim(), 'npm ls vitest fast-check pg').toBe('');
-  const started: { pid?: number }[] = [];
+  const started: StartedGroups = [];
   try {
-    const url = await startServe('npx', ['agent-registry-kit', 'serve', '--port', '0'], app, started);
+    const url = await startListening('npx', ['agent-registry-kit', 'serve', '--port', '0'], started, { cwd: app });
     const token = succeeded(await run('npx', ['agent-registry-kit', 'token'], app), 'token').stdout.trim();
     const deployed = await fetch(`${url}/v1/agents/deploy`, {
       method: 'POST',
@@ -111,7 +91,7 @@ async function servesWithoutPeers(): Promise<void> {
     });
     expect(deployed.status).toBe(201);
   } finally {
-    stopAll(started);
+    stopGroups(started);
   }
   await writeFile(join(app, 'msw-deploy.mjs'), mswScript);
   const msw = succeeded(await run(process.execPath, ['msw-deploy.mjs'], app), 'node msw-deploy.mjs');
@@ -156,15 +136,15 @@ async function refusesThenRunsWithPeers(): Promise<void> {
   );
   const connecting = oneLine(await run(cli, postgres, app), 'serve --state postgres:// with pg');
   expect(connecting).toMatch(/postgres:\/\/127\.0\.0\.1:1\/x cannot be used \(connect ECONNREFUSED/);
-  const started: { pid?: number }[] = [];
+  const started: StartedGroups = [];
   try {
-    const url = await startServe(cli, ['serve', '--port', '0'], app, started);
+    const url = await startListening(cli, ['serve', '--port', '0'], started, { cwd: app });
     const token = succeeded(await run(cli, ['token'], app), 'token').stdout.trim();
     const passed = await run(cli, ['contract'], app, { API_BASE_URL: url, API_TOKEN: token });
     expect(passed.stdout, passed.stderr).toMatch(/^PASSED: \d+ passed, 0 failed/m);
     expect(passed.status).toBe(0);
   } finally {
-    stopAll(started);
+    stopGroups(started);
   }
 }
 
@@ -192,9 +172,9 @@ async function runsTheCiSnippet(): Promise<void> {
     .map((word, index) =>
       word === 'agent-registry-kit' && words[index] === '-p' ? join(scratch.work, scratch.packed.filename) : word,
     );
-  const started: { pid?: number }[] = [];
+  const started: StartedGroups = [];
   try {
-    const url = await startServe(appBin('agent-registry-kit'), ['serve', '--port', '0'], scratch.app, started);
+    const url = await startListening(appBin('agent-registry-kit'), ['serve', '--port', '0'], started);
     const token = succeeded(await run(appBin('agent-registry-kit'), ['token'], scratch.app), 'token').stdout.trim();
     const result = await run('npx', args, ci, {
       API_BASE_URL: url,
@@ -206,7 +186,7 @@ async function runsTheCiSnippet(): Promise<void> {
     expect(result.status).toBe(0);
     expect(await readFile(join(ci, 'report.xml'), 'utf8')).toMatch(/<testsuites [^>]*failures="0"/);
   } finally {
-    stopAll(started);
+    stopGroups(started);
   }
 }
 

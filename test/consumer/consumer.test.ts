@@ -29,6 +29,9 @@ import {
   root,
   run,
   scratch,
+  type StartedGroups,
+  startListening,
+  stopGroups,
   succeeded,
 } from './scratch-app.ts';
 import { bareInstallSteps } from './bare-install.ts';
@@ -452,17 +455,14 @@ describe('the packed package, installed into a scratch app', { timeout: 400_000,
   it.skipIf(!chromiumPresent)(
     'puts a validating proxy with npx in front of a server, used by a browser page; its recording is replayed by spec-change and served by serve --from-recording',
     async () => {
-      const started: { pid: number | undefined }[] = [];
+      const started: StartedGroups = [];
       try {
-        const upstream = await startWithNpx(
-          ['serve', '--port', '0'],
-          /fake backend listening on (http:\/\/[\d.:]+)/,
+        const upstream = await startListening('npx', ['agent-registry-kit', 'serve', '--port', '0'], started);
+        const proxy = await startListening(
+          'npx',
+          ['agent-registry-kit', 'proxy', '--upstream', upstream, '--port', '0', '--record', 'recording.json'],
           started,
-        );
-        const proxy = await startWithNpx(
-          ['proxy', '--upstream', upstream, '--port', '0', '--record', 'recording.json'],
-          /proxy listening on (http:\/\/[\d.:]+)/,
-          started,
+          { listening: /proxy listening on (http:\/\/[\d.:]+)/ },
         );
         const token = succeeded(await run('npx', ['agent-registry-kit', 'token'], app), 'token').stdout.trim();
         const list = (await (await fetch(`${upstream}/__mock/agents?status=active`)).json()) as {
@@ -528,9 +528,9 @@ document.body.dataset.result = answer.status + ' ' + (await answer.json()).name;
         );
         expect(replayed.status, replayed.stdout + replayed.stderr).toBe(0);
         expect(replayed.stdout).toMatch(/[1-9]\d* report exchange\(s\)/);
-        const served = await startWithNpx(
-          ['serve', '--port', '0', '--from-recording', 'recording.json'],
-          /fake backend listening on (http:\/\/[\d.:]+)/,
+        const served = await startListening(
+          'npx',
+          ['agent-registry-kit', 'serve', '--port', '0', '--from-recording', 'recording.json'],
           started,
         );
         const again = await fetch(`${served}/v1/agents/${agentId}`, { headers: { authorization: `Bearer ${token}` } });
@@ -538,12 +538,7 @@ document.body.dataset.result = answer.status + ' ' + (await answer.json()).name;
         const all = (await (await fetch(`${served}/__mock/agents`)).json()) as { total: number };
         expect(all.total).toBe(1);
       } finally {
-        for (const { pid } of started)
-          try {
-            if (pid !== undefined) process.kill(-pid, 'SIGKILL');
-          } catch {
-            // the group is gone already
-          }
+        stopGroups(started);
       }
     },
   );
@@ -574,25 +569,3 @@ document.body.dataset.result = answer.status + ' ' + (await answer.json()).name;
     }
   });
 });
-
-/** Starts `npx agent-registry-kit <args>` in the scratch app, in a process group of its own, and resolves with the URL it prints. */
-function startWithNpx(args: string[], listening: RegExp, started: { pid: number | undefined }[]): Promise<string> {
-  const child = spawn('npx', ['agent-registry-kit', ...args], {
-    cwd: app,
-    env: appEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  started.push({ pid: child.pid });
-  return new Promise<string>((resolve, reject) => {
-    let output = '';
-    const read = (chunk: Buffer): void => {
-      output += chunk.toString();
-      const match = listening.exec(output);
-      if (match?.[1]) resolve(match[1]);
-    };
-    child.stdout.on('data', read);
-    child.stderr.on('data', read);
-    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${String(code)}: ${output}`)));
-  });
-}

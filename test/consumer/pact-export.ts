@@ -1,35 +1,8 @@
-// The consumer test's steps about Pact: the scratch app's React component writes a pact from its jsdom tests
-// (`api.writePact` in afterAll), a Playwright run against `serve` gives one through `agent-registry-kit pact export`,
-// and Pact's own verifier (@pact-foundation/pact, installed in the app) passes both against a fresh `serve`, each
-// provider state set up through the fake's POST /__mock/provider-states.
-import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { chromiumExecutable } from '../browser/chromium.ts';
-import { appBin, appEnv, run, scratch, succeeded } from './scratch-app.ts';
-
-/** Starts `npx agent-registry-kit serve --port 0` in the scratch app (a process group of its own); resolves with its URL. */
-function serve(started: (number | undefined)[]): Promise<string> {
-  const child = spawn('npx', ['agent-registry-kit', 'serve', '--port', '0'], {
-    cwd: scratch.app,
-    env: appEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  started.push(child.pid);
-  return new Promise<string>((resolve, reject) => {
-    let output = '';
-    const read = (chunk: Buffer): void => {
-      output += chunk.toString();
-      const match = /fake backend listening on (http:\/\/[\d.:]+)/.exec(output);
-      if (match?.[1]) resolve(match[1]);
-    };
-    child.stdout.on('data', read);
-    child.stderr.on('data', read);
-    child.on('exit', (code) => reject(new Error(`serve exited ${String(code)}: ${output}`)));
-  });
-}
+import { appBin, run, type StartedGroups, scratch, startListening, stopGroups, succeeded } from './scratch-app.ts';
 
 /** Registers the pact steps; call inside consumer.test.ts's concurrent describe. */
 export function pactExportSteps(): void {
@@ -37,14 +10,15 @@ export function pactExportSteps(): void {
     timeout: 900_000,
   }, async () => {
     const app = scratch.app;
-    const started: (number | undefined)[] = [];
+    const started: StartedGroups = [];
+    const serve = () => startListening('npx', ['agent-registry-kit', 'serve', '--port', '0'], started);
     try {
       // The component's jsdom tests alone, writing their pact where no other step writes.
       const jsdom = await run(appBin('vitest'), ['run', 'tests/agent-card-pact.spec.tsx'], app, {
         PACT_FILE: 'pacts/jsdom.json',
       });
       succeeded(jsdom, 'vitest run tests/agent-card-pact.spec.tsx');
-      const [recorded, fresh] = await Promise.all([serve(started), serve(started)]);
+      const [recorded, fresh] = await Promise.all([serve(), serve()]);
       const playwright = await run(appBin('playwright'), ['test', '-c', 'e2e/pact.config.ts'], app, {
         MOCK_URL: recorded,
         CHROMIUM: await chromiumExecutable(),
@@ -94,12 +68,7 @@ export function pactExportSteps(): void {
         expect(verified.stdout).toContain(`verified ${pact}`);
       }
     } finally {
-      for (const pid of started)
-        try {
-          if (pid !== undefined) process.kill(-pid, 'SIGKILL');
-        } catch {
-          // the group is gone already
-        }
+      stopGroups(started);
     }
   });
 }

@@ -80,3 +80,44 @@ export const install = ['install', '--no-audit', '--no-fund', '--prefer-offline'
 export function appBin(name: string, app: string = scratch.app): string {
   return join(app, 'node_modules', '.bin', name);
 }
+
+/** The process groups a step started, for `stopGroups` to end whatever each spawned. */
+export type StartedGroups = { pid: number | undefined }[];
+
+/**
+ * Starts `command args` in `cwd` in a process group of its own (so the clean-up reaches a server npx started) and
+ * resolves with the URL it prints after `listening` (the fake's `fake backend listening on`, the proxy's line).
+ */
+export function startListening(
+  command: string,
+  args: string[],
+  started: StartedGroups,
+  {
+    cwd = scratch.app,
+    listening = /fake backend listening on (http:\/\/[\d.:]+)/,
+  }: { cwd?: string; listening?: RegExp } = {},
+): Promise<string> {
+  const child = spawn(command, args, { cwd, env: appEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  started.push({ pid: child.pid });
+  return new Promise<string>((resolve, reject) => {
+    let output = '';
+    const read = (chunk: Buffer): void => {
+      output += chunk.toString();
+      const match = listening.exec(output);
+      if (match?.[1]) resolve(match[1]);
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${String(code)}: ${output}`)));
+  });
+}
+
+/** Kills every process group a step started; a group already gone is nothing left running. */
+export function stopGroups(started: StartedGroups): void {
+  for (const { pid } of started)
+    try {
+      if (pid !== undefined) process.kill(-pid, 'SIGKILL');
+    } catch {
+      // the group is gone already
+    }
+}
