@@ -205,7 +205,7 @@ const controlHandlers = {
     return jsonValueResponse(200, { capacity: host.journal.capacity, entries: host.journal.entries(limit) });
   },
   listRequests: ({ query, instance }, host) => {
-    // The schema requires it; read defensively all the same, as a query is only text.
+    // The schema requires a non-empty text; which texts name an operation, the spec's operations say.
     const name: unknown = query.operation;
     const operation = typeof name === 'string' ? findOperation(name) : undefined;
     if (!operation) {
