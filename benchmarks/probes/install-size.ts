@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { distIsFresh } from '../../tools/dist-stamp.ts';
+import { packKit } from './packed-app.ts';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const manifest = (await import(join(root, 'package.json'), { with: { type: 'json' } })).default as {
@@ -50,10 +50,7 @@ function npm(args: string[], cwd: string): string {
 
 const work = mkdtempSync(join(tmpdir(), 'agent-registry-kit-install-size-'));
 try {
-  const fresh = distIsFresh(root);
-  const [packed] = JSON.parse(
-    npm(['pack', '--json', '--pack-destination', work, ...(fresh ? ['--ignore-scripts'] : [])], root),
-  ) as [{ filename: string; size: number; unpackedSize: number }];
+  const packed = await packKit(work);
   const tarball = join(work, packed.filename);
   const vitestMajor = `vitest@^${/\d+/.exec(manifest.peerDependencies.vitest ?? '')?.[0]}`;
   const apps: [string, string[]][] = [

@@ -1,5 +1,6 @@
 // A scratch app in the OS temp dir with the packed kit installed from its tarball, as a user gets it, for the probes
-// that measure what the package costs an app (load-time.ts, bundle-size.ts). The caller removes it with `remove()`.
+// that measure what the package costs an app (load-time.ts, bundle-size.ts; install-size.ts packs with packKit). The
+// caller removes it with `remove()`.
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -21,6 +22,29 @@ export interface PackedApp {
   remove: () => Promise<void>;
 }
 
+/** This process's environment without npm's own variables (npm_config_local_prefix would install into the repository). */
+function npmEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
+}
+
+/**
+ * Packs the kit into `work` as `npm pack` does for a release (built afresh unless dist/ is provably the build of the
+ * sources on disk); resolves with npm's account of the tarball.
+ * @example const { filename } = await packKit(work); // agent-registry-kit-0.1.0.tgz in work
+ */
+export async function packKit(
+  work: string,
+  root: string = repository,
+): Promise<{ filename: string; size: number; unpackedSize: number }> {
+  const pack = await run(
+    'npm',
+    ['pack', '--json', '--pack-destination', work, ...(distIsFresh(root) ? ['--ignore-scripts'] : [])],
+    { cwd: root, env: npmEnv(), maxBuffer: 64 * 1024 * 1024 },
+  );
+  const [packed] = JSON.parse(pack.stdout) as [{ filename: string; size: number; unpackedSize: number }];
+  return packed;
+}
+
 /**
  * Packs the kit (built afresh unless dist/ is provably the build of the sources on disk) and installs the tarball with
  * `packages` (e.g. `msw@^3`) into a new app. `root` is this checkout unless another is given (to compare with it).
@@ -30,13 +54,8 @@ export async function packedApp(packages: string[], root: string = repository): 
   const work = await mkdtemp(join(tmpdir(), 'agent-registry-kit-probe-'));
   const dir = join(work, 'app');
   await mkdir(dir);
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
-  const pack = await run(
-    'npm',
-    ['pack', '--json', '--pack-destination', work, ...(distIsFresh(root) ? ['--ignore-scripts'] : [])],
-    { cwd: root, env, maxBuffer: 64 * 1024 * 1024 },
-  );
-  const [{ filename }] = JSON.parse(pack.stdout) as [{ filename: string }];
+  const env = npmEnv();
+  const { filename } = await packKit(work, root);
   await writeFile(
     join(dir, 'package.json'),
     `${JSON.stringify({ name: 'probe-app', private: true, type: 'module' })}\n`,
