@@ -12,7 +12,14 @@ import {
   type JsonValue,
 } from '../../spec/index.ts';
 import type { PactExchange } from './pact-log.ts';
-import { bodyRules, headerMatcher, mediaTypeRegex, stableExample, type PactRules } from './pact-matchers.ts';
+import {
+  bodyRules,
+  headerMatcher,
+  mediaTypeRegex,
+  stableExample,
+  stableText,
+  type PactRules,
+} from './pact-matchers.ts';
 
 /** The Pact specification versions a pact is written in. */
 export type PactSpecification = 3 | 4;
@@ -148,11 +155,12 @@ function responseOf(exchange: PactExchange, version: PactSpecification): JsonObj
     if (name === 'content-type' && mediaType !== undefined)
       header[spelled] = { combine: 'AND', matchers: [{ match: 'regex', regex: mediaTypeRegex(mediaType) }] };
     const required = documented?.requiredHeaders.find((candidate) => candidate.name.toLowerCase() === name);
-    if (required)
-      header[required.name] = {
-        combine: 'AND',
-        matchers: [headerMatcher(getAtPointer(openapiDocument, `${required.pointer}/schema`))],
-      };
+    if (required) {
+      const matcher = headerMatcher(getAtPointer(openapiDocument, `${required.pointer}/schema`));
+      header[required.name] = { combine: 'AND', matchers: [matcher] };
+      // A challenge naming the token's expiry: the time is pinned, the type matcher takes any value in its place.
+      if (matcher.match === 'type') headers[spelled] = stableText(value);
+    }
   }
   const body = exchange.responseBody;
   const rules = body === undefined ? {} : bodyRules(body, schemaPointer, echoes(exchange));

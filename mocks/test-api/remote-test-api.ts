@@ -123,6 +123,7 @@ export function connectTestApi(options: RemoteTestApiOptions): MockTestApi {
     },
     seedAgent: (fields = {}) => call('POST', '/__mock/agents', fields),
     seedTask: (fields) => call('POST', '/__mock/tasks', fields),
+    task: (taskId) => call('GET', `/__mock/tasks/${encodeURIComponent(taskId)}`),
     setAgentStatus: (agentId, status) =>
       call('PUT', `/__mock/agents/${encodeURIComponent(agentId)}/status`, { status }),
     async setScenarios(config) {

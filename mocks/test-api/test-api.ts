@@ -60,6 +60,14 @@ export interface MockTestApi extends RequestReading {
   seedAgent(fields?: AgentSeed): Promise<Agent>;
   /** Stores a task on an agent in the given status (a finished one counts in the agent's figures) and returns it. */
   seedTask(fields: TaskSeed): Promise<ControlPlaneTask>;
+  /**
+   * The task as the fake holds it now (GET /__mock/tasks/{taskId}), its status read on the mock's clock; the API has no
+   * task read, so this is the test's view. A task the fake does not hold (or no longer: the history is bounded) throws
+   * MockInputError.
+   * @example const task = await api.seedTask({ agentId, status: 'queued' }); await api.advanceClock(60_000);
+   * (await api.task(task.taskId)).status // 'completed' or 'failed'
+   */
+  task(taskId: string): Promise<ControlPlaneTask>;
   /** Sets an agent's status (the API has no operation for it). */
   setAgentStatus(agentId: string, status: AgentStatus): Promise<Agent>;
   /** Replaces the scenarios, checked as PUT /__mock/scenarios checks them (`{}` clears them). */
@@ -130,6 +138,17 @@ export function createTestApi(core: MockCore, hooks: TestApiHooks = {}): MockTes
       const task = toControlPlaneTask(unwrap(core.store.seedTask(fields), 'The task seed'));
       await core.persist();
       return task;
+    },
+    async task(taskId) {
+      const task = typeof taskId === 'string' ? core.store.findTask(taskId) : undefined;
+      if (!task)
+        throw new MockInputError(`Task ${String(taskId).slice(0, 200)}`, [
+          {
+            path: '/taskId',
+            message: `names no task the fake holds (its history keeps the last ${core.store.maxTasks})`,
+          },
+        ]);
+      return toControlPlaneTask(task);
     },
     async setAgentStatus(agentId, status) {
       const checked = validateSchema('AgentStatus', status);
