@@ -10,6 +10,7 @@ import {
   operations,
   type JsonObject,
   type JsonValue,
+  type OperationId,
 } from '../../spec/index.ts';
 import type { PactExchange } from './pact-log.ts';
 import {
@@ -47,9 +48,18 @@ function headerName(name: string): string {
 
 const operationOrder = new Map([...operations.keys()].map((operationId, index) => [operationId, index]));
 
+/**
+ * Where an interaction goes in a pact: operation in the spec's order, method, status, provider state (a merge of two
+ * pact files orders by the same key, pact-merge.ts).
+ * @example pactSortKey('getAgent', 'GET', 200, '') // '0001 GET 200 '
+ */
+export function pactSortKey(operationId: OperationId, method: string, status: number, stateName: string): string {
+  const order = String(operationOrder.get(operationId) ?? 0).padStart(4, '0');
+  return `${order} ${method} ${status} ${stateName}`;
+}
+
 function sortKey(exchange: PactExchange): string {
-  const order = String(operationOrder.get(exchange.operationId) ?? 0).padStart(4, '0');
-  return `${order} ${exchange.method} ${exchange.status} ${exchange.state?.name ?? ''}`;
+  return pactSortKey(exchange.operationId, exchange.method, exchange.status, exchange.state?.name ?? '');
 }
 
 /** "Retrieve an agent (GET /v1/agents/{agentId}): 200, given an agent exists with status paused". */
