@@ -124,6 +124,24 @@ describe('seedTask', () => {
     expect((await refusal(api.seedTask({ agentId: paused.agentId, status: 'queued' }))).message).toMatch(/paused/);
     expect((await api.seedTask({ agentId: paused.agentId, status: 'completed' })).status).toBe('completed');
   });
+
+  it('refuses a misspelt outcome with one message, the control plane’s', async () => {
+    const agent = await api.seedAgent();
+    const seed = { agentId: agent.agentId, status: 'queued', outcome: 'complete' } as never;
+    expect((await refusal(api.seedTask(seed))).errors).toEqual([
+      { path: '/outcome', message: 'must be one of completed, failed' },
+    ]);
+    const answered = await core.handle({
+      method: 'POST',
+      path: '/__mock/tasks',
+      query: '',
+      headers: { 'content-type': 'application/json' },
+      body: new TextEncoder().encode(JSON.stringify(seed)),
+    });
+    expect((JSON.parse(answered.body) as { errors: unknown }).errors).toEqual([
+      { path: '/outcome', message: 'must be one of completed, failed' },
+    ]);
+  });
 });
 
 describe('setAgentStatus', () => {
