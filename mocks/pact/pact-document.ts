@@ -51,7 +51,7 @@ const operationOrder = new Map([...operations.keys()].map((operationId, index) =
 /**
  * Where an interaction goes in a pact: operation in the spec's order, method, status, provider state (a merge of two
  * pact files orders by the same key, pact-merge.ts).
- * @example pactSortKey('getAgent', 'GET', 200, '') // '0001 GET 200 '
+ * @example pactSortKey(exchange.operationId, 'GET', 200, '') // '0001 GET 200 '
  */
 export function pactSortKey(operationId: OperationId, method: string, status: number, stateName: string): string {
   const order = String(operationOrder.get(operationId) ?? 0).padStart(4, '0');
