@@ -12,7 +12,7 @@ import { appBin, run, scratch } from './scratch-app.ts';
 const GUIDES = ['README.md', 'docs/testing-your-app.md'];
 
 /** One fenced TypeScript block of a guide. */
-export interface DocSnippet {
+interface DocSnippet {
   guide: string;
   /** The line of its opening fence (1-based). */
   line: number;
@@ -24,7 +24,7 @@ export interface DocSnippet {
  * The `ts` and `tsx` blocks of a markdown text.
  * @example docSnippets('README.md', '```ts\nconst a = 1;\n```\n') // [{ guide: 'README.md', line: 1, language: 'ts', … }]
  */
-export function docSnippets(guide: string, markdown: string): DocSnippet[] {
+function docSnippets(guide: string, markdown: string): DocSnippet[] {
   const snippets: DocSnippet[] = [];
   // A block may be indented under a list item: its fence and lines are, by the same spaces.
   for (const match of markdown.matchAll(/^( *)```(tsx?)\n([\s\S]*?)^\1```$/gm)) {
@@ -40,7 +40,7 @@ export function docSnippets(guide: string, markdown: string): DocSnippet[] {
 }
 
 /** Writes every snippet of the shipped guides into `<app>/doc-snippets/`, each a module; resolves with them. */
-export async function writeDocSnippets(app: string): Promise<DocSnippet[]> {
+async function writeDocSnippets(app: string): Promise<DocSnippet[]> {
   const kit = join(app, 'node_modules', 'agent-registry-kit');
   const snippets = (
     await Promise.all(GUIDES.map(async (guide) => docSnippets(guide, await readFile(join(kit, guide), 'utf8'))))
