@@ -4,6 +4,11 @@ import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { renderCheckCounts } from '../contract-tests/report/check-counts.ts';
 import { createCatalogue } from '../mocks/state/catalogue.ts';
+import { createFixedClock } from '../mocks/core/clock.ts';
+import { createMockCore } from '../mocks/core/core.ts';
+import { silentLogger } from '../mocks/core/logger.ts';
+import { mintToken } from '../mocks/core/request/auth.ts';
+import { formatCoverageTable } from '../scripts/coverage-report.ts';
 import { getAtPointer, isJsonObject, openapiDocument, operations } from '../spec/index.ts';
 
 /** One generated block: which file holds it, its marker name, and what goes between the markers. */
@@ -57,12 +62,47 @@ function renderCatalogue(): string {
   return ['| agentId | name | category | model | status |', '|---|---|---|---|---|', ...rows].join('\n');
 }
 
+/**
+ * The coverage guide's worked example, run in process: the eight requests it lists against a fake of the default seed,
+ * and what `coverage --min 80` then prints, so its figures are the tool's own.
+ */
+async function renderCoverageExample(): Promise<string> {
+  const now = Date.parse('2026-01-01T00:00:00.000Z');
+  const core = createMockCore({ clock: createFixedClock(now), wallClock: () => now, logger: silentLogger });
+  const token = await mintToken({ now });
+  const agentId = createCatalogue(42).find(({ agent }) => agent.status === 'active')?.agent.agentId ?? '';
+  const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+    core.handle({
+      method,
+      path,
+      query: '',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
+      body: body === undefined ? null : new TextEncoder().encode(JSON.stringify(body)),
+    });
+  const deploy = { name: 'Example', category: 'defi', model: 'gpt-4', initialSupply: 1000, capabilities: ['swap'] };
+  await send('GET', `/v1/agents/${agentId}`);
+  await send('GET', '/v1/agents/agt_nobody');
+  await send('POST', '/v1/agents/deploy', deploy);
+  await send('POST', '/v1/agents/deploy', {});
+  await send('POST', `/v1/agents/${agentId}/execute`, { task: 'Summarise today' });
+  await send('POST', `/v1/agents/${agentId}/execute`, { task: 'Summarise today' }, { prefer: 'code=409' });
+  await send('GET', `/v1/agents/${agentId}`, undefined, { authorization: '' });
+  // The retrieve operation (the spec's GET), named from the spec rather than spelt here.
+  const retrieve = [...operations.values()].find((operation) => operation.method === 'GET')?.operationId ?? '';
+  await core.configureScenarios({ operations: { [retrieve]: { errorStatus: 500, errorRatio: 1 } } });
+  await send('GET', `/v1/agents/${agentId}`);
+  const report = core.coverage.report();
+  const below = `agent-registry-kit: contract coverage ${report.percent.toFixed(1)}% is below --min 80%`;
+  return ['```text', formatCoverageTable(report, 'http://127.0.0.1:4010').trimEnd(), below, '```'].join('\n');
+}
+
 /** Every generated block of the documentation. */
 export const docTables: readonly DocTable[] = [
   { file: 'README.md', name: 'api-operations', render: renderApiOperations },
   { file: 'docs/configuration.md', name: 'control-plane', render: renderControlPlane },
   { file: 'docs/contract-tests.md', name: 'contract-counts', render: renderCheckCounts },
   { file: 'docs/fake-backend.md', name: 'catalogue', render: renderCatalogue },
+  { file: 'docs/testing-your-app.md', name: 'coverage-example', render: renderCoverageExample },
 ];
 
 /** The comment lines around a block: a reader sees where it comes from, and `generate` finds it. */

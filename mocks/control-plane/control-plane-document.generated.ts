@@ -925,6 +925,16 @@ export const controlPlaneDocument: JsonObject = {
                   "unchecked": {
                     "type": "boolean",
                     "default": false
+                  },
+                  "once": {
+                    "type": "boolean",
+                    "description": "Answer only the next request to the operation (the same as times 1)."
+                  },
+                  "times": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": 1000000,
+                    "description": "Answer the next `times` requests to the operation, then step aside (absent, until reset)."
                   }
                 }
               },
@@ -1329,6 +1339,15 @@ export const controlPlaneDocument: JsonObject = {
           },
           "bodyTruncated": {
             "type": "boolean"
+          },
+          "forcedBy": {
+            "type": "string",
+            "enum": [
+              "override",
+              "overrideHandler",
+              "scenario"
+            ],
+            "description": "What answered in the operation's place: a test's override (PUT /__mock/overrides, `api.override`), an msw `overrideHandler` of the test, or a scenario's error or rate limit; absent when the operation answered."
           }
         }
       },
@@ -1377,6 +1396,18 @@ export const controlPlaneDocument: JsonObject = {
           },
           "body": {
             "description": "The body as validated (defaults filled in); absent when it was not valid or not read."
+          },
+          "sentBody": {
+            "description": "The body as the app sent it, parsed JSON with no defaults; absent when it sent none, it was not JSON, cut or not read."
+          },
+          "forcedBy": {
+            "type": "string",
+            "enum": [
+              "override",
+              "overrideHandler",
+              "scenario"
+            ],
+            "description": "As the journal entry's."
           },
           "bodyErrors": {
             "type": "array",

@@ -416,6 +416,11 @@ export interface components {
             /** @description The request body text, cut at 4096 characters. */
             body: string | null;
             bodyTruncated: boolean;
+            /**
+             * @description What answered in the operation's place: a test's override (PUT /__mock/overrides, `api.override`), an msw `overrideHandler` of the test, or a scenario's error or rate limit; absent when the operation answered.
+             * @enum {string}
+             */
+            forcedBy?: "override" | "overrideHandler" | "scenario";
         };
         /** @description One request the app sent to an operation, as the test API's `requests` returns it. */
         RecordedRequest: {
@@ -436,6 +441,13 @@ export interface components {
             query: string;
             /** @description The body as validated (defaults filled in); absent when it was not valid or not read. */
             body?: unknown;
+            /** @description The body as the app sent it, parsed JSON with no defaults; absent when it sent none, it was not JSON, cut or not read. */
+            sentBody?: unknown;
+            /**
+             * @description As the journal entry's.
+             * @enum {string}
+             */
+            forcedBy?: "override" | "overrideHandler" | "scenario";
             bodyErrors?: {
                 path: string;
                 message: string;
@@ -1091,6 +1103,10 @@ export interface operations {
                     };
                     /** @default false */
                     unchecked?: boolean;
+                    /** @description Answer only the next request to the operation (the same as times 1). */
+                    once?: boolean;
+                    /** @description Answer the next `times` requests to the operation, then step aside (absent, until reset). */
+                    times?: number;
                 };
             };
         };

@@ -862,7 +862,7 @@ validate11.evaluated = {"props":{"state":true,"params":true,"action":true},"dyna
 
 const v9 = validate12;
 const schema17 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1overrides/put","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1overrides/put/requestBody/content/application~1json/schema"};
-const schema18 = {"type":"object","required":["operation","status"],"additionalProperties":false,"properties":{"operation":{"type":"string"},"status":{"type":"integer","minimum":100,"maximum":599},"body":{"description":"The JSON body to answer with (any JSON value)."},"headers":{"type":"object","additionalProperties":{"type":"string"}},"unchecked":{"type":"boolean","default":false}}};
+const schema18 = {"type":"object","required":["operation","status"],"additionalProperties":false,"properties":{"operation":{"type":"string"},"status":{"type":"integer","minimum":100,"maximum":599},"body":{"description":"The JSON body to answer with (any JSON value)."},"headers":{"type":"object","additionalProperties":{"type":"string"}},"unchecked":{"type":"boolean","default":false},"once":{"type":"boolean","description":"Answer only the next request to the operation (the same as times 1)."},"times":{"type":"integer","minimum":1,"maximum":1000000,"description":"Answer the next `times` requests to the operation, then step aside (absent, until reset)."}}};
 
 function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/body/paths/~1__mock~1overrides/put" */;
@@ -900,7 +900,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(((((key0 === "operation") || (key0 === "status")) || (key0 === "body")) || (key0 === "headers")) || (key0 === "unchecked"))){
+if(!(((((((key0 === "operation") || (key0 === "status")) || (key0 === "body")) || (key0 === "headers")) || (key0 === "unchecked")) || (key0 === "once")) || (key0 === "times"))){
 const err2 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1overrides/put/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -995,14 +995,61 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-else {
-const err10 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1overrides/put/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.once !== undefined){
+if(typeof data.once !== "boolean"){
+const err10 = {instancePath:instancePath+"/once",schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1overrides/put/requestBody/content/application~1json/schema/properties/once/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err10];
 }
 else {
 vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.times !== undefined){
+let data6 = data.times;
+if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
+const err11 = {instancePath:instancePath+"/times",schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1overrides/put/requestBody/content/application~1json/schema/properties/times/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(typeof data6 == "number"){
+if(data6 > 1000000 || isNaN(data6)){
+const err12 = {instancePath:instancePath+"/times",schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1overrides/put/requestBody/content/application~1json/schema/properties/times/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data6 < 1 || isNaN(data6)){
+const err13 = {instancePath:instancePath+"/times",schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1overrides/put/requestBody/content/application~1json/schema/properties/times/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1overrides/put/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
 }
 errors++;
 }

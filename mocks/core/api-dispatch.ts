@@ -15,6 +15,7 @@ import { operationTable } from '../operations/operation-table.ts';
 import { overrideAnswer, type OverrideResponse } from './steering/overrides.ts';
 import { parsePrefer, preferredResponse } from './request/prefer.ts';
 import { problemResponse } from './problems.ts';
+import { JOURNAL_BODY_LIMIT } from './steering/journal.ts';
 import { readJsonBody } from './request/request-body.ts';
 import { matchRoute } from './router.ts';
 import type { ScenarioDecision, Scenarios } from './steering/scenarios.ts';
@@ -27,6 +28,8 @@ export interface DispatchTrace {
   scenario?: ScenarioDecision;
   /** Set when a test's override or a scenario answered in the operation's place (a pact's provider state says so). */
   forced?: boolean;
+  /** What answered in the operation's place, for the journal: an override, an msw override handler, a scenario. */
+  forcedBy?: 'override' | 'overrideHandler' | 'scenario';
   /** The path parameters, decoded and valid, once the request reached its operation (a pact's provider state reads them). */
   params?: Record<string, string>;
 }
@@ -41,6 +44,16 @@ export interface ApiDispatchDependencies {
   sleep: (ms: number) => Promise<void>;
   /** Answers a test set for operations (checked against the spec when set); empty on the hot path. */
   overrides: ReadonlyMap<OperationId, OverrideResponse>;
+  /** Told each time an override of `overrides` answered; true when that changed it (one set for a number of times). */
+  overrideUsed?: (operationId: OperationId) => boolean;
+}
+
+const textDecoder = new TextDecoder();
+
+/** The body text of a request an override answers (the journal keeps what the app sent either way). */
+function sentText(request: MockRequest, operationId: OperationId): string | null {
+  if (request.body === null || !takesJsonBody(operationId)) return null;
+  return textDecoder.decode(request.body.subarray(0, JOURNAL_BODY_LIMIT * 4 + 4));
 }
 
 type Step<T> = { ok: true; value: T } | { ok: false; response: MockResponse };
@@ -77,12 +90,18 @@ export function createApiDispatch(
     }
     const operationId = route.operationId;
     trace.operationId = operationId;
-    // A test's override answers the route as an msw `server.use` handler would, before auth and scenarios.
-    if (overrides.size > 0) {
-      const overridden = overrides.get(operationId);
+    // A test's override answers the route as an msw `server.use` handler would, before auth and scenarios; an msw
+    // override handler bound to this core hands its answer in with the request, and is answered the same way.
+    const handed = request.override?.operationId === operationId ? request.override : undefined;
+    if (handed || overrides.size > 0) {
+      const overridden = handed?.response ?? overrides.get(operationId);
       if (overridden) {
         trace.forced = true;
-        return overrideAnswer(overridden, instance);
+        trace.forcedBy = handed ? 'overrideHandler' : 'override';
+        trace.bodyText = sentText(request, operationId);
+        const answer = overrideAnswer(overridden, instance);
+        // One set for a number of times is a change of state once used: acknowledged as any other change is.
+        return !handed && dependencies.overrideUsed?.(operationId) === true ? services.acknowledge(answer) : answer;
       }
     }
     if (scenarios.active) return afterScenarios(request, operationId, route.params, trace);
@@ -101,7 +120,10 @@ export function createApiDispatch(
     // Read at once: another request may move the rate-limit window while this one waits.
     const limitHeaders = scenarios.rateLimitHeaders(now);
     const forced = await applyScenarios(operationId, request.path, trace, decision);
-    if (forced) trace.forced = true;
+    if (forced) {
+      trace.forced = true;
+      trace.forcedBy = 'scenario';
+    }
     const answer = forced ?? (await authenticated(request, operationId, rawParams, trace));
     // While a rate limit is on, every answer says where the window stands (the spec's RateLimit-* headers).
     if (limitHeaders) Object.assign(answer.headers, limitHeaders);

@@ -39,6 +39,11 @@ export interface CoreDocuments {
   setOverride(override: BuiltOverride): Promise<void>;
   /** Removes every override, durably. */
   clearOverrides(): Promise<void>;
+  /**
+   * Counts one answer of an operation's override: one set for a number of times (`once`, `times`) counts down and is
+   * removed after its last; true when that changed the document (written with the current batch).
+   */
+  overrideUsed(operationId: OperationId): boolean;
   /** After a reset of scenarios, overrides and clock: records them as the reset left them (part of the current batch). */
   afterReset(): void;
 }
@@ -117,6 +122,7 @@ export function createCoreDocuments(parts: CoreDocumentParts): CoreDocuments {
       overrides.clear();
       await persist();
     },
+    overrideUsed: (operationId) => overrides.used(operationId),
     afterReset() {
       clockTarget = clock.offset;
       overrides.clear();
@@ -134,16 +140,22 @@ export function createCoreDocuments(parts: CoreDocumentParts): CoreDocuments {
 function createOverrideDocument(
   storage: Storage,
   table: Map<OperationId, BuiltOverride['response']>,
-): { set(override: BuiltOverride): void; clear(): void; follow(): void } {
+): { set(override: BuiltOverride): void; clear(): void; follow(): void; used(operationId: OperationId): boolean } {
   // What each override was built from, as JSON text, kept only where it is written: a parsed body costs many times its
   // text (1 MiB of `[{},{},…]` is ~22 MB of heap), and in memory the answer's text in `table` is all that is served.
   const inputs = new Map<OperationId, string>();
+  /** The answers left of each override set for a number of times, and what it was built from (to store the count). */
+  const counted = new Map<OperationId, { left: number; input: OverrideInput }>();
   const keep = (operationId: OperationId, input: OverrideInput): void => {
+    const times = input.times ?? (input.once === true ? 1 : undefined);
+    if (times === undefined) counted.delete(operationId);
+    else counted.set(operationId, { left: times, input });
     if (storage.durable) inputs.set(operationId, JSON.stringify(input));
   };
   const apply = (list: readonly BuiltOverride[]): void => {
     table.clear();
     inputs.clear();
+    counted.clear();
     for (const { operation, response, input } of list) {
       table.set(operation.operationId, response);
       keep(operation.operationId, input);
@@ -168,6 +180,21 @@ function createOverrideDocument(
     clear() {
       apply([]);
       write();
+    },
+    used(operationId) {
+      const count = counted.get(operationId);
+      if (count === undefined) return false;
+      count.left -= 1;
+      if (count.left <= 0) {
+        counted.delete(operationId);
+        table.delete(operationId);
+        inputs.delete(operationId);
+      } else if (storage.durable) {
+        const { once: _once, ...rest } = count.input;
+        inputs.set(operationId, JSON.stringify({ ...rest, times: count.left }));
+      }
+      write();
+      return true;
     },
     follow() {
       if (!storage.durable) return;

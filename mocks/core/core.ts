@@ -369,6 +369,7 @@ function assembleCore(
     },
     sleep: options.sleep ?? sleepFor,
     overrides,
+    overrideUsed: (operationId) => documents.overrideUsed(operationId),
   });
   const dispatch: Dispatch = (request, trace) => {
     const repeated = refuseRepeatedHeaders(request);
@@ -538,6 +539,7 @@ export function recordAnswer(
     durationMs: Math.round((performance.now() - started) * 1000) / 1000,
     body: text === null ? null : journalText(text),
     bodyTruncated: text !== null && text.length > JOURNAL_BODY_LIMIT,
+    ...(context.forcedBy !== undefined && { forcedBy: context.forcedBy }),
   });
   const { operationId } = context;
   const { pact, store } = parts;

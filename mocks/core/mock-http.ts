@@ -14,6 +14,11 @@ export interface MockRequest {
   body: Uint8Array | null;
   /** Set by an adapter that stopped reading a body over the size limit: the core answers 413. */
   bodyTooLarge?: boolean;
+  /**
+   * An answer an msw override handler decided (`overrideHandler` bound to this core): served in the operation's place
+   * and recorded as a test's override is (journal, coverage, pact), marked `overrideHandler`.
+   */
+  override?: { operationId: string; response: MockResponse & { exampleInstance?: string } };
 }
 
 /** A response as the core produces it: the body is always text (JSON, problem+json, or empty). */

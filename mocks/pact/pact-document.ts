@@ -10,9 +10,17 @@ import {
   operations,
   type JsonObject,
   type JsonValue,
+  type OperationId,
 } from '../../spec/index.ts';
 import type { PactExchange } from './pact-log.ts';
-import { bodyRules, headerMatcher, mediaTypeRegex, stableExample, type PactRules } from './pact-matchers.ts';
+import {
+  bodyRules,
+  headerMatcher,
+  mediaTypeRegex,
+  stableExample,
+  stableText,
+  type PactRules,
+} from './pact-matchers.ts';
 
 /** The Pact specification versions a pact is written in. */
 export type PactSpecification = 3 | 4;
@@ -40,9 +48,18 @@ function headerName(name: string): string {
 
 const operationOrder = new Map([...operations.keys()].map((operationId, index) => [operationId, index]));
 
+/**
+ * Where an interaction goes in a pact: operation in the spec's order, method, status, provider state (a merge of two
+ * pact files orders by the same key, pact-merge.ts).
+ * @example pactSortKey(exchange.operationId, 'GET', 200, '') // '0001 GET 200 '
+ */
+export function pactSortKey(operationId: OperationId, method: string, status: number, stateName: string): string {
+  const order = String(operationOrder.get(operationId) ?? 0).padStart(4, '0');
+  return `${order} ${method} ${status} ${stateName}`;
+}
+
 function sortKey(exchange: PactExchange): string {
-  const order = String(operationOrder.get(exchange.operationId) ?? 0).padStart(4, '0');
-  return `${order} ${exchange.method} ${exchange.status} ${exchange.state?.name ?? ''}`;
+  return pactSortKey(exchange.operationId, exchange.method, exchange.status, exchange.state?.name ?? '');
 }
 
 /** "Retrieve an agent (GET /v1/agents/{agentId}): 200, given an agent exists with status paused". */
@@ -148,11 +165,12 @@ function responseOf(exchange: PactExchange, version: PactSpecification): JsonObj
     if (name === 'content-type' && mediaType !== undefined)
       header[spelled] = { combine: 'AND', matchers: [{ match: 'regex', regex: mediaTypeRegex(mediaType) }] };
     const required = documented?.requiredHeaders.find((candidate) => candidate.name.toLowerCase() === name);
-    if (required)
-      header[required.name] = {
-        combine: 'AND',
-        matchers: [headerMatcher(getAtPointer(openapiDocument, `${required.pointer}/schema`))],
-      };
+    if (required) {
+      const matcher = headerMatcher(getAtPointer(openapiDocument, `${required.pointer}/schema`));
+      header[required.name] = { combine: 'AND', matchers: [matcher] };
+      // A challenge naming the token's expiry: the time is pinned, the type matcher takes any value in its place.
+      if (matcher.match === 'type') headers[spelled] = stableText(value);
+    }
   }
   const body = exchange.responseBody;
   const rules = body === undefined ? {} : bodyRules(body, schemaPointer, echoes(exchange));

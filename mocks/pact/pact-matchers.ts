@@ -111,20 +111,37 @@ export function bodyRules(
   return rules;
 }
 
+/** A timestamp inside a longer text (`The bearer token expired at 2026-01-02T03:04:05.000Z.`). */
+const EMBEDDED_TIMESTAMP = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})/g;
+
 /**
- * The body with every timestamp that a timestamp matcher covers replaced by EXAMPLE_TIMESTAMP, so the same test run on
- * another day writes the same pact.
+ * A text a `type` matcher covers with each timestamp in it pinned to EXAMPLE_TIMESTAMP: the expiry a 401's `detail`
+ * and `WWW-Authenticate` name depends on when the test ran, and the matcher accepts any text in its place.
+ * @example stableText('The bearer token expired at 2026-01-02T03:04:05.000Z.') // '… expired at 2000-01-01T00:00:00.000Z.'
+ */
+export function stableText(text: string): string {
+  return text.replace(EMBEDDED_TIMESTAMP, EXAMPLE_TIMESTAMP);
+}
+
+/**
+ * The body with every value that depends on when it was answered pinned, so the same test run on another day writes
+ * the same pact: a timestamp under the timestamp matcher becomes EXAMPLE_TIMESTAMP, and so does a timestamp inside a
+ * text under a `type` matcher (a problem's `detail`). Values matched exactly (echoes of the request) stay as they are.
  * @example stableExample({ deployedAt: '2026-01-02T03:04:05.000Z' }, rules) // { deployedAt: '2000-01-01T00:00:00.000Z' }
  */
 export function stableExample(body: JsonValue, rules: PactRules): JsonValue {
-  const timestampPaths = new Set(
-    Object.entries(rules)
-      .filter(([, rule]) => rule.matchers.some((matcher) => matcher.match === 'regex' && matcher.regex === TIMESTAMP))
-      .map(([path]) => path),
-  );
-  if (timestampPaths.size === 0) return body;
+  const pathsMatching = (match: (matcher: PactMatcher) => boolean) =>
+    new Set(
+      Object.entries(rules)
+        .filter(([, rule]) => rule.matchers.some(match))
+        .map(([path]) => path),
+    );
+  const timestampPaths = pathsMatching((matcher) => matcher.match === 'regex' && matcher.regex === TIMESTAMP);
+  const textPaths = pathsMatching((matcher) => matcher.match === 'type');
+  if (timestampPaths.size === 0 && textPaths.size === 0) return body;
   const replace = (value: JsonValue, path: string): JsonValue => {
     if (typeof value === 'string' && timestampPaths.has(path)) return EXAMPLE_TIMESTAMP;
+    if (typeof value === 'string' && textPaths.has(path)) return stableText(value);
     if (Array.isArray(value)) return value.map((item) => replace(item, `${path}[*]`));
     if (isJsonObject(value))
       return Object.fromEntries(

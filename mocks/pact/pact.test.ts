@@ -4,6 +4,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createMockCore, type MockCore } from '../core/core.ts';
 import { MockInputError } from '../core/input-error.ts';
 import { mintToken } from '../core/request/auth.ts';
+import { createFixedClock } from '../core/clock.ts';
+import { silentLogger } from '../core/logger.ts';
 import { createTestApi } from '../test-api/test-api.ts';
 import { buildPact, pactText } from './pact-document.ts';
 import { EXAMPLE_TIMESTAMP } from './pact-matchers.ts';
@@ -277,6 +279,27 @@ describe('the state-change protocol', () => {
   });
 });
 
+describe('a pact across days', () => {
+  it('is the same bytes from two runs at different clock times, an expired token’s 401 included', async () => {
+    const runAt = async (start: number): Promise<string> => {
+      core = createMockCore({ seed: 42, clock: createFixedClock(start), wallClock: () => start, logger: silentLogger });
+      token = await mintToken({ now: start });
+      const expired = await mintToken({ now: start, expired: true });
+      const refused = await send('GET', '/v1/agents/agt_WCC01FaiMscDbRzp', undefined, {
+        authorization: `Bearer ${expired}`,
+      });
+      expect(String(refused.body.detail)).toContain(new Date(start - 60_000).toISOString().slice(0, 16));
+      await appSession();
+      return pactText(pactOf());
+    };
+    const today = await runAt(Date.parse('2026-12-01T21:30:00.000Z'));
+    const later = await runAt(Date.parse('2026-12-09T08:15:37.000Z'));
+    expect(later).toBe(today);
+    expect(today).toContain('expired at 2000-01-01T00:00:00.000Z');
+    expect(today).not.toMatch(/2026-/);
+  });
+});
+
 describe('api.writePact', () => {
   it('writes the pact through the file writer it is given, and refuses without one or with a bad option', async () => {
     await appSession();
@@ -284,6 +307,7 @@ describe('api.writePact', () => {
     const api = createTestApi(core, {
       writeFile: async (file, text) => {
         written[file] = text;
+        return undefined;
       },
     });
     const result = await api.writePact({ consumer: 'web-app', provider: 'agent-registry', file: 'pacts/p.json' });

@@ -209,6 +209,27 @@ describe('connectTestApi', () => {
   });
 });
 
+describe('connectTestApi: once, the task, the body as sent', () => {
+  it('answers an override once over HTTP, reads a task back, and lists sentBody and forcedBy', async () => {
+    const agent = await api.seedAgent({ name: 'Remote once' });
+    await api.override('getAgent', 503, undefined, { once: true });
+    expect((await get(`/v1/agents/${agent.agentId}`)).status).toBe(503);
+    expect((await get(`/v1/agents/${agent.agentId}`)).status).toBe(200);
+    expect((await api.requests('getAgent')).map((request) => request.forcedBy)).toEqual(['override', undefined]);
+    await expect(api.override('getAgent', 503, undefined, { times: 0 })).rejects.toThrow(/\/times must be >= 1/);
+    const task = await api.seedTask({ agentId: agent.agentId, status: 'queued', outcome: 'completed' });
+    expect(await api.task(task.taskId)).toEqual(task);
+    await api.advanceClock(3_600_000);
+    expect((await api.task(task.taskId)).status).toBe('completed');
+    await expect(api.task('tsk_nobody')).rejects.toThrow(MockInputError);
+    const deploy = { name: 'Sent', category: 'defi', model: 'gpt-4', initialSupply: 1000, capabilities: ['swap'] };
+    expect((await post('/v1/agents/deploy', deploy)).status).toBe(201);
+    const [sent] = await api.requests('deployAgent', { sentBody: { name: 'Sent' } });
+    expect(sent?.sentBody).toEqual(deploy);
+    expect(sent?.body?.revenueShare).toBe(0);
+  });
+});
+
 describe('connectTestApi beside an msw server that errors on unhandled requests', () => {
   it('drives the standalone fake: its calls pass msw untouched', async () => {
     const mswServer = setupServer();

@@ -5,7 +5,7 @@ import { MockInputError } from '../core/input-error.ts';
 import { clockStepProblem } from '../core/clock.ts';
 import { CONTROL_TOKEN_HEADER } from '../http/request-guards.ts';
 import { OverrideError, overrideProblemPath } from '../core/steering/overrides.ts';
-import { pactOptionErrors, type MockTestApi } from './test-api.ts';
+import { pactOptionErrors, writingPact, type MockTestApi } from './test-api.ts';
 import { writePactFile } from '../pact/pact-file.ts';
 import type { RecordedRequest } from '../core/steering/recorded-requests.ts';
 import { createRequestReading } from './request-reading.ts';
@@ -123,6 +123,7 @@ export function connectTestApi(options: RemoteTestApiOptions): MockTestApi {
     },
     seedAgent: (fields = {}) => call('POST', '/__mock/agents', fields),
     seedTask: (fields) => call('POST', '/__mock/tasks', fields),
+    task: (taskId) => call('GET', `/__mock/tasks/${encodeURIComponent(taskId)}`),
     setAgentStatus: (agentId, status) =>
       call('PUT', `/__mock/agents/${encodeURIComponent(agentId)}/status`, { status }),
     async setScenarios(config) {
@@ -146,11 +147,8 @@ export function connectTestApi(options: RemoteTestApiOptions): MockTestApi {
         version: String(pactOptions.pactSpecification ?? 4),
       });
       const text = await callText('GET', `/__mock/pact?${query}`);
-      await writePactFile(pactOptions.file, text);
-      return {
-        file: pactOptions.file,
-        interactions: (JSON.parse(text) as { interactions: unknown[] }).interactions.length,
-      };
+      const written = await writingPact(() => writePactFile(pactOptions.file, text));
+      return { file: pactOptions.file, interactions: written.interactions };
     },
   };
 }

@@ -16,7 +16,7 @@ export {
 export { MockInputError } from '../core/input-error.ts';
 export type { MockTestApi, WritePactOptions, WrittenPact } from './test-api.ts';
 export type { WaitForRequestOptions } from './request-reading.ts';
-export type { RecordedRequest, RequestFilter } from '../core/steering/recorded-requests.ts';
+export type { RecordedRequest, RequestFilter, SentBody } from '../core/steering/recorded-requests.ts';
 export type { AgentSeed } from '../state/agent-seed.ts';
 export type { TaskSeed } from '../state/task-seed.ts';
 export type { ControlPlaneTask } from '../control-plane/control-plane-task.ts';

@@ -124,6 +124,24 @@ describe('seedTask', () => {
     expect((await refusal(api.seedTask({ agentId: paused.agentId, status: 'queued' }))).message).toMatch(/paused/);
     expect((await api.seedTask({ agentId: paused.agentId, status: 'completed' })).status).toBe('completed');
   });
+
+  it('refuses a misspelt outcome with one message, the control plane’s', async () => {
+    const agent = await api.seedAgent();
+    const seed = { agentId: agent.agentId, status: 'queued', outcome: 'complete' } as never;
+    expect((await refusal(api.seedTask(seed))).errors).toEqual([
+      { path: '/outcome', message: 'must be one of completed, failed' },
+    ]);
+    const answered = await core.handle({
+      method: 'POST',
+      path: '/__mock/tasks',
+      query: '',
+      headers: { 'content-type': 'application/json' },
+      body: new TextEncoder().encode(JSON.stringify(seed)),
+    });
+    expect((JSON.parse(answered.body) as { errors: unknown }).errors).toEqual([
+      { path: '/outcome', message: 'must be one of completed, failed' },
+    ]);
+  });
 });
 
 describe('setAgentStatus', () => {
@@ -290,5 +308,71 @@ describe('store.deploy', () => {
     const agent = await api.seedAgent();
     const answer = await send('POST', `/v1/agents/${agent.agentId}/execute`, { task: 'x' });
     expect((answer.json() as TaskSubmission).status).toBe('queued');
+  });
+});
+
+describe('override once and times', () => {
+  it('answers once (or n times), then lets the operation answer again, each answer marked in the journal', async () => {
+    const agentId = (await api.seedAgent({ name: 'Held' })).agentId;
+    await api.override('getAgent', 503, undefined, { once: true });
+    expect((await send('GET', `/v1/agents/${agentId}`)).status).toBe(503);
+    expect((await send('GET', `/v1/agents/${agentId}`)).status).toBe(200);
+    await api.override('GET /v1/agents/{agentId}', 500, undefined, { times: 2 });
+    const statuses = [];
+    for (let i = 0; i < 3; i += 1) statuses.push((await send('GET', `/v1/agents/${agentId}`)).status);
+    expect(statuses).toEqual([500, 500, 200]);
+    const seen = await api.requests('getAgent');
+    expect(seen.map((request) => [request.status, request.forcedBy])).toEqual([
+      [503, 'override'],
+      [200, undefined],
+      [500, 'override'],
+      [500, 'override'],
+      [200, undefined],
+    ]);
+  });
+
+  it('refuses a count that is not a whole number from 1, or once beside another count', async () => {
+    for (const options of [{ times: 0 }, { times: 1.5 }, { times: Number.POSITIVE_INFINITY }, { once: true, times: 3 }])
+      await expect(api.override('getAgent', 500, undefined, options)).rejects.toThrow(OverrideError);
+    await expect(api.override('getAgent', 500, undefined, { times: 0 })).rejects.toThrow(
+      /times must be a whole number from 1/,
+    );
+  });
+});
+
+describe('requests: the body as sent', () => {
+  const deploy = { name: 'As Sent', category: 'defi', model: 'gpt-4', initialSupply: 1000, capabilities: ['swap'] };
+  it('gives sentBody without the defaults the validated body has, and filters on either', async () => {
+    expect((await send('POST', '/v1/agents/deploy', deploy)).status).toBe(201);
+    expect((await send('POST', '/v1/agents/deploy', { ...deploy, revenueShare: 0 })).status).toBe(201);
+    const [omitted, zero] = await api.requests('deployAgent');
+    expect(omitted?.body?.revenueShare).toBe(0);
+    expect(omitted?.sentBody).toEqual(deploy);
+    expect(omitted?.sentBody && 'revenueShare' in omitted.sentBody).toBe(false);
+    expect(zero?.sentBody?.revenueShare).toBe(0);
+    expect(await api.requests('deployAgent', { sentBody: { revenueShare: 0 } })).toHaveLength(1);
+    expect(await api.requests('deployAgent', { body: { revenueShare: 0 } })).toHaveLength(2);
+  });
+
+  it('keeps what was sent when the body broke the schema, and when an override answered', async () => {
+    expect((await send('POST', '/v1/agents/deploy', { ...deploy, name: 7 })).status).toBe(400);
+    await api.override('deployAgent', 500);
+    expect((await send('POST', '/v1/agents/deploy', deploy)).status).toBe(500);
+    const [broken, overridden] = await api.requests('deployAgent');
+    expect(broken?.sentBody).toEqual({ ...deploy, name: 7 });
+    expect(broken?.bodyErrors?.[0]?.path).toBe('/name');
+    expect(overridden).toMatchObject({ status: 500, forcedBy: 'override', sentBody: deploy });
+  });
+});
+
+describe('task', () => {
+  it('reads a task back as the fake holds it, on the mock clock, and refuses an id it does not hold', async () => {
+    const agent = await api.seedAgent({ status: 'active' });
+    const seeded = await api.seedTask({ agentId: agent.agentId, status: 'queued', outcome: 'failed' });
+    expect(await api.task(seeded.taskId)).toEqual(seeded);
+    await api.advanceClock(3_600_000);
+    expect((await api.task(seeded.taskId)).status).toBe('failed');
+    const error = await refusal(api.task('tsk_nobody'));
+    expect(error.errors[0]?.path).toBe('/taskId');
   });
 });

@@ -35,6 +35,7 @@ export interface WritePactOptions {
 /** What `writePact` wrote. */
 export interface WrittenPact {
   file: string;
+  /** Interactions in the file now: what it held merged with what these tests added. */
   interactions: number;
 }
 
@@ -60,6 +61,14 @@ export interface MockTestApi extends RequestReading {
   seedAgent(fields?: AgentSeed): Promise<Agent>;
   /** Stores a task on an agent in the given status (a finished one counts in the agent's figures) and returns it. */
   seedTask(fields: TaskSeed): Promise<ControlPlaneTask>;
+  /**
+   * The task as the fake holds it now (GET /__mock/tasks/{taskId}), its status read on the mock's clock; the API has no
+   * task read, so this is the test's view. A task the fake does not hold (or no longer: the history is bounded) throws
+   * MockInputError.
+   * @example const task = await api.seedTask({ agentId, status: 'queued' }); await api.advanceClock(60_000);
+   * (await api.task(task.taskId)).status // 'completed' or 'failed'
+   */
+  task(taskId: string): Promise<ControlPlaneTask>;
   /** Sets an agent's status (the API has no operation for it). */
   setAgentStatus(agentId: string, status: AgentStatus): Promise<Agent>;
   /** Replaces the scenarios, checked as PUT /__mock/scenarios checks them (`{}` clears them). */
@@ -71,7 +80,10 @@ export interface MockTestApi extends RequestReading {
   /**
    * Writes a Pact file of what the app made the fake answer since the fake started (resets do not clear it; every
    * session adds to it): one interaction per operation, status and provider state, with matchers from the spec and
-   * the token never written. Under Node only; call it in `afterAll`.
+   * the token never written. Merged into the file's pact of the same consumer and provider (each test file's
+   * `afterAll` adds its own; parallel workers wait for each other's lock), so remove the file before a run to start
+   * afresh; an interaction the file holds answered differently throws, naming it, after writing the rest. Under Node
+   * only; call it in `afterAll`.
    */
   writePact(options: WritePactOptions): Promise<WrittenPact>;
 }
@@ -79,8 +91,26 @@ export interface MockTestApi extends RequestReading {
 /** What an adapter adds to the core's reset (msw's `resetHandlers`). */
 export interface TestApiHooks {
   resetHandlers?: () => void;
-  /** Writes a file (`writePact`); the node entry passes one, the browser entry none (it has no file system). */
-  writeFile?: (file: string, text: string) => Promise<void>;
+  /**
+   * Writes a pact (`writePact`), merged into the file's; the node entry passes mocks/pact/pact-file.ts's, the browser
+   * entry none (it has no file system).
+   */
+  writeFile?: (file: string, text: string) => Promise<{ interactions: number } | undefined>;
+}
+
+/**
+ * A pact file's writer, its one-line refusal (a folder, an unwritable or too long name, a file holding another pact)
+ * thrown as the MockInputError of `/file`; a merge conflict, or anything else, as it came.
+ * @example const written = await writingPact(() => writePactFile(file, text));
+ */
+export async function writingPact<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (error instanceof Error && error.name === 'PactFileError')
+      throw new MockInputError('writePact', [{ path: '/file', message: error.message }]);
+    throw error;
+  }
 }
 
 /**
@@ -131,6 +161,17 @@ export function createTestApi(core: MockCore, hooks: TestApiHooks = {}): MockTes
       await core.persist();
       return task;
     },
+    async task(taskId) {
+      const task = typeof taskId === 'string' ? core.store.findTask(taskId) : undefined;
+      if (!task)
+        throw new MockInputError(`Task ${String(taskId).slice(0, 200)}`, [
+          {
+            path: '/taskId',
+            message: `names no task the fake holds (its history keeps the last ${core.store.maxTasks})`,
+          },
+        ]);
+      return toControlPlaneTask(task);
+    },
     async setAgentStatus(agentId, status) {
       const checked = validateSchema('AgentStatus', status);
       if (!checked.ok)
@@ -164,8 +205,9 @@ export function createTestApi(core: MockCore, hooks: TestApiHooks = {}): MockTes
           },
         ]);
       const pact = buildPact(core.pact.exchanges(), options);
-      await writeFile(options.file, pactText(pact));
-      return { file: options.file, interactions: Array.isArray(pact.interactions) ? pact.interactions.length : 0 };
+      const written = await writingPact(() => writeFile(options.file, pactText(pact)));
+      const built = Array.isArray(pact.interactions) ? pact.interactions.length : 0;
+      return { file: options.file, interactions: written?.interactions ?? built };
     },
   };
 }

@@ -1,12 +1,11 @@
 // `agent-registry-kit pact export`: the Pact file of what a running fake (serve, a Playwright webServer) answered the
 // app, read from GET /__mock/pact and written to a file, byte for byte what `api.writePact` writes in process.
-import { writeFileSync, mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { cliError, runCommand } from '../cli-error.ts';
 import { parseCommandLine } from '../command-line.ts';
 import { fakeBaseUrl, readControlPlane } from '../control-plane-read.ts';
 import { guardWrites } from '../../client/terminal-text.ts';
 import { pactText } from '../../mocks/pact/pact-document.ts';
+import { PactConflictError, PactFileError, writePactFile, type WrittenPactFile } from '../../mocks/pact/pact-file.ts';
 
 /** A pact holds a few hundred interactions at most; more than this is not the fake. */
 const maxPactBytes = 32 * 1024 * 1024;
@@ -22,7 +21,8 @@ Every session (X-Mock-Session, the Playwright fixture's) adds to the same pact; 
   --base-url <url>      the fake, e.g. http://127.0.0.1:4010 (required)
   --consumer <name>     the app's name in the pact (required)
   --provider <name>     the API's name in the pact, as its verification and the broker know it (required)
-  --out <file>          where to write the pact (required; its folder is created)
+  --out <file>          where to write the pact (required; its folder is created); a pact it holds for the
+                        same consumer and provider is merged with this one, not replaced
   --pact-version 3|4    Pact specification (default 4)
   --timeout <ms>        how long to wait for the fake (default 5000)
 
@@ -32,8 +32,9 @@ Environment:
 The bearer token is never written: the Authorization header is a matcher. Verify the pact against the fake itself
 with Pact's verifier and providerStatesSetupUrl <url>/__mock/provider-states.
 
-Exit status: 0, 1 when the fake answered no request of the app (nothing written), 2 on a usage mistake or when the
-fake cannot be read.`;
+Exit status: 0, 1 when the fake answered no request of the app (nothing written) or when the file holds an
+interaction the fake answered differently (the file's kept, the rest written), 2 on a usage mistake, a file that
+cannot be written (a folder, no permission, too long a name, another consumer's pact) or a fake that cannot be read.`;
 
 const nameFlag = (flag: string, value: string | undefined): string => {
   if (value === undefined) cliError(`--${flag} is required; ${usage}`);
@@ -90,10 +91,18 @@ export async function main(args: string[]): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  const path = resolve(out);
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, pactText(pact as Parameters<typeof pactText>[0]));
-  process.stdout.write(`wrote ${interactions.length} interaction(s), Pact V${version}, to ${out}\n`);
+  let written: WrittenPactFile;
+  try {
+    written = await writePactFile(out, pactText(pact as Parameters<typeof pactText>[0]));
+  } catch (error) {
+    if (error instanceof PactFileError) cliError(error.message);
+    if (!(error instanceof PactConflictError)) throw error;
+    process.stderr.write(`agent-registry-kit: ${error.message}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  const merged = written.interactions === interactions.length ? '' : ` (${written.interactions} in the file)`;
+  process.stdout.write(`wrote ${interactions.length} interaction(s), Pact V${version}, to ${out}${merged}\n`);
 }
 
 if (import.meta.main) await runCommand(main, process.argv.slice(2));

@@ -2,7 +2,7 @@
 // (@pact-foundation/pact, its Rust core from npm): it passes against a fresh serve set up through
 // POST /__mock/provider-states, and fails against a server that breaks one answer (a broken server of the contract
 // suite's self-check). The export is the same bytes twice and holds the token in no form.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -170,6 +170,35 @@ describe('pact export', () => {
     expect(refused.passed).toBe(false);
     expect(refused.output).toMatch(/tokenomics\.price/);
   }, 120_000);
+
+  it('merges into a pact the file holds, and refuses in one line with status 2 a folder, `dir/` or a long name', async () => {
+    const file = join(work, 'merged.json');
+    const held = {
+      consumer: { name: 'web-app' },
+      provider: { name: 'agent-registry' },
+      interactions: [{ description: 'Another test file’s interaction', request: { method: 'GET', path: '/other' } }],
+      metadata: { pactSpecification: { version: '4.0' } },
+    };
+    writeFileSync(file, JSON.stringify(held));
+    const merged = await exportPact(file);
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(merged.stdout).toBe(`wrote 8 interaction(s), Pact V4, to ${file} (9 in the file)\n`);
+    const descriptions = (JSON.parse(readFileSync(file, 'utf8')) as { interactions: { description: string }[] })
+      .interactions;
+    expect(descriptions.at(-1)?.description).toBe('Another test file’s interaction');
+    mkdirSync(join(work, 'a-folder'), { recursive: true });
+    for (const [out, message] of [
+      [join(work, 'a-folder'), /is a folder; give a file name/],
+      [`${join(work, 'no-such-folder')}/`, /names a folder; give a file name/],
+      [join(work, `${'n'.repeat(300)}.json`), /is too long a name/],
+    ] as const) {
+      const run = await exportPact(out);
+      expect(run.code, out).toBe(2);
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      expect(run.stderr).toMatch(message);
+    }
+    expect(existsSync(join(work, 'no-such-folder'))).toBe(false);
+  });
 
   it('says in one line with status 2 what is wrong, and exits 1 with nothing written when the fake saw no request', async () => {
     const cases: [string[], RegExp][] = [

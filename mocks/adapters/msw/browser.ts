@@ -3,6 +3,7 @@ import { setupWorker, type SetupWorker } from 'msw/browser';
 import { DEFAULT_CATALOGUE_SIZE } from '../../state/catalogue.ts';
 import { DEFAULT_SEED, type MockCore } from '../../core/core.ts';
 import { createHandlers, type MockHandlerOptions } from './create-handlers.ts';
+import { bindOverrideHandlers } from './override-handler.ts';
 import { seedFromText } from '../../core/random.ts';
 import { DEFAULT_MAX_TASKS } from '../../state/store.ts';
 import { createTestApi, type MockTestApi } from '../../test-api/test-api.ts';
@@ -68,6 +69,12 @@ export function setupMockWorker(options: MockWorkerOptions = {}): MockWorker {
       });
   const { all, core } = createHandlers({ ...handlerOptions, ...(storage !== undefined && { storage }) });
   const worker = setupWorker(...all);
+  // An override handler given to this worker answers through its core: journaled, counted and in the pact.
+  const use = worker.use.bind(worker);
+  worker.use = (...handlers) => {
+    bindOverrideHandlers(handlers, core);
+    use(...handlers);
+  };
   const mocked: MockWorker = Object.assign(worker, {
     core,
     api: createTestApi(core, { resetHandlers: () => worker.resetHandlers() }),

@@ -32,10 +32,16 @@ export interface MockCatchAllHandlers {
 }
 
 /**
- * Translates a fetch Request for the core (the path relative to `prefix`) and the core's answer back to a Response.
+ * Translates a fetch Request for the core (the path relative to `prefix`) and the core's answer back to a Response;
+ * `override` is the answer of an msw override handler bound to this core, which the core serves and records.
  * @example http.all('*\/v1/*', ({ request }) => answerWithCore(core, request, ''))
  */
-export async function answerWithCore(core: MockCore, request: Request, prefix: string): Promise<HttpResponse<string>> {
+export async function answerWithCore(
+  core: MockCore,
+  request: Request,
+  prefix: string,
+  override?: MockRequest['override'],
+): Promise<HttpResponse<string>> {
   const url = new URL(request.url);
   const path =
     prefix !== '' && url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) || '/' : url.pathname;
@@ -51,6 +57,7 @@ export async function answerWithCore(core: MockCore, request: Request, prefix: s
     headers,
     body: read.tooLarge ? null : read.bytes,
     ...(read.tooLarge && { bodyTooLarge: true }),
+    ...(override !== undefined && { override }),
   };
   const response = await core.handle(mockRequest);
   // HEAD is answered as GET is (RFC 9110), headers and all, without the body.

@@ -4,6 +4,7 @@ import type { MockCore } from '../../core/core.ts';
 import { createHandlers, type MockHandlerOptions } from './create-handlers.ts';
 import { createTestApi, type MockTestApi } from '../../test-api/test-api.ts';
 import { writePactFile } from '../../pact/pact-file.ts';
+import { bindOverrideHandlers } from './override-handler.ts';
 
 export { DEFAULT_JWT_SECRET, mintToken, type MintOptions } from '../../core/request/auth.ts';
 export type { MockHandlerOptions } from './create-handlers.ts';
@@ -23,6 +24,12 @@ export type MockServer = SetupServer & { core: MockCore; api: MockTestApi };
 export function setupMockServer(options: MockHandlerOptions = {}): MockServer {
   const { all, core } = createHandlers(options);
   const server = setupServer(...all);
+  // An override handler given to this server answers through its core: journaled, counted and in the pact.
+  const use = server.use.bind(server);
+  server.use = (...handlers) => {
+    bindOverrideHandlers(handlers, core);
+    use(...handlers);
+  };
   const api = createTestApi(core, { resetHandlers: () => server.resetHandlers(), writeFile: writePactFile });
   return Object.assign(server, { core, api });
 }

@@ -67,6 +67,43 @@ describe('overrideHandler in server.use', () => {
   });
 });
 
+describe('an override handler’s answer in the fake’s records', () => {
+  it('is journaled, counted in coverage and kept for the pact as api.override’s is, marked overrideHandler', async () => {
+    const agent = await server.api.seedAgent();
+    server.core.coverage.reset();
+    server.core.pact.clear();
+    server.use(overrideHandler('getAgent', 500, undefined, { baseUrl: BASE, once: true }));
+    expect((await get(`/v1/agents/${agent.agentId}`)).status).toBe(500);
+    expect((await get(`/v1/agents/${agent.agentId}`)).status).toBe(200);
+    const seen = await server.api.requests('getAgent');
+    expect(seen.map((request) => [request.status, request.forcedBy])).toEqual([
+      [500, 'overrideHandler'],
+      [200, undefined],
+    ]);
+    const counted = server.core.coverage.report().entries;
+    const count = (key: string) =>
+      counted.find((entry) => entry.category === 'status' && entry.operationId === 'getAgent' && entry.key === key)
+        ?.count;
+    expect([count('500'), count('200')]).toEqual([1, 1]);
+    expect(server.core.pact.exchanges().map((exchange) => [exchange.status, exchange.state?.name])).toEqual([
+      [500, 'the registry answers getAgent with 500'],
+      [200, 'an agent exists with status active'],
+    ]);
+  });
+
+  it('answers `times` requests, then lets the fake answer; an unchecked one is journaled too', async () => {
+    server.use(uncheckedOverrideHandler('getAgent', 200, { agentId: 42 }, { baseUrl: BASE, times: 2 }));
+    const statuses = [];
+    for (let i = 0; i < 3; i += 1) statuses.push((await get('/v1/agents/agt_nobody')).status);
+    expect(statuses).toEqual([200, 200, 404]);
+    expect((await server.api.requests('getAgent')).map((request) => request.forcedBy)).toEqual([
+      'overrideHandler',
+      'overrideHandler',
+      undefined,
+    ]);
+  });
+});
+
 describe('the types of an override', () => {
   it('refuse an unknown operation, an undocumented status and a body off the schema (npm run typecheck)', () => {
     // Each @ts-expect-error below is a compile-time assertion: an unused one fails `npm run typecheck`.

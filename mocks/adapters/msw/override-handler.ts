@@ -1,7 +1,9 @@
 // Typed, spec-checked msw handlers that answer one operation with a chosen status and body: pass them to
 // `server.use(...)` or `worker.use(...)`; the route comes from the spec's path template, so a typo cannot miss.
 import { http, HttpResponse, type HttpHandler } from 'msw';
-import type { DocumentedStatus, OperationKey, OperationOf } from '../../../spec/index.ts';
+import type { DocumentedStatus, OperationId, OperationKey, OperationOf } from '../../../spec/index.ts';
+import type { MockCore } from '../../core/core.ts';
+import { answerWithCore } from './create-handlers.ts';
 import { mswBase, mswRoute } from './msw-route.ts';
 import {
   buildOverride,
@@ -10,6 +12,7 @@ import {
   type OverrideOptions,
   type OverrideResponse,
 } from '../../core/steering/overrides.ts';
+import type { MockRequest } from '../../core/mock-http.ts';
 
 export interface OverrideHandlerOptions extends OverrideOptions {
   /** The same base URL the fake's handlers were given (default: any origin). */
@@ -18,15 +21,31 @@ export interface OverrideHandlerOptions extends OverrideOptions {
   once?: boolean;
 }
 
+/** How a handler given to `server.use` / `worker.use` of the kit answers: through that fake's core. */
+type Binding = (request: Request) => Promise<Response>;
+
+/** The core each override handler answers through, once the kit's server or worker took it in (`bindOverrideHandlers`). */
+const bindings = new WeakMap<object, (override: NonNullable<MockRequest['override']>, prefix: string) => Binding>();
+/** Every handler `overrideHandler` and `uncheckedOverrideHandler` made (only those are bound). */
+const overrideHandlers = new WeakSet<object>();
+
 function toHandler(
-  operation: { method: string; path: string },
+  operation: { operationId: OperationId; method: string; path: string },
   built: OverrideResponse,
   options: OverrideHandlerOptions,
 ): HttpHandler {
-  const route = mswRoute(operation as { method: 'GET'; path: string }, mswBase(options.baseUrl));
-  return http[route.method](
+  const base = mswBase(options.baseUrl);
+  const route = mswRoute(operation as { method: 'GET'; path: string }, base);
+  const prefix = options.baseUrl ? new URL(base).pathname.replace(/\/+$/, '') : '';
+  // msw's `once` answers one request; `times` counts here, and a spent handler lets the fake's own handlers answer.
+  let left = options.times ?? Number.POSITIVE_INFINITY;
+  const handler: HttpHandler = http[route.method](
     route.url,
     ({ request }) => {
+      if (left <= 0) return undefined;
+      left -= 1;
+      const bound = bindings.get(handler);
+      if (bound) return bound({ operationId: operation.operationId, response: built }, prefix)(request);
       const response = overrideAnswer(built, new URL(request.url).pathname);
       return new HttpResponse(response.body === '' ? null : response.body, {
         status: response.status,
@@ -35,6 +54,20 @@ function toHandler(
     },
     { once: options.once === true },
   );
+  return handler;
+}
+
+/**
+ * Makes the override handlers among `handlers` answer through `core`: what `server.use` and `worker.use` of the kit
+ * do, so an msw override's answer is in the journal (`requests()`), the coverage and the pact exactly as an
+ * `api.override`'s is, marked `forcedBy: 'overrideHandler'`. Other handlers are left as they are. An override handler
+ * given to another msw server or worker (Storybook's addon) answers on its own and is recorded nowhere.
+ * @example const server = setupServer(...all); bindOverrideHandlers([handler], core); server.use(handler);
+ */
+export function bindOverrideHandlers(handlers: readonly unknown[], core: MockCore): void {
+  for (const handler of handlers)
+    if (typeof handler === 'object' && handler !== null && overrideHandlers.has(handler))
+      bindings.set(handler, (override, prefix) => (request) => answerWithCore(core, request, prefix, override));
 }
 
 /**
@@ -52,7 +85,9 @@ export function overrideHandler<const Key extends OperationKey, const S extends 
   options: OverrideHandlerOptions = {},
 ): HttpHandler {
   const built = buildOverride(operation, status, body, options, true);
-  return toHandler(built.operation, built.response, options);
+  const handler = toHandler(built.operation, built.response, options);
+  overrideHandlers.add(handler);
+  return handler;
 }
 
 /**
@@ -67,5 +102,7 @@ export function uncheckedOverrideHandler(
   options: OverrideHandlerOptions = {},
 ): HttpHandler {
   const built = buildOverride(operation, status, body, options, false);
-  return toHandler(built.operation, built.response, options);
+  const handler = toHandler(built.operation, built.response, options);
+  overrideHandlers.add(handler);
+  return handler;
 }

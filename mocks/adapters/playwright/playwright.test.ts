@@ -41,3 +41,27 @@ describe('openMockSession against a fake without sessions', () => {
     }
   });
 });
+
+describe('openMockSession’s token', () => {
+  it('is a bearer token the fake accepts, signed with the fake’s own secret', async () => {
+    const fake = await startMockServer({ port: 0, jwtSecret: 'a-secret-of-this-fake', logger: silentLogger });
+    try {
+      const { session, close } = await openMockSession({
+        url: fake.url,
+        id: 'pw-token-0-0',
+        controlToken: undefined,
+        jwtSecret: 'a-secret-of-this-fake',
+      });
+      const read = (token: string) =>
+        fetch(`${fake.url}/v1/agents/agt_WCC01FaiMscDbRzp`, {
+          headers: { ...session.headers, authorization: `Bearer ${token}` },
+        });
+      expect((await read(session.token)).status).toBe(200);
+      const other = await openMockSession({ url: fake.url, id: 'pw-token-1-0', controlToken: undefined });
+      expect((await read(other.session.token)).status).toBe(401);
+      await Promise.all([close(), other.close()]);
+    } finally {
+      await fake.close();
+    }
+  });
+});

@@ -8,6 +8,7 @@ import { connectTestApi } from '../../test-api/remote-test-api.ts';
 import { MockInputError } from '../../core/input-error.ts';
 import { SESSION_COOKIE, SESSION_HEADER } from '../../core/sessions.ts';
 import type { MockTestApi } from '../../test-api/test-api.ts';
+import { mintToken } from '../../core/request/auth.ts';
 
 /** The options of the fixture, set in `use` of playwright.config.ts (or `test.use`). */
 export interface MockFixtureOptions {
@@ -25,6 +26,11 @@ export interface MockFixtureOptions {
   mockControlToken: string | undefined;
   /** Options of the fake the fixture starts when there is no `mockUrl` (the port is always a free one). */
   mockServerOptions: Omit<MockServerOptions, 'port'>;
+  /**
+   * The fake's JWT secret, which `mock.token` is signed with (default the MOCK_JWT_SECRET environment variable, the one
+   * `serve` reads, else the `jwtSecret` of `mockServerOptions`, else the kit's public development secret).
+   */
+  mockJwtSecret: string | undefined;
 }
 
 /** What a test gets as `mock`: the test API of its session, and what a request needs to be in it. */
@@ -35,11 +41,19 @@ export interface MockSession extends MockTestApi {
   readonly url: string;
   /** Headers that put a request in this session; the page's requests already carry them. */
   readonly headers: Readonly<Record<string, string>>;
+  /**
+   * A bearer token the fake accepts (sub `playwright`, valid for an hour), for the page: hand it over as the app
+   * takes its token, e.g. `await page.addInitScript((t) => sessionStorage.setItem('token', t), mock.token)` before
+   * `page.goto`, or `await page.setExtraHTTPHeaders({ authorization: `Bearer ${mock.token}` })`.
+   */
+  readonly token: string;
 }
 
 /** Options and fixtures that live as long as a worker: the fake it talks to. */
 type WorkerFixtures = Pick<MockFixtureOptions, 'mockUrl' | 'mockServerOptions'> & { mockServerUrl: string };
-type TestFixtures = Pick<MockFixtureOptions, 'mockSessions' | 'mockControlToken'> & { mock: MockSession };
+type TestFixtures = Pick<MockFixtureOptions, 'mockSessions' | 'mockControlToken' | 'mockJwtSecret'> & {
+  mock: MockSession;
+};
 
 /**
  * A session id unique to one run of one test: its id, repeat and retry (Playwright's testId is a short hex hash).
@@ -91,6 +105,8 @@ export async function openMockSession(options: {
   url: string;
   id: string | undefined;
   controlToken: string | undefined;
+  /** The fake's JWT secret, which `token` is signed with (default the kit's development secret). */
+  jwtSecret?: string | undefined;
 }): Promise<{ session: MockSession; close: () => Promise<void> }> {
   const { url, id, controlToken } = options;
   const headers: Record<string, string> = {
@@ -102,8 +118,12 @@ export async function openMockSession(options: {
   await api.reset().catch((error: unknown) => {
     throw sessionsOffHint(error, url) ?? error;
   });
+  const token = await mintToken({
+    sub: 'playwright',
+    ...(options.jwtSecret !== undefined && { secret: options.jwtSecret }),
+  });
   return {
-    session: Object.assign(api, { id, url, headers }),
+    session: Object.assign(api, { id, url, headers, token }),
     close: async () => {
       if (id !== undefined) await forget(url, id, headers);
     },
@@ -125,16 +145,22 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   mockServerOptions: [{}, { option: true, scope: 'worker' }],
   mockSessions: [process.env.MOCK_SESSIONS !== 'off', { option: true }],
   mockControlToken: [process.env.MOCK_CONTROL_TOKEN, { option: true }],
+  mockJwtSecret: [process.env.MOCK_JWT_SECRET, { option: true }],
   mockServerUrl: [
     async ({ mockUrl, mockServerOptions }, use) => workerServer({ mockUrl, mockServerOptions }, use),
     { scope: 'worker' },
   ],
-  mock: async ({ mockServerUrl: url, mockSessions, mockControlToken, mockServerOptions }, use, testInfo) => {
-    // A fake the fixture started with a controlToken needs it back, without the user saying it twice.
+  mock: async (
+    { mockServerUrl: url, mockSessions, mockControlToken, mockJwtSecret, mockServerOptions },
+    use,
+    testInfo,
+  ) => {
+    // A fake the fixture started with a controlToken (or a secret) needs it back, without the user saying it twice.
     const { session, close } = await openMockSession({
       url,
       id: mockSessions ? sessionIdFor(testInfo) : undefined,
       controlToken: mockControlToken ?? mockServerOptions.controlToken,
+      jwtSecret: mockJwtSecret ?? mockServerOptions.jwtSecret,
     });
     await use(session);
     await close();

@@ -18,7 +18,14 @@ import type { MockResponse } from '../mock-http.ts';
 export interface OverrideOptions {
   /** Extra response headers (names in any case); the headers the spec requires of the status are filled in otherwise. */
   headers?: Record<string, string>;
+  /** Answer only the next request to the operation, then let the fake answer again (`times: 1`). */
+  once?: boolean;
+  /** Answer the next `times` requests to the operation (a whole number from 1 to 1,000,000), then step aside. */
+  times?: number;
 }
+
+/** Most answers an override may be set for (`times`); beyond it, leave `times` out: until reset. */
+const MAX_TIMES = 1_000_000;
 
 /** What a problem with an empty path is about, by its rule (a body problem's path is never empty unless it is the whole body). */
 const WHOLE_PART: Record<string, string> = {
@@ -26,6 +33,7 @@ const WHOLE_PART: Record<string, string> = {
   'status-documented': '(the status)',
   'status-final': '(the status)',
   'content-type': '(the content type)',
+  times: '(once, times)',
 };
 
 /** Rules about the override's call rather than the answer's body, with the field of PUT /__mock/overrides each names. */
@@ -34,6 +42,7 @@ const CALL_FIELDS: Record<string, string> = {
   'status-documented': '/status',
   'status-final': '/status',
   'content-type': '/headers/content-type',
+  times: '/times',
 };
 
 /**
@@ -92,6 +101,10 @@ export interface OverrideInput {
   headers?: Record<string, string>;
   /** True for an override built without the response checker (the explicit escape hatch). */
   unchecked?: boolean;
+  /** Only the next request (the same as `times: 1`). */
+  once?: boolean;
+  /** Only the next `times` requests; absent, until reset. */
+  times?: number;
 }
 
 /** An override's answer; one from the spec's example names its path template as `instance` until a request fills it. */
@@ -143,6 +156,8 @@ export function buildOverride(
   checked = true,
 ): BuiltOverride {
   const operation = overrideOperation(key);
+  const times = timesProblem(options);
+  if (times) throw new OverrideError(`The override ${status} of ${operation.operationId}`, [times]);
   const documented = operation.responses.has(status)
     ? documentedResponse(operation.operationId, status, operation.path, 'an override')
     : { status, headers: { 'content-type': 'application/json' }, body: '' };
@@ -166,8 +181,22 @@ export function buildOverride(
     ...(body !== undefined && { body }),
     ...(options.headers !== undefined && { headers: { ...options.headers } }),
     ...(!checked && { unchecked: true }),
+    ...(options.once === true && { once: true }),
+    ...(options.times !== undefined && { times: options.times }),
   };
   return { operation, response, input };
+}
+
+/** What is wrong with `once` and `times`, or undefined: a whole number of answers in range, and not both but once. */
+function timesProblem(options: OverrideOptions): OverrideProblem | undefined {
+  const { once, times } = options as { once?: unknown; times?: unknown };
+  const problem = (message: string): OverrideProblem => ({ path: '', message, rule: 'times', specPointer: '' });
+  if (once !== undefined && typeof once !== 'boolean') return problem('once must be true or false');
+  if (times === undefined) return undefined;
+  if (typeof times !== 'number' || !Number.isInteger(times) || times < 1 || times > MAX_TIMES)
+    return problem(`times must be a whole number from 1 to ${MAX_TIMES}`);
+  if (once === true && times !== 1) return problem('give once or times, not both');
+  return undefined;
 }
 
 /**
@@ -179,7 +208,11 @@ export function buildOverrideFrom(input: OverrideInput): BuiltOverride {
     input.operation,
     input.status,
     input.body,
-    input.headers ? { headers: input.headers } : {},
+    {
+      ...(input.headers && { headers: input.headers }),
+      ...(input.once !== undefined && { once: input.once }),
+      ...(input.times !== undefined && { times: input.times }),
+    },
     input.unchecked !== true,
   );
 }

@@ -31,11 +31,28 @@ export interface RecordedRequest<K extends OperationId = OperationId> {
    * body broke the schema (`bodyErrors` says where), was cut at 4096 characters, or was never read (a 401 comes first).
    */
   body?: K extends BodyOperationId ? RequestBodies[K] : never;
+  /**
+   * The body exactly as the app sent it: its JSON parsed, no default filled in (an omitted `revenueShare` is absent
+   * here, though `body` has the spec's default). Also there when the body broke the schema; undefined when the
+   * operation takes none, the request had none, or it was not JSON, cut at 4096 characters or never read.
+   */
+  sentBody?: K extends BodyOperationId ? SentBody<K> : never;
   /** Where the body broke the schema, as the 400 the fake answered listed it. */
   bodyErrors?: ValidationError[];
   /** The status the fake answered. */
   status: number;
+  /**
+   * What answered in the operation's place: `override` (`api.override`, PUT /__mock/overrides), `overrideHandler` (an
+   * msw override handler of the test), `scenario` (a scenario's error or rate limit); absent when the operation did.
+   */
+  forcedBy?: 'override' | 'overrideHandler' | 'scenario';
 }
+
+/**
+ * The body of an operation as an app may send it: the request body's type with every field optional at every depth
+ * (what the spec defaults may be left out; what it requires is still there when `bodyErrors` is absent).
+ */
+export type SentBody<K extends BodyOperationId> = DeepPartial<RequestBodies[K]>;
 
 /** Every field optional, nested objects too (arrays and values compare whole). */
 type DeepPartial<T> = T extends readonly unknown[] ? T : T extends object ? { [P in keyof T]?: DeepPartial<T[P]> } : T;
@@ -46,7 +63,10 @@ type DeepPartial<T> = T extends readonly unknown[] ? T : T extends object ? { [P
  */
 export type RequestFilter<K extends OperationId> =
   | {
+      /** Fields of the body as the fake validated it (defaults filled in). */
       body?: K extends BodyOperationId ? DeepPartial<RequestBodies[K]> : never;
+      /** Fields of the body as the app sent it; `{ revenueShare: undefined }` matches a body that left it out. */
+      sentBody?: K extends BodyOperationId ? DeepPartial<RequestBodies[K]> : never;
       params?: Partial<PathParameters<K>>;
       status?: number;
     }
@@ -90,6 +110,8 @@ export function matchesRequestFilter<K extends OperationId>(
   if (typeof filter === 'function') return filter(request);
   if (filter.status !== undefined && request.status !== filter.status) return false;
   if (filter.params !== undefined && !holds(request.params, filter.params)) return false;
+  if (filter.sentBody !== undefined && (request.sentBody === undefined || !holds(request.sentBody, filter.sentBody)))
+    return false;
   return filter.body === undefined || (request.body !== undefined && holds(request.body, filter.body));
 }
 
@@ -108,8 +130,11 @@ function entryParams(entry: JournalEntry, operationId: OperationId): Record<stri
   return params;
 }
 
-/** The body of a journal entry as the fake validated it, or why it has none. */
-function entryBody(entry: JournalEntry, operationId: OperationId): Pick<RecordedRequest, 'body' | 'bodyErrors'> {
+/** The body of a journal entry as sent and as the fake validated it, or why it has none. */
+function entryBody(
+  entry: JournalEntry,
+  operationId: OperationId,
+): Pick<RecordedRequest, 'body' | 'sentBody' | 'bodyErrors'> {
   if (!takesJsonBody(operationId) || entry.body === null || entry.bodyTruncated) return {};
   let parsed: unknown;
   try {
@@ -117,8 +142,10 @@ function entryBody(entry: JournalEntry, operationId: OperationId): Pick<Recorded
   } catch {
     return { bodyErrors: [{ path: '', message: 'is not JSON' }] };
   }
+  // Parsed again for `sentBody`: the validator fills the defaults into the value it is given.
+  const sentBody = JSON.parse(entry.body) as RecordedRequest['sentBody'];
   const validated = validateRequestBody(operationId, parsed);
-  return validated.ok ? { body: validated.value } : { bodyErrors: validated.errors };
+  return validated.ok ? { body: validated.value, sentBody } : { sentBody, bodyErrors: validated.errors };
 }
 
 /**
@@ -140,8 +167,9 @@ export function recordedRequests<K extends OperationId>(
       path: entry.path,
       params: entryParams(entry, operationId) as PathParameters<K>,
       query: entry.query,
-      ...(entryBody(entry, operationId) as Pick<RecordedRequest<K>, 'body' | 'bodyErrors'>),
+      ...(entryBody(entry, operationId) as Pick<RecordedRequest<K>, 'body' | 'sentBody' | 'bodyErrors'>),
       status: entry.status,
+      ...(entry.forcedBy !== undefined && { forcedBy: entry.forcedBy }),
     });
   }
   return result;

@@ -1,17 +1,31 @@
-// Pact's own verifier (@pact-foundation/pact) on a pact file against a running fake, the fake's state-change endpoint
-// setting up each interaction's provider state: `node verify-pact.mjs <pact> <base-url>`; exits 1 on any mismatch.
+// Pact's own verifier (@pact-foundation/pact) on a pact file against a running fake, as docs/testing-your-app.md
+// shows it: a state handler per provider state the pact names, each sent to the fake's state-change endpoint.
+// `node verify-pact.mjs <pact> <base-url>`; exits 1 on any mismatch.
+import { readFile } from 'node:fs/promises';
 import { Verifier } from '@pact-foundation/pact';
 import { mintToken } from 'agent-registry-kit/server';
 
 process.env.PACT_DO_NOT_TRACK = 'true';
-const [pact, base] = process.argv.slice(2);
+const [pactFile, base] = process.argv.slice(2);
+const pact = JSON.parse(await readFile(pactFile, 'utf8'));
+const change = (state, action) => async (params) => {
+  const response = await fetch(`${base}/__mock/provider-states`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ state, params: params ?? {}, action }),
+  });
+  if (!response.ok) throw new Error(`${action} of "${state}" answered ${response.status}: ${await response.text()}`);
+};
+const states = new Set(pact.interactions.flatMap((interaction) => interaction.providerStates ?? []).map((s) => s.name));
 // The provider's side brings a valid token: the pact holds a stand-in only.
 const token = await mintToken({ sub: 'provider-verification' });
 await new Verifier({
   providerBaseUrl: base,
-  pactUrls: [pact],
-  providerStatesSetupUrl: `${base}/__mock/provider-states`,
+  pactUrls: [pactFile],
+  stateHandlers: Object.fromEntries(
+    [...states].map((name) => [name, { setup: change(name, 'setup'), teardown: change(name, 'teardown') }]),
+  ),
   customProviderHeaders: { Authorization: `Bearer ${token}` },
   logLevel: 'error',
 }).verifyProvider();
-console.log(`verified ${pact}`);
+console.log(`verified ${pactFile}`);

@@ -5,7 +5,6 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from 'agent-registry-kit/playwright';
-import { mintToken } from 'agent-registry-kit/server';
 
 test('the app loads agents and runs tasks', async ({ page, mock }) => {
   const html = await readFile(new URL('./app.html', import.meta.url), 'utf8');
@@ -14,9 +13,9 @@ test('the app loads agents and runs tasks', async ({ page, mock }) => {
   try {
     const active = await mock.seedAgent({ name: 'Pact Active' });
     const paused = await mock.seedAgent({ name: 'Pact Paused', status: 'paused' });
-    const token = await mintToken({ sub: 'e2e' });
     const appUrl = `http://localhost:${(app.address() as AddressInfo).port}`;
-    await page.goto(`${appUrl}/?api=${encodeURIComponent(mock.url)}&token=${encodeURIComponent(token)}`);
+    await page.addInitScript((token) => sessionStorage.setItem('agent-registry-token', token), mock.token);
+    await page.goto(`${appUrl}/?api=${encodeURIComponent(mock.url)}`);
     const call = (name: 'loadAgent' | 'runTask', id: string) =>
       page.evaluate(
         ([fn, agentId]) => (window as unknown as Record<string, (id: string) => Promise<void>>)[fn]?.(agentId),

@@ -1,29 +1,29 @@
 // What the page sent, read back from the fake through the `mock` fixture: each test's session keeps a journal of its
 // own, so with 4 workers on one serve each test sees exactly the requests its page made.
-import { expect, test } from 'agent-registry-kit/playwright';
-import { mintToken } from 'agent-registry-kit/server';
+import { expect, test, type MockSession } from 'agent-registry-kit/playwright';
+import type { Page } from '@playwright/test';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 
 const html = readFile(new URL('./app.html', import.meta.url), 'utf8');
 
-/** Serves the app on an origin of its own for the one test, and opens it against the fake. */
-async function withApp(mockUrl: string, open: (url: string) => Promise<void>): Promise<void> {
+/** Serves the app on an origin of its own for the one test, and opens it against the fake with the fixture's token. */
+async function withApp(page: Page, mock: MockSession, open: (url: string) => Promise<void>): Promise<void> {
   const body = await html;
   const server = createServer((_request, response) => response.end(body)).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
-  const token = await mintToken({ sub: 'e2e' });
+  await page.addInitScript((token) => sessionStorage.setItem('agent-registry-token', token), mock.token);
   const origin = `http://localhost:${(server.address() as AddressInfo).port}`;
   try {
-    await open(`${origin}/?api=${encodeURIComponent(mockUrl)}&token=${encodeURIComponent(token)}`);
+    await open(`${origin}/?api=${encodeURIComponent(mock.url)}`);
   } finally {
     server.close();
   }
 }
 
 test('the deploy form posted its name and revenue share (waitForRequest)', async ({ page, mock }) => {
-  await withApp(mock.url, async (url) => {
+  await withApp(page, mock, async (url) => {
     await page.goto(url);
     await page.getByLabel('Name').fill('Deployed from the page');
     await page.getByRole('button', { name: 'Deploy' }).click();
@@ -35,7 +35,7 @@ test('the deploy form posted its name and revenue share (waitForRequest)', async
 });
 
 test('this session’s requests are this test’s own (requests)', async ({ page, mock }) => {
-  await withApp(mock.url, async (url) => {
+  await withApp(page, mock, async (url) => {
     await page.goto(url);
     await page.getByLabel('Name').fill('Only in this session');
     await page.getByRole('button', { name: 'Deploy' }).click();

@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test as mockTest, type MockSession } from 'agent-registry-kit/playwright';
-import { mintToken } from 'agent-registry-kit/server';
 import type { Page } from '@playwright/test';
 
 const HOLD_MS = 3000;
@@ -35,8 +34,8 @@ const test = mockTest.extend<object, { appUrl: string }>({
 
 /** Opens the app, talking to the fake. */
 async function openApp(page: Page, mock: MockSession, appUrl: string): Promise<void> {
-  const token = await mintToken({ sub: 'e2e' });
-  await page.goto(`${appUrl}/?api=${encodeURIComponent(mock.url)}&token=${encodeURIComponent(token)}`);
+  await page.addInitScript((token) => sessionStorage.setItem('agent-registry-token', token), mock.token);
+  await page.goto(`${appUrl}/?api=${encodeURIComponent(mock.url)}`);
 }
 
 /** The first active agent of the seeded catalogue: the same agent in every session. */

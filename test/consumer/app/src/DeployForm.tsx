@@ -27,7 +27,8 @@ export function DeployForm({ baseUrl, token }: DeployFormProps) {
         category: String(form.get('category')),
         model: 'gpt-4',
         initialSupply: 1_000_000,
-        revenueShare: Number(form.get('revenueShare')),
+        // Left empty, the share is not sent: the API's default applies.
+        ...(form.get('revenueShare') !== '' && { revenueShare: Number(form.get('revenueShare')) }),
       }),
     });
     const body = (await response.json()) as DeployResult | Problem;

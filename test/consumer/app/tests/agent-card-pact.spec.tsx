@@ -27,7 +27,8 @@ afterAll(async () => {
     provider: 'agent-registry',
     file: process.env.PACT_FILE ?? 'pacts/agent-card.json',
   });
-  expect(written.interactions).toBe(5);
+  // This file's five, and agent-card-errors.spec.tsx's when it wrote first (the file merges both).
+  expect(written.interactions).toBeGreaterThanOrEqual(5);
   server.close();
 });
 

@@ -34,6 +34,18 @@ it('posts the name, category and revenue share the user entered', async () => {
   expect(await server.api.requests('deployAgent', { body: { revenueShare: 0.1 } })).toHaveLength(1);
 });
 
+it('leaves an empty revenue share out: sentBody has no revenueShare, the validated body the spec’s default', async () => {
+  render(<DeployForm baseUrl={API} token={token} />);
+  fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'No Share' } });
+  fireEvent.change(screen.getByLabelText('Revenue share'), { target: { value: '' } });
+  fireEvent.click(screen.getByRole('button', { name: 'Deploy' }));
+  const sent = await server.api.waitForRequest('deployAgent');
+  expect(sent.sentBody).toBeDefined();
+  expect(sent.sentBody && 'revenueShare' in sent.sentBody).toBe(false);
+  expect(sent.body?.revenueShare).toBe(0);
+  expect(await server.api.requests('deployAgent', { sentBody: { name: 'No Share' } })).toHaveLength(1);
+});
+
 it('sends nothing when the name is empty', async () => {
   render(<DeployForm baseUrl={API} token={token} />);
   fireEvent.click(screen.getByRole('button', { name: 'Deploy' }));
