@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { packKit } from './packed-app.ts';
+import { packKit } from '../../tools/pack-kit.ts';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const manifest = (await import(join(root, 'package.json'), { with: { type: 'json' } })).default as {
