@@ -35,6 +35,7 @@ import {
   succeeded,
 } from './scratch-app.ts';
 import { bareInstallSteps } from './bare-install.ts';
+import { githubActionSteps } from './github-action.ts';
 import { storybookSteps } from './storybook.ts';
 
 let appAndTypeErrorsRun: Promise<Run> | undefined;
@@ -135,6 +136,7 @@ afterAll(async () => {
 // server or npm); none writes what another reads.
 describe('the packed package, installed into a scratch app', { timeout: 400_000, concurrent: true }, () => {
   bareInstallSteps();
+  githubActionSteps();
   pactVerifySteps();
   pactExportSteps();
   treeShakingSteps();
