@@ -74,10 +74,13 @@ async function packAndInstall(): Promise<void> {
       ...install,
       join(work, packed.filename),
       `msw@${manifest.peerDependencies.msw}`,
-      // The kit's optional peers, which contract and serve --state postgres:// need (bare-install.ts goes without them).
+      // The kit's optional peers, which contract, serve --state postgres:// and spec-change need (bare-install.ts goes
+      // without them).
       `vitest@${manifest.peerDependencies.vitest}`,
       `fast-check@${manifest.peerDependencies['fast-check']}`,
       `pg@${manifest.peerDependencies.pg}`,
+      `ajv@${manifest.peerDependencies.ajv}`,
+      `ajv-formats@${manifest.peerDependencies['ajv-formats']}`,
       `typescript@${manifest.devDependencies.typescript}`,
       'jsdom',
       'happy-dom',
