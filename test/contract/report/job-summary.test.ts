@@ -6,12 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestModule } from 'vitest/node';
 import { afterEach, describe, expect, it } from 'vitest';
-import { operations } from '../../spec/index.ts';
-import type { CheckRecord } from '../../client/check-record.ts';
-import { createRedactor } from '../../client/redaction.ts';
-import { planRun } from '../../contract-tests/check-plan.ts';
-import { ContractReporter } from '../../contract-tests/report/contract-reporter.ts';
-import type { RunOptions } from '../../contract-tests/run-options.ts';
+import { operations } from '../../../spec/index.ts';
+import type { CheckRecord } from '../../../client/check-record.ts';
+import { createRedactor } from '../../../client/redaction.ts';
+import { planRun } from '../../../contract-tests/check-plan.ts';
+import { ContractReporter } from '../../../contract-tests/report/contract-reporter.ts';
+import type { RunOptions } from '../../../contract-tests/run-options.ts';
 
 // A JWT whose segments hold `-` and `_`, which Markdown escaping would split if it came before the redactor.
 const token = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhLWJfYy1kX2UifQ.s1g-n4tu_re-p4rt_0f-th3_t0k3n';
