@@ -1,5 +1,5 @@
 // Packages a subcommand needs that the kit does not install: vitest and fast-check (`contract`, `diff`), pg
-// (`serve --state postgres://…`), @redocly/cli (`docs`). Each is looked for where the kit would load it from, at the
+// (`serve --state postgres://…`), ajv and ajv-formats (`spec-change`), @redocly/cli (`docs`). Each is looked for where the kit would load it from, at the
 // major of the kit's peer range; a missing one (or one of another major) is one line naming the npm command that
 // installs it, and exit 2, before anything is loaded.
 import { readFileSync } from 'node:fs';

@@ -1,11 +1,23 @@
 // What spec-change needs of a version before it compares or replays anything: bounded nesting, only local `$ref`s that
 // resolve and never loop on themselves, components.schemas, and schemas ajv can compile. A version that breaks one is
 // refused in one line (exit 2) instead of a stack trace.
+import { createRequire } from 'node:module';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { escapePointerToken, getAtPointer, isJsonObject, type JsonObject, type JsonValue } from '../spec/index.ts';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { getSchemaValidator } from '../spec/validators/schema-compiler.ts';
 
-const metaSchemaCheck = new Ajv2020({ strict: false });
+let metaSchema: Ajv2020 | undefined;
+/**
+ * ajv, asked only which schema its meta-schema rejects once one failed to compile: loaded then, as the schema
+ * compiler loads it (ajv is an optional peer, which the spec-change command checks for before it starts).
+ */
+function metaSchemaCheck(): Ajv2020 {
+  if (metaSchema === undefined) {
+    const { Ajv2020: Ajv } = createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+    metaSchema = new Ajv({ strict: false });
+  }
+  return metaSchema;
+}
 
 /** Deeper documents are refused: the comparisons recurse, and no real spec comes near it. */
 const maxNesting = 200;
@@ -70,7 +82,7 @@ function schemaProblem(document: JsonObject, schemaPointers: readonly string[]):
       // ajv checks every named schema when the first is compiled: name the one its meta-schema rejects.
       const culprit = schemaPointers.find((candidate) => {
         const schema = getAtPointer(document, candidate);
-        return isJsonObject(schema) && metaSchemaCheck.validateSchema(schema) === false;
+        return isJsonObject(schema) && metaSchemaCheck().validateSchema(schema) === false;
       });
       return `the schema at ${culprit ?? pointer} is invalid (${message
         .replace(/^schema is invalid: /, '')

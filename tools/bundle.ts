@@ -4,9 +4,40 @@
 // dist/chunks/: a class or a module-level registry exists once when an app imports ./node and ./server alike.
 // Loading a handful of chunks instead of ~90 modules is most of what an import of an entry costs (docs/performance.md).
 import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
+
+/**
+ * Packages whose code the build copies into dist/ instead of importing, each with its licence at the top of the chunk
+ * that holds it: the kit runs a small part of each, and as a dependency each would cost every app its whole package.
+ * @faker-js/faker: the catalogue's seeded random draws, `locale/base` only (128 KB of a 3.9 MB package; the word lists
+ * are generated literals). ajv-formats: the format checks the generated validators call (`formats.js`, 12 KB; the
+ * package would bring ajv, 2.5 MB, which only the lazily loaded schema compiler needs).
+ */
+const inlined = ['@faker-js/faker', 'ajv-formats'];
+
+/** Whether a bare import `id` names a package of `inlined`. */
+function isInlined(id: string): boolean {
+  return inlined.some((name) => id === name || id.startsWith(`${name}/`));
+}
+
+/** The licence notices of the inlined packages whose files `moduleIds` holds, as one comment bundlers keep. */
+function licenceBanner(root: string, moduleIds: readonly string[]): string {
+  const require = createRequire(join(root, 'package.json'));
+  const notices = inlined.flatMap((name) => {
+    const folder = join(require.resolve(`${name}/package.json`), '..');
+    if (!moduleIds.some((id) => id.replaceAll('\\', '/').includes(`/node_modules/${name}/`))) return [];
+    const { version, license } = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as {
+      version: string;
+      license: string;
+    };
+    const text = readFileSync(join(folder, 'LICENSE'), 'utf8').replaceAll('*/', '* /').trim();
+    return [`${name} ${version} (${license}), inlined by the kit's build:\n\n${text}`];
+  });
+  return notices.length === 0 ? '' : `/*!\n${notices.join('\n\n')}\n*/`;
+}
 
 /** Chunks holding code of the command line or the contract suite: package.json `sideEffects` lists their folder. */
 const toolFolders = /\/(scripts|contract-tests)\//;
@@ -39,8 +70,9 @@ export function bundleInputs(root: string): Record<string, string> {
 }
 
 /**
- * Writes the bundled JavaScript into `root`/dist/ beside the declarations. Every bare import stays an import (the
- * dependencies, the peers, Node's modules): an optional peer loaded by a dynamic `import()` stays dynamic and lazy.
+ * Writes the bundled JavaScript into `root`/dist/ beside the declarations. Every bare import but those of `inlined`
+ * stays an import (the dependencies, the peers, Node's modules): an optional peer loaded by a dynamic `import()` stays
+ * dynamic and lazy.
  * @example await bundle(repoRoot);
  */
 export async function bundle(root: string): Promise<void> {
@@ -48,7 +80,7 @@ export async function bundle(root: string): Promise<void> {
     cwd: root,
     input: bundleInputs(root),
     platform: 'neutral',
-    external: (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0'),
+    external: (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0') && !isInlined(id),
     transform: { target: 'es2024' },
     treeshake: true,
     // Warnings fail the build: one means code that may not run as written.
@@ -61,16 +93,24 @@ export async function bundle(root: string): Promise<void> {
       dir: join(root, 'dist'),
       format: 'esm',
       entryFileNames: '[name].js',
+      banner: (chunk) => licenceBanner(root, chunk.moduleIds),
       chunkFileNames: (chunk) => {
         // A group's chunk is named for the group, then for the entries sharing it (`validators~mocks/…`): the group only.
         const name = chunk.name.replace(/[~/].*$/, '');
         const tool = chunk.moduleIds.some((id) => toolFolders.test(id.replaceAll('\\', '/')));
         return `chunks/${tool ? 'cli/' : ''}${name}-[hash].js`;
       },
-      // The generated validators import ajv-formats, which an app's bundler cannot drop (it has no sideEffects flag): in
-      // chunks of their own, which package.json declares free of side effects, an app importing only an enum from
-      // ./spec drops them, ajv-formats with them.
-      codeSplitting: { groups: [{ name: 'validators', test: /validators\.generated\.ts$/, entriesAware: true }] },
+      // The generated validators and the format checks they call (ajv-formats' formats.js, inlined), in chunks of their
+      // own, which package.json declares free of side effects: an app importing only an enum from ./spec drops them.
+      codeSplitting: {
+        groups: [
+          {
+            name: 'validators',
+            test: /validators\.generated\.ts$|node_modules[\\/]ajv-formats[\\/]/,
+            entriesAware: true,
+          },
+        ],
+      },
       sourcemap: false,
     });
   } finally {

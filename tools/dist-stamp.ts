@@ -1,5 +1,5 @@
-// Proves that dist/ is the build of the sources now on disk, so the consumer test can pack it without building it again
-// (`npm pack` would otherwise run the whole build twice, for `prepack` and `prepare`, after `npm ci` just built it).
+// Proves that dist/ is the build of the sources now on disk, so tools/pack-kit.ts can pack it without building it again
+// (`npm pack` runs the whole build in `prepack`; the package lint and the consumer test of one run both pack).
 // `npm run build` ends by recording a digest of every input the build may read (the TypeScript and JSON files of the
 // repository, the installed dependency tree) and of every file it wrote; dist/ is fresh only while both still match.
 import { createHash } from 'node:crypto';

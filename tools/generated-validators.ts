@@ -10,14 +10,8 @@ import { controlValidatorSchemas, CONTROL_AJV_OPTIONS } from '../mocks/control-p
 import { controlPlaneDocument } from '../mocks/control-plane/control-plane-document.generated.ts';
 import { readAssumptions } from '../spec/assumptions.ts';
 import { openapiDocument } from '../spec/openapi-document.generated.ts';
-import {
-  addDocumentSchemas,
-  ajvOptions,
-  schemaId,
-  schemaModes,
-  validatedSchemaPointers,
-  type SchemaMode,
-} from '../spec/validators/ajv-setup.ts';
+import { addDocumentSchemas, ajvOptions, schemaId } from '../spec/validators/ajv-instance.ts';
+import { schemaModes, validatedSchemaPointers, type SchemaMode } from '../spec/validators/ajv-setup.ts';
 
 // Node hands a CommonJS module's exports as its default export; vitest (a bundler's interop) hands its `default`.
 const ucs2length: unknown =

@@ -1,13 +1,14 @@
 // What installing the kit adds to an app's node_modules, measured from the packed tarball: four scratch apps in the OS
 // temp dir (msw 3 alone, msw 3 + the kit, msw 3 + vitest of the kit's major, and that + the kit), each installed by npm
 // from the registry (or its cache). Prints the size of each node_modules (bytes of its files, in MB of 10^6 bytes), its
-// package count, what the kit adds, and whether pg, fast-check or a second vitest came along. Runs alone:
+// package count, what the kit adds, whether pg, fast-check or a second vitest came along, and the goal (≤ 10 MB beside
+// msw 3 and vitest 5). Runs alone:
 // `node benchmarks/probes/install-size.ts` (`--keep` leaves the apps in place and prints where). No assertion.
 import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { packKit } from './packed-app.ts';
+import { packKit } from '../../tools/pack-kit.ts';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const manifest = (await import(join(root, 'package.json'), { with: { type: 'json' } })).default as {
@@ -100,6 +101,11 @@ try {
     );
     console.log(`  added: ${added.map((folder) => folder.replace(/^node_modules\//, '')).join(', ')}`);
   }
+  // The goal is stated beside both peers an app of the kit has: msw 3 and vitest of the kit's major.
+  const beside = (trees.get('msw + vitest + kit') as Tree).bytes - (trees.get('msw + vitest') as Tree).bytes;
+  console.log(
+    `goal: the kit adds ≤ 10 MB beside msw 3 and ${vitestMajor}: ${mb(beside)} MB, ${beside <= 10e6 ? 'MET' : 'MISS'}`,
+  );
 } finally {
   if (process.argv.includes('--keep')) console.log(`apps kept in ${work}`);
   else rmSync(work, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 // A scratch app in the OS temp dir with the packed kit installed from its tarball, as a user gets it, for the probes
-// that measure what the package costs an app (load-time.ts, bundle-size.ts; install-size.ts packs with packKit). The
+// that measure what the package costs an app (load-time.ts, bundle-size.ts; install-size.ts packs with tools/pack-kit.ts). The
 // caller removes it with `remove()`.
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -7,7 +7,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { distIsFresh } from '../../tools/dist-stamp.ts';
+import { packKit } from '../../tools/pack-kit.ts';
 
 const repository = fileURLToPath(new URL('../../', import.meta.url));
 const run = promisify(execFile);
@@ -28,24 +28,6 @@ function npmEnv(): NodeJS.ProcessEnv {
 }
 
 /**
- * Packs the kit into `work` as `npm pack` does for a release (built afresh unless dist/ is provably the build of the
- * sources on disk); resolves with npm's account of the tarball.
- * @example const { filename } = await packKit(work); // agent-registry-kit-0.1.0.tgz in work
- */
-export async function packKit(
-  work: string,
-  root: string = repository,
-): Promise<{ filename: string; size: number; unpackedSize: number }> {
-  const pack = await run(
-    'npm',
-    ['pack', '--json', '--pack-destination', work, ...(distIsFresh(root) ? ['--ignore-scripts'] : [])],
-    { cwd: root, env: npmEnv(), maxBuffer: 64 * 1024 * 1024 },
-  );
-  const [packed] = JSON.parse(pack.stdout) as [{ filename: string; size: number; unpackedSize: number }];
-  return packed;
-}
-
-/**
  * Packs the kit (built afresh unless dist/ is provably the build of the sources on disk) and installs the tarball with
  * `packages` (e.g. `msw@^3`) into a new app. `root` is this checkout unless another is given (to compare with it).
  * @example const app = await packedApp(['msw@^3']); try { … } finally { await app.remove(); }
@@ -55,7 +37,7 @@ export async function packedApp(packages: string[], root: string = repository): 
   const dir = join(work, 'app');
   await mkdir(dir);
   const env = npmEnv();
-  const { filename } = await packKit(work, root);
+  const { filename } = await packKit(work, { root });
   await writeFile(
     join(dir, 'package.json'),
     `${JSON.stringify({ name: 'probe-app', private: true, type: 'module' })}\n`,

@@ -1,9 +1,10 @@
 // The vitest reporter of a contract run: gathers each test's check record, then prints the console report and writes
-// --json and --junit.
-import { writeFileSync } from 'node:fs';
+// --json, --junit and --summary.
+import { appendFileSync, writeFileSync } from 'node:fs';
 import type { Reporter, SerializedError, TestModule } from 'vitest/node';
 import type { CheckRecord } from '../../client/check-record.ts';
 import { buildReport, formatConsoleReport, type ContractReport, type ReportSection } from './contract-report.ts';
+import { formatJobSummary } from './job-summary.ts';
 import { formatJUnit } from './junit-report.ts';
 import type { RunPlan } from '../check-plan.ts';
 import type { Redact } from '../../client/redaction.ts';
@@ -15,6 +16,8 @@ export interface ContractReporterOptions {
   redact: Redact;
   jsonFile: string | undefined;
   junitFile?: string | undefined;
+  /** The Markdown job summary's file, appended to as GitHub's $GITHUB_STEP_SUMMARY expects. */
+  summaryFile?: string | undefined;
   /** Parts other modules add to the console report and the JUnit properties (e.g. status coverage). */
   sections?: readonly ReportSection[];
   write: (text: string) => void;
@@ -67,5 +70,7 @@ export class ContractReporter implements Reporter {
     this.#settings.write(redact(formatConsoleReport(report, sections)));
     if (this.#settings.jsonFile) writeFileSync(this.#settings.jsonFile, `${redact(JSON.stringify(report, null, 2))}\n`);
     if (this.#settings.junitFile) writeFileSync(this.#settings.junitFile, redact(formatJUnit(report, sections)));
+    if (this.#settings.summaryFile)
+      appendFileSync(this.#settings.summaryFile, redact(formatJobSummary(report, redact)));
   }
 }

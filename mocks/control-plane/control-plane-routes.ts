@@ -20,12 +20,12 @@ export interface ControlRoute {
 const BASE = 'https://agent-registry.kit/control-plane';
 
 /** ajv's options for the control plane's validators (tools/generate.ts compiles them with these). */
-export const CONTROL_AJV_OPTIONS: Options = {
+export const CONTROL_AJV_OPTIONS = {
   strict: false,
   allErrors: true,
   useDefaults: true,
   validateSchema: false,
-};
+} as const satisfies Options;
 
 function resolve(node: JsonObject, document: JsonObject): JsonObject {
   if (typeof node.$ref !== 'string') return node;

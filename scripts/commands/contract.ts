@@ -1,6 +1,6 @@
 // `agent-registry-kit contract` (and `npm run contract`): checks the server at API_BASE_URL against spec/openapi.yaml by
 // running the contract suite (contract-tests/) with vitest, then prints a verdict grouped by operation and writes the
-// JUnit and JSON reports asked for.
+// JUnit, JSON and Markdown job-summary reports asked for.
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +46,8 @@ Environment:
 Options:
   --junit <file>      write a JUnit XML report (for CI)
   --json <file>       write every check, its outcome, violations and exchanges as JSON
+  --summary <file>    append a Markdown job summary: the verdict, a table of every operation, the first failures
+                      (for CI: --summary "$GITHUB_STEP_SUMMARY")
   --max-writes <n>    cap on POST requests; checks the cap leaves out are reported as skipped and fail the run
                       (default: every named check once + every generated case + ${shrinkAllowance} for shrinking)
   --read-only         send only GETs and POSTs that two independent guards reject: bad credentials with an
@@ -77,12 +79,14 @@ export function readArgs(
   options: RunOptions;
   junit: string | undefined;
   json: string | undefined;
+  summary: string | undefined;
   maxWritesGiven: boolean;
 } {
   const values = parseCommandLine(
     {
       junit: { type: 'string' },
       json: { type: 'string' },
+      summary: { type: 'string' },
       'max-writes': { type: 'string' },
       'read-only': { type: 'boolean' },
       'seed-only': { type: 'boolean' },
@@ -136,7 +140,13 @@ export function readArgs(
     timeoutMs: parseCount('timeout', values.timeout, defaultRunOptions.timeoutMs, 1),
     replay: values.replay,
   };
-  return { options, junit: values.junit, json: values.json, maxWritesGiven: values['max-writes'] !== undefined };
+  return {
+    options,
+    junit: values.junit,
+    json: values.json,
+    summary: values.summary,
+    maxWritesGiven: values['max-writes'] !== undefined,
+  };
 }
 
 /** Fails fast, with one line, when nothing answers at API_BASE_URL. */
@@ -177,6 +187,7 @@ export interface SuiteRunSettings {
   redact: Redact;
   jsonFile: string | undefined;
   junitFile: string | undefined;
+  summaryFile?: string | undefined;
   write: (text: string) => void;
 }
 
@@ -281,7 +292,7 @@ export async function runSuite(
  * @example await main(['--junit', 'report.xml']); // with API_BASE_URL and API_TOKEN exported
  */
 export async function main(args: string[]): Promise<void> {
-  const { options, junit, json } = readArgs(args);
+  const { options, junit, json, summary } = readArgs(args);
   // The suite's runner and its property-based generator are optional peers of the kit: an app that only mocks the API
   // installs neither.
   requirePeers('contract', ['vitest', 'fast-check']);
@@ -328,6 +339,7 @@ export async function main(args: string[]): Promise<void> {
     redact,
     jsonFile: json,
     junitFile: junit === undefined ? undefined : resolve(junit),
+    summaryFile: summary === undefined ? undefined : resolve(summary),
     write: (text) => process.stdout.write(text),
     setupFiles,
   });

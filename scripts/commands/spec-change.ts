@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { cliError, runCommand } from '../cli-error.ts';
 import { parseCommandLine } from '../command-line.ts';
+import { requirePeers } from '../optional-peers.ts';
 import { fakeBaseUrl, streamControlPlane } from '../control-plane-read.ts';
 import { guardWrites } from '../../client/terminal-text.ts';
 import type { JsonObject } from '../../spec/index.ts';
@@ -102,6 +103,8 @@ export async function main(args: string[]): Promise<void> {
     args,
   );
   if (values.base === undefined || values.base === '') cliError(`--base is required; ${usage}`);
+  // Another version of the spec has no generated validators: ajv compiles them, an optional peer of the kit.
+  requirePeers('spec-change', ['ajv', 'ajv-formats']);
   let base: Awaited<ReturnType<typeof loadSpecVersion>>;
   let head: Awaited<ReturnType<typeof loadSpecVersion>>;
   try {

@@ -1,10 +1,10 @@
 // Maps ajv errors, once for the whole kit, into the `{ path, message }` pairs that problem+json bodies carry.
-import type { ErrorObject } from 'ajv';
+import type { SchemaError } from './ajv-setup.ts';
 import { escapePointerToken } from '../json-pointer.ts';
 import type { ValidationError } from '../types.ts';
 
 /** The JSON Pointer of the data an ajv error is about (the missing property itself for `required`). */
-export function errorDataPointer(error: ErrorObject): string {
+export function errorDataPointer(error: SchemaError): string {
   const params = error.params as Record<string, unknown>;
   if (error.keyword === 'required' && typeof params.missingProperty === 'string') {
     return `${error.instancePath}/${escapePointerToken(params.missingProperty)}`;
@@ -16,7 +16,7 @@ export function errorDataPointer(error: ErrorObject): string {
 }
 
 /** A message a person can act on, e.g. `must be one of low, normal, high`. */
-export function errorMessage(error: ErrorObject): string {
+export function errorMessage(error: SchemaError): string {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required':
@@ -36,7 +36,7 @@ export function errorMessage(error: ErrorObject): string {
  * The `{ path, message }` list for a failed validation; `prefix` places the pointers (`/path` for path parameters).
  * @example toFieldErrors(validate.errors ?? []) // [{ path: '/revenueShare', message: 'must be <= 1' }]
  */
-export function toFieldErrors(errors: readonly ErrorObject[], prefix = ''): ValidationError[] {
+export function toFieldErrors(errors: readonly SchemaError[], prefix = ''): ValidationError[] {
   const seen = new Set<string>();
   const result: ValidationError[] = [];
   for (const error of errors) {

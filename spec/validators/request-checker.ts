@@ -1,7 +1,7 @@
 // Checks one request a client sent against what the document says of its operation: path parameters, media type, body.
 // The request-side twin of response-checker.ts: each violation carries its JSON Pointer, the rule's place in the
 // document and whether that rule is the service description's (seed) or the spec's own decision (assumption).
-import type { ErrorObject } from 'ajv';
+import type { SchemaError } from './ajv-setup.ts';
 import { errorDataPointer, errorMessage } from './field-errors.ts';
 import type { JsonObject } from '../json-pointer.ts';
 import { mediaTypeOf } from './media-type.ts';
@@ -44,7 +44,7 @@ function describe(value: unknown): string {
 function fromSchemaErrors(
   operationId: OperationId,
   rule: 'path-parameter' | 'request-body-schema',
-  errors: readonly ErrorObject[],
+  errors: readonly SchemaError[],
   rootPointer: string,
   prefix: string,
   document: JsonObject,

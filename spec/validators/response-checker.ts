@@ -1,5 +1,5 @@
 // Checks one response against what the document says of its operation: status, media type, headers and body.
-import type { ErrorObject } from 'ajv';
+import type { SchemaError } from './ajv-setup.ts';
 import { mediaTypeOf } from './media-type.ts';
 import { getOperation, type DocumentedResponse } from '../operations.ts';
 import { openapiDocument } from '../openapi-document.generated.ts';
@@ -61,7 +61,7 @@ function describe(value: unknown): string {
   return text.length > 120 ? `${text.slice(0, 117)}...` : text;
 }
 
-function expectedFor(error: ErrorObject): string {
+function expectedFor(error: SchemaError): string {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required':
@@ -78,7 +78,7 @@ function expectedFor(error: ErrorObject): string {
 }
 
 /** For a `required` error, the one property it is about: origin is decided per member, not per keyword. */
-function requiredMember(error: ErrorObject): string | undefined {
+function requiredMember(error: SchemaError): string | undefined {
   const params = error.params as Record<string, unknown>;
   return error.keyword === 'required' && typeof params.missingProperty === 'string'
     ? params.missingProperty

@@ -4,14 +4,8 @@
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { openapiDocument } from '../openapi-document.generated.ts';
 import type { JsonObject } from '../json-pointer.ts';
-import {
-  addDocumentSchemas,
-  ajvOptions,
-  rootSchemaPointer as rootPointerIn,
-  schemaId,
-  type SchemaMode,
-  type SchemaValidator,
-} from './ajv-setup.ts';
+import { addDocumentSchemas, ajvOptions, schemaId } from './ajv-instance.ts';
+import { rootSchemaPointer as rootPointerIn, type SchemaMode, type SchemaValidator } from './ajv-setup.ts';
 import { requestValidators, responseValidators, strictValidators } from './schema-validators.generated.ts';
 
 export { schemaPathToPointer, type SchemaMode, type SchemaValidator } from './ajv-setup.ts';
@@ -39,14 +33,26 @@ function cacheOf(document: JsonObject): CompilerCache {
   return cache;
 }
 
-/** ajv with the formats, loaded on first use: a process that only uses the generated validators never loads it. */
+/**
+ * ajv with the formats, loaded on first use: a process that only uses the generated validators never loads it, and an
+ * app that never compiles need not install it.
+ */
 function newAjv(mode: SchemaMode, pointer: string): Ajv2020 {
   const nodeModule = globalThis.process?.getBuiltinModule?.('node:module');
   if (nodeModule === undefined)
     throw new Error(`no generated validator for ${mode} ${pointer}, and ajv compiles at run time only under Node`);
   const require = nodeModule.createRequire(import.meta.url);
-  const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
-  const addFormats = require('ajv-formats') as { default: (ajv: Ajv2020) => Ajv2020 };
+  let loaded: [typeof import('ajv/dist/2020.js'), { default: (ajv: Ajv2020) => Ajv2020 }];
+  try {
+    loaded = [require('ajv/dist/2020.js'), require('ajv-formats')];
+  } catch (error) {
+    // ajv and ajv-formats are optional peers of the kit: the commands that compile (spec-change) check for them first.
+    if ((error as { code?: unknown }).code !== 'MODULE_NOT_FOUND') throw error;
+    throw new Error(
+      `compiling the schema at ${pointer} needs ajv and ajv-formats, which are not installed here; run npm install --save-dev ajv@^8 ajv-formats@^3, then try again`,
+    );
+  }
+  const [{ Ajv2020: Ajv }, addFormats] = loaded;
   return addFormats.default(new Ajv(ajvOptions(mode)));
 }
 

@@ -20,10 +20,12 @@ const optionalPeers = Object.keys(manifest.peerDependencies).filter(
   (name) => manifest.peerDependenciesMeta[name]?.optional === true,
 );
 /** The packages a frontend app may lack: the ones the bare app leaves out. */
-const heavyPeers = ['vitest', 'fast-check', 'pg'];
+const heavyPeers = ['vitest', 'fast-check', 'pg', 'ajv', 'ajv-formats'];
 /** Files the guides link for readers of the repository (how to contribute, the lint configs): not in the package. */
 const repositoryOnly = new Set(['CONTRIBUTING.md', '.dependency-cruiser.cjs', '.spectral.yaml']);
 
+/** npm's output of the bare app's install. */
+let bareInstallOutput = '';
 /** The bare app, installed once for the steps below (the tarball and msw 3 only). */
 let bareInstall: Promise<string> | undefined;
 function bareApp(): Promise<string> {
@@ -34,7 +36,7 @@ function bareApp(): Promise<string> {
       join(app, 'package.json'),
       `${JSON.stringify({ name: 'bare-app', private: true, type: 'module' })}\n`,
     );
-    succeeded(
+    const installed = succeeded(
       await run(
         'npm',
         [...install, join(scratch.work, scratch.packed.filename), `msw@${manifest.peerDependencies.msw}`],
@@ -42,6 +44,7 @@ function bareApp(): Promise<string> {
       ),
       'npm install in the bare app',
     );
+    bareInstallOutput = `${installed.stdout}${installed.stderr}`;
     return app;
   })();
   return bareInstall;
@@ -75,7 +78,7 @@ console.log(answer.status, (await answer.json()).name);
 server.close();
 `;
 
-/** Installs without vitest, fast-check and pg beside msw alone, and there serves, mints a token and mocks with msw. */
+/** Installs without vitest, fast-check, pg and ajv beside msw alone, and there serves, mints a token and mocks with msw. */
 async function servesWithoutPeers(): Promise<void> {
   const app = await bareApp();
   const listed = await run('npm', ['ls', ...heavyPeers, '--all', '--parseable'], app);
@@ -98,21 +101,43 @@ async function servesWithoutPeers(): Promise<void> {
   expect(msw.stdout.trim()).toBe('201 Bare');
 }
 
-/** Says in one line (exit 2) what contract, diff and serve --state postgres:// need, and runs them once that is installed. */
+/**
+ * Installs from the tarball with no install-script warning naming the kit: it builds before packing (`prepack`), so its
+ * package.json has no script npm runs on install.
+ */
+async function installsWithoutScripts(): Promise<void> {
+  const app = await bareApp();
+  const warnings = bareInstallOutput
+    .split('\n')
+    .filter((line) => /install-scripts|lifecycle|prepare|postinstall/i.test(line));
+  expect(warnings.filter((line) => line.includes('agent-registry-kit'))).toEqual([]);
+  const installed = JSON.parse(
+    await readFile(join(app, 'node_modules', 'agent-registry-kit', 'package.json'), 'utf8'),
+  ) as { scripts?: Record<string, string> };
+  for (const hook of ['preinstall', 'install', 'postinstall', 'prepare'])
+    expect(installed.scripts?.[hook], hook).toBeUndefined();
+}
+
+/**
+ * Says in one line (exit 2) what contract, diff, serve --state postgres:// and spec-change need, and runs the first
+ * three once that is installed.
+ */
 async function refusesThenRunsWithPeers(): Promise<void> {
   const app = await bareApp();
   const cli = appBin('agent-registry-kit', app);
   const env = { API_BASE_URL: 'http://127.0.0.1:1', API_TOKEN: 'not-a-secret-token' };
   const postgres = ['serve', '--port', '0', '--state', 'postgres://127.0.0.1:1/x'];
-  const [contract, diff, pg] = await Promise.all([
+  const [contract, diff, pg, specChange] = await Promise.all([
     run(cli, ['contract'], app, env),
     run(cli, ['diff', '--fake', env.API_BASE_URL, '--real', env.API_BASE_URL], app, env),
     run(cli, postgres, app),
+    run(cli, ['spec-change', '--base', 'node_modules/agent-registry-kit/spec/openapi.yaml'], app),
   ]);
   const lines = {
     contract: oneLine(contract, 'contract'),
     diff: oneLine(diff, 'diff'),
     postgres: oneLine(pg, 'serve --state postgres://'),
+    specChange: oneLine(specChange, 'spec-change'),
   };
   const peerRange = (name: string): string => `${name}@${manifest.peerDependencies[name]}`;
   expect(lines.contract).toBe(
@@ -123,6 +148,9 @@ async function refusesThenRunsWithPeers(): Promise<void> {
   );
   expect(lines.postgres).toMatch(
     /^agent-registry-kit: serve --state postgres:\/\/… needs pg, which is not installed here; run npm install --save-dev pg@/,
+  );
+  expect(lines.specChange).toBe(
+    `agent-registry-kit: spec-change needs ajv and ajv-formats, which are not installed here; run npm install --save-dev ${peerRange('ajv')} ${peerRange('ajv-formats')}, then try again`,
   );
 
   // What the lines name, installed as they say (one install at a time: two npm runs in one app collide).
@@ -148,10 +176,10 @@ async function refusesThenRunsWithPeers(): Promise<void> {
   }
 }
 
-/** Runs the README’s CI snippet as written in an empty folder: npx installs the kit with what contract needs. */
+/** Runs the README’s CI line for any CI as written in an empty folder: npx installs the kit with what contract needs. */
 async function runsTheCiSnippet(): Promise<void> {
   const readme = await readFile(join(root, 'README.md'), 'utf8');
-  const command = /^\s+run: (npx --yes .*agent-registry-kit contract .*)$/m.exec(readme)?.[1] ?? '';
+  const command = /`(npx --yes [^`]*agent-registry-kit contract [^`]*)`/.exec(readme)?.[1] ?? '';
   const words = command.split(' ');
   expect(words.slice(0, 2)).toEqual(['npx', '--yes']);
   // The packages the snippet gives npx: the kit, and what contract needs (the step above holds its line to these) at
@@ -256,11 +284,15 @@ async function shipsWhatTheGuidesLink(): Promise<void> {
 /** The consumer steps of the install without optional peers; called inside consumer.test.ts's concurrent describe. */
 export function bareInstallSteps(): void {
   it(
-    'installs without vitest, fast-check and pg beside msw alone, and there serves, mints a token and mocks with msw',
+    'installs from the tarball with no install-script warning of its own (the build runs on prepack)',
+    installsWithoutScripts,
+  );
+  it(
+    'installs without vitest, fast-check, pg and ajv beside msw alone, and there serves, mints a token and mocks with msw',
     servesWithoutPeers,
   );
   it(
-    'says in one line (exit 2) what contract, diff and serve --state postgres:// need, and runs them once that is installed',
+    'says in one line (exit 2) what contract, diff, serve --state postgres:// and spec-change need, and runs the first three once that is installed',
     refusesThenRunsWithPeers,
   );
   it(

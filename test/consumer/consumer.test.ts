@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { distIsFresh } from '../../tools/dist-stamp.ts';
+import { packKit } from '../../tools/pack-kit.ts';
 import { pactVerifySteps } from './pact-verify.ts';
 import { freePort } from '../support/spawned-server.ts';
 import { chromiumExecutable, chromiumPresent, launchChromium } from '../browser/chromium.ts';
@@ -35,6 +35,7 @@ import {
   succeeded,
 } from './scratch-app.ts';
 import { bareInstallSteps } from './bare-install.ts';
+import { githubActionSteps } from './github-action.ts';
 import { storybookSteps } from './storybook.ts';
 import { docSnippetSteps } from './doc-snippets.ts';
 
@@ -59,19 +60,9 @@ let packed: typeof scratch.packed;
  * step that writes the app's package.json, so that every step after reads it whole and the steps can run side by side.
  */
 async function packAndInstall(): Promise<void> {
-  // `prepare` built dist/ during `npm ci`; `npm pack` would build it again in vain. Packed as it is only while it is
-  // provably that build of the sources now on disk (tools/dist-stamp.ts); otherwise npm builds it afresh.
-  const fresh = distIsFresh(root);
-  const pack = succeeded(
-    await run(
-      'npm',
-      ['pack', '--json', '--pack-destination', work, ...(fresh ? ['--ignore-scripts'] : [])],
-      root,
-      appEnv,
-    ),
-    `npm pack${fresh ? ' --ignore-scripts' : ''}`,
-  );
-  [packed] = JSON.parse(pack.stdout) as [typeof packed];
+  // Packed as a release is: `prepack` builds dist/, unless it is provably the build of the sources now on disk
+  // (tools/pack-kit.ts, tools/dist-stamp.ts), as after the package lint of the same run.
+  packed = await packKit(work, { root, env: appEnv });
 
   await cp(fixture, app, { recursive: true });
   await writeFile(
@@ -84,10 +75,13 @@ async function packAndInstall(): Promise<void> {
       ...install,
       join(work, packed.filename),
       `msw@${manifest.peerDependencies.msw}`,
-      // The kit's optional peers, which contract and serve --state postgres:// need (bare-install.ts goes without them).
+      // The kit's optional peers, which contract, serve --state postgres:// and spec-change need (bare-install.ts goes
+      // without them).
       `vitest@${manifest.peerDependencies.vitest}`,
       `fast-check@${manifest.peerDependencies['fast-check']}`,
       `pg@${manifest.peerDependencies.pg}`,
+      `ajv@${manifest.peerDependencies.ajv}`,
+      `ajv-formats@${manifest.peerDependencies['ajv-formats']}`,
       `typescript@${manifest.devDependencies.typescript}`,
       'jsdom',
       'happy-dom',
@@ -149,6 +143,7 @@ afterAll(async () => {
 // server or npm); none writes what another reads.
 describe('the packed package, installed into a scratch app', { timeout: 400_000, concurrent: true }, () => {
   bareInstallSteps();
+  githubActionSteps();
   pactVerifySteps();
   pactExportSteps();
   treeShakingSteps();
@@ -227,7 +222,7 @@ describe('the packed package, installed into a scratch app', { timeout: 400_000,
     const stray = paths.filter(
       (path) =>
         // The control plane's document ships beside the API's: the guides link it, and it refers to spec/openapi.yaml.
-        !/^(README\.md|package\.json|(spec\/openapi|mocks\/control-plane\/control-plane)\.yaml|docs\/[\w-]+\.md|dist\/.+\.(js|d\.ts))$/.test(
+        !/^(README\.md|LICENSE|CHANGELOG\.md|package\.json|(spec\/openapi|mocks\/control-plane\/control-plane)\.yaml|docs\/[\w-]+\.md|dist\/.+\.(js|d\.ts))$/.test(
           path,
         ) ||
         /(^|\/)(test|bench\w*|soak|demo|generate|prism|browser-demo|worker|\.ci)(\/|\.)/.test(path) ||
