@@ -19,22 +19,64 @@ export type SchemaValidator = ((data: unknown) => boolean) & { errors?: ErrorObj
 /** Every mode, in the order the generated validators are written. */
 export const schemaModes: readonly SchemaMode[] = ['request', 'response', 'strict'];
 
-function rewrite(value: JsonValue, base: string, closeObjects: boolean, document: JsonObject): JsonValue {
-  if (Array.isArray(value)) return value.map((item) => rewrite(item, base, closeObjects, document));
+/**
+ * The annotation every schema node carries into ajv: its own pointer in the document. ajv's schemaPath is relative to
+ * the compiled function the error came from (a referenced schema compiled apart starts again at `#`), but an error's
+ * parentSchema is the node whose keyword failed, in the generated validators as in those compiled at run time.
+ */
+const NODE_POINTER = 'x-kit-schema-pointer';
+
+/** Keywords whose value is one schema, a list of schemas, or a map from names to schemas (JSON Schema 2020-12). */
+const ONE_SCHEMA = new Set([
+  'items',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'additionalItems',
+]);
+const SCHEMA_LIST = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
+const SCHEMA_MAP = new Set(['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions']);
+
+interface Rewrite {
+  base: string;
+  closeObjects: boolean;
+  document: JsonObject;
+}
+
+function rewriteSchemas(value: JsonValue, pointer: string, how: Rewrite): JsonValue {
+  if (Array.isArray(value)) return value.map((item, index) => rewrite(item, `${pointer}/${index}`, how));
+  if (!isJsonObject(value)) return value;
+  const copy: JsonObject = {};
+  for (const [key, child] of Object.entries(value))
+    copy[key] = rewrite(child, `${pointer}/${escapePointerToken(key)}`, how);
+  return copy;
+}
+
+/** A schema node as ajv is given it: refs made absolute, its own pointer added, objects closed in strict mode. */
+function rewrite(value: JsonValue, pointer: string, how: Rewrite): JsonValue {
   if (!isJsonObject(value)) return value;
   const copy: JsonObject = {};
   for (const [key, child] of Object.entries(value)) {
-    copy[key] =
-      key === '$ref' && typeof child === 'string'
-        ? base + child.replace(/^#/, '')
-        : rewrite(child, base, closeObjects, document);
+    const at = `${pointer}/${escapePointerToken(key)}`;
+    if (key === '$ref' && typeof child === 'string') copy[key] = how.base + child.replace(/^#/, '');
+    else if (ONE_SCHEMA.has(key))
+      copy[key] = Array.isArray(child) ? rewriteSchemas(child, at, how) : rewrite(child, at, how);
+    else if (SCHEMA_LIST.has(key) || SCHEMA_MAP.has(key)) copy[key] = rewriteSchemas(child, at, how);
+    else copy[key] = child;
   }
+  copy[NODE_POINTER] = pointer;
   // ajv's useDefaults does not look through $ref, so a default declared on a referenced schema (TaskPriority) is carried beside the ref.
   if (typeof value.$ref === 'string' && copy.default === undefined) {
-    const target = resolveRef(value, '', document).node;
+    const target = resolveRef(value, '', how.document).node;
     if (target.default !== undefined) copy.default = target.default;
   }
-  if (closeObjects && isJsonObject(copy.properties) && copy.additionalProperties === undefined) {
+  if (how.closeObjects && isJsonObject(copy.properties) && copy.additionalProperties === undefined) {
     copy.additionalProperties = false;
   }
   return copy;
@@ -49,6 +91,10 @@ function extensionKeywords(value: JsonValue, found: Set<string>): Set<string> {
       extensionKeywords(child, found);
     }
   return found;
+}
+
+function how(mode: SchemaMode, document: JsonObject): Rewrite {
+  return { base: mode === 'strict' ? STRICT_BASE : SCHEMA_BASE, closeObjects: mode === 'strict', document };
 }
 
 /**
@@ -66,10 +112,10 @@ export function ajvOptions(mode: SchemaMode, extra: Options = {}): Options {
 export function addDocumentSchemas(ajv: Ajv2020, mode: SchemaMode, document: JsonObject): void {
   const schemas = getAtPointer(document, '/components/schemas');
   if (!isJsonObject(schemas)) throw new Error('the document has no components.schemas');
-  ajv.addVocabulary([...extensionKeywords(document, new Set(['x-assumption', 'x-assumed-keywords']))]);
+  ajv.addVocabulary([...extensionKeywords(document, new Set(['x-assumption', 'x-assumed-keywords', NODE_POINTER]))]);
   const base = mode === 'strict' ? STRICT_BASE : SCHEMA_BASE;
   for (const [name, schema] of Object.entries(schemas)) {
-    const rewritten = rewrite(schema, base, mode === 'strict', document);
+    const rewritten = rewrite(schema, `/components/schemas/${escapePointerToken(name)}`, how(mode, document));
     if (!isJsonObject(rewritten)) throw new Error(`schema ${name} is not an object`);
     ajv.addSchema({ ...rewritten, $id: `${base}/components/schemas/${name}` });
   }
@@ -88,7 +134,7 @@ export function schemaId(ajv: Ajv2020, pointer: string, mode: SchemaMode, docume
   if (root.startsWith('/components/schemas/') && root.split('/').length === 4) return base + root;
   const id = base + encodeURI(pointer);
   if (ajv.getSchema(id) === undefined) {
-    const rewritten = rewrite(schema, base, mode === 'strict', document);
+    const rewritten = rewrite(schema, pointer, how(mode, document));
     if (!isJsonObject(rewritten)) throw new Error(`no schema at ${pointer}`);
     ajv.addSchema({ ...rewritten, $id: id });
   }
@@ -108,10 +154,18 @@ export function rootSchemaPointer(pointer: string, document: JsonObject): string
 }
 
 /**
- * Turns an ajv schemaPath back into the pointer of the keyword in the document.
- * @example schemaPathToPointer('https://agent-registry.kit/openapi/components/schemas/Tokenomics/properties/price/minimum', '') // '/components/schemas/Tokenomics/properties/price/minimum'
+ * The pointer in the document of the keyword an ajv error is about, at any depth: inside an array's items, through a
+ * chain of `$ref`s, in a branch of `allOf`/`oneOf`/`anyOf`, under `additionalProperties` or `prefixItems`, it is the
+ * keyword of the schema node that failed (read from the node's own pointer, which `rewrite` gave it), not a path read
+ * against the root. `rootPointer` (the schema validated, after its `$ref`) places an error of a node with no pointer
+ * of its own (a `false` schema), from ajv's schemaPath.
+ * @example keywordPointerOf(validate.errors[0]) // '/components/schemas/Agent/required' for an item of a list missing a field
  */
-export function schemaPathToPointer(schemaPath: string, rootPointer: string): string {
+export function keywordPointerOf(error: ErrorObject, rootPointer = ''): string {
+  const node: unknown = error.parentSchema;
+  if (isJsonObject(node) && typeof node[NODE_POINTER] === 'string')
+    return `${node[NODE_POINTER]}/${escapePointerToken(error.keyword)}`;
+  const { schemaPath } = error;
   if (schemaPath.startsWith('#')) return rootPointer + decodeURI(schemaPath.slice(1));
   for (const base of [SCHEMA_BASE, STRICT_BASE]) {
     if (schemaPath.startsWith(base)) return decodeURI(schemaPath.slice(base.length).replace('#', ''));

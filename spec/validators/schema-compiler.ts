@@ -14,7 +14,7 @@ import {
 } from './ajv-setup.ts';
 import { requestValidators, responseValidators, strictValidators } from './schema-validators.generated.ts';
 
-export { schemaPathToPointer, type SchemaMode, type SchemaValidator } from './ajv-setup.ts';
+export type { SchemaMode, SchemaValidator } from './ajv-setup.ts';
 
 /** The generated validators of spec/openapi.yaml by pointer, per mode; each table is built when its mode is first used. */
 const generated: Record<SchemaMode, () => Readonly<Record<string, SchemaValidator>>> = {
