@@ -5,7 +5,7 @@ import { openapiDocument } from './openapi-document.generated.ts';
 import { isJsonObject, type JsonObject } from './json-pointer.ts';
 import { validatePathParameter, validateRequestBody } from './validators/request-validators.ts';
 import { checkResponse } from './validators/response-checker.ts';
-import { operationsOf } from './operations.ts';
+import { operationsOf, walkOperations } from './operations.ts';
 import { ruleOrigin } from './rule-origin.ts';
 
 function edited(edit: (document: JsonObject) => void): JsonObject {
@@ -82,5 +82,39 @@ describe('another version of the document', () => {
       body: '{}',
     };
     expect(checkResponse(problem, no404).violations.map((v) => v.rule)).toEqual(['status-documented']);
+  });
+});
+
+describe('walkOperations', () => {
+  const document: JsonObject = {
+    openapi: '3.1.0',
+    paths: {
+      '/b': { post: { operationId: 'makeB', responses: { '201': { $ref: '#/components/responses/Made' } } } },
+      '/a/{id}': { $ref: '#/components/pathItems/AItem' },
+    },
+    components: {
+      responses: { Made: { description: 'made' } },
+      pathItems: {
+        AItem: {
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          put: { operationId: 'putA', responses: {} },
+          get: { responses: { '200': { description: 'an a' } } },
+        },
+      },
+    },
+  };
+
+  test('yields every operation of any document in document order, path items and responses after their $ref', () => {
+    const records = walkOperations(document);
+    expect(records.map(({ operationId, method, path, pointer }) => [operationId, method, path, pointer])).toEqual([
+      ['makeB', 'POST', '/b', '/paths/~1b/post'],
+      ['putA', 'PUT', '/a/{id}', '/components/pathItems/AItem/put'],
+      [undefined, 'GET', '/a/{id}', '/components/pathItems/AItem/get'],
+    ]);
+    expect(records[0]?.responses).toEqual([
+      { status: '201', node: { description: 'made' }, pointer: '/components/responses/Made' },
+    ]);
+    expect(records[1]?.pathItemPointer).toBe('/components/pathItems/AItem');
+    expect([...operationsOf(document).keys()]).toEqual(['makeB', 'putA']);
   });
 });
