@@ -115,10 +115,83 @@ export function addDocumentSchemas(ajv: Ajv2020, mode: SchemaMode, document: Jso
   ajv.addVocabulary([...extensionKeywords(document, new Set(['x-assumption', 'x-assumed-keywords', NODE_POINTER]))]);
   const base = mode === 'strict' ? STRICT_BASE : SCHEMA_BASE;
   for (const [name, schema] of Object.entries(schemas)) {
-    const rewritten = rewrite(schema, `/components/schemas/${escapePointerToken(name)}`, how(mode, document));
-    if (!isJsonObject(rewritten)) throw new Error(`schema ${name} is not an object`);
+    const pointer = `/components/schemas/${escapePointerToken(name)}`;
+    const rewritten = rewrite(schema, pointer, how(mode, document));
+    if (!isJsonObject(rewritten)) throw new SchemaDefinitionError(pointer, '', 'is not a schema object');
+    if (ajv.validateSchema(rewritten) === false) throw invalidSchema(pointer, ajv.errors?.[0]);
     ajv.addSchema({ ...rewritten, $id: `${base}/components/schemas/${name}` });
   }
+}
+
+/** A schema of the document JSON Schema refuses, with the pointer of its node and the keyword at fault. */
+export class SchemaDefinitionError extends Error {
+  readonly pointer: string;
+  readonly keyword: string;
+
+  constructor(pointer: string, keyword: string, reason: string) {
+    super(`schema ${pointer}${keyword ? `, keyword ${keyword}` : ''}: ${reason}`);
+    this.pointer = pointer;
+    this.keyword = keyword;
+  }
+}
+
+function invalidSchema(pointer: string, error: ErrorObject | undefined): SchemaDefinitionError {
+  // The meta-schema's error is about the keyword's value: the last token of its path is the keyword.
+  const tokens = (error?.instancePath ?? '').split('/').slice(1);
+  const keyword = (tokens.pop() ?? '').replaceAll('~1', '/').replaceAll('~0', '~');
+  return new SchemaDefinitionError(
+    `${pointer}${tokens.length ? `/${tokens.join('/')}` : ''}`,
+    keyword,
+    error?.message ?? 'is invalid',
+  );
+}
+
+/** The first schema node of the document (components, then paths) that has `keyword` as one of its own keys. */
+function nodeWithKeyword(node: JsonValue, pointer: string, keyword: string): string | undefined {
+  if (Array.isArray(node)) {
+    for (const [index, item] of node.entries()) {
+      const found = nodeWithKeyword(item, `${pointer}/${index}`, keyword);
+      if (found !== undefined) return found;
+    }
+  } else if (isJsonObject(node)) {
+    if (Object.hasOwn(node, keyword)) return pointer;
+    for (const [key, child] of Object.entries(node)) {
+      const found = nodeWithKeyword(child, `${pointer}/${escapePointerToken(key)}`, keyword);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * An error ajv threw while compiling the document's schemas, as a SchemaDefinitionError naming the schema node and
+ * the keyword when ajv's message lets them be found (strict mode names the keyword or the place, not both).
+ * @example schemaDefinitionError(new Error('strict mode: unknown keyword: "maxLenght"'), document).pointer // '/components/schemas/Agent/properties/name'
+ */
+export function schemaDefinitionError(error: unknown, document: JsonObject): Error {
+  if (error instanceof SchemaDefinitionError || !(error instanceof Error))
+    return error instanceof Error ? error : new Error(String(error));
+  const line = error.message.split('\n')[0] ?? '';
+  const unknown = /unknown keyword: "([^"]+)"/.exec(line);
+  if (unknown?.[1] !== undefined) {
+    const keyword = unknown[1];
+    const at =
+      nodeWithKeyword(document.components ?? {}, '/components', keyword) ??
+      nodeWithKeyword(document.paths ?? {}, '/paths', keyword);
+    return new SchemaDefinitionError(
+      at ?? '(not found)',
+      keyword,
+      'is not a keyword of JSON Schema 2020-12 (nor an x- extension)',
+    );
+  }
+  const place = /at (?:path )?"(?:(?:https:\/\/agent-registry\.kit\/(?:openapi|strict))([^"#]*))?#([^"]*)"/.exec(line);
+  if (place)
+    return new SchemaDefinitionError(
+      decodeURI(`${place[1] ?? ''}${place[2] ?? ''}`),
+      '',
+      line.replace(/ at (?:path )?"[^"]*"/, ''),
+    );
+  return new Error(line);
 }
 
 /**

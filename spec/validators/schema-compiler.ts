@@ -8,6 +8,7 @@ import {
   addDocumentSchemas,
   ajvOptions,
   rootSchemaPointer as rootPointerIn,
+  schemaDefinitionError,
   schemaId,
   type SchemaMode,
   type SchemaValidator,
@@ -67,12 +68,18 @@ export function getSchemaValidator(
   const cached = compiled.get(key);
   if (cached) return cached;
   let ajv = instances.get(mode);
-  if (!ajv) {
-    ajv = newAjv(mode, pointer);
-    addDocumentSchemas(ajv, mode, document);
-    instances.set(mode, ajv);
+  let validate: SchemaValidator | undefined;
+  try {
+    if (!ajv) {
+      ajv = newAjv(mode, pointer);
+      addDocumentSchemas(ajv, mode, document);
+      instances.set(mode, ajv);
+    }
+    validate = ajv.getSchema(schemaId(ajv, pointer, mode, document));
+  } catch (error) {
+    // Another version of the document may hold a schema JSON Schema refuses: say which, in one line.
+    throw schemaDefinitionError(error, document);
   }
-  const validate = ajv.getSchema(schemaId(ajv, pointer, mode, document));
   if (!validate) throw new Error(`could not compile the schema at ${pointer}`);
   compiled.set(key, validate);
   return validate;
