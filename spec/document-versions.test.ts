@@ -7,6 +7,7 @@ import { validatePathParameter, validateRequestBody } from './validators/request
 import { checkResponse } from './validators/response-checker.ts';
 import { operationsOf, walkOperations } from './operations.ts';
 import { ruleOrigin } from './rule-origin.ts';
+import { getSchemaValidator } from './validators/schema-compiler.ts';
 
 function edited(edit: (document: JsonObject) => void): JsonObject {
   const copy = structuredClone(openapiDocument);
@@ -117,4 +118,14 @@ describe('walkOperations', () => {
     expect(records[1]?.pathItemPointer).toBe('/components/pathItems/AItem');
     expect([...operationsOf(document).keys()]).toEqual(['makeB', 'putA']);
   });
+});
+
+test('a version whose schema JSON Schema refuses is named by schema and keyword, in one line', () => {
+  const broken = edited((document) => {
+    const name = schema(document, 'Agent').properties;
+    if (isJsonObject(name) && isJsonObject(name.name)) name.name.maxLenght = 5;
+  });
+  expect(() => getSchemaValidator('/components/schemas/Agent', 'response', broken)).toThrow(
+    /^schema \/components\/schemas\/Agent\/properties\/name, keyword maxLenght: is not a keyword/,
+  );
 });

@@ -124,7 +124,7 @@ export function addDocumentSchemas(ajv: Ajv2020, mode: SchemaMode, document: Jso
 }
 
 /** A schema of the document JSON Schema refuses, with the pointer of its node and the keyword at fault. */
-export class SchemaDefinitionError extends Error {
+class SchemaDefinitionError extends Error {
   readonly pointer: string;
   readonly keyword: string;
 
