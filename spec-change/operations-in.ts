@@ -1,8 +1,6 @@
 // The parts of an OpenAPI document the classifier walks: local references resolved, each operation keyed by method and
 // path template, and each operation's parameters keyed so that a renamed path parameter is the same parameter.
-import { escapePointerToken, getAtPointer, isJsonObject, type JsonObject, type JsonValue } from '../spec/index.ts';
-
-const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+import { getAtPointer, isJsonObject, walkOperations, type JsonObject, type JsonValue } from '../spec/index.ts';
 
 /**
  * The object a node is, following local `$ref`s (at most 32 deep), with the pointer where it was found.
@@ -42,23 +40,15 @@ function normalizedPath(path: string): string {
  */
 export function operationsIn(document: JsonObject): Map<string, OperationAt> {
   const result = new Map<string, OperationAt>();
-  const paths = isJsonObject(document.paths) ? document.paths : {};
-  for (const [path, raw] of Object.entries(paths)) {
-    const item = resolve(document, raw, `/paths/${escapePointerToken(path)}`);
-    if (!item) continue;
-    for (const method of methods) {
-      const node = item.node[method];
-      if (!isJsonObject(node)) continue;
-      result.set(`${method.toUpperCase()} ${normalizedPath(path)}`, {
-        path,
-        method: method.toUpperCase(),
-        node,
-        pointer: `${item.pointer}/${method}`,
-        pathItem: item.node,
-        pathPointer: item.pointer,
-      });
-    }
-  }
+  for (const record of walkOperations(document))
+    result.set(`${record.method} ${normalizedPath(record.path)}`, {
+      path: record.path,
+      method: record.method,
+      node: record.operation,
+      pointer: record.pointer,
+      pathItem: record.pathItem,
+      pathPointer: record.pathItemPointer,
+    });
   return result;
 }
 

@@ -10,6 +10,7 @@ import {
   operationsOf,
   validatePathParameter,
   validateRequestBody,
+  walkOperations,
   type BodyOperationId,
   type JsonObject,
   type JsonValue,
@@ -239,58 +240,51 @@ function resolved(document: JsonObject, node: JsonValue | undefined): JsonObject
  */
 export function examplesOf(document: JsonObject): Evidence[] {
   const evidence: Evidence[] = [];
-  const paths = isJsonObject(document.paths) ? document.paths : {};
-  for (const [path, item] of Object.entries(paths)) {
-    if (!isJsonObject(item)) continue;
-    for (const [method, operation] of Object.entries(item)) {
-      if (!isJsonObject(operation) || !isJsonObject(operation.responses)) continue;
-      const pointer = `/paths/${escapePointerToken(path)}/${method}`;
-      const body = resolved(document, operation.requestBody);
-      const content = body && isJsonObject(body.content) ? body.content : {};
-      for (const [mediaType, media] of Object.entries(content)) {
+  for (const { operation, pointer, method, path, responses } of walkOperations(document)) {
+    const body = resolved(document, operation.requestBody);
+    const content = body && isJsonObject(body.content) ? body.content : {};
+    for (const [mediaType, media] of Object.entries(content)) {
+      if (!isJsonObject(media)) continue;
+      for (const { value, where } of exampleValues(
+        document,
+        media,
+        `${pointer}/requestBody/content/${escapePointerToken(mediaType)}`,
+      ))
+        evidence.push({
+          source: 'example',
+          where,
+          method,
+          path,
+          templated: true,
+          request: { contentType: mediaType, body: JSON.stringify(value), complete: true },
+          response: undefined,
+        });
+    }
+    for (const { status, node: response } of responses) {
+      const responseContent = isJsonObject(response.content) ? response.content : {};
+      for (const [mediaType, media] of Object.entries(responseContent)) {
         if (!isJsonObject(media)) continue;
         for (const { value, where } of exampleValues(
           document,
           media,
-          `${pointer}/requestBody/content/${escapePointerToken(mediaType)}`,
+          `${pointer}/responses/${status}/content/${escapePointerToken(mediaType)}`,
         ))
           evidence.push({
             source: 'example',
             where,
-            method: method.toUpperCase(),
+            method,
             path,
             templated: true,
-            request: { contentType: mediaType, body: JSON.stringify(value), complete: true },
-            response: undefined,
+            request: undefined,
+            // Headers are not part of an example, so only status, media type and body are replayed.
+            response: {
+              status: Number(status),
+              contentType: mediaType,
+              body: JSON.stringify(value),
+              complete: true,
+              headers: undefined,
+            },
           });
-      }
-      for (const [status, raw] of Object.entries(operation.responses)) {
-        const response = resolved(document, raw);
-        const responseContent = response && isJsonObject(response.content) ? response.content : {};
-        for (const [mediaType, media] of Object.entries(responseContent)) {
-          if (!isJsonObject(media)) continue;
-          for (const { value, where } of exampleValues(
-            document,
-            media,
-            `${pointer}/responses/${status}/content/${escapePointerToken(mediaType)}`,
-          ))
-            evidence.push({
-              source: 'example',
-              where,
-              method: method.toUpperCase(),
-              path,
-              templated: true,
-              request: undefined,
-              // Headers are not part of an example, so only status, media type and body are replayed.
-              response: {
-                status: Number(status),
-                contentType: mediaType,
-                body: JSON.stringify(value),
-                complete: true,
-                headers: undefined,
-              },
-            });
-        }
       }
     }
   }

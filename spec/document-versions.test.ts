@@ -5,8 +5,9 @@ import { openapiDocument } from './openapi-document.generated.ts';
 import { isJsonObject, type JsonObject } from './json-pointer.ts';
 import { validatePathParameter, validateRequestBody } from './validators/request-validators.ts';
 import { checkResponse } from './validators/response-checker.ts';
-import { operationsOf } from './operations.ts';
+import { operationsOf, walkOperations } from './operations.ts';
 import { ruleOrigin } from './rule-origin.ts';
+import { getSchemaValidator } from './validators/schema-compiler.ts';
 
 function edited(edit: (document: JsonObject) => void): JsonObject {
   const copy = structuredClone(openapiDocument);
@@ -83,4 +84,48 @@ describe('another version of the document', () => {
     };
     expect(checkResponse(problem, no404).violations.map((v) => v.rule)).toEqual(['status-documented']);
   });
+});
+
+describe('walkOperations', () => {
+  const document: JsonObject = {
+    openapi: '3.1.0',
+    paths: {
+      '/b': { post: { operationId: 'makeB', responses: { '201': { $ref: '#/components/responses/Made' } } } },
+      '/a/{id}': { $ref: '#/components/pathItems/AItem' },
+    },
+    components: {
+      responses: { Made: { description: 'made' } },
+      pathItems: {
+        AItem: {
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          put: { operationId: 'putA', responses: {} },
+          get: { responses: { '200': { description: 'an a' } } },
+        },
+      },
+    },
+  };
+
+  test('yields every operation of any document in document order, path items and responses after their $ref', () => {
+    const records = walkOperations(document);
+    expect(records.map(({ operationId, method, path, pointer }) => [operationId, method, path, pointer])).toEqual([
+      ['makeB', 'POST', '/b', '/paths/~1b/post'],
+      ['putA', 'PUT', '/a/{id}', '/components/pathItems/AItem/put'],
+      [undefined, 'GET', '/a/{id}', '/components/pathItems/AItem/get'],
+    ]);
+    expect(records[0]?.responses).toEqual([
+      { status: '201', node: { description: 'made' }, pointer: '/components/responses/Made' },
+    ]);
+    expect(records[1]?.pathItemPointer).toBe('/components/pathItems/AItem');
+    expect([...operationsOf(document).keys()]).toEqual(['makeB', 'putA']);
+  });
+});
+
+test('a version whose schema JSON Schema refuses is named by schema and keyword, in one line', () => {
+  const broken = edited((document) => {
+    const name = schema(document, 'Agent').properties;
+    if (isJsonObject(name) && isJsonObject(name.name)) name.name.maxLenght = 5;
+  });
+  expect(() => getSchemaValidator('/components/schemas/Agent', 'response', broken)).toThrow(
+    /^schema \/components\/schemas\/Agent\/properties\/name, keyword maxLenght: is not a keyword/,
+  );
 });

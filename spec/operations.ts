@@ -45,56 +45,121 @@ export interface OperationSpec {
   responses: Map<number, DocumentedResponse>;
 }
 
-function readOperations(document: JsonObject): Map<OperationId, OperationSpec> {
-  const result = new Map<OperationId, OperationSpec>();
+/** A response of an operation, after its `$ref`, under the status the document writes (`200`, `4XX`, `default`). */
+export interface OperationResponseRecord {
+  status: string;
+  node: JsonObject;
+  /** Pointer of the response object (after following its $ref). */
+  pointer: string;
+}
+
+/**
+ * One operation of an OpenAPI document, as walkOperations finds it: what every reader of operations starts from. A
+ * reader that needs more of an operation reads it from `operation` (its request body) or adds a field here computed
+ * once for every reader (the operation's resolved parameters belong beside `responses`).
+ */
+export interface OperationRecord {
+  /** As the document spells it; undefined when the operation has none. */
+  operationId: string | undefined;
+  method: HttpMethod;
+  /** The path template, e.g. `/v1/agents/{agentId}`. */
+  path: string;
+  /** Pointer of the operation object (under its path item, after the path item's `$ref`). */
+  pointer: string;
+  /** The operation object itself. */
+  operation: JsonObject;
+  /** The path item holding it (after its `$ref`), and where that is: path-level parameters live there. */
+  pathItem: JsonObject;
+  pathItemPointer: string;
+  /** The operation's responses, in document order. */
+  responses: OperationResponseRecord[];
+}
+
+const HTTP_METHODS: ReadonlySet<string> = new Set(METHODS);
+
+/**
+ * Every operation of any OpenAPI document (spec/openapi.yaml, another version of it, the control plane's), in document
+ * order: paths as written, and each path item's methods as written. The one walker of `paths` in the kit.
+ * @example walkOperations(document).map((record) => `${record.method} ${record.path}`)
+ */
+export function walkOperations(document: JsonObject): OperationRecord[] {
   const paths = document.paths;
   if (!isJsonObject(paths)) throw new Error('the document has no paths');
-  for (const [path, item] of Object.entries(paths)) {
-    if (!isJsonObject(item)) continue;
-    for (const method of METHODS) {
-      const operation = item[method];
-      if (!isJsonObject(operation)) continue;
-      const pointer = toPointer(['paths', path, method]);
-      const responses = new Map<number, DocumentedResponse>();
-      for (const [status, raw] of Object.entries(isJsonObject(operation.responses) ? operation.responses : {})) {
-        if (!isJsonObject(raw)) continue;
-        const response = resolveRef(raw, toPointer(['paths', path, method, 'responses', status]), document);
-        const headers = isJsonObject(response.node.headers) ? response.node.headers : {};
-        const documentedHeaders = Object.entries(headers).flatMap(([name, header]) => {
-          if (!isJsonObject(header)) return [];
-          const resolved = resolveRef(header, `${response.pointer}/headers/${name}`, document);
-          return [{ name, pointer: resolved.pointer, required: resolved.node.required === true }];
-        });
-        responses.set(Number(status), {
-          status: Number(status),
-          pointer: response.pointer,
-          mediaTypes: Object.keys(isJsonObject(response.node.content) ? response.node.content : {}),
-          requiredHeaders: documentedHeaders
-            .filter((header) => header.required)
-            .map(({ name, pointer }) => ({ name, pointer })),
-          optionalHeaders: documentedHeaders
-            .filter((header) => !header.required)
-            .map(({ name, pointer }) => ({ name, pointer })),
-          assumption: typeof response.node['x-assumption'] === 'string' ? response.node['x-assumption'] : undefined,
-        });
-      }
-      const requestBody = isJsonObject(operation.requestBody) ? operation.requestBody : undefined;
-      const content = requestBody && isJsonObject(requestBody.content) ? requestBody.content : undefined;
-      const requestMediaType = content ? Object.keys(content)[0] : undefined;
-      result.set(operation.operationId as OperationId, {
-        operationId: operation.operationId as OperationId,
+  const records: OperationRecord[] = [];
+  for (const [path, raw] of Object.entries(paths)) {
+    if (!isJsonObject(raw)) continue;
+    const { node: pathItem, pointer: pathItemPointer } = resolveRef(raw, toPointer(['paths', path]), document);
+    for (const [method, operation] of Object.entries(pathItem)) {
+      if (!HTTP_METHODS.has(method) || !isJsonObject(operation)) continue;
+      const pointer = `${pathItemPointer}/${method}`;
+      const declared = isJsonObject(operation.responses) ? operation.responses : {};
+      const responses = Object.entries(declared).flatMap(([status, response]) =>
+        isJsonObject(response)
+          ? [{ status, ...resolveRef(response, `${pointer}/responses/${escapePointerToken(status)}`, document) }]
+          : [],
+      );
+      records.push({
+        operationId: typeof operation.operationId === 'string' ? operation.operationId : undefined,
         method: method.toUpperCase() as HttpMethod,
         path,
         pointer,
-        pathParameters: [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? ''),
-        requestMediaType,
-        requestSchemaPointer:
-          requestMediaType === undefined
-            ? undefined
-            : `${pointer}/requestBody/content/${escapePointerToken(requestMediaType)}/schema`,
+        operation,
+        pathItem,
+        pathItemPointer,
         responses,
       });
     }
+  }
+  return records;
+}
+
+function documentedResponse(record: OperationResponseRecord, document: JsonObject): DocumentedResponse {
+  const { node, pointer } = record;
+  const headers = isJsonObject(node.headers) ? node.headers : {};
+  const documentedHeaders = Object.entries(headers).flatMap(([name, header]) => {
+    if (!isJsonObject(header)) return [];
+    const resolved = resolveRef(header, `${pointer}/headers/${escapePointerToken(name)}`, document);
+    return [{ name, pointer: resolved.pointer, required: resolved.node.required === true }];
+  });
+  return {
+    status: Number(record.status),
+    pointer,
+    mediaTypes: Object.keys(isJsonObject(node.content) ? node.content : {}),
+    requiredHeaders: documentedHeaders
+      .filter((header) => header.required)
+      .map(({ name, pointer }) => ({ name, pointer })),
+    optionalHeaders: documentedHeaders
+      .filter((header) => !header.required)
+      .map(({ name, pointer }) => ({ name, pointer })),
+    assumption: typeof node['x-assumption'] === 'string' ? node['x-assumption'] : undefined,
+  };
+}
+
+function readOperations(document: JsonObject): Map<OperationId, OperationSpec> {
+  const result = new Map<OperationId, OperationSpec>();
+  for (const record of walkOperations(document)) {
+    const { operation, pointer, path } = record;
+    if (record.operationId === undefined) continue;
+    const operationId = record.operationId as OperationId;
+    const responses = new Map<number, DocumentedResponse>();
+    for (const response of record.responses)
+      responses.set(Number(response.status), documentedResponse(response, document));
+    const requestBody = isJsonObject(operation.requestBody) ? operation.requestBody : undefined;
+    const content = requestBody && isJsonObject(requestBody.content) ? requestBody.content : undefined;
+    const requestMediaType = content ? Object.keys(content)[0] : undefined;
+    result.set(operationId, {
+      operationId,
+      method: record.method,
+      path,
+      pointer,
+      pathParameters: [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? ''),
+      requestMediaType,
+      requestSchemaPointer:
+        requestMediaType === undefined
+          ? undefined
+          : `${pointer}/requestBody/content/${escapePointerToken(requestMediaType)}/schema`,
+      responses,
+    });
   }
   return result;
 }

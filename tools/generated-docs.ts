@@ -9,7 +9,7 @@ import { createMockCore } from '../mocks/core/core.ts';
 import { silentLogger } from '../mocks/core/logger.ts';
 import { mintToken } from '../mocks/core/request/auth.ts';
 import { formatCoverageTable } from '../scripts/coverage-report.ts';
-import { getAtPointer, isJsonObject, openapiDocument, operations } from '../spec/index.ts';
+import { getAtPointer, isJsonObject, openapiDocument, operations, walkOperations } from '../spec/index.ts';
 
 /** One generated block: which file holds it, its marker name, and what goes between the markers. */
 interface DocTable {
@@ -17,11 +17,6 @@ interface DocTable {
   name: string;
   render: () => string | Promise<string>;
 }
-
-const httpMethods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
-
-type Node = Record<string, unknown>;
-const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The API's operations: request, operationId, summary and documented statuses, in the spec's order. */
 function renderApiOperations(): string {
@@ -41,16 +36,11 @@ async function renderControlPlane(): Promise<string> {
   const document: unknown = parse(
     await readFile(new URL('../mocks/control-plane/control-plane.yaml', import.meta.url), 'utf8'),
   );
-  const paths = isNode(document) && isNode(document.paths) ? document.paths : {};
-  const rows: string[] = [];
-  for (const [path, item] of Object.entries(paths)) {
-    for (const method of httpMethods) {
-      const operation = isNode(item) ? item[method] : undefined;
-      if (!isNode(operation)) continue;
-      const summary = typeof operation.summary === 'string' ? operation.summary : '';
-      rows.push(`| \`${method.toUpperCase()} ${path}\` | ${summary} |`);
-    }
-  }
+  if (!isJsonObject(document)) throw new Error('mocks/control-plane/control-plane.yaml is not a document');
+  const rows = walkOperations(document).map(({ method, path, operation }) => {
+    const summary = typeof operation.summary === 'string' ? operation.summary : '';
+    return `| \`${method} ${path}\` | ${summary} |`;
+  });
   return ['| request | does |', '|---|---|', ...rows].join('\n');
 }
 

@@ -39,7 +39,7 @@ export const controlPlaneDocument: JsonObject = {
   "paths": {
     "/__mock/health": {
       "get": {
-        "operationId": "health",
+        "operationId": "mockHealth",
         "summary": "Is the fake up",
         "tags": [
           "Control"
@@ -87,7 +87,7 @@ export const controlPlaneDocument: JsonObject = {
     },
     "/__mock/reset": {
       "post": {
-        "operationId": "reset",
+        "operationId": "mockReset",
         "summary": "Back to the seeded catalogue",
         "description": "Forgets deployed agents, tasks, scenarios and the journal, and moves the clock back by the offset `advance` added.",
         "tags": [
@@ -130,7 +130,7 @@ export const controlPlaneDocument: JsonObject = {
     },
     "/__mock/agents": {
       "get": {
-        "operationId": "listAgents",
+        "operationId": "mockListAgents",
         "summary": "List agents (the seeded catalogue first, then deploys)",
         "tags": [
           "Control"
@@ -230,7 +230,7 @@ export const controlPlaneDocument: JsonObject = {
         }
       },
       "post": {
-        "operationId": "createAgent",
+        "operationId": "mockCreateAgent",
         "summary": "Seed an agent from a partial record (the rest generated from the seed)",
         "description": "Any field of the API's Agent (spec/openapi.yaml), nested figures one by one, plus `tasksFailed` (the failures\nbehind successRate). Missing fields are generated from the seed; the status is `active` unless given;\ncirculatingSupply follows totalSupply, marketCap price × circulatingSupply and successRate the task counts,\nunless given. Checked against the Agent schema (nothing undocumented), the deploy bounds (name 1–100\ncharacters…) and those rules; each bad field is named in `errors`.\n",
         "tags": [
@@ -286,7 +286,7 @@ export const controlPlaneDocument: JsonObject = {
     },
     "/__mock/agents/{agentId}/status": {
       "put": {
-        "operationId": "setAgentStatus",
+        "operationId": "mockSetAgentStatus",
         "summary": "Set an agent's status (the API has no operation for it)",
         "tags": [
           "Control"
@@ -347,7 +347,7 @@ export const controlPlaneDocument: JsonObject = {
     },
     "/__mock/tasks": {
       "post": {
-        "operationId": "createTask",
+        "operationId": "mockCreateTask",
         "summary": "Seed a task on an agent in a given status",
         "description": "`status` is the task's status now on the mock's clock: a queued task starts after its queue wait, a processing\none started now, a completed or failed one finished now and counts in its agent's figures at once. Queued and\nprocessing tasks need an active agent (409 otherwise), as a submission does; `outcome` says how they end.\n",
         "tags": [
@@ -423,7 +423,7 @@ export const controlPlaneDocument: JsonObject = {
     },
     "/__mock/tasks/{taskId}": {
       "get": {
-        "operationId": "getMockTask",
+        "operationId": "mockGetTask",
         "summary": "Read a task (the last 10,000 are kept)",
         "tags": [
           "Control"
@@ -460,7 +460,7 @@ export const controlPlaneDocument: JsonObject = {
     },
     "/__mock/clock": {
       "get": {
-        "operationId": "getClock",
+        "operationId": "mockGetClock",
         "summary": "The mock's time",
         "tags": [
           "Control"
@@ -480,7 +480,7 @@ export const controlPlaneDocument: JsonObject = {
     },
     "/__mock/clock/advance": {
       "post": {
-        "operationId": "advanceClock",
+        "operationId": "mockAdvanceClock",
         "summary": "Move the mock's clock forward (tasks progress, rate-limit windows pass)",
         "tags": [
           "Control"
@@ -524,7 +524,7 @@ export const controlPlaneDocument: JsonObject = {
     },
     "/__mock/journal": {
       "get": {
-        "operationId": "getJournal",
+        "operationId": "mockGetJournal",
         "summary": "The last N requests to /v1 (a ring buffer of 1,000 by default)",
         "tags": [
           "Control"
@@ -574,7 +574,7 @@ export const controlPlaneDocument: JsonObject = {
         }
       },
       "delete": {
-        "operationId": "clearJournal",
+        "operationId": "mockClearJournal",
         "summary": "Empty the journal",
         "tags": [
           "Control"
@@ -594,7 +594,7 @@ export const controlPlaneDocument: JsonObject = {
     },
     "/__mock/requests": {
       "get": {
-        "operationId": "listRequests",
+        "operationId": "mockListRequests",
         "summary": "What the app sent to one operation, oldest first, read from the journal",
         "description": "The journal's requests to `operation` (an operationId or `METHOD /path/{template}` of spec/openapi.yaml), each\nwith its path parameters and its body as the fake validated it (the spec's defaults filled in). A body that\nbroke the schema, was cut at 4096 characters or was never read (a 401 is answered before the body) has no\n`body`; `bodyErrors` says why when it broke the schema. The journal's bound holds: the last 1,000 requests.\n",
         "tags": [
@@ -654,7 +654,7 @@ export const controlPlaneDocument: JsonObject = {
     },
     "/__mock/coverage": {
       "get": {
-        "operationId": "getCoverage",
+        "operationId": "mockGetCoverage",
         "summary": "What the API answered, against everything spec/openapi.yaml documents",
         "description": "Counts every /v1 answer since the last DELETE (POST /__mock/reset does not clear it, so a test suite that\nresets between tests still adds up). The universe is derived, never listed: each operation's documented\nstatuses, its named examples, `Prefer: code=` per documented status, the scenario branches (latency,\nrate-limit, each documented error status) and the problem catalogue. Kept across restarts with `--state`.\n`percent` counts documented (operation, status) pairs answered at least once over all documented pairs.\n",
         "tags": [
@@ -677,7 +677,7 @@ export const controlPlaneDocument: JsonObject = {
         }
       },
       "delete": {
-        "operationId": "clearCoverage",
+        "operationId": "mockClearCoverage",
         "summary": "Forget what was served",
         "tags": [
           "Control"
@@ -694,7 +694,7 @@ export const controlPlaneDocument: JsonObject = {
     },
     "/__mock/pact": {
       "get": {
-        "operationId": "getPact",
+        "operationId": "mockGetPact",
         "summary": "A Pact file of what the app made the fake answer",
         "description": "A Pact file (specification 4.0, or 3.0.0 with `version=3`) with one interaction per distinct (operation, method,\nanswered status, provider state) of the /v1 requests since the last DELETE, the first such exchange of each:\nPOST /__mock/reset does not clear it, and every session adds to it, so a test suite that resets between tests or\nruns in sessions (the Playwright fixture) still adds up. Each interaction has the provider state the request met\n(an agent with its status, no agent with that id, a refused token, an answer a test forced), which POST\n/__mock/provider-states sets up again. Values the server makes get matchers from spec/openapi.yaml; fields that\necho the request or the state are matched exactly. The Authorization header is a matcher with a stand-in value,\nnever the token. A request whose body is not JSON, or larger than 64 KiB, is left out. The same exchanges give\nthe same bytes. Kept in memory only.\n",
         "tags": [
@@ -796,7 +796,7 @@ export const controlPlaneDocument: JsonObject = {
         }
       },
       "delete": {
-        "operationId": "clearPact",
+        "operationId": "mockClearPact",
         "summary": "Forget the exchanges the pact is made of",
         "tags": [
           "Control"
@@ -816,7 +816,7 @@ export const controlPlaneDocument: JsonObject = {
     },
     "/__mock/provider-states": {
       "post": {
-        "operationId": "changeProviderState",
+        "operationId": "mockChangeProviderState",
         "summary": "Pact's state-change protocol, for a pact verified against the fake itself",
         "description": "Sets the fake (the session the request names) up for a provider state that GET /__mock/pact writes, as a Pact\nverifier's `providerStatesSetupUrl` asks before each interaction (`action: setup`, the default), and takes it\ndown after (`action: teardown`: back to the seed, as POST /__mock/reset). The states:\n`an agent exists with status <active|paused|deprecated>` (params `agentId`: that agent gets the status, seeded\nwhen the fake has none with that id); `no agent has the requested agentId` (params `agentId`; refused when the\nfake has one); `the registry answers <operationId> with <status>` and `the bearer token is refused` (params\n`operationId`, `status`: the operation answers the spec's example of that status until the teardown). A state\nit does not know, or params that do not fit it, is a 400 naming the field.\n",
         "tags": [
@@ -887,7 +887,7 @@ export const controlPlaneDocument: JsonObject = {
     },
     "/__mock/overrides": {
       "put": {
-        "operationId": "setOverride",
+        "operationId": "mockSetOverride",
         "summary": "Answer one operation of the API with a chosen status and body until reset",
         "description": "`operation` is an operationId or `METHOD /path/{template}` of spec/openapi.yaml. The answer is checked with the\nspec's response checker (documented status, media type, required headers, body schema, no undocumented field)\nunless `unchecked` is true; a breaking one is a 400 whose `errors` give each JSON Pointer and rule. Without a\nbody, the spec's example of that status is served. POST /__mock/reset or DELETE here removes every override.\nOverrides are kept like scenarios: with --state they survive a restart (each checked again when loaded) and on\nPostgreSQL they hold on every replica from the next request on.\n",
         "tags": [
@@ -985,7 +985,7 @@ export const controlPlaneDocument: JsonObject = {
         }
       },
       "delete": {
-        "operationId": "clearOverrides",
+        "operationId": "mockClearOverrides",
         "summary": "Remove every override",
         "tags": [
           "Control"
@@ -1005,7 +1005,7 @@ export const controlPlaneDocument: JsonObject = {
     },
     "/__mock/scenarios": {
       "get": {
-        "operationId": "getScenarios",
+        "operationId": "mockGetScenarios",
         "summary": "The active scenarios",
         "tags": [
           "Control"
@@ -1023,7 +1023,7 @@ export const controlPlaneDocument: JsonObject = {
         }
       },
       "put": {
-        "operationId": "setScenarios",
+        "operationId": "mockSetScenarios",
         "summary": "Replace the active scenarios",
         "tags": [
           "Control"
@@ -1077,7 +1077,7 @@ export const controlPlaneDocument: JsonObject = {
         }
       },
       "delete": {
-        "operationId": "clearScenarios",
+        "operationId": "mockClearScenarios",
         "summary": "Switch every scenario off",
         "tags": [
           "Control"
@@ -1100,7 +1100,7 @@ export const controlPlaneDocument: JsonObject = {
     },
     "/__mock/sessions": {
       "get": {
-        "operationId": "listSessions",
+        "operationId": "mockListSessions",
         "summary": "The live sessions, least recently used first",
         "description": "A request with the header `X-Mock-Session: <id>` (or the cookie `mock-session=<id>`, for pages the browser\nnavigates) is answered by session `<id>`: a store, clock, scenarios and journal of its own, created from the seed\non first use. Control-plane requests with the header (reset, scenarios, clock, journal, agents, tasks) act on that\nsession only; requests without it are the default session's. Coverage counts every session together.\nAt most `max` sessions live at once, holding at most `maxRecords` records together (agents beside the seed's\ncatalogue, which every session shares; tasks; journal entries; one per KiB of overrides' answers); beyond either\nbound the least recently used session is forgotten (its next request starts it over from the seed). One session\nalone holds at most `maxRecords` too: what would take it past them is a 503 `state-not-saved`. A request from a\npage of another site (the control plane's origin rule) naming a session is a 403 `forbidden-origin`, and a\nrequest answered 401 or 403 creates no session. Sessions live in memory: `--state` keeps the default session\nonly.\n",
         "tags": [
@@ -1167,7 +1167,7 @@ export const controlPlaneDocument: JsonObject = {
     },
     "/__mock/sessions/{sessionId}": {
       "delete": {
-        "operationId": "deleteSession",
+        "operationId": "mockDeleteSession",
         "summary": "Forget one session (its next request starts it over from the seed)",
         "tags": [
           "Sessions"
@@ -1203,7 +1203,7 @@ export const controlPlaneDocument: JsonObject = {
     },
     "/__mock/sessions/{sessionId}/reset": {
       "post": {
-        "operationId": "resetSession",
+        "operationId": "mockResetSession",
         "summary": "Back to the seeded catalogue, for one session",
         "description": "The same as `POST /__mock/reset` with `X-Mock-Session`; a session that is not live is already at the seed.",
         "tags": [

@@ -1,7 +1,7 @@
 // Reads the operations of mocks/control-plane/control-plane.yaml (as generated data) and the schemas of their queries
 // and bodies: control-plane-schemas.ts builds the routes from them at run time, tools/generate.ts the validators.
 import type { Options } from 'ajv/dist/2020.js';
-import { escapePointerToken, isJsonObject, type JsonObject } from '../../spec/index.ts';
+import { isJsonObject, walkOperations, type JsonObject } from '../../spec/index.ts';
 import type { operations } from './control-plane-types.generated.ts';
 
 /** The operationIds of mocks/control-plane/control-plane.yaml. */
@@ -50,49 +50,44 @@ interface ControlOperationSchemas {
  */
 export function readOperations(document: JsonObject): ControlOperationSchemas[] {
   const result: ControlOperationSchemas[] = [];
-  const paths = isJsonObject(document.paths) ? document.paths : {};
-  for (const [path, item] of Object.entries(paths)) {
-    if (!isJsonObject(item)) continue;
-    for (const [method, operation] of Object.entries(item)) {
-      if (!isJsonObject(operation) || typeof operation.operationId !== 'string') continue;
-      const pointer = `/paths/${escapePointerToken(path)}/${method}`;
-      const query = (Array.isArray(operation.parameters) ? operation.parameters : [])
-        .filter(isJsonObject)
-        .map((parameter) => resolve(parameter, document))
-        .filter((parameter) => parameter.in === 'query' && typeof parameter.name === 'string');
-      const properties: JsonObject = {};
-      for (const parameter of query) properties[String(parameter.name)] = parameter.schema ?? {};
-      const body = isJsonObject(operation.requestBody) ? resolve(operation.requestBody, document) : undefined;
-      result.push({
-        spec: {
-          operationId: operation.operationId as ControlOperationId,
-          method: method.toUpperCase(),
-          path,
-          queryParameters: query.map((parameter) => {
-            const schema = isJsonObject(parameter.schema) ? resolve(parameter.schema, document) : {};
-            return { name: String(parameter.name), numeric: schema.type === 'integer' || schema.type === 'number' };
-          }),
-        },
-        query:
-          query.length === 0
-            ? undefined
-            : {
-                $id: `${BASE}/query${encodeURI(pointer)}`,
-                type: 'object',
-                properties: rebase(properties),
-                required: query
-                  .filter((parameter) => parameter.required === true)
-                  .map((parameter) => String(parameter.name)),
-              },
-        body:
-          body === undefined
-            ? undefined
-            : {
-                $id: `${BASE}/body${encodeURI(pointer)}`,
-                $ref: `${BASE}#${encodeURI(`${pointer}/requestBody/content/application~1json/schema`)}`,
-              },
-      });
-    }
+  for (const { operationId, operation, method, path, pointer } of walkOperations(document)) {
+    if (operationId === undefined) continue;
+    const query = (Array.isArray(operation.parameters) ? operation.parameters : [])
+      .filter(isJsonObject)
+      .map((parameter) => resolve(parameter, document))
+      .filter((parameter) => parameter.in === 'query' && typeof parameter.name === 'string');
+    const properties: JsonObject = {};
+    for (const parameter of query) properties[String(parameter.name)] = parameter.schema ?? {};
+    const body = isJsonObject(operation.requestBody) ? resolve(operation.requestBody, document) : undefined;
+    result.push({
+      spec: {
+        operationId: operationId as ControlOperationId,
+        method,
+        path,
+        queryParameters: query.map((parameter) => {
+          const schema = isJsonObject(parameter.schema) ? resolve(parameter.schema, document) : {};
+          return { name: String(parameter.name), numeric: schema.type === 'integer' || schema.type === 'number' };
+        }),
+      },
+      query:
+        query.length === 0
+          ? undefined
+          : {
+              $id: `${BASE}/query${encodeURI(pointer)}`,
+              type: 'object',
+              properties: rebase(properties),
+              required: query
+                .filter((parameter) => parameter.required === true)
+                .map((parameter) => String(parameter.name)),
+            },
+      body:
+        body === undefined
+          ? undefined
+          : {
+              $id: `${BASE}/body${encodeURI(pointer)}`,
+              $ref: `${BASE}#${encodeURI(`${pointer}/requestBody/content/application~1json/schema`)}`,
+            },
+    });
   }
   return result;
 }

@@ -9,22 +9,22 @@ const operation = (operationId: string) => {
 
 describe('queries of the control plane, read with its document', () => {
   it.each([
-    ['defaults filled in', ['listAgents', ''], { ok: true, value: { offset: 0, limit: 100 } }],
+    ['defaults filled in', ['mockListAgents', ''], { ok: true, value: { offset: 0, limit: 100 } }],
     [
       'numbers where the schema says so',
-      ['listAgents', 'offset=3&limit=7'],
+      ['mockListAgents', 'offset=3&limit=7'],
       { ok: true, value: { offset: 3, limit: 7 } },
     ],
     [
       'an enum value',
-      ['listAgents', 'status=paused'],
+      ['mockListAgents', 'status=paused'],
       { ok: true, value: { status: 'paused', offset: 0, limit: 100 } },
     ],
-    ['a word for a number', ['listAgents', 'limit=ten'], { ok: false, paths: ['/query/limit'] }],
-    ['a negative offset', ['listAgents', 'offset=-1'], { ok: false, paths: ['/query/offset'] }],
-    ['over the documented maximum', ['listAgents', 'limit=1001'], { ok: false, paths: ['/query/limit'] }],
-    ['a status outside the enum', ['listAgents', 'status=gone'], { ok: false, paths: ['/query/status'] }],
-    ['a query on an operation without one is ignored', ['getClock', 'x=1'], { ok: true, value: {} }],
+    ['a word for a number', ['mockListAgents', 'limit=ten'], { ok: false, paths: ['/query/limit'] }],
+    ['a negative offset', ['mockListAgents', 'offset=-1'], { ok: false, paths: ['/query/offset'] }],
+    ['over the documented maximum', ['mockListAgents', 'limit=1001'], { ok: false, paths: ['/query/limit'] }],
+    ['a status outside the enum', ['mockListAgents', 'status=gone'], { ok: false, paths: ['/query/status'] }],
+    ['a query on an operation without one is ignored', ['mockGetClock', 'x=1'], { ok: true, value: {} }],
   ] as const)('%s', (_name, [operationId, query], want) => {
     const result = parseQuery(operation(operationId), query);
     if (want.ok) expect(result).toEqual(want);
@@ -34,11 +34,11 @@ describe('queries of the control plane, read with its document', () => {
 
 describe('bodies of the control plane, validated against its document', () => {
   it.each([
-    ['a status', ['setAgentStatus', { status: 'paused' }], []],
-    ['a status outside the enum', ['setAgentStatus', { status: 'gone' }], ['/status']],
-    ['no seconds', ['advanceClock', {}], ['/seconds']],
-    ['seconds over ten years', ['advanceClock', { seconds: 315_360_001 }], ['/seconds']],
-    ['an unknown scenario setting', ['setScenarios', { latencyMs: 1, extra: true }], ['/extra']],
+    ['a status', ['mockSetAgentStatus', { status: 'paused' }], []],
+    ['a status outside the enum', ['mockSetAgentStatus', { status: 'gone' }], ['/status']],
+    ['no seconds', ['mockAdvanceClock', {}], ['/seconds']],
+    ['seconds over ten years', ['mockAdvanceClock', { seconds: 315_360_001 }], ['/seconds']],
+    ['an unknown scenario setting', ['mockSetScenarios', { latencyMs: 1, extra: true }], ['/extra']],
   ] as const)('%s', (_name, [operationId, body], paths) => {
     const result = validateBody(operation(operationId), structuredClone(body));
     expect(result.ok ? [] : result.errors.map((error) => error.path)).toEqual(paths);

@@ -18,7 +18,7 @@ export interface ControlOperationSpec extends ControlRoute {
 
 /**
  * Every operation of mocks/control-plane/control-plane.yaml, in document order.
- * @example controlOperations.find((operation) => operation.operationId === 'getClock')?.path // '/__mock/clock'
+ * @example controlOperations.find((operation) => operation.operationId === 'mockGetClock')?.path // '/__mock/clock'
  */
 export const controlOperations: readonly ControlOperationSpec[] = readOperations(controlPlaneDocument).map(
   ({ spec, query, body }) => ({
@@ -37,7 +37,7 @@ function generated(key: string): SchemaValidator {
 
 /**
  * Turns a query string into the operation's query object (numbers where the schema says so) and validates it.
- * @example parseQuery(listAgents, 'limit=5') // { ok: true, value: { limit: 5, offset: 0 } }
+ * @example parseQuery(mockListAgents, 'limit=5') // { ok: true, value: { limit: 5, offset: 0 } }
  */
 export function parseQuery(
   operation: ControlOperationSpec,

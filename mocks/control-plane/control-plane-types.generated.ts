@@ -8,7 +8,7 @@ export interface paths {
             cookie?: never;
         };
         /** Is the fake up */
-        get: operations["health"];
+        get: operations["mockHealth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -30,7 +30,7 @@ export interface paths {
          * Back to the seeded catalogue
          * @description Forgets deployed agents, tasks, scenarios and the journal, and moves the clock back by the offset `advance` added.
          */
-        post: operations["reset"];
+        post: operations["mockReset"];
         delete?: never;
         options?: never;
         head?: never;
@@ -45,7 +45,7 @@ export interface paths {
             cookie?: never;
         };
         /** List agents (the seeded catalogue first, then deploys) */
-        get: operations["listAgents"];
+        get: operations["mockListAgents"];
         put?: never;
         /**
          * Seed an agent from a partial record (the rest generated from the seed)
@@ -55,7 +55,7 @@ export interface paths {
          *     unless given. Checked against the Agent schema (nothing undocumented), the deploy bounds (name 1–100
          *     characters…) and those rules; each bad field is named in `errors`.
          */
-        post: operations["createAgent"];
+        post: operations["mockCreateAgent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -71,7 +71,7 @@ export interface paths {
         };
         get?: never;
         /** Set an agent's status (the API has no operation for it) */
-        put: operations["setAgentStatus"];
+        put: operations["mockSetAgentStatus"];
         post?: never;
         delete?: never;
         options?: never;
@@ -94,7 +94,7 @@ export interface paths {
          *     one started now, a completed or failed one finished now and counts in its agent's figures at once. Queued and
          *     processing tasks need an active agent (409 otherwise), as a submission does; `outcome` says how they end.
          */
-        post: operations["createTask"];
+        post: operations["mockCreateTask"];
         delete?: never;
         options?: never;
         head?: never;
@@ -109,7 +109,7 @@ export interface paths {
             cookie?: never;
         };
         /** Read a task (the last 10,000 are kept) */
-        get: operations["getMockTask"];
+        get: operations["mockGetTask"];
         put?: never;
         post?: never;
         delete?: never;
@@ -126,7 +126,7 @@ export interface paths {
             cookie?: never;
         };
         /** The mock's time */
-        get: operations["getClock"];
+        get: operations["mockGetClock"];
         put?: never;
         post?: never;
         delete?: never;
@@ -145,7 +145,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Move the mock's clock forward (tasks progress, rate-limit windows pass) */
-        post: operations["advanceClock"];
+        post: operations["mockAdvanceClock"];
         delete?: never;
         options?: never;
         head?: never;
@@ -160,11 +160,11 @@ export interface paths {
             cookie?: never;
         };
         /** The last N requests to /v1 (a ring buffer of 1,000 by default) */
-        get: operations["getJournal"];
+        get: operations["mockGetJournal"];
         put?: never;
         post?: never;
         /** Empty the journal */
-        delete: operations["clearJournal"];
+        delete: operations["mockClearJournal"];
         options?: never;
         head?: never;
         patch?: never;
@@ -184,7 +184,7 @@ export interface paths {
          *     broke the schema, was cut at 4096 characters or was never read (a 401 is answered before the body) has no
          *     `body`; `bodyErrors` says why when it broke the schema. The journal's bound holds: the last 1,000 requests.
          */
-        get: operations["listRequests"];
+        get: operations["mockListRequests"];
         put?: never;
         post?: never;
         delete?: never;
@@ -208,11 +208,11 @@ export interface paths {
          *     rate-limit, each documented error status) and the problem catalogue. Kept across restarts with `--state`.
          *     `percent` counts documented (operation, status) pairs answered at least once over all documented pairs.
          */
-        get: operations["getCoverage"];
+        get: operations["mockGetCoverage"];
         put?: never;
         post?: never;
         /** Forget what was served */
-        delete: operations["clearCoverage"];
+        delete: operations["mockClearCoverage"];
         options?: never;
         head?: never;
         patch?: never;
@@ -237,11 +237,11 @@ export interface paths {
          *     never the token. A request whose body is not JSON, or larger than 64 KiB, is left out. The same exchanges give
          *     the same bytes. Kept in memory only.
          */
-        get: operations["getPact"];
+        get: operations["mockGetPact"];
         put?: never;
         post?: never;
         /** Forget the exchanges the pact is made of */
-        delete: operations["clearPact"];
+        delete: operations["mockClearPact"];
         options?: never;
         head?: never;
         patch?: never;
@@ -267,7 +267,7 @@ export interface paths {
          *     `operationId`, `status`: the operation answers the spec's example of that status until the teardown). A state
          *     it does not know, or params that do not fit it, is a 400 naming the field.
          */
-        post: operations["changeProviderState"];
+        post: operations["mockChangeProviderState"];
         delete?: never;
         options?: never;
         head?: never;
@@ -291,10 +291,10 @@ export interface paths {
          *     Overrides are kept like scenarios: with --state they survive a restart (each checked again when loaded) and on
          *     PostgreSQL they hold on every replica from the next request on.
          */
-        put: operations["setOverride"];
+        put: operations["mockSetOverride"];
         post?: never;
         /** Remove every override */
-        delete: operations["clearOverrides"];
+        delete: operations["mockClearOverrides"];
         options?: never;
         head?: never;
         patch?: never;
@@ -308,12 +308,12 @@ export interface paths {
             cookie?: never;
         };
         /** The active scenarios */
-        get: operations["getScenarios"];
+        get: operations["mockGetScenarios"];
         /** Replace the active scenarios */
-        put: operations["setScenarios"];
+        put: operations["mockSetScenarios"];
         post?: never;
         /** Switch every scenario off */
-        delete: operations["clearScenarios"];
+        delete: operations["mockClearScenarios"];
         options?: never;
         head?: never;
         patch?: never;
@@ -340,7 +340,7 @@ export interface paths {
          *     request answered 401 or 403 creates no session. Sessions live in memory: `--state` keeps the default session
          *     only.
          */
-        get: operations["listSessions"];
+        get: operations["mockListSessions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -360,7 +360,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Forget one session (its next request starts it over from the seed) */
-        delete: operations["deleteSession"];
+        delete: operations["mockDeleteSession"];
         options?: never;
         head?: never;
         patch?: never;
@@ -379,7 +379,7 @@ export interface paths {
          * Back to the seeded catalogue, for one session
          * @description The same as `POST /__mock/reset` with `X-Mock-Session`; a session that is not live is already at the seed.
          */
-        post: operations["resetSession"];
+        post: operations["mockResetSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -622,7 +622,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    health: {
+    mockHealth: {
         parameters: {
             query?: never;
             header?: never;
@@ -650,7 +650,7 @@ export interface operations {
             405: components["responses"]["Problem"];
         };
     };
-    reset: {
+    mockReset: {
         parameters: {
             query?: never;
             header?: never;
@@ -676,7 +676,7 @@ export interface operations {
             503: components["responses"]["NotSaved"];
         };
     };
-    listAgents: {
+    mockListAgents: {
         parameters: {
             query?: {
                 status?: components["schemas"]["AgentStatus"];
@@ -713,7 +713,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
         };
     };
-    createAgent: {
+    mockCreateAgent: {
         parameters: {
             query?: never;
             header?: never;
@@ -740,7 +740,7 @@ export interface operations {
             503: components["responses"]["NotSaved"];
         };
     };
-    setAgentStatus: {
+    mockSetAgentStatus: {
         parameters: {
             query?: never;
             header?: never;
@@ -772,7 +772,7 @@ export interface operations {
             503: components["responses"]["NotSaved"];
         };
     };
-    createTask: {
+    mockCreateTask: {
         parameters: {
             query?: never;
             header?: never;
@@ -814,7 +814,7 @@ export interface operations {
             503: components["responses"]["NotSaved"];
         };
     };
-    getMockTask: {
+    mockGetTask: {
         parameters: {
             query?: never;
             header?: never;
@@ -838,7 +838,7 @@ export interface operations {
             404: components["responses"]["Problem"];
         };
     };
-    getClock: {
+    mockGetClock: {
         parameters: {
             query?: never;
             header?: never;
@@ -852,7 +852,7 @@ export interface operations {
             405: components["responses"]["Problem"];
         };
     };
-    advanceClock: {
+    mockAdvanceClock: {
         parameters: {
             query?: never;
             header?: never;
@@ -874,7 +874,7 @@ export interface operations {
             503: components["responses"]["NotSaved"];
         };
     };
-    getJournal: {
+    mockGetJournal: {
         parameters: {
             query?: {
                 limit?: number;
@@ -901,7 +901,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
         };
     };
-    clearJournal: {
+    mockClearJournal: {
         parameters: {
             query?: never;
             header?: never;
@@ -921,7 +921,7 @@ export interface operations {
             405: components["responses"]["Problem"];
         };
     };
-    listRequests: {
+    mockListRequests: {
         parameters: {
             query: {
                 operation: string;
@@ -949,7 +949,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
         };
     };
-    getCoverage: {
+    mockGetCoverage: {
         parameters: {
             query?: never;
             header?: never;
@@ -970,7 +970,7 @@ export interface operations {
             405: components["responses"]["Problem"];
         };
     };
-    clearCoverage: {
+    mockClearCoverage: {
         parameters: {
             query?: never;
             header?: never;
@@ -989,7 +989,7 @@ export interface operations {
             405: components["responses"]["Problem"];
         };
     };
-    getPact: {
+    mockGetPact: {
         parameters: {
             query: {
                 consumer: string;
@@ -1025,7 +1025,7 @@ export interface operations {
             405: components["responses"]["Problem"];
         };
     };
-    clearPact: {
+    mockClearPact: {
         parameters: {
             query?: never;
             header?: never;
@@ -1045,7 +1045,7 @@ export interface operations {
             405: components["responses"]["Problem"];
         };
     };
-    changeProviderState: {
+    mockChangeProviderState: {
         parameters: {
             query?: never;
             header?: never;
@@ -1084,7 +1084,7 @@ export interface operations {
             503: components["responses"]["NotSaved"];
         };
     };
-    setOverride: {
+    mockSetOverride: {
         parameters: {
             query?: never;
             header?: never;
@@ -1128,7 +1128,7 @@ export interface operations {
             503: components["responses"]["NotSaved"];
         };
     };
-    clearOverrides: {
+    mockClearOverrides: {
         parameters: {
             query?: never;
             header?: never;
@@ -1148,7 +1148,7 @@ export interface operations {
             405: components["responses"]["Problem"];
         };
     };
-    getScenarios: {
+    mockGetScenarios: {
         parameters: {
             query?: never;
             header?: never;
@@ -1162,7 +1162,7 @@ export interface operations {
             405: components["responses"]["Problem"];
         };
     };
-    setScenarios: {
+    mockSetScenarios: {
         parameters: {
             query?: never;
             header?: never;
@@ -1181,7 +1181,7 @@ export interface operations {
             503: components["responses"]["NotSaved"];
         };
     };
-    clearScenarios: {
+    mockClearScenarios: {
         parameters: {
             query?: never;
             header?: never;
@@ -1202,7 +1202,7 @@ export interface operations {
             503: components["responses"]["NotSaved"];
         };
     };
-    listSessions: {
+    mockListSessions: {
         parameters: {
             query?: never;
             header?: never;
@@ -1236,7 +1236,7 @@ export interface operations {
             405: components["responses"]["Problem"];
         };
     };
-    deleteSession: {
+    mockDeleteSession: {
         parameters: {
             query?: never;
             header?: never;
@@ -1260,7 +1260,7 @@ export interface operations {
             405: components["responses"]["Problem"];
         };
     };
-    resetSession: {
+    mockResetSession: {
         parameters: {
             query?: never;
             header?: never;

@@ -1382,17 +1382,17 @@ return errors === 0;
 validate13.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
     return {
-    "listAgents query": v0,
-    "createAgent body": v1,
-    "setAgentStatus body": v2,
-    "createTask body": v3,
-    "advanceClock body": v4,
-    "getJournal query": v5,
-    "listRequests query": v6,
-    "getPact query": v7,
-    "changeProviderState body": v8,
-    "setOverride body": v9,
-    "setScenarios body": v10,
+    "mockListAgents query": v0,
+    "mockCreateAgent body": v1,
+    "mockSetAgentStatus body": v2,
+    "mockCreateTask body": v3,
+    "mockAdvanceClock body": v4,
+    "mockGetJournal query": v5,
+    "mockListRequests query": v6,
+    "mockGetPact query": v7,
+    "mockChangeProviderState body": v8,
+    "mockSetOverride body": v9,
+    "mockSetScenarios body": v10,
     };
   }
 }

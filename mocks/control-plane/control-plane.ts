@@ -126,37 +126,37 @@ async function seededResponse<T>(
 
 /** Every operation of mocks/control-plane/control-plane.yaml: one missing is a type error. */
 const controlHandlers = {
-  health: (_request, host) =>
+  mockHealth: (_request, host) =>
     jsonValueResponse(200, {
       status: 'ok',
       seed: host.seed,
       agents: host.store.agentCount,
       tasks: host.store.taskCount,
     }),
-  reset: async (_request, host) => {
+  mockReset: async (_request, host) => {
     host.reset();
     await host.persist();
     return jsonValueResponse(200, { seed: host.seed, agents: host.store.agentCount });
   },
-  listAgents: ({ query }, host) => {
+  mockListAgents: ({ query }, host) => {
     const offset = query.offset ?? 0;
     const limit = query.limit ?? 100;
     const page = host.store.list({ offset, limit, ...(query.status !== undefined && { status: query.status }) });
     return jsonValueResponse(200, { total: page.total, offset, limit, agents: page.agents });
   },
-  setAgentStatus: async ({ params, body, instance }, host) => {
+  mockSetAgentStatus: async ({ params, body, instance }, host) => {
     const agentId = params.agentId ?? '';
     const agent = host.store.setStatus(agentId, body.status);
     if (!agent) return problemResponse('agent-not-found', { detail: `No agent has the id ${agentId}.`, instance });
     await host.persist();
     return jsonValueResponse(200, agent);
   },
-  createAgent: ({ body, instance }, host) => seededResponse(host.store.seedAgent(body), instance, host),
-  createTask: ({ body, instance }, host) => {
+  mockCreateAgent: ({ body, instance }, host) => seededResponse(host.store.seedAgent(body), instance, host),
+  mockCreateTask: ({ body, instance }, host) => {
     const seeded = host.store.seedTask(body);
     return seededResponse(seeded.ok ? { ok: true, value: toControlPlaneTask(seeded.value) } : seeded, instance, host);
   },
-  setOverride: async ({ body, instance }, host) => {
+  mockSetOverride: async ({ body, instance }, host) => {
     try {
       const built = buildOverrideFrom(body);
       await host.setOverride(built);
@@ -175,11 +175,11 @@ const controlHandlers = {
       });
     }
   },
-  clearOverrides: async (_request, host) => {
+  mockClearOverrides: async (_request, host) => {
     await host.clearOverrides();
     return noContent();
   },
-  getMockTask: ({ params, instance }, host) => {
+  mockGetTask: ({ params, instance }, host) => {
     const task = host.store.findTask(params.taskId ?? '');
     if (!task)
       return problemResponse('task-not-found', {
@@ -188,8 +188,8 @@ const controlHandlers = {
       });
     return jsonValueResponse(200, toControlPlaneTask(task));
   },
-  getClock: (_request, host) => jsonValueResponse(200, clockView(host)),
-  advanceClock: async ({ body, instance }, host) => {
+  mockGetClock: (_request, host) => jsonValueResponse(200, clockView(host)),
+  mockAdvanceClock: async ({ body, instance }, host) => {
     const problem = clockStepProblem(body.seconds * 1000, host.clock.offset);
     if (problem !== undefined)
       return problemResponse('bad-request', {
@@ -200,11 +200,11 @@ const controlHandlers = {
     await host.advanceClock(body.seconds * 1000);
     return jsonValueResponse(200, clockView(host));
   },
-  getJournal: ({ query }, host) => {
+  mockGetJournal: ({ query }, host) => {
     const limit = Math.min(query.limit ?? host.journal.capacity, host.journal.capacity);
     return jsonValueResponse(200, { capacity: host.journal.capacity, entries: host.journal.entries(limit) });
   },
-  listRequests: ({ query, instance }, host) => {
+  mockListRequests: ({ query, instance }, host) => {
     // The schema requires a non-empty text; which texts name an operation, the spec's operations say.
     const name: unknown = query.operation;
     const operation = typeof name === 'string' ? findOperation(name) : undefined;
@@ -219,17 +219,17 @@ const controlHandlers = {
     const requests = recordedRequests(host.journal.entriesAfter(query.after ?? 0), operation.operationId);
     return jsonValueResponse(200, { requests });
   },
-  clearJournal: (_request, host) => {
+  mockClearJournal: (_request, host) => {
     host.journal.clear();
     return noContent();
   },
-  getCoverage: (_request, host) => jsonValueResponse(200, host.coverage.report()),
-  clearCoverage: async (_request, host) => {
+  mockGetCoverage: (_request, host) => jsonValueResponse(200, host.coverage.report()),
+  mockClearCoverage: async (_request, host) => {
     host.coverage.reset();
     await host.persist();
     return noContent();
   },
-  getPact: ({ query }, host) =>
+  mockGetPact: ({ query }, host) =>
     jsonResponse(
       200,
       pactText(
@@ -240,11 +240,11 @@ const controlHandlers = {
         }),
       ),
     ),
-  clearPact: (_request, host) => {
+  mockClearPact: (_request, host) => {
     host.pact.clear();
     return noContent();
   },
-  changeProviderState: async ({ body, instance }, host) => {
+  mockChangeProviderState: async ({ body, instance }, host) => {
     try {
       return jsonValueResponse(200, await applyStateChange(host, body as StateChange));
     } catch (error) {
@@ -252,16 +252,16 @@ const controlHandlers = {
       return problemResponse('validation', { detail: error.message, instance, errors: error.errors });
     }
   },
-  getScenarios: (_request, host) => jsonValueResponse(200, scenariosView(host)),
-  setScenarios: async ({ body }, host) => {
+  mockGetScenarios: (_request, host) => jsonValueResponse(200, scenariosView(host)),
+  mockSetScenarios: async ({ body }, host) => {
     await host.configureScenarios(body as ScenarioConfig);
     return jsonValueResponse(200, scenariosView(host));
   },
-  clearScenarios: async (_request, host) => {
+  mockClearScenarios: async (_request, host) => {
     await host.configureScenarios({});
     return noContent();
   },
-  listSessions: (_request, host) => {
+  mockListSessions: (_request, host) => {
     const sessions = host.sessions?.list() ?? [];
     return jsonValueResponse(200, {
       max: host.sessions?.max ?? 0,
@@ -270,7 +270,7 @@ const controlHandlers = {
       sessions,
     });
   },
-  deleteSession: ({ params, instance }, host) => {
+  mockDeleteSession: ({ params, instance }, host) => {
     const id = params.sessionId ?? '';
     const bad = badSessionId(id, instance);
     if (bad) return bad;
@@ -278,7 +278,7 @@ const controlHandlers = {
     if (host.sessions.delete(id)) return noContent();
     return problemResponse('not-found', { detail: `No session ${id} is live (never used, or evicted).`, instance });
   },
-  resetSession: async ({ params, instance }, host) => {
+  mockResetSession: async ({ params, instance }, host) => {
     const id = params.sessionId ?? '';
     const bad = badSessionId(id, instance);
     if (bad) return bad;
@@ -293,7 +293,7 @@ const controlHandlers = {
 
 /** Body rules the schema cannot state, checked beside it so a refusal lists every reason at once. */
 const bodyChecks: Partial<Record<ControlOperationId, (body: unknown) => ValidationError[]>> = {
-  setScenarios: scenarioErrors,
+  mockSetScenarios: scenarioErrors,
 };
 
 const router = createRouter<ControlOperationSpec>(

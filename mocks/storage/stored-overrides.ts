@@ -13,7 +13,7 @@ import {
 /** The document's name in the storage. */
 export const OVERRIDES_DOCUMENT = 'overrides';
 
-const setOverrideRoute = controlOperations.find((operation) => operation.operationId === 'setOverride');
+const setOverrideRoute = controlOperations.find((operation) => operation.operationId === 'mockSetOverride');
 
 /**
  * A stored overrides document built again: each entry shaped as PUT /__mock/overrides' body (the same schema) and

@@ -27,6 +27,8 @@ export interface SchemaError {
   schema?: unknown;
   /** The data that failed (ajv's `verbose`). */
   data?: unknown;
+  /** The schema node whose keyword failed (ajv's `verbose`). */
+  parentSchema?: unknown;
 }
 
 /** A compiled validator: true when `data` is valid, else false with `errors` set (ajv's ValidateFunction is one). */
@@ -34,6 +36,13 @@ export type SchemaValidator = ((data: unknown) => boolean) & { errors?: SchemaEr
 
 /** Every mode, in the order the generated validators are written. */
 export const schemaModes: readonly SchemaMode[] = ['request', 'response', 'strict'];
+
+/**
+ * The annotation every schema node carries into ajv: its own pointer in the document. ajv's schemaPath is relative to
+ * the compiled function the error came from (a referenced schema compiled apart starts again at `#`), but an error's
+ * parentSchema is the node whose keyword failed, in the generated validators as in those compiled at run time.
+ */
+export const NODE_POINTER = 'x-kit-schema-pointer';
 
 /**
  * The pointer ajv treats as the root of the schema at `pointer`: the target of a schema that is only a `$ref`.
@@ -48,10 +57,18 @@ export function rootSchemaPointer(pointer: string, document: JsonObject): string
 }
 
 /**
- * Turns an ajv schemaPath back into the pointer of the keyword in the document.
- * @example schemaPathToPointer('https://agent-registry.kit/openapi/components/schemas/Tokenomics/properties/price/minimum', '') // '/components/schemas/Tokenomics/properties/price/minimum'
+ * The pointer in the document of the keyword an ajv error is about, at any depth: inside an array's items, through a
+ * chain of `$ref`s, in a branch of `allOf`/`oneOf`/`anyOf`, under `additionalProperties` or `prefixItems`, it is the
+ * keyword of the schema node that failed (read from the node's own pointer, which `rewrite` gave it), not a path read
+ * against the root. `rootPointer` (the schema validated, after its `$ref`) places an error of a node with no pointer
+ * of its own (a `false` schema), from ajv's schemaPath.
+ * @example keywordPointerOf(validate.errors[0]) // '/components/schemas/Agent/required' for an item of a list missing a field
  */
-export function schemaPathToPointer(schemaPath: string, rootPointer: string): string {
+export function keywordPointerOf(error: SchemaError, rootPointer = ''): string {
+  const node: unknown = error.parentSchema;
+  if (isJsonObject(node) && typeof node[NODE_POINTER] === 'string')
+    return `${node[NODE_POINTER]}/${escapePointerToken(error.keyword)}`;
+  const { schemaPath } = error;
   if (schemaPath.startsWith('#')) return rootPointer + decodeURI(schemaPath.slice(1));
   for (const base of [SCHEMA_BASE, STRICT_BASE]) {
     if (schemaPath.startsWith(base)) return decodeURI(schemaPath.slice(base.length).replace('#', ''));

@@ -1,7 +1,36 @@
-// Maps ajv errors, once for the whole kit, into the `{ path, message }` pairs that problem+json bodies carry.
+// Maps ajv errors, once for the whole kit, into the `{ path, message }` pairs that problem+json bodies carry, and into
+// the rule of the document each breaks, with that rule's origin.
+import { escapePointerToken, type JsonObject } from '../json-pointer.ts';
+import { openapiDocument } from '../openapi-document.generated.ts';
+import { ruleOrigin, type RuleOrigin } from '../rule-origin.ts';
 import type { SchemaError } from './ajv-setup.ts';
-import { escapePointerToken } from '../json-pointer.ts';
 import type { ValidationError } from '../types.ts';
+import { keywordPointerOf } from './ajv-setup.ts';
+
+/** The rule of the document an ajv error breaks. */
+export interface ErrorRule {
+  /** The keyword's pointer in the document, in the schema node that failed: `/components/schemas/Agent/required`. */
+  keywordPointer: string;
+  /** `seed` when the service description states the keyword (for `required`, the missing member), else `assumption`. */
+  origin: RuleOrigin;
+  /** For a `required` error, the missing property: origin is decided per member, not per keyword. */
+  member: string | undefined;
+}
+
+/**
+ * The rule an ajv error breaks and its origin, whatever the depth of the failing node: every checker of the kit (the
+ * response and request checkers, so the proxy, the contract suite, `pact verify`, diff and spec-change) labels a
+ * violation through this one function. `rootPointer` is the validated schema's pointer after its `$ref`; `document` is
+ * spec/openapi.yaml unless another version of it is given.
+ * @example errorRule(validate.errors[0], '/components/schemas/AgentPage') // { keywordPointer: '/components/schemas/Agent/required', origin: 'seed', member: 'tokenomics' }
+ */
+export function errorRule(error: SchemaError, rootPointer: string, document: JsonObject = openapiDocument): ErrorRule {
+  const keywordPointer = keywordPointerOf(error, rootPointer);
+  const params = error.params as Record<string, unknown>;
+  const member =
+    error.keyword === 'required' && typeof params.missingProperty === 'string' ? params.missingProperty : undefined;
+  return { keywordPointer, origin: ruleOrigin(keywordPointer, error.data, member, document), member };
+}
 
 /** The JSON Pointer of the data an ajv error is about (the missing property itself for `required`). */
 export function errorDataPointer(error: SchemaError): string {

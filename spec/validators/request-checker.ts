@@ -2,15 +2,14 @@
 // The request-side twin of response-checker.ts: each violation carries its JSON Pointer, the rule's place in the
 // document and whether that rule is the service description's (seed) or the spec's own decision (assumption).
 import type { SchemaError } from './ajv-setup.ts';
-import { errorDataPointer, errorMessage } from './field-errors.ts';
+import { errorDataPointer, errorMessage, errorRule } from './field-errors.ts';
 import type { JsonObject } from '../json-pointer.ts';
 import { mediaTypeOf } from './media-type.ts';
 import { openapiDocument } from '../openapi-document.generated.ts';
 import { getOperation } from '../operations.ts';
 import { parameterSchemaPointer } from './request-validators.ts';
 import type { Violation } from './response-checker.ts';
-import { ruleOrigin } from '../rule-origin.ts';
-import { getSchemaValidator, rootSchemaPointer, schemaPathToPointer } from './schema-compiler.ts';
+import { getSchemaValidator, rootSchemaPointer } from './schema-compiler.ts';
 import type { OperationId } from '../types.ts';
 
 /** The rule a request breaks. */
@@ -50,17 +49,15 @@ function fromSchemaErrors(
   document: JsonObject,
 ): RequestViolation[] {
   return errors.map((error) => {
-    const keywordPointer = schemaPathToPointer(error.schemaPath, rootPointer);
+    const { keywordPointer, origin, member } = errorRule(error, rootPointer, document);
     const pointer = prefix + errorDataPointer(error);
-    const params = error.params as Record<string, unknown>;
-    const member = error.keyword === 'required' ? String(params.missingProperty) : undefined;
     return {
       operationId,
       rule,
       pointer,
       expected: error.keyword === 'required' ? `property ${String(member)} to be present` : errorMessage(error),
       found: error.keyword === 'required' ? 'nothing' : describe(error.data),
-      origin: ruleOrigin(keywordPointer, error.data, member, document),
+      origin,
       specPointer: keywordPointer,
       message: `${pointer || 'the request body'} ${errorMessage(error)}`,
     };

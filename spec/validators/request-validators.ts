@@ -2,9 +2,9 @@
 import { resolveRef } from '../document-refs.ts';
 import { getOperation } from '../operations.ts';
 import { getAtPointer, isJsonObject, type JsonObject } from '../json-pointer.ts';
-import { getSchemaValidator, rootSchemaPointer, schemaPathToPointer, type SchemaValidator } from './schema-compiler.ts';
-import { ruleOrigin, type RuleOrigin } from '../rule-origin.ts';
-import { toFieldErrors } from './field-errors.ts';
+import { getSchemaValidator, rootSchemaPointer, type SchemaValidator } from './schema-compiler.ts';
+import type { RuleOrigin } from '../rule-origin.ts';
+import { errorRule, toFieldErrors } from './field-errors.ts';
 import type { BodyOperationId, OperationId, RequestBodies, ValidationError } from '../types.ts';
 import { openapiDocument } from '../openapi-document.generated.ts';
 
@@ -70,10 +70,7 @@ export function brokenKeywords(operationId: BodyOperationId, body: unknown): Bro
   const root = rootSchemaPointer(pointer);
   const seen = new Map<string, BrokenKeyword>();
   for (const error of validate.errors ?? []) {
-    const keywordPointer = schemaPathToPointer(error.schemaPath, root);
-    const params = error.params as Record<string, unknown>;
-    const member = error.keyword === 'required' ? String(params.missingProperty) : undefined;
-    const origin = ruleOrigin(keywordPointer, error.data, member);
+    const { keywordPointer, origin } = errorRule(error, root);
     const key = `${keywordPointer} ${origin}`;
     if (!seen.has(key)) seen.set(key, { keywordPointer, origin });
   }

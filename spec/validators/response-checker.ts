@@ -4,8 +4,8 @@ import { mediaTypeOf } from './media-type.ts';
 import { getOperation, type DocumentedResponse } from '../operations.ts';
 import { openapiDocument } from '../openapi-document.generated.ts';
 import type { JsonObject } from '../json-pointer.ts';
-import { getSchemaValidator, rootSchemaPointer, schemaPathToPointer } from './schema-compiler.ts';
-import { errorDataPointer, errorMessage } from './field-errors.ts';
+import { getSchemaValidator, rootSchemaPointer } from './schema-compiler.ts';
+import { errorDataPointer, errorMessage, errorRule } from './field-errors.ts';
 import { ruleOrigin, type RuleOrigin } from '../rule-origin.ts';
 import type { OperationId } from '../types.ts';
 
@@ -75,14 +75,6 @@ function expectedFor(error: SchemaError): string {
     default:
       return `${error.keyword} ${describe(error.schema)}`;
   }
-}
-
-/** For a `required` error, the one property it is about: origin is decided per member, not per keyword. */
-function requiredMember(error: SchemaError): string | undefined {
-  const params = error.params as Record<string, unknown>;
-  return error.keyword === 'required' && typeof params.missingProperty === 'string'
-    ? params.missingProperty
-    : undefined;
 }
 
 function headerValue(headers: ResponseToCheck['headers'], name: string): string | undefined {
@@ -190,7 +182,7 @@ function schemaViolations({ base, body, schemaPointer, rootPointer, document }: 
   const validate = getSchemaValidator(schemaPointer, 'response', document);
   if (validate(body)) return [];
   return (validate.errors ?? []).map((error) => {
-    const keywordPointer = schemaPathToPointer(error.schemaPath, rootPointer);
+    const { keywordPointer, origin } = errorRule(error, rootPointer, document);
     const pointer = errorDataPointer(error);
     return {
       ...base,
@@ -198,7 +190,7 @@ function schemaViolations({ base, body, schemaPointer, rootPointer, document }: 
       pointer,
       expected: expectedFor(error),
       found: error.keyword === 'required' ? 'nothing' : describe(error.data),
-      origin: ruleOrigin(keywordPointer, error.data, requiredMember(error), document),
+      origin,
       specPointer: keywordPointer,
       message: `${pointer || 'the body'} ${errorMessage(error)}`,
     };
@@ -220,7 +212,7 @@ function undocumentedFields({ base, body, schemaPointer, rootPointer, document }
         expected: expectedFor(error),
         found: pointer,
         origin: 'seed',
-        specPointer: schemaPathToPointer(error.schemaPath, rootPointer),
+        specPointer: errorRule(error, rootPointer, document).keywordPointer,
         message: `${pointer} is not a documented field`,
       };
     });

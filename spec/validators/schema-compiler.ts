@@ -4,11 +4,11 @@
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { openapiDocument } from '../openapi-document.generated.ts';
 import type { JsonObject } from '../json-pointer.ts';
-import { addDocumentSchemas, ajvOptions, schemaId } from './ajv-instance.ts';
+import { addDocumentSchemas, ajvOptions, schemaDefinitionError, schemaId } from './ajv-instance.ts';
 import { rootSchemaPointer as rootPointerIn, type SchemaMode, type SchemaValidator } from './ajv-setup.ts';
 import { requestValidators, responseValidators, strictValidators } from './schema-validators.generated.ts';
 
-export { schemaPathToPointer, type SchemaMode, type SchemaValidator } from './ajv-setup.ts';
+export type { SchemaMode, SchemaValidator } from './ajv-setup.ts';
 
 /** The generated validators of spec/openapi.yaml by pointer, per mode; each table is built when its mode is first used. */
 const generated: Record<SchemaMode, () => Readonly<Record<string, SchemaValidator>>> = {
@@ -73,12 +73,18 @@ export function getSchemaValidator(
   const cached = compiled.get(key);
   if (cached) return cached;
   let ajv = instances.get(mode);
-  if (!ajv) {
-    ajv = newAjv(mode, pointer);
-    addDocumentSchemas(ajv, mode, document);
-    instances.set(mode, ajv);
+  let validate: SchemaValidator | undefined;
+  try {
+    if (!ajv) {
+      ajv = newAjv(mode, pointer);
+      addDocumentSchemas(ajv, mode, document);
+      instances.set(mode, ajv);
+    }
+    validate = ajv.getSchema(schemaId(ajv, pointer, mode, document));
+  } catch (error) {
+    // Another version of the document may hold a schema JSON Schema refuses: say which, in one line.
+    throw schemaDefinitionError(error, document);
   }
-  const validate = ajv.getSchema(schemaId(ajv, pointer, mode, document));
   if (!validate) throw new Error(`could not compile the schema at ${pointer}`);
   compiled.set(key, validate);
   return validate;

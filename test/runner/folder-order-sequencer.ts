@@ -10,7 +10,13 @@ import { createRandom } from '../../mocks/core/random.ts';
  * packed-tarball install, then the differential runs and the throwaway PostgreSQL cluster. Every other room of test/
  * comes after them, and the in-process tests beside the code (which share their workers) last.
  */
-export const HEAVY_ROOMS: readonly string[] = ['test/contract', 'test/consumer', 'test/differential', 'test/postgres'];
+export const HEAVY_ROOMS: readonly string[] = [
+  'test/contract',
+  'test/consumer',
+  'test/spec-shapes',
+  'test/differential',
+  'test/postgres',
+];
 
 /**
  * A file's place, from its path from the repository root: its heavy room's index, then the rest of test/, then

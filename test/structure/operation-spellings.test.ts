@@ -14,6 +14,13 @@ describe('operationId spellings', () => {
     { case: 'a property key', text: 'const t = { getAgent: 1 };', found: ['a.ts'] },
     { case: 'a longer name containing it', text: "const getAgentName = 'x';", found: [] },
     { case: 'a path, not the id', text: "'/v1/agents/{agentId}'", found: [] },
+    { case: 'a handler', text: 'export const getAgent: OperationHandler = () => x;', found: ['a.ts'] },
+    { case: 'a call of the handler', text: 'return getAgent(request);', found: ['a.ts'] },
+    { case: "another object's member", text: 'await control.getAgent();', found: [] },
+    { case: 'an optional member', text: 'await control?.getAgent();', found: [] },
+    { case: 'a method defined by arrow', text: 'const c = { getAgent: () => call() };', found: [] },
+    { case: 'an async method', text: 'const c = { getAgent: async (id) => call(id) };', found: [] },
+    { case: 'a method shorthand', text: 'const c = { getAgent(id: string): Promise<void> { return x; } };', found: [] },
   ])('counts $case: $found', ({ text, found }) => {
     expect(spellings([{ path: 'a.ts', text }], ['getAgent']).get('getAgent')).toEqual(found);
   });

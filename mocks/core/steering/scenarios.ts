@@ -74,8 +74,8 @@ export function scenarioErrors(config: unknown): { path: string; message: string
  * @example parseScenarioConfig({ latencyMs: -1 }).errors // [{ path: '/latencyMs', message: 'must be >= 0' }]
  */
 export function parseScenarioConfig(input: unknown): { config: ScenarioConfig; errors: ValidationError[] } {
-  const scenarioOperation = controlOperations.find((operation) => operation.operationId === 'setScenarios');
-  if (!scenarioOperation) throw new Error('mocks/control-plane/control-plane.yaml has no setScenarios');
+  const scenarioOperation = controlOperations.find((operation) => operation.operationId === 'mockSetScenarios');
+  if (!scenarioOperation) throw new Error('mocks/control-plane/control-plane.yaml has no mockSetScenarios');
   const copy: unknown = structuredClone(input);
   const validated = validateBody(scenarioOperation, copy);
   const errors = [...(validated.ok ? [] : validated.errors), ...scenarioErrors(copy)];
