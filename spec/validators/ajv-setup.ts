@@ -5,6 +5,7 @@ import type { Ajv2020, ErrorObject, Options } from 'ajv/dist/2020.js';
 import { resolveRef } from '../document-refs.ts';
 import { escapePointerToken, getAtPointer, isJsonObject, type JsonObject, type JsonValue } from '../json-pointer.ts';
 import { operationsOf } from '../operations.ts';
+import { operationParameters } from '../parameters.ts';
 
 /** Schemas are registered as `${SCHEMA_BASE}${pointer}`, so ajv's schemaPath leads back into the document. */
 const SCHEMA_BASE = 'https://agent-registry.kit/openapi';
@@ -40,6 +41,16 @@ function rewrite(value: JsonValue, base: string, closeObjects: boolean, document
   return copy;
 }
 
+/**
+ * A schema registered as a root of its own, without the `default` ajv ignores there (and refuses in strict request
+ * mode): a parameter's default (`limit`'s 20) is filled in by the parameter reader, never by ajv.
+ */
+function asRoot(schema: JsonObject, mode: SchemaMode): JsonObject {
+  if (mode !== 'request' || schema.default === undefined) return schema;
+  const { default: _, ...rest } = schema;
+  return rest;
+}
+
 /** Every `x-` keyword the document's schemas use: ajv's strict mode must be told they are annotations. */
 function extensionKeywords(value: JsonValue, found: Set<string>): Set<string> {
   if (Array.isArray(value)) for (const item of value) extensionKeywords(item, found);
@@ -71,7 +82,7 @@ export function addDocumentSchemas(ajv: Ajv2020, mode: SchemaMode, document: Jso
   for (const [name, schema] of Object.entries(schemas)) {
     const rewritten = rewrite(schema, base, mode === 'strict', document);
     if (!isJsonObject(rewritten)) throw new Error(`schema ${name} is not an object`);
-    ajv.addSchema({ ...rewritten, $id: `${base}/components/schemas/${name}` });
+    ajv.addSchema({ ...asRoot(rewritten, mode), $id: `${base}/components/schemas/${name}` });
   }
 }
 
@@ -90,7 +101,7 @@ export function schemaId(ajv: Ajv2020, pointer: string, mode: SchemaMode, docume
   if (ajv.getSchema(id) === undefined) {
     const rewritten = rewrite(schema, base, mode === 'strict', document);
     if (!isJsonObject(rewritten)) throw new Error(`no schema at ${pointer}`);
-    ajv.addSchema({ ...rewritten, $id: id });
+    ajv.addSchema({ ...asRoot(rewritten, mode), $id: id });
   }
   return id;
 }
@@ -121,7 +132,7 @@ export function schemaPathToPointer(schemaPath: string, rootPointer: string): st
 
 /**
  * The schemas the kit validates against, by mode: what the validators of spec/ ask for (request: request bodies and
- * path parameters; response: response bodies and headers, every component schema and each of its properties, for
+ * every parameter; response: response bodies and headers, every component schema and each of its properties, for
  * validateSchema; strict: the response bodies and the component schemas they are).
  * tools/generate.ts writes a validator for each; any other pointer is compiled when first asked for.
  * @example validatedSchemaPointers(openapiDocument).request // ['/components/parameters/AgentId/schema', …]
@@ -132,12 +143,7 @@ export function validatedSchemaPointers(document: JsonObject): Record<SchemaMode
   const headers = new Set<string>();
   for (const operation of operationsOf(document).values()) {
     if (operation.requestSchemaPointer !== undefined) request.add(operation.requestSchemaPointer);
-    const parameters = getAtPointer(document, `${operation.pointer}/parameters`);
-    for (const [index, raw] of (Array.isArray(parameters) ? parameters : []).entries()) {
-      if (!isJsonObject(raw)) continue;
-      const { node, pointer } = resolveRef(raw, `${operation.pointer}/parameters/${index}`, document);
-      if (node.in === 'path') request.add(`${pointer}/schema`);
-    }
+    for (const parameter of operationParameters(operation.pointer, document)) request.add(parameter.schemaPointer);
     for (const response of operation.responses.values()) {
       for (const mediaType of response.mediaTypes) {
         const body = `${response.pointer}/content/${mediaType.replace('/', '~1')}/schema`;

@@ -431,7 +431,7 @@ validate21.evaluated = {"props":{"name":true,"category":true,"model":true,"initi
 
 const v2 = validate22;
 const schema35 = {"type":"object","description":"The task to submit. Unknown fields are ignored.","required":["task"],"x-assumption":"Unknown request fields are ignored, not rejected.","x-assumed-keywords":["description"],"properties":{"task":{"type":"string","description":"Description of the task.","minLength":1,"maxLength":10000,"x-assumption":"Bounds on the task text are not shown; it has 1 to 10000 characters.","x-assumed-keywords":["minLength","maxLength"]},"parameters":{"type":"object","description":"Free-form object of task parameters; its members are not fixed by the interface. Arrays and objects in a request body nest at most 64 levels deep.","additionalProperties":true,"x-assumption":"Bounds are not shown; a body nesting arrays and objects deeper than 64 levels is rejected with 400, so parsing stays bounded.","x-assumed-keywords":["description"]},"priority":{"$ref":"https://agent-registry.kit/openapi/components/schemas/TaskPriority","default":"normal"}},"$id":"https://agent-registry.kit/openapi/components/schemas/ExecuteRequest"};
-const schema36 = {"type":"string","description":"Priority of a task.","enum":["low","normal","high"],"default":"normal","$id":"https://agent-registry.kit/openapi/components/schemas/TaskPriority"};
+const schema36 = {"type":"string","description":"Priority of a task.","enum":["low","normal","high"],"$id":"https://agent-registry.kit/openapi/components/schemas/TaskPriority"};
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/openapi/components/schemas/ExecuteRequest" */;
