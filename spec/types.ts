@@ -53,9 +53,9 @@ export type WithDefaults<Name extends keyof Schemas> = Schemas[Name] &
   Required<
     Pick<Schemas[Name], (Name extends keyof SchemaDefaults ? SchemaDefaults[Name] : never) & keyof Schemas[Name]>
   >;
-/** The path parameters of an operation by name, as the router hands them over (decoded and validated). */
+/** The path parameters of an operation by name, as the dispatch hands them over (decoded, coerced and validated). */
 export type PathParameters<K extends OperationId> = generatedOperations[K]['parameters'] extends {
-  path: infer Params extends Record<string, string>;
+  path: infer Params extends object;
 }
   ? Params
   : Record<string, never>;
