@@ -13,7 +13,7 @@ export type QueryPairs = Map<string, string[]>;
 const PLUS = /\+/g;
 
 /** Percent-decodes form text (`+` is a space there); undefined when it is not valid percent-encoding. */
-export function decodeText(text: string, form: boolean): string | undefined {
+function decodeText(text: string, form: boolean): string | undefined {
   const plain = form && text.includes('+') ? text.replace(PLUS, ' ') : text;
   if (!plain.includes('%')) return plain;
   try {
@@ -186,7 +186,7 @@ export function fromHeader(spec: ParameterSpec, raw: string | readonly string[])
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 /** A text as the schema's type; left as text when it is not one, so the validator names what it should have been. */
-export function coerce(text: string, type: ScalarType): unknown {
+function coerce(text: string, type: ScalarType): unknown {
   switch (type) {
     case 'integer':
     case 'number':
