@@ -98,6 +98,12 @@ function headerValue(headers: ParameterInput['headers'], name: string): string |
   return headers?.[name] ?? headers?.[name.toLowerCase()];
 }
 
+const none: Record<string, unknown> = Object.freeze({});
+const NO_PARAMETERS: ParameterReading = Object.freeze({
+  ok: true,
+  value: Object.freeze({ path: none, query: none, header: none, cookie: none }),
+});
+
 /**
  * A reader of the given parameters (an operation's, from operationParameters), their validators found once here.
  * @example createParameterReader(operationParameters(pointer, document), validators)({ query: 'limit=5' })
@@ -113,9 +119,10 @@ export function createParameterReader(
   }));
   const readsQuery = prepared.some(({ spec }) => spec.in === 'query');
   const readsCookies = prepared.some(({ spec }) => spec.in === 'cookie');
+  // An operation without parameters (the deploy) answers one frozen reading: nothing is allocated per request.
+  if (prepared.length === 0) return () => NO_PARAMETERS;
   return function read(input) {
     const value: ReadParameters = { path: {}, query: {}, header: {}, cookie: {} };
-    if (prepared.length === 0) return { ok: true, value };
     const query: QueryPairs | undefined = readsQuery && input.query ? splitQuery(input.query) : undefined;
     const cookieHeader = readsCookies ? headerValue(input.headers, 'cookie') : undefined;
     const cookies = readsCookies
