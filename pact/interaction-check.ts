@@ -60,13 +60,15 @@ function decoded(parameters: Record<string, string>): Record<string, string> {
   return result;
 }
 
-/** The matcher over the place a finding points at: a body place, a header (`/headers/<name>`) or the path. */
+/** The matcher over the place a finding points at: a body place, a header (`/headers/<name>`), the path or a query parameter. */
 function matcherAt(rules: readonly MatchingRule[], pointer: string): string | undefined {
   let rule: MatchingRule | undefined;
   const header = /^\/headers\/(.+)$/.exec(pointer)?.[1];
   if (header !== undefined)
     rule = rules.find((one) => one.category === 'header' && String(one.place[0]).toLowerCase() === header);
   else if (pointer.startsWith('/path/')) rule = rules.find((one) => one.category === 'path');
+  else if (pointer.startsWith('/query/'))
+    rule = rules.find((one) => one.category === 'query' && String(one.place[0]) === parsePointer(pointer)[1]);
   else if (pointer.startsWith('/')) rule = bodyRuleAt(rules, parsePointer(pointer));
   const first = rule?.matchers[0];
   return first === undefined ? undefined : matcherText(first);
@@ -77,6 +79,13 @@ function withMatcher(finding: PactFinding, rules: readonly MatchingRule[]): Pact
   return matcher === undefined ? finding : { ...finding, matcher };
 }
 
+/** A pact's query (values as written) as the query string a consumer sends, for the spec's parameter reader. */
+function queryString(query: Readonly<Record<string, readonly string[]>>): string {
+  return Object.entries(query)
+    .flatMap(([name, values]) => values.map((value) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`))
+    .join('&');
+}
+
 function requestFindings(
   request: PactRequest,
   operationId: OperationId,
@@ -85,6 +94,8 @@ function requestFindings(
   const findings: PactFinding[] = checkRequest({
     operationId,
     pathParameters: decoded(parameters),
+    query: queryString(request.query),
+    headers: request.headers,
     contentType: request.headers['content-type'] ?? request.bodyContentType,
     body: request.body,
   }).map(({ operationId: _, ...violation }) => ({ ...violation, part: 'request', check: 'request-validation' }));

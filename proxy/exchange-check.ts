@@ -51,6 +51,8 @@ export interface ExchangeToCheck {
   method: string;
   /** The path without the query, still percent-encoded. */
   path: string;
+  /** The query string without `?` ('' when none); its parameters are checked as the spec declares them. */
+  query?: string;
   requestHeaders: Readonly<Record<string, string | string[] | undefined>>;
   requestBody: string | undefined;
   status: number;
@@ -134,6 +136,8 @@ export function checkExchange(exchange: ExchangeToCheck): ExchangeCheck {
   const requestViolations = checkRequest({
     operationId: match.operationId,
     pathParameters: parameters,
+    query: exchange.query ?? '',
+    headers: exchange.requestHeaders,
     contentType: single(exchange.requestHeaders['content-type']),
     body: exchange.requestBody,
   });

@@ -384,6 +384,7 @@ async function finish(context: ListenerContext, outcome: Outcome): Promise<Proxy
     const check = checkExchange({
       method,
       path,
+      query: target.slice(path.length + 1),
       requestHeaders: req.headers,
       requestBody,
       status: answer.statusCode ?? 0,

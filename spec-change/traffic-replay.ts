@@ -8,7 +8,7 @@ import {
   isJsonObject,
   matchOperation,
   operationsOf,
-  validatePathParameter,
+  readParameters,
   validateRequestBody,
   walkOperations,
   type BodyOperationId,
@@ -25,6 +25,8 @@ export interface Evidence {
   /** The request path, or the path template for an example (then path parameters are not checked). */
   path: string;
   templated: boolean;
+  /** The query string without `?`, when the source recorded it (a report's or a recording's URL). */
+  query?: string;
   request: { contentType: string | undefined; body: string | undefined; complete: boolean } | undefined;
   response:
     | {
@@ -76,15 +78,14 @@ function requestReasons(document: JsonObject, evidence: Evidence): string[] | un
   const match = matchOperation(document, evidence.method, evidence.path, evidence.templated);
   if (!match) return [`${evidence.method} ${evidence.path} is not an operation of this version`];
   const reasons: string[] = [];
-  for (const [name, raw] of Object.entries(match.parameters)) {
-    let value = raw;
-    try {
-      value = decodeURIComponent(raw);
-    } catch {
-      // Left encoded: the validator then judges the text as sent.
-    }
-    const result = validatePathParameter(match.operationId, name, value, document);
-    if (!result.ok) for (const error of result.errors) reasons.push(`${error.path} ${error.message}`);
+  // The spec's one parameter reader, with this version's parameters: the path always, the query when it was recorded
+  // (an example's template has no values to judge; the journal keeps no headers).
+  if (!evidence.templated) {
+    const read = readParameters(match.operationId, { path: match.parameters, query: evidence.query }, document);
+    if (!read.ok)
+      for (const error of read.errors)
+        if (error.location === 'path' || (error.location === 'query' && evidence.query !== undefined))
+          reasons.push(`${error.path} ${error.message}`);
   }
   const operation = operationsOf(document).get(match.operationId);
   const request = evidence.request;
@@ -380,6 +381,7 @@ export function exchangeEvidence(
     method,
     path,
     templated: false,
+    query: safeSearch(url),
     request: {
       contentType: typeof requestHeaders['content-type'] === 'string' ? requestHeaders['content-type'] : undefined,
       body: typeof body === 'string' ? body : undefined,
@@ -422,6 +424,14 @@ export function reportEvidence(report: unknown, base: JsonObject): Evidence[] {
     });
   }
   return evidence;
+}
+
+function safeSearch(url: string): string {
+  try {
+    return new URL(url).search.slice(1);
+  } catch {
+    return url.includes('?') ? url.slice(url.indexOf('?') + 1) : '';
+  }
 }
 
 function safePathname(url: string): string {

@@ -29,6 +29,26 @@ export {
 } from './validators/request-validators.ts';
 export { validateSchema, type ValidateSchemaOptions } from './validators/schema-validators.ts';
 export {
+  operationParameters,
+  parameterLocations,
+  type ParameterLocation,
+  type ParameterSpec,
+  type ParameterStyle,
+  type ScalarType,
+  type ValueShape,
+} from './parameters.ts';
+export {
+  createParameterReader,
+  parameterReader,
+  readParameters,
+  type ParameterError,
+  type ParameterInput,
+  type ParameterReader,
+  type ParameterReading,
+  type ParameterValidators,
+  type ReadParameters,
+} from './validators/parameter-reader.ts';
+export {
   checkResponse,
   type ResponseCheck,
   type ResponseRule,

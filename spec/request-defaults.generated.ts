@@ -11,3 +11,6 @@ export interface SchemaDefaults {
   DeployRequest: "pricePerToken" | "revenueShare";
   ExecuteRequest: "priority";
 }
+
+/** Per operation with such parameters: the query, header and cookie parameters the spec gives a default. */
+export interface ParameterDefaults {}

@@ -1,6 +1,6 @@
 // Friendly names for the generated types, so no other module spells components["schemas"]["…"].
 import type { components, operations as generatedOperations, paths } from './openapi-types.generated.ts';
-import type { RequestDefaults, SchemaDefaults } from './request-defaults.generated.ts';
+import type { ParameterDefaults, RequestDefaults, SchemaDefaults } from './request-defaults.generated.ts';
 
 /** Every schema of the document by name: a handler types the view it writes by the schema it answers. */
 export type Schemas = components['schemas'];
@@ -53,12 +53,38 @@ export type WithDefaults<Name extends keyof Schemas> = Schemas[Name] &
   Required<
     Pick<Schemas[Name], (Name extends keyof SchemaDefaults ? SchemaDefaults[Name] : never) & keyof Schemas[Name]>
   >;
-/** The path parameters of an operation by name, as the router hands them over (decoded and validated). */
+/** The path parameters of an operation by name, as the dispatch hands them over (decoded, coerced and validated). */
 export type PathParameters<K extends OperationId> = generatedOperations[K]['parameters'] extends {
-  path: infer Params extends Record<string, string>;
+  path: infer Params extends object;
 }
   ? Params
   : Record<string, never>;
+
+/** The parameters an operation declares in a location other than the path, as openapi-typescript types them. */
+type DeclaredParameters<K extends OperationId, L extends 'query' | 'header' | 'cookie'> = [
+  NonNullable<generatedOperations[K]['parameters'][L]>,
+] extends [never]
+  ? Record<string, never>
+  : NonNullable<generatedOperations[K]['parameters'][L]>;
+/** The names in a location the spec gives a default. */
+type DefaultedParameters<K extends OperationId, L extends string> = K extends keyof ParameterDefaults
+  ? ParameterDefaults[K] extends { [P in L]: infer Names }
+    ? Names
+    : never
+  : never;
+/** A location's parameters once read: validated, in the schema's types, the ones with a default always set. */
+type ReadLocation<K extends OperationId, L extends 'query' | 'header' | 'cookie'> = DeclaredParameters<K, L> &
+  Required<Pick<DeclaredParameters<K, L>, DefaultedParameters<K, L> & keyof DeclaredParameters<K, L>>>;
+/**
+ * The query parameters of an operation by name, as the fake's dispatch hands them over (read by style, coerced,
+ * validated, defaulted).
+ * @example function list(query: QueryParameters<'listAgents'>) { query.limit; } // number, never undefined (default 20)
+ */
+export type QueryParameters<K extends OperationId> = ReadLocation<K, 'query'>;
+/** The header parameters of an operation by the name the spec gives them, read as QueryParameters are. */
+export type HeaderParameters<K extends OperationId> = ReadLocation<K, 'header'>;
+/** The cookie parameters of an operation by name, read as QueryParameters are. */
+export type CookieParameters<K extends OperationId> = ReadLocation<K, 'cookie'>;
 
 export type { components, paths };
 export type { generatedOperations as OperationTypes };

@@ -65,7 +65,45 @@ function renderRequestDefaults(document: Node): string {
     `${header}\n/** Per operation with a JSON request body: the properties the spec gives a default. */\n` +
     `export interface RequestDefaults {\n${operations.join('\n')}\n}\n\n` +
     `/** Per component schema with such properties: the properties the spec gives a default. */\n` +
-    `export interface SchemaDefaults {\n${schemas.join('\n')}\n}\n`
+    `export interface SchemaDefaults {\n${schemas.join('\n')}\n}\n` +
+    renderParameterDefaults(document)
+  );
+}
+
+/**
+ * Per operation with such parameters: the query, header and cookie parameters the spec gives a default (on the
+ * operation or its path item), by location. `QueryParameters` and its siblings in spec/types.ts are built on them.
+ */
+function renderParameterDefaults(document: Node): string {
+  const entries: string[] = [];
+  for (const item of Object.values(isNode(document.paths) ? document.paths : {})) {
+    if (!isNode(item)) continue;
+    const shared = Array.isArray(item.parameters) ? item.parameters : [];
+    for (const operation of Object.values(item)) {
+      if (!isNode(operation) || typeof operation.operationId !== 'string') continue;
+      const own = Array.isArray(operation.parameters) ? operation.parameters : [];
+      const byLocation = new Map<string, Set<string>>();
+      for (const raw of [...shared, ...own]) {
+        const parameter = follow(document, raw);
+        if (!isNode(parameter) || typeof parameter.name !== 'string' || typeof parameter.in !== 'string') continue;
+        const schema = parameter.schema;
+        const target = follow(document, schema);
+        const defaulted =
+          (isNode(schema) && schema.default !== undefined) || (isNode(target) && target.default !== undefined);
+        const names = byLocation.get(parameter.in) ?? new Set<string>();
+        if (defaulted) names.add(parameter.name);
+        else names.delete(parameter.name);
+        byLocation.set(parameter.in, names);
+      }
+      const locations = [...byLocation].filter(([, names]) => names.size > 0);
+      if (locations.length === 0) continue;
+      const fields = locations.map(([location, names]) => `${location}: ${union([...names])}`).join('; ');
+      entries.push(`  ${operation.operationId}: { ${fields} };`);
+    }
+  }
+  return (
+    `\n/** Per operation with such parameters: the query, header and cookie parameters the spec gives a default. */\n` +
+    `export interface ParameterDefaults {${entries.length === 0 ? '' : `\n${entries.join('\n')}\n`}}\n`
   );
 }
 

@@ -8,7 +8,7 @@ import { loadavg } from 'node:os';
 import {
   getAtPointer,
   getOperation,
-  validatePathParameter,
+  parameterReader,
   validateRequestBody,
   type JsonValue,
   type WithDefaults,
@@ -131,7 +131,7 @@ const request = (
 
 /**
  * The parts of the core's answers, one at a time (what the core rows above add up to, besides awaits and GC of the
- * whole): routing, auth, the path parameter, the body's reading and validation, the store, the answer's JSON, the
+ * whole): routing, auth, the parameters, the body's reading and validation, the store, the answer's JSON, the
  * journal and coverage.
  */
 async function coreStageCosts(iterations: number, core: MockCore, authorization: string): Promise<StageCost[]> {
@@ -167,9 +167,10 @@ async function coreStageCosts(iterations: number, core: MockCore, authorization:
       microseconds: await cost(iterations, () => authenticator.remembered(authorization)),
     },
     {
-      stage: 'core · path parameter: decode and schema (`spec/validators/request-validators.ts`)',
+      stage:
+        'core · parameters: every declared one read, decoded and validated (`spec/validators/parameter-reader.ts`)',
       microseconds: await cost(iterations, () =>
-        validatePathParameter(readBack, primary.parameter, decodeURIComponent(result.agentId)),
+        parameterReader(readBack)({ path: { [primary.parameter]: result.agentId }, query: '', headers: {} }),
       ),
     },
     {

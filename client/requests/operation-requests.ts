@@ -1,8 +1,10 @@
-// The requests a client builds for any operation of the spec (its path filled in, its richest example as the body),
+// The requests a client builds for any operation of the spec (its path filled in, its required query parameters
+// valid, its richest example as the body),
 // and the operation's documented success status.
 import { getOperation, type BodyOperationId, type JsonObject, type OperationId } from '../../spec/index.ts';
 import type { OutgoingRequest } from '../http-exchange.ts';
 import { fillPath, type PathValues } from './path-parameters.ts';
+import { validQuery } from './query-parameters.ts';
 import { requestExamples } from './spec-schemas.ts';
 
 export type CheckRequest = Omit<OutgoingRequest, 'authorization'>;
@@ -16,8 +18,8 @@ export function takesBody(operationId: OperationId): operationId is BodyOperatio
 }
 
 /**
- * A request to an operation: its method, its path filled with `values`, and as body `body`, or its richest example when
- * it takes one.
+ * A request to an operation: its method, its path filled with `values` (and each required query parameter valid),
+ * and as body `body`, or its richest example when it takes one.
  * @example validRequest(operationId, { agentId: 'agt_1' }) // { operationId, method: 'GET', path: '/v1/agents/agt_1', ... }
  */
 export function validRequest(operationId: OperationId, values: PathValues, body?: JsonObject): CheckRequest {
@@ -26,10 +28,19 @@ export function validRequest(operationId: OperationId, values: PathValues, body?
   return {
     operationId,
     method: operation.method,
-    path: fillPath(operationId, values),
+    path: withQuery(fillPath(operationId, values), validQuery(operationId)),
     contentType: sent === undefined ? undefined : (operation.requestMediaType ?? 'application/json'),
     body: sent === undefined ? undefined : JSON.stringify(sent),
   };
+}
+
+/**
+ * A path with a query string in place of any it had ('' leaves none).
+ * @example withQuery('/v1/agents?limit=20', 'limit=500') // '/v1/agents?limit=500'
+ */
+export function withQuery(path: string, query: string): string {
+  const bare = path.split('?')[0] ?? path;
+  return query === '' ? bare : `${bare}?${query}`;
 }
 
 /**

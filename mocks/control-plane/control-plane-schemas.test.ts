@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { controlOperations, parseQuery, validateBody } from './control-plane-schemas.ts';
+import { controlOperations, validateBody } from './control-plane-schemas.ts';
 
 const operation = (operationId: string) => {
   const found = controlOperations.find((candidate) => candidate.operationId === operationId);
@@ -7,7 +7,7 @@ const operation = (operationId: string) => {
   return found;
 };
 
-describe('queries of the control plane, read with its document', () => {
+describe("queries of the control plane, read with its document by the spec's parameter reader", () => {
   it.each([
     ['defaults filled in', ['mockListAgents', ''], { ok: true, value: { offset: 0, limit: 100 } }],
     [
@@ -25,9 +25,15 @@ describe('queries of the control plane, read with its document', () => {
     ['over the documented maximum', ['mockListAgents', 'limit=1001'], { ok: false, paths: ['/query/limit'] }],
     ['a status outside the enum', ['mockListAgents', 'status=gone'], { ok: false, paths: ['/query/status'] }],
     ['a query on an operation without one is ignored', ['mockGetClock', 'x=1'], { ok: true, value: {} }],
+    [
+      'a parameter given twice, never one of the two',
+      ['mockListRequests', 'operation=a&operation=b'],
+      { ok: false, paths: ['/query/operation'] },
+    ],
+    ['a required parameter missing', ['mockListRequests', ''], { ok: false, paths: ['/query/operation'] }],
   ] as const)('%s', (_name, [operationId, query], want) => {
-    const result = parseQuery(operation(operationId), query);
-    if (want.ok) expect(result).toEqual(want);
+    const result = operation(operationId).readParameters({ query });
+    if (want.ok) expect(result.ok && result.value.query).toEqual(want.value);
     else expect(result.ok ? [] : result.errors.map((error) => error.path)).toEqual(want.paths);
   });
 });

@@ -1,6 +1,13 @@
 // The control plane's routes, read from mocks/control-plane/control-plane.yaml (as generated data) once, with the
-// validators of their queries and bodies, which tools/generate.ts writes as ajv standalone code.
-import { toFieldErrors, type ValidationError } from '../../spec/index.ts';
+// spec's parameter reader over their parameters and the validators of their bodies, which tools/generate.ts writes as
+// ajv standalone code.
+import {
+  createParameterReader,
+  operationParameters,
+  toFieldErrors,
+  type ParameterReader,
+  type ValidationError,
+} from '../../spec/index.ts';
 import type { SchemaValidator } from '../../spec/validators/ajv-setup.ts';
 import { controlPlaneDocument } from './control-plane-document.generated.ts';
 import { readOperations, type ControlRoute } from './control-plane-routes.ts';
@@ -10,20 +17,25 @@ export type { ControlOperationId } from './control-plane-routes.ts';
 
 /** What the control plane's document declares of one operation. */
 export interface ControlOperationSpec extends ControlRoute {
-  /** Validates the query object (defaults filled in); undefined when the operation declares no query. */
-  validateQuery: SchemaValidator | undefined;
+  /** Reads its path and query parameters with the spec's one parameter reader (defaults filled in). */
+  readParameters: ParameterReader;
   /** Validates the JSON body; undefined when the operation takes none. */
   validateBody: SchemaValidator | undefined;
 }
+
+const parameterValidators = {
+  validatorOf: (pointer: string) => generated(`parameter ${pointer}`),
+  rootOf: (pointer: string) => pointer,
+};
 
 /**
  * Every operation of mocks/control-plane/control-plane.yaml, in document order.
  * @example controlOperations.find((operation) => operation.operationId === 'mockGetClock')?.path // '/__mock/clock'
  */
 export const controlOperations: readonly ControlOperationSpec[] = readOperations(controlPlaneDocument).map(
-  ({ spec, query, body }) => ({
+  ({ spec, body }) => ({
     ...spec,
-    validateQuery: query && generated(`${spec.operationId} query`),
+    readParameters: createParameterReader(operationParameters(spec.pointer, controlPlaneDocument), parameterValidators),
     validateBody: body && generated(`${spec.operationId} body`),
   }),
 );
@@ -33,26 +45,6 @@ function generated(key: string): SchemaValidator {
   if (validate === undefined)
     throw new Error(`no generated validator for the control plane's ${key}: run npm run generate`);
   return validate;
-}
-
-/**
- * Turns a query string into the operation's query object (numbers where the schema says so) and validates it.
- * @example parseQuery(mockListAgents, 'limit=5') // { ok: true, value: { limit: 5, offset: 0 } }
- */
-export function parseQuery(
-  operation: ControlOperationSpec,
-  query: string,
-): { ok: true; value: Record<string, unknown> } | { ok: false; errors: ValidationError[] } {
-  const value: Record<string, unknown> = {};
-  if (!operation.validateQuery) return { ok: true, value };
-  const search = new URLSearchParams(query);
-  for (const { name, numeric } of operation.queryParameters) {
-    const raw = search.get(name);
-    if (raw === null) continue;
-    value[name] = numeric && /^-?\d{1,15}(\.\d+)?$/.test(raw) ? Number(raw) : raw;
-  }
-  if (operation.validateQuery(value)) return { ok: true, value };
-  return { ok: false, errors: toFieldErrors(operation.validateQuery.errors ?? [], '/query') };
 }
 
 /**

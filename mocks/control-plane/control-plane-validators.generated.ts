@@ -31,11 +31,11 @@ export function controlValidators(): Readonly<Record<string, SchemaValidator>> {
   function build(): Readonly<Record<string, SchemaValidator>> {
 
 const v0 = validate0;
-const schema0 = {"$id":"https://agent-registry.kit/control-plane/query/paths/~1__mock~1agents/get","type":"object","properties":{"status":{"$ref":"https://agent-registry.kit/control-plane#/components/schemas/AgentStatus"},"offset":{"type":"integer","minimum":0,"default":0},"limit":{"type":"integer","minimum":0,"maximum":1000,"default":100}},"required":[]};
+const schema0 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1agents/get/parameters/0/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1agents/get/parameters/0/schema"};
 const schema2 = {"type":"string","description":"Status of the agent. A newly deployed agent is `active`. Tasks are accepted only by\n`active` agents. This API has no operation that changes the status.\n","enum":["active","paused","deprecated"],"x-assumption":"Agent transitions are not shown; a new agent is active, only active agents accept tasks, and status changes happen outside this API.","x-assumed-keywords":["description"]};
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agent-registry.kit/control-plane/query/paths/~1__mock~1agents/get" */;
+/*# sourceURL="https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1agents/get/parameters/0/schema" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate0.evaluated;
@@ -45,17 +45,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.offset === undefined){
-data.offset = 0;
-}
-if(data.limit === undefined){
-data.limit = 100;
-}
-if(data.status !== undefined){
-let data0 = data.status;
-if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/status",schemaPath:"https://agent-registry.kit/control-plane#/components/schemas/AgentStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1agents/get/parameters/0/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -64,8 +55,49 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(!(((data0 === "active") || (data0 === "paused")) || (data0 === "deprecated"))){
-const err1 = {instancePath:instancePath+"/status",schemaPath:"https://agent-registry.kit/control-plane#/components/schemas/AgentStatus/enum",keyword:"enum",params:{allowedValues: schema2.enum},message:"must be equal to one of the allowed values"};
+if(!(((data === "active") || (data === "paused")) || (data === "deprecated"))){
+const err1 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1agents/get/parameters/0/schema/enum",keyword:"enum",params:{allowedValues: schema2.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate0.errors = vErrors;
+return errors === 0;
+}
+validate0.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const v1 = validate2;
+const schema3 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1agents/get/parameters/1/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1agents/get/parameters/1/schema"};
+const schema4 = {"type":"integer","minimum":0,"default":0};
+
+function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1agents/get/parameters/1/schema" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate2.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+const err0 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1agents/get/parameters/1/schema/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(typeof data == "number"){
+if(data < 0 || isNaN(data)){
+const err1 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1agents/get/parameters/1/schema/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -75,9 +107,49 @@ vErrors.push(err1);
 errors++;
 }
 }
-let data1 = data.offset;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-const err2 = {instancePath:instancePath+"/offset",schemaPath:"#/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+validate2.errors = vErrors;
+return errors === 0;
+}
+validate2.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const v2 = validate3;
+const schema5 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1agents/get/parameters/2/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1agents/get/parameters/2/schema"};
+const schema6 = {"type":"integer","minimum":0,"maximum":1000,"default":100};
+
+function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1agents/get/parameters/2/schema" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate3.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+const err0 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1agents/get/parameters/2/schema/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(typeof data == "number"){
+if(data > 1000 || isNaN(data)){
+const err1 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1agents/get/parameters/2/schema/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data < 0 || isNaN(data)){
+const err2 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1agents/get/parameters/2/schema/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -86,76 +158,21 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(typeof data1 == "number"){
-if(data1 < 0 || isNaN(data1)){
-const err3 = {instancePath:instancePath+"/offset",schemaPath:"#/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err3];
 }
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-let data2 = data.limit;
-if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-const err4 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(typeof data2 == "number"){
-if(data2 > 1000 || isNaN(data2)){
-const err5 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data2 < 0 || isNaN(data2)){
-const err6 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-}
-else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-validate0.errors = vErrors;
+validate3.errors = vErrors;
 return errors === 0;
 }
-validate0.evaluated = {"props":{"status":true,"offset":true,"limit":true},"dynamicProps":false,"dynamicItems":false};
+validate3.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v1 = validate2;
-const schema3 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1agents/post","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1agents/post/requestBody/content/application~1json/schema"};
-const schema4 = {"type":"object","description":"A partial Agent of spec/openapi.yaml, plus tasksFailed; checked by the fake against that document."};
+const v3 = validate4;
+const schema7 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1agents/post","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1agents/post/requestBody/content/application~1json/schema"};
+const schema8 = {"type":"object","description":"A partial Agent of spec/openapi.yaml, plus tasksFailed; checked by the fake against that document."};
 
-function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate4(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/body/paths/~1__mock~1agents/post" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate2.evaluated;
+const evaluated0 = validate4.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -172,19 +189,49 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate2.errors = vErrors;
+validate4.errors = vErrors;
 return errors === 0;
 }
-validate2.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate4.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v2 = validate3;
-const schema5 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1agents~1%7BagentId%7D~1status/put","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1agents~1%7BagentId%7D~1status/put/requestBody/content/application~1json/schema"};
-const schema6 = {"type":"object","required":["status"],"properties":{"status":{"$ref":"#/components/schemas/AgentStatus"}}};
+const v4 = validate5;
+const schema9 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1agents~1%7BagentId%7D~1status/put/parameters/0/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1agents~1%7BagentId%7D~1status/put/parameters/0/schema"};
+const schema10 = {"type":"string"};
 
-function validate4(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate5(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1agents~1%7BagentId%7D~1status/put/parameters/0/schema" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate4.evaluated;
+const evaluated0 = validate5.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1agents~1%7BagentId%7D~1status/put/parameters/0/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate5.errors = vErrors;
+return errors === 0;
+}
+validate5.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const v5 = validate6;
+const schema11 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1agents~1%7BagentId%7D~1status/put","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1agents~1%7BagentId%7D~1status/put/requestBody/content/application~1json/schema"};
+const schema12 = {"type":"object","required":["status"],"properties":{"status":{"$ref":"#/components/schemas/AgentStatus"}}};
+
+function validate7(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate7.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -236,41 +283,41 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate4.errors = vErrors;
+validate7.errors = vErrors;
 return errors === 0;
 }
-validate4.evaluated = {"props":{"status":true},"dynamicProps":false,"dynamicItems":false};
+validate7.evaluated = {"props":{"status":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate6(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/body/paths/~1__mock~1agents~1%7BagentId%7D~1status/put" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate3.evaluated;
+const evaluated0 = validate6.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate4(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate4.errors : vErrors.concat(validate4.errors);
+if(!(validate7(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate7.errors : vErrors.concat(validate7.errors);
 errors = vErrors.length;
 }
-validate3.errors = vErrors;
+validate6.errors = vErrors;
 return errors === 0;
 }
-validate3.evaluated = {"props":{"status":true},"dynamicProps":false,"dynamicItems":false};
+validate6.evaluated = {"props":{"status":true},"dynamicProps":false,"dynamicItems":false};
 
-const v3 = validate6;
-const schema8 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1tasks/post","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1tasks/post/requestBody/content/application~1json/schema"};
-const schema9 = {"type":"object","required":["agentId","status"],"properties":{"agentId":{"type":"string"},"status":{"type":"string","description":"A TaskStatus of spec/openapi.yaml."},"priority":{"type":"string","description":"A TaskPriority of spec/openapi.yaml (default normal)."},"cost":{"type":"number","description":"Agent tokens (default what a minimal task costs)."},"outcome":{"type":"string","enum":["completed","failed"],"description":"How a queued or processing task ends."}}};
+const v6 = validate9;
+const schema14 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1tasks/post","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1tasks/post/requestBody/content/application~1json/schema"};
+const schema15 = {"type":"object","required":["agentId","status"],"properties":{"agentId":{"type":"string"},"status":{"type":"string","description":"A TaskStatus of spec/openapi.yaml."},"priority":{"type":"string","description":"A TaskPriority of spec/openapi.yaml (default normal)."},"cost":{"type":"number","description":"Agent tokens (default what a minimal task costs)."},"outcome":{"type":"string","enum":["completed","failed"],"description":"How a queued or processing task ends."}}};
 
-function validate6(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate9(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/body/paths/~1__mock~1tasks/post" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate6.evaluated;
+const evaluated0 = validate9.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -359,7 +406,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!((data4 === "completed") || (data4 === "failed"))){
-const err7 = {instancePath:instancePath+"/outcome",schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1tasks/post/requestBody/content/application~1json/schema/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema9.properties.outcome.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/outcome",schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1tasks/post/requestBody/content/application~1json/schema/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema15.properties.outcome.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -380,20 +427,50 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate6.errors = vErrors;
+validate9.errors = vErrors;
 return errors === 0;
 }
-validate6.evaluated = {"props":{"agentId":true,"status":true,"priority":true,"cost":true,"outcome":true},"dynamicProps":false,"dynamicItems":false};
+validate9.evaluated = {"props":{"agentId":true,"status":true,"priority":true,"cost":true,"outcome":true},"dynamicProps":false,"dynamicItems":false};
 
-const v4 = validate7;
-const schema10 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1clock~1advance/post","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1clock~1advance/post/requestBody/content/application~1json/schema"};
-const schema11 = {"type":"object","required":["seconds"],"properties":{"seconds":{"type":"number","minimum":0,"maximum":315360000,"description":"At most ten years per call, and the clock's total offset stays within 100 years (400 beyond it); reset undoes it."}}};
+const v7 = validate10;
+const schema16 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1tasks~1%7BtaskId%7D/get/parameters/0/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1tasks~1%7BtaskId%7D/get/parameters/0/schema"};
+const schema17 = {"type":"string"};
 
-function validate7(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1tasks~1%7BtaskId%7D/get/parameters/0/schema" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate10.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1tasks~1%7BtaskId%7D/get/parameters/0/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate10.errors = vErrors;
+return errors === 0;
+}
+validate10.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const v8 = validate11;
+const schema18 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1clock~1advance/post","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1clock~1advance/post/requestBody/content/application~1json/schema"};
+const schema19 = {"type":"object","required":["seconds"],"properties":{"seconds":{"type":"number","minimum":0,"maximum":315360000,"description":"At most ten years per call, and the clock's total offset stays within 100 years (400 beyond it); reset undoes it."}}};
+
+function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/body/paths/~1__mock~1clock~1advance/post" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate7.evaluated;
+const evaluated0 = validate11.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -457,30 +534,28 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate7.errors = vErrors;
+validate11.errors = vErrors;
 return errors === 0;
 }
-validate7.evaluated = {"props":{"seconds":true},"dynamicProps":false,"dynamicItems":false};
+validate11.evaluated = {"props":{"seconds":true},"dynamicProps":false,"dynamicItems":false};
 
-const v5 = validate8;
-const schema12 = {"$id":"https://agent-registry.kit/control-plane/query/paths/~1__mock~1journal/get","type":"object","properties":{"limit":{"type":"integer","minimum":0}},"required":[]};
+const v9 = validate12;
+const schema20 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1journal/get/parameters/0/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1journal/get/parameters/0/schema"};
+const schema21 = {"type":"integer","minimum":0};
 
-function validate8(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agent-registry.kit/control-plane/query/paths/~1__mock~1journal/get" */;
+function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1journal/get/parameters/0/schema" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate8.evaluated;
+const evaluated0 = validate12.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.limit !== undefined){
-let data0 = data.limit;
-if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-const err0 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+const err0 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1journal/get/parameters/0/schema/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -489,9 +564,9 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(typeof data0 == "number"){
-if(data0 < 0 || isNaN(data0)){
-const err1 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(typeof data == "number"){
+if(data < 0 || isNaN(data)){
+const err1 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1journal/get/parameters/0/schema/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -501,44 +576,30 @@ vErrors.push(err1);
 errors++;
 }
 }
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate8.errors = vErrors;
+validate12.errors = vErrors;
 return errors === 0;
 }
-validate8.evaluated = {"props":{"limit":true},"dynamicProps":false,"dynamicItems":false};
+validate12.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v6 = validate9;
-const schema13 = {"$id":"https://agent-registry.kit/control-plane/query/paths/~1__mock~1requests/get","type":"object","properties":{"operation":{"type":"string","minLength":1},"after":{"type":"integer","minimum":0,"default":0}},"required":["operation"]};
+const v10 = validate13;
+const schema22 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1requests/get/parameters/0/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1requests/get/parameters/0/schema"};
+const schema23 = {"type":"string","minLength":1};
 const func0 = ucs2length;
 
-function validate9(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agent-registry.kit/control-plane/query/paths/~1__mock~1requests/get" */;
+function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1requests/get/parameters/0/schema" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate9.evaluated;
+const evaluated0 = validate13.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.after === undefined){
-data.after = 0;
-}
-if(data.operation === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "operation"},message:"must have required property '"+"operation"+"'"};
+if(typeof data === "string"){
+if(func0(data) < 1){
+const err0 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1requests/get/parameters/0/schema/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -547,11 +608,92 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.operation !== undefined){
-let data0 = data.operation;
-if(typeof data0 === "string"){
-if(func0(data0) < 1){
-const err1 = {instancePath:instancePath+"/operation",schemaPath:"#/properties/operation/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err1 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1requests/get/parameters/0/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate13.errors = vErrors;
+return errors === 0;
+}
+validate13.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const v11 = validate14;
+const schema24 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1requests/get/parameters/1/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1requests/get/parameters/1/schema"};
+const schema25 = {"type":"integer","minimum":0,"default":0};
+
+function validate14(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1requests/get/parameters/1/schema" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate14.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+const err0 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1requests/get/parameters/1/schema/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(typeof data == "number"){
+if(data < 0 || isNaN(data)){
+const err1 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1requests/get/parameters/1/schema/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+validate14.errors = vErrors;
+return errors === 0;
+}
+validate14.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const v12 = validate15;
+const schema26 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1pact/get/parameters/0/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1pact/get/parameters/0/schema"};
+const schema27 = {"type":"string","minLength":1,"maxLength":256};
+
+function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1pact/get/parameters/0/schema" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate15.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(func0(data) > 256){
+const err0 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1pact/get/parameters/0/schema/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(func0(data) < 1){
+const err1 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1pact/get/parameters/0/schema/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -562,7 +704,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/operation",schemaPath:"#/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err2 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1pact/get/parameters/0/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -571,66 +713,29 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-let data1 = data.after;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-const err3 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(typeof data1 == "number"){
-if(data1 < 0 || isNaN(data1)){
-const err4 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-validate9.errors = vErrors;
+validate15.errors = vErrors;
 return errors === 0;
 }
-validate9.evaluated = {"props":{"operation":true,"after":true},"dynamicProps":false,"dynamicItems":false};
+validate15.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v7 = validate10;
-const schema14 = {"$id":"https://agent-registry.kit/control-plane/query/paths/~1__mock~1pact/get","type":"object","properties":{"consumer":{"type":"string","minLength":1,"maxLength":256},"provider":{"type":"string","minLength":1,"maxLength":256},"version":{"type":"integer","enum":[3,4],"default":4}},"required":["consumer","provider"]};
+const v13 = validate16;
+const schema28 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1pact/get/parameters/1/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1pact/get/parameters/1/schema"};
+const schema29 = {"type":"string","minLength":1,"maxLength":256};
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agent-registry.kit/control-plane/query/paths/~1__mock~1pact/get" */;
+function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1pact/get/parameters/1/schema" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate10.evaluated;
+const evaluated0 = validate16.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.version === undefined){
-data.version = 4;
-}
-if(data.consumer === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "consumer"},message:"must have required property '"+"consumer"+"'"};
+if(typeof data === "string"){
+if(func0(data) > 256){
+const err0 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1pact/get/parameters/1/schema/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -639,8 +744,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.provider === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'"};
+if(func0(data) < 1){
+const err1 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1pact/get/parameters/1/schema/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -649,11 +754,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.consumer !== undefined){
-let data0 = data.consumer;
-if(typeof data0 === "string"){
-if(func0(data0) > 256){
-const err2 = {instancePath:instancePath+"/consumer",schemaPath:"#/properties/consumer/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+}
+else {
+const err2 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1pact/get/parameters/1/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -662,109 +765,60 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(func0(data0) < 1){
-const err3 = {instancePath:instancePath+"/consumer",schemaPath:"#/properties/consumer/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/consumer",schemaPath:"#/properties/consumer/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.provider !== undefined){
-let data1 = data.provider;
-if(typeof data1 === "string"){
-if(func0(data1) > 256){
-const err5 = {instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(func0(data1) < 1){
-const err6 = {instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-else {
-const err7 = {instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-let data2 = data.version;
-if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-const err8 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(!((data2 === 3) || (data2 === 4))){
-const err9 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/enum",keyword:"enum",params:{allowedValues: schema14.properties.version.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-validate10.errors = vErrors;
+validate16.errors = vErrors;
 return errors === 0;
 }
-validate10.evaluated = {"props":{"consumer":true,"provider":true,"version":true},"dynamicProps":false,"dynamicItems":false};
+validate16.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v8 = validate11;
-const schema15 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1provider-states/post","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1provider-states/post/requestBody/content/application~1json/schema"};
-const schema16 = {"type":"object","required":["state"],"properties":{"state":{"type":"string","maxLength":256,"description":"A state GET /__mock/pact writes; the empty string (an interaction without one) changes nothing."},"params":{"type":"object"},"action":{"type":"string","enum":["setup","teardown"],"default":"setup"}}};
+const v14 = validate17;
+const schema30 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1pact/get/parameters/2/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1pact/get/parameters/2/schema"};
+const schema31 = {"type":"integer","enum":[3,4],"default":4};
 
-function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1pact/get/parameters/2/schema" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate17.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+const err0 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1pact/get/parameters/2/schema/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!((data === 3) || (data === 4))){
+const err1 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1pact/get/parameters/2/schema/enum",keyword:"enum",params:{allowedValues: schema31.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate17.errors = vErrors;
+return errors === 0;
+}
+validate17.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const v15 = validate18;
+const schema32 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1provider-states/post","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1provider-states/post/requestBody/content/application~1json/schema"};
+const schema33 = {"type":"object","required":["state"],"properties":{"state":{"type":"string","maxLength":256,"description":"A state GET /__mock/pact writes; the empty string (an interaction without one) changes nothing."},"params":{"type":"object"},"action":{"type":"string","enum":["setup","teardown"],"default":"setup"}}};
+
+function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/body/paths/~1__mock~1provider-states/post" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate11.evaluated;
+const evaluated0 = validate18.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -835,7 +889,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!((data2 === "setup") || (data2 === "teardown"))){
-const err5 = {instancePath:instancePath+"/action",schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1provider-states/post/requestBody/content/application~1json/schema/properties/action/enum",keyword:"enum",params:{allowedValues: schema16.properties.action.enum},message:"must be equal to one of the allowed values"};
+const err5 = {instancePath:instancePath+"/action",schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1provider-states/post/requestBody/content/application~1json/schema/properties/action/enum",keyword:"enum",params:{allowedValues: schema33.properties.action.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -855,20 +909,20 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate11.errors = vErrors;
+validate18.errors = vErrors;
 return errors === 0;
 }
-validate11.evaluated = {"props":{"state":true,"params":true,"action":true},"dynamicProps":false,"dynamicItems":false};
+validate18.evaluated = {"props":{"state":true,"params":true,"action":true},"dynamicProps":false,"dynamicItems":false};
 
-const v9 = validate12;
-const schema17 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1overrides/put","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1overrides/put/requestBody/content/application~1json/schema"};
-const schema18 = {"type":"object","required":["operation","status"],"additionalProperties":false,"properties":{"operation":{"type":"string"},"status":{"type":"integer","minimum":100,"maximum":599},"body":{"description":"The JSON body to answer with (any JSON value)."},"headers":{"type":"object","additionalProperties":{"type":"string"}},"unchecked":{"type":"boolean","default":false},"once":{"type":"boolean","description":"Answer only the next request to the operation (the same as times 1)."},"times":{"type":"integer","minimum":1,"maximum":1000000,"description":"Answer the next `times` requests to the operation, then step aside (absent, until reset)."}}};
+const v16 = validate19;
+const schema34 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1overrides/put","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1overrides/put/requestBody/content/application~1json/schema"};
+const schema35 = {"type":"object","required":["operation","status"],"additionalProperties":false,"properties":{"operation":{"type":"string"},"status":{"type":"integer","minimum":100,"maximum":599},"body":{"description":"The JSON body to answer with (any JSON value)."},"headers":{"type":"object","additionalProperties":{"type":"string"}},"unchecked":{"type":"boolean","default":false},"once":{"type":"boolean","description":"Answer only the next request to the operation (the same as times 1)."},"times":{"type":"integer","minimum":1,"maximum":1000000,"description":"Answer the next `times` requests to the operation, then step aside (absent, until reset)."}}};
 
-function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/body/paths/~1__mock~1overrides/put" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate12.evaluated;
+const evaluated0 = validate19.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1053,20 +1107,20 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate12.errors = vErrors;
+validate19.errors = vErrors;
 return errors === 0;
 }
-validate12.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate19.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const v10 = validate13;
-const schema19 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1scenarios/put","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1scenarios/put/requestBody/content/application~1json/schema"};
-const schema20 = {"type":"object","additionalProperties":false,"properties":{"latencyMs":{"type":"number","minimum":0,"maximum":60000,"description":"Milliseconds added before answering every /v1 request."},"operations":{"type":"object","description":"Per operation of spec/openapi.yaml (getAgent, deployAgent, executeAgentTask).","additionalProperties":{"type":"object","properties":{"latencyMs":{"type":"number","minimum":0,"maximum":60000},"errorStatus":{"type":"integer","description":"An error status the operation documents (e.g. 500, 429); answered with its example."},"errorRatio":{"type":"number","minimum":0,"maximum":1,"default":1,"description":"Share of requests that get errorStatus, drawn from the seeded random source."}}}},"rateLimit":{"type":"object","required":["limit","windowSeconds"],"description":"At most `limit` /v1 requests per window on the mock's clock; beyond it 429 with Retry-After.","properties":{"limit":{"type":"integer","minimum":1},"windowSeconds":{"type":"number","exclusiveMinimum":0,"maximum":3600}}},"taskFailureRatio":{"type":"number","minimum":0,"maximum":1,"description":"Share of new tasks that end failed (default 0.1, or --failure-ratio)."}}};
+const v17 = validate20;
+const schema36 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1scenarios/put","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1scenarios/put/requestBody/content/application~1json/schema"};
+const schema37 = {"type":"object","additionalProperties":false,"properties":{"latencyMs":{"type":"number","minimum":0,"maximum":60000,"description":"Milliseconds added before answering every /v1 request."},"operations":{"type":"object","description":"Per operation of spec/openapi.yaml (getAgent, deployAgent, executeAgentTask).","additionalProperties":{"type":"object","properties":{"latencyMs":{"type":"number","minimum":0,"maximum":60000},"errorStatus":{"type":"integer","description":"An error status the operation documents (e.g. 500, 429); answered with its example."},"errorRatio":{"type":"number","minimum":0,"maximum":1,"default":1,"description":"Share of requests that get errorStatus, drawn from the seeded random source."}}}},"rateLimit":{"type":"object","required":["limit","windowSeconds"],"description":"At most `limit` /v1 requests per window on the mock's clock; beyond it 429 with Retry-After.","properties":{"limit":{"type":"integer","minimum":1},"windowSeconds":{"type":"number","exclusiveMinimum":0,"maximum":3600}}},"taskFailureRatio":{"type":"number","minimum":0,"maximum":1,"description":"Share of new tasks that end failed (default 0.1, or --failure-ratio)."}}};
 
-function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/body/paths/~1__mock~1scenarios/put" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate13.evaluated;
+const evaluated0 = validate20.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1376,23 +1430,116 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate13.errors = vErrors;
+validate20.errors = vErrors;
 return errors === 0;
 }
-validate13.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const v18 = validate21;
+const schema38 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1sessions~1%7BsessionId%7D/delete/parameters/0/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1sessions~1%7BsessionId%7D/delete/parameters/0/schema"};
+const schema39 = {"type":"string","pattern":"^[A-Za-z0-9._~-]{1,64}$","description":"1 to 64 characters of A-Z, a-z, 0-9 and `. _ ~ -`; any other id is a 400."};
+const pattern0 = new RegExp("^[A-Za-z0-9._~-]{1,64}$", "u");
+
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1sessions~1%7BsessionId%7D/delete/parameters/0/schema" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate21.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!pattern0.test(data)){
+const err0 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1sessions~1%7BsessionId%7D/delete/parameters/0/schema/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._~-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._~-]{1,64}$"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1sessions~1%7BsessionId%7D/delete/parameters/0/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate21.errors = vErrors;
+return errors === 0;
+}
+validate21.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const v19 = validate22;
+const schema40 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1sessions~1%7BsessionId%7D~1reset/post/parameters/0/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1sessions~1%7BsessionId%7D~1reset/post/parameters/0/schema"};
+
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1sessions~1%7BsessionId%7D~1reset/post/parameters/0/schema" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate22.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!pattern0.test(data)){
+const err0 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1sessions~1%7BsessionId%7D~1reset/post/parameters/0/schema/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._~-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._~-]{1,64}$"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1sessions~1%7BsessionId%7D~1reset/post/parameters/0/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate22.errors = vErrors;
+return errors === 0;
+}
+validate22.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
     return {
-    "mockListAgents query": v0,
-    "mockCreateAgent body": v1,
-    "mockSetAgentStatus body": v2,
-    "mockCreateTask body": v3,
-    "mockAdvanceClock body": v4,
-    "mockGetJournal query": v5,
-    "mockListRequests query": v6,
-    "mockGetPact query": v7,
-    "mockChangeProviderState body": v8,
-    "mockSetOverride body": v9,
-    "mockSetScenarios body": v10,
+    "parameter /paths/~1__mock~1agents/get/parameters/0/schema": v0,
+    "parameter /paths/~1__mock~1agents/get/parameters/1/schema": v1,
+    "parameter /paths/~1__mock~1agents/get/parameters/2/schema": v2,
+    "mockCreateAgent body": v3,
+    "parameter /paths/~1__mock~1agents~1{agentId}~1status/put/parameters/0/schema": v4,
+    "mockSetAgentStatus body": v5,
+    "mockCreateTask body": v6,
+    "parameter /paths/~1__mock~1tasks~1{taskId}/get/parameters/0/schema": v7,
+    "mockAdvanceClock body": v8,
+    "parameter /paths/~1__mock~1journal/get/parameters/0/schema": v9,
+    "parameter /paths/~1__mock~1requests/get/parameters/0/schema": v10,
+    "parameter /paths/~1__mock~1requests/get/parameters/1/schema": v11,
+    "parameter /paths/~1__mock~1pact/get/parameters/0/schema": v12,
+    "parameter /paths/~1__mock~1pact/get/parameters/1/schema": v13,
+    "parameter /paths/~1__mock~1pact/get/parameters/2/schema": v14,
+    "mockChangeProviderState body": v15,
+    "mockSetOverride body": v16,
+    "mockSetScenarios body": v17,
+    "parameter /paths/~1__mock~1sessions~1{sessionId}/delete/parameters/0/schema": v18,
+    "parameter /paths/~1__mock~1sessions~1{sessionId}~1reset/post/parameters/0/schema": v19,
     };
   }
 }

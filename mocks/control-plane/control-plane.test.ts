@@ -160,6 +160,15 @@ describe('control plane', () => {
     expect(entries.map((entry) => entry.path)).toEqual(['/v1/agents/agt_7', '/v1/agents/agt_8', '/v1/agents/agt_9']);
   });
 
+  it('refuses a query parameter given twice with 400 naming it, rather than reading one of the two', async () => {
+    const response = await send('GET', '/__mock/requests?operation=getAgent&operation=deployAgent');
+    expect(response.status).toBe(400);
+    expect(response.json().errors).toEqual([
+      { path: '/query/operation', message: 'is given 2 times; it takes one value' },
+    ]);
+    expect((await send('GET', '/__mock/requests?operation=getAgent')).status).toBe(200);
+  });
+
   it('answers unknown control paths 404 and wrong methods 405 with Allow', async () => {
     expect((await send('GET', '/__mock/nothing')).status).toBe(404);
     const wrong = await send('POST', '/__mock/journal');

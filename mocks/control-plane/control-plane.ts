@@ -4,7 +4,6 @@ import { findOperation, type ValidationError } from '../../spec/index.ts';
 import { clockStepProblem, type Clock } from '../core/clock.ts';
 import {
   controlOperations,
-  parseQuery,
   validateBody,
   type ControlOperationId,
   type ControlOperationSpec,
@@ -321,26 +320,17 @@ export async function handleControlRequest(host: ControlPlaneHost, request: Mock
     });
   }
   const operation = match.target;
-  const params: Record<string, string> = {};
-  for (const [name, raw] of Object.entries(match.params)) {
-    try {
-      params[name] = decodeURIComponent(raw);
-    } catch {
-      return problemResponse('invalid-parameter', {
-        detail: `The ${name} path parameter is not valid percent-encoding.`,
-        instance,
-        errors: [{ path: `/path/${name}`, message: 'is not valid percent-encoding' }],
-      });
-    }
-  }
-  const query = parseQuery(operation, request.query);
-  if (!query.ok) {
-    return problemResponse('bad-request', {
-      detail: `The query breaks the schema: ${query.errors.map((e) => `${e.path} ${e.message}`).join('; ')}.`,
+  const parameters = operation.readParameters({ path: match.params, query: request.query, headers: request.headers });
+  if (!parameters.ok) {
+    const { errors } = parameters;
+    const onlyPath = errors.every((error) => error.location === 'path');
+    return problemResponse(onlyPath ? 'invalid-parameter' : 'bad-request', {
+      detail: `The ${onlyPath ? 'path' : 'query'} breaks the schema: ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}.`,
       instance,
-      errors: query.errors,
+      errors: errors.map(({ path, message }) => ({ path, message })),
     });
   }
+  const params = parameters.value.path as Record<string, string>;
   let body: unknown;
   if (operation.validateBody) {
     const parsed = readJsonBody(request);
@@ -361,5 +351,5 @@ export async function handleControlRequest(host: ControlPlaneHost, request: Mock
   }
   // Each operationId keys its own handler; the request parts were validated against that operation's schemas above.
   const handler = controlHandlers[operation.operationId] as ControlHandler<ControlOperationId>;
-  return handler({ params, query: query.value, body, instance } as ControlRequest<ControlOperationId>, host);
+  return handler({ params, query: parameters.value.query, body, instance } as ControlRequest<ControlOperationId>, host);
 }

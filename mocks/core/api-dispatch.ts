@@ -1,10 +1,10 @@
-// The generic path of every /v1 request, driven by the spec: route, scenarios, auth, Prefer, path parameters, body, handler.
+// The generic path of every /v1 request, driven by the spec: route, scenarios, auth, Prefer, parameters, body, handler.
 import {
-  getOperation,
+  parameterReader,
   takesJsonBody,
-  validatePathParameter,
   validateRequestBody,
   type OperationId,
+  type ParameterError,
 } from '../../spec/index.ts';
 import { bearerChallenge, type Authenticator, type AuthResult } from './request/auth.ts';
 import type { Clock } from './clock.ts';
@@ -55,8 +55,6 @@ function sentText(request: MockRequest, operationId: OperationId): string | null
   if (request.body === null || !takesJsonBody(operationId)) return null;
   return textDecoder.decode(request.body.subarray(0, JOURNAL_BODY_LIMIT * 4 + 4));
 }
-
-type Step<T> = { ok: true; value: T } | { ok: false; response: MockResponse };
 
 /** A request's answer: at once when nothing on its path waits, else a promise of it. */
 export type Answer = MockResponse | Promise<MockResponse>;
@@ -167,7 +165,7 @@ export function createApiDispatch(
   }
 }
 
-/** The rest of the path once the caller is known: 401, Prefer, path parameters, body, then the operation's handler. */
+/** The rest of the path once the caller is known: 401, Prefer, parameters, body, then the operation's handler. */
 function operation(
   request: MockRequest,
   operationId: OperationId,
@@ -187,9 +185,11 @@ function operation(
   const preference = parsePrefer(request.headers.prefer);
   const preferred = preference && preferredResponse(operationId, preference, instance);
   if (preferred) return preferred;
-  const params = pathParameters(operationId, rawParams, instance);
-  if (!params.ok) return params.response;
-  trace.params = params.value;
+  // Every declared parameter (path, query, header, cookie), read by its style, validated and defaulted.
+  const parameters = parameterReader(operationId)({ path: rawParams, query: request.query, headers: request.headers });
+  if (!parameters.ok) return parameterProblem(parameters.errors, instance);
+  const read = parameters.value;
+  trace.params = read.path as Record<string, string>;
   let body: unknown;
   if (takesJsonBody(operationId)) {
     const parsed = readJsonBody(request);
@@ -211,7 +211,10 @@ function operation(
   // so the request is built once for the union (its parts were checked against this operation's schemas above).
   const handler = operationTable[operationId].handle as OperationHandler<OperationId>;
   const operationRequest = {
-    params: params.value,
+    params: read.path,
+    query: read.query,
+    headers: read.header,
+    cookies: read.cookie,
     body,
     caller: auth.sub,
     instance,
@@ -219,39 +222,18 @@ function operation(
   return handler(operationRequest, services);
 }
 
-/** Decodes and validates each path parameter against the operation's schema. */
-function pathParameters(
-  operationId: OperationId,
-  raw: Record<string, string>,
-  instance: string,
-): Step<Record<string, string>> {
-  const params: Record<string, string> = {};
-  for (const name of getOperation(operationId).pathParameters) {
-    let value: string;
-    try {
-      value = decodeURIComponent(raw[name] ?? '');
-    } catch {
-      return {
-        ok: false,
-        response: problemResponse('invalid-parameter', {
-          detail: `The ${name} path parameter is not valid percent-encoding.`,
-          instance,
-          errors: [{ path: `/path/${name}`, message: 'is not valid percent-encoding' }],
-        }),
-      };
-    }
-    const checked = validatePathParameter(operationId, name, value);
-    if (!checked.ok) {
-      return {
-        ok: false,
-        response: problemResponse('invalid-parameter', {
-          detail: `The ${name} path parameter breaks the schema.`,
-          instance,
-          errors: checked.errors,
-        }),
-      };
-    }
-    params[name] = value;
-  }
-  return { ok: true, value: params };
+/**
+ * The documented 400 for parameters that break the spec, each named by its pointer (`/query/limit`); the path's own
+ * problem (the spec's InvalidAgentId example) when only path parameters are at fault.
+ */
+function parameterProblem(errors: readonly ParameterError[], instance: string): MockResponse {
+  const names = [...new Set(errors.map((error) => `${error.name} ${error.location}`))];
+  const onlyPath = errors.every((error) => error.location === 'path');
+  const unreadable = errors.every((error) => error.message === 'is not valid percent-encoding');
+  const what = names.length === 1 ? `The ${names[0]} parameter` : `The parameters ${names.join(', ')}`;
+  return problemResponse(onlyPath ? 'invalid-parameter' : 'invalid-request-parameter', {
+    detail: `${what} ${unreadable ? 'is not valid percent-encoding' : 'breaks the schema'}.`,
+    instance,
+    errors: errors.map(({ path, message }) => ({ path, message })),
+  });
 }

@@ -20,6 +20,7 @@ export const PROBLEMS = {
   validation: { status: 400, slug: 'validation', title: 'Request body is invalid' },
   'missing-body': { status: 400, slug: 'validation', title: 'Request body is missing' },
   'invalid-parameter': { status: 400, slug: 'validation', title: 'Path parameter is invalid' },
+  'invalid-request-parameter': { status: 400, slug: 'validation', title: 'Request parameter is invalid' },
   'malformed-json': { status: 400, slug: 'malformed-json', title: 'Request body is not valid JSON' },
   'bad-request': { status: 400, slug: 'bad-request', title: 'Bad request' },
   'not-i-json': { status: 400, slug: 'malformed-json', title: 'Request body is not I-JSON (RFC 7493)' },

@@ -1,16 +1,30 @@
 // What one operation of the API is given and answers: the contract between the core's generic dispatch and mocks/operations/*.
-import type { BodyOperationId, OperationId, PathParameters, RequestBodies } from '../../spec/index.ts';
+import type {
+  BodyOperationId,
+  CookieParameters,
+  HeaderParameters,
+  OperationId,
+  PathParameters,
+  QueryParameters,
+  RequestBodies,
+} from '../../spec/index.ts';
 import type { MockResponse } from '../core/mock-http.ts';
 import { problemResponse } from '../core/problems.ts';
 import type { AgentStore } from '../state/store.ts';
 
 /**
- * A request the core has already routed, authenticated, checked against `Prefer` and scenarios, and whose path
- * parameters and body passed the spec's validators.
+ * A request the core has already routed, authenticated, checked against `Prefer` and scenarios, and whose parameters
+ * (every location the operation declares) and body passed the spec's validators.
  */
 export interface OperationRequest<K extends OperationId> {
   /** Path parameters, percent-decoded and valid. */
   params: PathParameters<K>;
+  /** Query parameters, read by their style, in the schema's types, valid, the spec's defaults filled in. */
+  query: QueryParameters<K>;
+  /** Header parameters by the name the spec gives them, read as the query is. */
+  headers: HeaderParameters<K>;
+  /** Cookie parameters, read as the query is. */
+  cookies: CookieParameters<K>;
   /** The validated JSON body with the spec's defaults filled in; undefined for operations without a body. */
   body: K extends BodyOperationId ? RequestBodies[K] : undefined;
   /** The token's `sub`. */

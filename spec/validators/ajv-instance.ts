@@ -63,6 +63,16 @@ function rewrite(value: JsonValue, pointer: string, how: Rewrite): JsonValue {
   return copy;
 }
 
+/**
+ * A schema registered as a root of its own, without the `default` ajv ignores there (and refuses in strict request
+ * mode): a parameter's default (`limit`'s 20) is filled in by the parameter reader, never by ajv.
+ */
+function asRoot(schema: JsonObject, mode: SchemaMode): JsonObject {
+  if (mode !== 'request' || schema.default === undefined) return schema;
+  const { default: _, ...rest } = schema;
+  return rest;
+}
+
 /** Every `x-` keyword the document's schemas use: ajv's strict mode must be told they are annotations. */
 function extensionKeywords(value: JsonValue, found: Set<string>): Set<string> {
   if (Array.isArray(value)) for (const item of value) extensionKeywords(item, found);
@@ -100,7 +110,7 @@ export function addDocumentSchemas(ajv: Ajv2020, mode: SchemaMode, document: Jso
     const rewritten = rewrite(schema, pointer, how(mode, document));
     if (!isJsonObject(rewritten)) throw new SchemaDefinitionError(pointer, '', 'is not a schema object');
     if (ajv.validateSchema(rewritten) === false) throw invalidSchema(pointer, ajv.errors?.[0]);
-    ajv.addSchema({ ...rewritten, $id: `${base}/components/schemas/${name}` });
+    ajv.addSchema({ ...asRoot(rewritten, mode), $id: `${base}/components/schemas/${name}` });
   }
 }
 
@@ -190,7 +200,7 @@ export function schemaId(ajv: Ajv2020, pointer: string, mode: SchemaMode, docume
   if (ajv.getSchema(id) === undefined) {
     const rewritten = rewrite(schema, pointer, how(mode, document));
     if (!isJsonObject(rewritten)) throw new Error(`no schema at ${pointer}`);
-    ajv.addSchema({ ...rewritten, $id: id });
+    ajv.addSchema({ ...asRoot(rewritten, mode), $id: id });
   }
   return id;
 }

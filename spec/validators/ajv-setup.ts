@@ -3,9 +3,9 @@
 // errors' shape, the $id bases that lead an error back into the document, and which schemas are validated. It names
 // no ajv type, so the package's types hold without ajv installed (an optional peer); how the schemas are given to an
 // ajv instance is ajv-instance.ts.
-import { resolveRef } from '../document-refs.ts';
 import { escapePointerToken, getAtPointer, isJsonObject, type JsonObject } from '../json-pointer.ts';
 import { operationsOf } from '../operations.ts';
+import { operationParameters } from '../parameters.ts';
 
 /** Schemas are registered as `${SCHEMA_BASE}${pointer}`, so ajv's schemaPath leads back into the document. */
 export const SCHEMA_BASE = 'https://agent-registry.kit/openapi';
@@ -78,7 +78,7 @@ export function keywordPointerOf(error: SchemaError, rootPointer = ''): string {
 
 /**
  * The schemas the kit validates against, by mode: what the validators of spec/ ask for (request: request bodies and
- * path parameters; response: response bodies and headers, every component schema and each of its properties, for
+ * every parameter; response: response bodies and headers, every component schema and each of its properties, for
  * validateSchema; strict: the response bodies and the component schemas they are).
  * tools/generate.ts writes a validator for each; any other pointer is compiled when first asked for.
  * @example validatedSchemaPointers(openapiDocument).request // ['/components/parameters/AgentId/schema', …]
@@ -89,12 +89,7 @@ export function validatedSchemaPointers(document: JsonObject): Record<SchemaMode
   const headers = new Set<string>();
   for (const operation of operationsOf(document).values()) {
     if (operation.requestSchemaPointer !== undefined) request.add(operation.requestSchemaPointer);
-    const parameters = getAtPointer(document, `${operation.pointer}/parameters`);
-    for (const [index, raw] of (Array.isArray(parameters) ? parameters : []).entries()) {
-      if (!isJsonObject(raw)) continue;
-      const { node, pointer } = resolveRef(raw, `${operation.pointer}/parameters/${index}`, document);
-      if (node.in === 'path') request.add(`${pointer}/schema`);
-    }
+    for (const parameter of operationParameters(operation.pointer, document)) request.add(parameter.schemaPointer);
     for (const response of operation.responses.values()) {
       for (const mediaType of response.mediaTypes) {
         const body = `${response.pointer}/content/${mediaType.replace('/', '~1')}/schema`;

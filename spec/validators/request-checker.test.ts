@@ -65,3 +65,42 @@ describe('checkRequest', () => {
     expect(first?.specPointer).toMatch(/^\//);
   });
 });
+
+describe('checkRequest on parameters beyond the path (a version of the document with a query and a header)', () => {
+  const document = structuredClone(openapiDocument);
+  const getAgent = getAtPointer(document, '/paths/~1v1~1agents~1{agentId}/get') as { parameters: unknown[] };
+  getAgent.parameters.push(
+    {
+      name: 'view',
+      in: 'query',
+      'x-assumption': 'A fixture parameter.',
+      schema: { type: 'string', enum: ['full', 'short'] },
+    },
+    { name: 'X-Trace', in: 'header', required: true, schema: { type: 'string', maxLength: 4 } },
+  );
+  const request = (query: string | undefined, headers?: Record<string, string>): RequestToCheck => ({
+    operationId: 'getAgent',
+    pathParameters: { agentId: 'agt_1' },
+    query,
+    headers,
+    contentType: undefined,
+    body: undefined,
+  });
+
+  it('reports a query value outside its enum and a header past its bound, each at its pointer with its origin', () => {
+    const found = checkRequest(request('view=fulll', { 'x-trace': 'abcdef' }), document);
+    expect(found.map(({ rule, pointer, origin }) => ({ rule, pointer, origin }))).toEqual([
+      { rule: 'query-parameter', pointer: '/query/view', origin: 'assumption' },
+      { rule: 'header-parameter', pointer: '/header/X-Trace', origin: 'seed' },
+    ]);
+  });
+
+  it('reports a repeated query parameter and a missing required header; says nothing of what it was not given', () => {
+    expect(checkRequest(request('view=full&view=short', {}), document).map((found) => found.pointer)).toEqual([
+      '/query/view',
+      '/header/X-Trace',
+    ]);
+    expect(checkRequest(request(undefined), document)).toEqual([]);
+    expect(checkRequest(request('view=short', { 'x-trace': 'ab' }), document)).toEqual([]);
+  });
+});

@@ -1,4 +1,5 @@
-// Checks one request a client sent against what the document says of its operation: path parameters, media type, body.
+// Checks one request a client sent against what the document says of its operation: its parameters (every location,
+// read by the spec's one parameter reader), media type, body.
 // The request-side twin of response-checker.ts: each violation carries its JSON Pointer, the rule's place in the
 // document and whether that rule is the service description's (seed) or the spec's own decision (assumption).
 import type { SchemaError } from './ajv-setup.ts';
@@ -7,20 +8,24 @@ import type { JsonObject } from '../json-pointer.ts';
 import { mediaTypeOf } from './media-type.ts';
 import { openapiDocument } from '../openapi-document.generated.ts';
 import { getOperation } from '../operations.ts';
-import { parameterSchemaPointer } from './request-validators.ts';
+import { parameterReader, type ParameterError } from './parameter-reader.ts';
 import type { Violation } from './response-checker.ts';
+import { ruleOrigin } from '../rule-origin.ts';
 import { getSchemaValidator, rootSchemaPointer } from './schema-compiler.ts';
 import type { OperationId } from '../types.ts';
 
 /** The rule a request breaks. */
 export type RequestRule =
   | 'path-parameter'
+  | 'query-parameter'
+  | 'header-parameter'
+  | 'cookie-parameter'
   | 'request-content-type'
   | 'request-body-required'
   | 'request-body-is-json'
   | 'request-body-schema';
 
-/** One way a request departs from the document; `pointer` is `/path/<name>` for a path parameter. */
+/** One way a request departs from the document; `pointer` is `/path/<name>`, `/query/<name>`… for a parameter. */
 export interface RequestViolation extends Omit<Violation, 'rule' | 'status'> {
   rule: RequestRule;
 }
@@ -29,6 +34,10 @@ export interface RequestToCheck {
   operationId: OperationId;
   /** Path parameters by name, percent-decoded. */
   pathParameters: Readonly<Record<string, string>>;
+  /** The query string without `?`; undefined when the caller does not know it (its parameters are then not checked). */
+  query?: string;
+  /** The request's headers, names in lower case (Cookie included); undefined: header and cookie parameters unchecked. */
+  headers?: Readonly<Record<string, string | readonly string[] | undefined>>;
   contentType: string | undefined;
   /** The body as sent; undefined when there was none. */
   body: string | undefined;
@@ -42,7 +51,7 @@ function describe(value: unknown): string {
 
 function fromSchemaErrors(
   operationId: OperationId,
-  rule: 'path-parameter' | 'request-body-schema',
+  rule: 'request-body-schema',
   errors: readonly SchemaError[],
   rootPointer: string,
   prefix: string,
@@ -64,6 +73,20 @@ function fromSchemaErrors(
   });
 }
 
+function fromParameterError(operationId: OperationId, error: ParameterError, document: JsonObject): RequestViolation {
+  const missing = error.message === 'is required' && error.data === undefined;
+  return {
+    operationId,
+    rule: `${error.location}-parameter`,
+    pointer: error.path,
+    expected: missing ? `the ${error.location} parameter ${error.name} to be present` : error.message,
+    found: describe(error.data),
+    origin: ruleOrigin(error.specPointer, error.data, error.member, document),
+    specPointer: error.specPointer,
+    message: `${error.path} ${error.message}`,
+  };
+}
+
 /**
  * Checks a request against the document: spec/openapi.yaml, unless another version of it is given.
  * @example checkRequest({ operationId, pathParameters: { agentId: 'x' }, contentType: undefined, body: undefined })
@@ -72,23 +95,22 @@ export function checkRequest(request: RequestToCheck, document: JsonObject = ope
   const { operationId } = request;
   const operation = getOperation(operationId, document);
   const violations: RequestViolation[] = [];
-  for (const name of operation.pathParameters) {
-    const value = request.pathParameters[name] ?? '';
-    const pointer = parameterSchemaPointer(operationId, name, document);
-    const validate = getSchemaValidator(pointer, 'request', document);
-    if (!validate(value))
-      violations.push(
-        ...fromSchemaErrors(
-          operationId,
-          'path-parameter',
-          validate.errors ?? [],
-          // The parameter's schema is a $ref: its keywords, and whether each is assumed, live where it points.
-          rootSchemaPointer(pointer, document),
-          `/path/${name}`,
-          document,
-        ),
-      );
-  }
+  const reading = parameterReader(
+    operationId,
+    document,
+  )({
+    path: request.pathParameters,
+    pathDecoded: true,
+    query: request.query,
+    headers: request.headers,
+  });
+  if (!reading.ok)
+    for (const error of reading.errors) {
+      // What the caller did not give is not checked: a header nobody passed is not missing.
+      if (error.location === 'query' && request.query === undefined) continue;
+      if ((error.location === 'header' || error.location === 'cookie') && request.headers === undefined) continue;
+      violations.push(fromParameterError(operationId, error, document));
+    }
   const schemaPointer = operation.requestSchemaPointer;
   const mediaType = operation.requestMediaType;
   if (schemaPointer === undefined || mediaType === undefined) return violations;

@@ -1,7 +1,7 @@
-// Validates what a client sends (request bodies and path parameters) against the document, filling in the spec's defaults.
-import { resolveRef } from '../document-refs.ts';
+// Validates what a client sends (request bodies and single path parameters; parameter-reader.ts reads them all) against the document, filling in the spec's defaults.
 import { getOperation } from '../operations.ts';
-import { getAtPointer, isJsonObject, type JsonObject } from '../json-pointer.ts';
+import { isJsonObject, type JsonObject } from '../json-pointer.ts';
+import { operationParameters } from '../parameters.ts';
 import { getSchemaValidator, rootSchemaPointer, type SchemaValidator } from './schema-compiler.ts';
 import type { RuleOrigin } from '../rule-origin.ts';
 import { errorRule, toFieldErrors } from './field-errors.ts';
@@ -91,9 +91,6 @@ function ownValidator(cache: Map<string, SchemaValidator>, key: string, pointer:
   return validate;
 }
 
-// Memoized: the fake backend validates a path parameter on every request, and walking the document each time showed in its profile.
-const parameterPointers = new Map<string, string>();
-
 /**
  * Pointer of the schema of a path parameter of an operation (after following the parameter's $ref); throws when the
  * operation has no such parameter.
@@ -104,31 +101,15 @@ export function parameterSchemaPointer(
   name: string,
   document: JsonObject = openapiDocument,
 ): string {
-  if (document !== openapiDocument) return findParameterSchemaPointer(operationId, name, document);
-  const key = `${operationId} ${name}`;
-  const cached = parameterPointers.get(key);
-  if (cached !== undefined) return cached;
-  const pointer = findParameterSchemaPointer(operationId, name, document);
-  parameterPointers.set(key, pointer);
-  return pointer;
-}
-
-function findParameterSchemaPointer(operationId: OperationId, name: string, document: JsonObject): string {
-  const operation = getOperation(operationId, document);
-  const parameters = getAtPointer(document, `${operation.pointer}/parameters`);
-  if (Array.isArray(parameters)) {
-    for (const [index, raw] of parameters.entries()) {
-      if (!isJsonObject(raw)) continue;
-      // operation.pointer is already escaped (`~1` for each `/` of the path): append to it, do not escape it again.
-      const { node, pointer } = resolveRef(raw, `${operation.pointer}/parameters/${index}`, document);
-      if (node.name === name && node.in === 'path') return `${pointer}/schema`;
-    }
-  }
-  throw new Error(`${operationId} has no path parameter ${name}`);
+  const found = operationParameters(getOperation(operationId, document).pointer, document).find(
+    (parameter) => parameter.in === 'path' && parameter.name === name,
+  );
+  if (found === undefined) throw new Error(`${operationId} has no path parameter ${name}`);
+  return found.schemaPointer;
 }
 
 /**
- * Validates one path parameter; error paths are `/path/<name>`. `document`: as for validateRequestBody.
+ * Validates one path parameter (percent-decoded); error paths are `/path/<name>`. `document`: as for validateRequestBody.
  * @example validatePathParameter(operationId, 'agentId', 'x'.repeat(200)).ok // false
  */
 export function validatePathParameter(

@@ -1,7 +1,8 @@
 // An operation added to a FIXTURE copy of the spec (GET /v1/fixture-tasks/{taskId}, its taskId linked from the execute
 // result; a name of its own, so the test still holds once the live spec has a task read of its own)
 // is picked up by the fake, the contract plan (its path filled through the links: deploy, execute, then the task),
-// diff, bench and coverage, with no edit to their code. The copy of the repository gets the spec, `npm run generate`
+// diff, bench and coverage, with no edit to their code; and an optional enum query parameter added to the retrieve
+// reaches the fake, the contract suite (which fails the repository's own fake, ignorant of it) and the proxy. The copy of the repository gets the spec, `npm run generate`
 // and a handler (the fake's operation table requires one); nothing else of it is touched.
 import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -20,6 +21,22 @@ let token = '';
 /** The parts of the document the fixture touches. */
 interface Document {
   paths: Record<string, Record<string, { responses: Record<string, object>; [key: string]: unknown }>>;
+}
+
+/**
+ * The issue a spec grows most often: an optional enum query parameter on an existing operation (the retrieve), with no
+ * edit but the spec and `npm run generate`.
+ */
+function addQueryParameter(document: Document): void {
+  const retrieve = document.paths['/v1/agents/{agentId}']?.get;
+  if (!retrieve || !Array.isArray(retrieve.parameters)) throw new Error('the fixture expects the retrieve operation');
+  retrieve.parameters.push({
+    name: 'view',
+    in: 'query',
+    description: 'How much of the agent to answer.',
+    'x-assumption': 'A fixture parameter: the service description has no view.',
+    schema: { type: 'string', enum: ['full', 'summary'] },
+  });
 }
 
 /** The fixture operation: a task by its id, whose valid value only an execute on a deployed agent gives. */
@@ -94,10 +111,16 @@ async function inCopy(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ co
   }
 }
 
-function startCopiedFake(name: string): Promise<SpawnedServer> {
+/** The id of an agent of a fake's seeded catalogue. */
+async function anAgent(baseUrl: string): Promise<string> {
+  const list = (await (await fetch(`${baseUrl}/__mock/agents?limit=1`)).json()) as { agents: { agentId: string }[] };
+  return list.agents[0]?.agentId ?? '';
+}
+
+function startCopiedFake(name: string, root = copy): Promise<SpawnedServer> {
   return spawnServer({
     name,
-    args: [join(copy, 'scripts/commands/serve.ts'), '--port', '0'],
+    args: [join(root, 'scripts/commands/serve.ts'), '--port', '0'],
     ready: /fake backend listening on http:\/\/127\.0\.0\.1:(\d+)/,
   });
 }
@@ -112,6 +135,7 @@ beforeAll(async () => {
   const specFile = join(copy, 'spec/openapi.yaml');
   const document = parse(readFileSync(specFile, 'utf8')) as Document;
   addOperation(document);
+  addQueryParameter(document);
   writeFileSync(specFile, stringify(document));
   writeFileSync(join(copy, 'mocks/operations/getFixtureTask.ts'), handler);
   const table = join(copy, 'mocks/operations/operation-table.ts');
@@ -126,6 +150,8 @@ beforeAll(async () => {
   expect(generated.code, generated.stdout).toBe(0);
   token = (await inCopy(['scripts/commands/token.ts'])).stdout.trim();
   servers.push(await startCopiedFake('fixture-fake-a'), await startCopiedFake('fixture-fake-b'));
+  // The repository's own fake knows no `view`: a server that ignores the new parameter.
+  servers.push(await startCopiedFake('fixture-ignoring-fake', repoRoot));
 }, 300_000);
 
 afterAll(async () => {
@@ -165,12 +191,75 @@ describe('an operation added only to a fixture copy of the spec', { timeout: 400
       ]),
     );
     expect(mine.filter((check) => check.outcome !== 'passed')).toEqual([]);
+    // The new query parameter has cases of its own, and the copied fake, which read it from the spec, passes them.
+    const onView = checks.filter((check) => String(check.id).startsWith('request-validation/getAgent/query-view-'));
+    expect(onView.map((check) => check.id)).toEqual(
+      expect.arrayContaining([
+        'request-validation/getAgent/query-view-enum-case',
+        'request-validation/getAgent/query-view-repeated',
+      ]),
+    );
+    // The parameter is an assumption, so under --seed-only a miss would be a warning: none is allowed either.
+    expect(
+      onView.filter((check) => check.outcome !== 'passed' || (check.warnings as unknown[] | undefined)?.length),
+    ).toEqual([]);
     // The 200 came from a real task: the path was filled from an execute's answer, not a literal `{taskId}`.
     const conformance = mine.find((check) => check.id === 'conformance/getFixtureTask/200') as {
       exchanges: Array<{ request: { url: string }; response?: { status: number } }>;
     };
     expect(conformance.exchanges.at(-1)?.request.url).toMatch(/\/v1\/fixture-tasks\/[^/{}]+$/);
     expect(conformance.exchanges.at(-1)?.response?.status).toBe(200);
+  });
+
+  it('the new query parameter: the copied fake refuses a bad value with 400 naming it and serves a good one', async () => {
+    const base = servers[0]?.baseUrl ?? '';
+    const agentId = await anAgent(base);
+    const get = (query: string) =>
+      fetch(`${base}/v1/agents/${agentId}?${query}`, { headers: { authorization: `Bearer ${token}` } });
+    const bad = await get('view=fulll');
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { errors: unknown[] }).errors).toEqual([
+      { path: '/query/view', message: 'must be one of full, summary' },
+    ]);
+    expect((await get('view=full')).status).toBe(200);
+    expect((await get('view=full&view=summary')).status).toBe(400);
+  });
+
+  it("the contract suite's cases on it fail a server that ignores it, and the proxy blames that server's 200", async () => {
+    const ignoring = servers[2]?.baseUrl ?? '';
+    const agentId = await anAgent(ignoring);
+    const report = join(copy, 'ignoring.json');
+    await inCopy(['scripts/commands/contract.ts', '--read-only', '--runs', '1', '--json', report], {
+      API_BASE_URL: ignoring,
+      API_TOKEN: token,
+      API_AGENT_ID: agentId,
+    });
+    const checks = (JSON.parse(readFileSync(report, 'utf8')) as { checks: Array<Record<string, unknown>> }).checks;
+    const enumCase = checks.find((check) => check.id === 'request-validation/getAgent/query-view-enum-case') as
+      | { outcome: string; violations: Array<{ rule: string }> }
+      | undefined;
+    expect(enumCase?.outcome).toBe('failed');
+    expect(enumCase?.violations.map((violation) => violation.rule)).toContain('rejects-invalid-request');
+    const proxy = await spawnServer({
+      name: 'fixture-proxy',
+      args: [join(copy, 'scripts/cli.ts'), 'proxy', '--upstream', ignoring, '--port', '0'],
+      ready: /listening on http:\/\/127\.0\.0\.1:(\d+)/,
+    });
+    try {
+      const answer = await fetch(`${proxy.baseUrl}/v1/agents/${agentId}?view=fulll`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(answer.status).toBe(200);
+      const seen = (await (await fetch(`${proxy.baseUrl}/__mock/violations`)).json()) as {
+        groups: Array<{ violation: { part: string; rule: string; pointer: string } }>;
+      };
+      const found = seen.groups.map(({ violation }) => `${violation.part} ${violation.rule} ${violation.pointer}`);
+      expect(found).toEqual(
+        expect.arrayContaining(['request query-parameter /query/view', 'response rejects-invalid-request ']),
+      );
+    } finally {
+      await proxy.stop();
+    }
   });
 
   it('diff calls it on both servers with a task each created, and they agree', async () => {
