@@ -64,4 +64,38 @@ describe('Conversation', () => {
     expect(conversation.observe(deploy('agt_y'))).toEqual([]);
     expect(conversation.observe(deploy('agt_y')).map((v) => v.rule)).toEqual(['distinct-agent-ids']);
   });
+
+  it('keeps of a deploy only what its read-back must show, not an answer of megabytes', () => {
+    const conversation = new Conversation();
+    const junk = Array.from({ length: 200_000 }, () => ({}));
+    for (let i = 0; i < 20; i += 1)
+      conversation.observe({
+        ...deploy(`agt_${i}`),
+        json: { request: () => sent, response: () => ({ agentId: `agt_${i}`, junk }) },
+      });
+    expect(conversation.held.deploys).toBe(20);
+    expect(conversation.held.deployBytes).toBeLessThan(20 * 2048);
+  });
+
+  it('bounds the deploys remembered in bytes: one whose echoed values pass 64 KiB is not kept, all past 4 MiB the oldest go', () => {
+    const conversation = new Conversation();
+    const large = (agentId: string, size: number) => ({
+      ...deploy(agentId),
+      json: { request: () => sent, response: () => ({ agentId, deployedAt: 'x'.repeat(size) }) },
+    });
+    conversation.observe(large('agt_huge', 100 * 1024));
+    expect(conversation.observe(readBack('agt_huge'))).toEqual([]);
+    for (let i = 0; i < 100; i += 1) conversation.observe(large(`agt_${i}`, 60 * 1024));
+    expect(conversation.held.deployBytes).toBeLessThanOrEqual(4 * 1024 * 1024);
+    expect(conversation.observe(readBack('agt_0'))).toEqual([]);
+    expect(conversation.observe(readBack('agt_99')).map((v) => v.rule)).toEqual(['deployed-agent-retrievable']);
+  });
+
+  it('does not remember ids longer than 256 characters (a server answering 1 MiB ids)', () => {
+    const conversation = new Conversation();
+    const id = 'a'.repeat(1024 * 1024);
+    conversation.observe(deploy(id));
+    expect(conversation.observe(deploy(id))).toEqual([]);
+    expect(conversation.held.ids).toBe(0);
+  });
 });
