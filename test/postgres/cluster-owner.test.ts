@@ -51,6 +51,7 @@ describe('the test PostgreSQL cluster', () => {
     expect(await connects(`postgres://postgres:wrong@127.0.0.1:${port}/postgres`)).toMatch(/password/i);
     expect(statSync(dir).mode & 0o077).toBe(0);
     child.kill('SIGKILL');
+    child.stdout.destroy();
     expect(await waitFor(() => !existsSync(dir), 30_000)).toBe(true);
     expect(await connects(url)).toMatch(/ECONNREFUSED/);
   }, 120_000);
