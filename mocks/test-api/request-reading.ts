@@ -53,7 +53,7 @@ const pause = (ms: number): Promise<void> => new Promise((resolve) => realSetTim
 const GRACE_MS = 1000;
 
 /** The longest timeout a timer can keep (setTimeout fires at once past it). */
-export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 /**
  * A MockInputError unless `timeout` is a number of milliseconds a timer can keep: more than 0, at most 2^31 − 1.
