@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../spec/index.ts';
 import { Conversation, type ObservedExchange } from './conversation.ts';
+import { checkExchange } from './exchange-check.ts';
 
 const at = new Date(Date.UTC(2026, 10, 28));
 
@@ -97,5 +98,21 @@ describe('Conversation', () => {
     conversation.observe(deploy(id));
     expect(conversation.observe(deploy(id))).toEqual([]);
     expect(conversation.held.ids).toBe(0);
+  });
+
+  it('takes a deploy answer nesting 1,000,000 levels as one violation, never a value it walks', () => {
+    const jwt = 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1bml0In0.c2lnbmF0dXJlc2lnbmF0dXJl';
+    const checked = checkExchange({
+      method: 'POST',
+      path: '/v1/agents/deploy',
+      requestHeaders: { 'content-type': 'application/json', authorization: jwt },
+      requestBody: JSON.stringify(sent),
+      status: 201,
+      responseHeaders: { 'content-type': 'application/json' },
+      responseBody: `{"agentId":"agt_1","status":${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}}`,
+    });
+    expect(checked.violations.map((v) => v.rule)).toEqual(['body-is-json']);
+    const conversation = new Conversation();
+    expect(() => conversation.observe({ ...deploy('agt_1'), json: checked.json })).not.toThrow();
   });
 });
