@@ -1,7 +1,7 @@
 // The one redactor hides the token in every form a server commonly echoes it in, and text is redacted before it is cut.
-import { describe, expect, test } from 'vitest';
+import { describe, expect, it, test } from 'vitest';
 import { hostileTokens } from './requests/hostile-tokens.ts';
-import { createRedactor, describeServerText } from './redaction.ts';
+import { createRedactor, describeServerText, redactedMark } from './redaction.ts';
 
 const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJkZXYtdXNlciJ9.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg';
 // An opaque token with the characters escapes care about: `/` (JSON's `\/`), `+`, `=`.
@@ -154,5 +154,31 @@ describe('describeServerText', () => {
 
   test('leaves short text whole', () => {
     expect(describeServerText(redact, `got ${jwt}`, 120)).toBe('got <redacted>');
+  });
+});
+
+describe('createRedactor of many tokens (every credential of a pact, one redactor built once)', () => {
+  const tokens = Array.from(
+    { length: 2000 },
+    (_, index) =>
+      `eyJhbGciOiJIUzI1NiJ9.${Buffer.from(`{"sub":"user-${index}"}`).toString('base64url')}.sig${index}xxxxxxxx`,
+  );
+  const redact = createRedactor(tokens);
+
+  it('hides each of 2,000 tokens as written, in base64 and percent-encoded, and leaves other text alone', () => {
+    for (const index of [0, 777, 1999]) {
+      const token = tokens[index] ?? '';
+      expect(redact(`a ${token} b`)).toBe(`a ${redactedMark} b`);
+      expect(redact(Buffer.from(`Bearer ${token}`).toString('base64'))).not.toContain(
+        Buffer.from(token).toString('base64').slice(4, 20),
+      );
+      expect(redact(encodeURIComponent(`x=${token}&y`))).not.toContain(`sig${index}xxxxxxxx`);
+    }
+    expect(redact('nothing secret here, eyJhbGciOiJIUzI1NiJ9 alone is a header')).toContain('nothing secret here');
+  });
+
+  it('makes one mark of overlapping secrets and two of adjacent ones', () => {
+    const [first = '', second = ''] = tokens;
+    expect(redact(`${first}${second}`)).toBe(`${redactedMark}${redactedMark}`);
   });
 });

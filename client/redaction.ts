@@ -191,17 +191,15 @@ function worthUndoing(level: Level, parent: Level | undefined, next: Scheme): bo
 function findEscaped(
   level: Level,
   parent: Level | undefined,
-  secrets: readonly string[],
+  secrets: SecretMatcher,
   spans: Array<[number, number]>,
 ): void {
   for (const scheme of schemes) {
     if (!worthUndoing(level, parent, scheme) || !level.text.includes(scheme)) continue;
     const decoded = decodeOnce(level, scheme);
     if (decoded.text === level.text) continue;
-    for (const secret of secrets) {
-      for (let found = decoded.text.indexOf(secret); found !== -1; found = decoded.text.indexOf(secret, found + 1))
-        spans.push([decoded.starts[found] ?? 0, decoded.ends[found + secret.length - 1] ?? 0]);
-    }
+    for (const [start, end] of secrets.spans(decoded.text))
+      spans.push([decoded.starts[start] ?? 0, decoded.ends[end - 1] ?? 0]);
     const same = scheme === level.scheme;
     const next: Level = { ...decoded, scheme, same: same ? level.same + 1 : 1, mixed: level.mixed + (same ? 0 : 1) };
     findEscaped(next, level, secrets, spans);
@@ -215,7 +213,7 @@ function findEscaped(
  * `%2F` or `&amp;` that the producer did not write as escapes. Linear in the text per decoding, with no regular
  * expression built from the secrets (those took seconds to compile for the six tokens of a run).
  */
-function redactEscaped(text: string, secrets: readonly string[]): string {
+function redactEscaped(text: string, secrets: SecretMatcher): string {
   const starts = new Int32Array(text.length + 1);
   const ends = new Int32Array(text.length + 1);
   for (let i = 0; i <= text.length; i += 1) {
@@ -224,6 +222,11 @@ function redactEscaped(text: string, secrets: readonly string[]): string {
   }
   const spans: Array<[number, number]> = [];
   findEscaped({ text, starts, ends, scheme: undefined, same: 0, mixed: 0 }, undefined, secrets, spans);
+  return replaceSpans(text, spans);
+}
+
+/** `text` with each span (start, end exclusive) replaced by the mark; overlapping spans make one mark. */
+function replaceSpans(text: string, spans: Array<[number, number]>): string {
   if (spans.length === 0) return text;
   spans.sort((a, b) => a[0] - b[0]);
   let result = '';
@@ -241,19 +244,86 @@ function redactEscaped(text: string, secrets: readonly string[]): string {
  * tokens the auth checks derive from it (hostile-tokens.ts), each JWT segment (a signature alone is the secret part,
  * also as standard base64), base64 and base64url of each at every byte alignment (so of `Bearer <token>` or of any
  * longer text holding it), hex, and each of these written with JSON/JavaScript escapes, percent-encoding or HTML
- * entities; `extra` secrets (at least 8 characters) are hidden as written and escaped. Longest secrets are replaced
- * first, so a segment never leaves part of the whole token behind.
+ * entities; `extra` secrets (at least 8 characters) are hidden as written and escaped. Given several tokens (every
+ * credential of a pact), it hides each the same way, in one pass over a text whatever their number. Each place a secret
+ * covers is replaced, overlapping ones by one mark, so a segment never leaves part of the whole token behind.
  * @example createRedactor('aaaaaaaa.bbbbbbbb.cccccccc')('got aaaaaaaa.bbbbbbbb.cccccccc') // 'got <redacted>'
  */
-export function createRedactor(token: string, extra: readonly string[] = []): Redact {
-  if (token.length === 0) return (text) => text;
-  const secrets = secretsOf(token, extra).sort((a, b) => b.length - a.length);
+export function createRedactor(token: string | readonly string[], extra: readonly string[] = []): Redact {
+  const tokens = (typeof token === 'string' ? [token] : token).filter((one) => one.length > 0);
+  if (tokens.length === 0) return (text) => text;
+  const all = new Set<string>();
+  for (const one of tokens) for (const secret of secretsOf(one, extra)) all.add(secret);
+  const secrets = new SecretMatcher(all);
   return (text) => {
-    let result = text;
-    for (const secret of secrets) result = result.replaceAll(secret, redactedMark);
+    const result = replaceSpans(text, secrets.spans(text));
     // Every escaped writing starts with `\`, `%` or `&`; most text has none and is done.
     return /[\\%&]/.test(result) ? redactEscaped(result, secrets) : result;
   };
+}
+
+/** Characters of a secret's end the matcher indexes by; every secret but a short token itself has at least these. */
+const TAIL = minSecretLength;
+const HASH_BASE = 0x01000193;
+/** HASH_BASE ** TAIL, modulo 2^32: what the character leaving the window weighs. */
+const HASH_OUT = Array.from({ length: TAIL - 1 }).reduce<number>((power) => Math.imul(power, HASH_BASE), 1);
+
+/**
+ * Where any of many secrets occurs in a text, in one pass: each secret is indexed by a hash of its last TAIL
+ * characters, a rolling hash of the text's window at each position finds the few that may end there, and the longest
+ * one that does is taken. Linear in the text for any number of secrets (one redactor for every credential of a pact),
+ * where a replaceAll per secret made the texts × secrets of a run quadratic.
+ */
+class SecretMatcher {
+  readonly #byTail = new Map<number, { lengths: number[]; secrets: Set<string> }>();
+  /** Secrets shorter than TAIL (a short token itself): looked for one by one, as they are few. */
+  readonly #short: string[] = [];
+
+  constructor(secrets: Iterable<string>) {
+    for (const secret of secrets) {
+      if (secret.length < TAIL) {
+        if (secret.length > 0) this.#short.push(secret);
+        continue;
+      }
+      const key = windowHash(secret, secret.length - TAIL);
+      const bucket = this.#byTail.get(key) ?? { lengths: [], secrets: new Set<string>() };
+      if (!bucket.secrets.has(secret)) {
+        bucket.secrets.add(secret);
+        if (!bucket.lengths.includes(secret.length)) bucket.lengths.push(secret.length);
+        bucket.lengths.sort((a, b) => b - a);
+      }
+      this.#byTail.set(key, bucket);
+    }
+  }
+
+  /** Each occurrence of a secret in `text` as [start, end): the longest one ending at each position. */
+  spans(text: string): Array<[number, number]> {
+    const spans: Array<[number, number]> = [];
+    for (const secret of this.#short)
+      for (let found = text.indexOf(secret); found !== -1; found = text.indexOf(secret, found + 1))
+        spans.push([found, found + secret.length]);
+    if (this.#byTail.size === 0 || text.length < TAIL) return spans;
+    let hash = windowHash(text, 0);
+    for (let end = TAIL; ; end += 1) {
+      const bucket = this.#byTail.get(hash);
+      if (bucket !== undefined)
+        for (const length of bucket.lengths)
+          if (length <= end && bucket.secrets.has(text.slice(end - length, end))) {
+            spans.push([end - length, end]);
+            break;
+          }
+      if (end >= text.length) return spans;
+      const out = Math.imul(text.charCodeAt(end - TAIL), HASH_OUT);
+      hash = (Math.imul(hash - out, HASH_BASE) + text.charCodeAt(end)) | 0;
+    }
+  }
+}
+
+/** The hash of the TAIL characters of `text` from `start`, as SecretMatcher rolls it. */
+function windowHash(text: string, start: number): number {
+  let hash = 0;
+  for (let at = start; at < start + TAIL; at += 1) hash = (Math.imul(hash, HASH_BASE) + text.charCodeAt(at)) | 0;
+  return hash;
 }
 
 /**

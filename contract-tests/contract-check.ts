@@ -225,7 +225,7 @@ function fromSpec(redact: Redact, violation: Violation, exchange: number): Check
 /** Applies --seed-only, sets the outcome, and throws the explanation when the check failed. */
 export function finishCheck(session: ContractSession, record: CheckRecord): void {
   if (session.options.seedOnly) {
-    record.warnings.push(...record.violations.filter((v) => v.origin === 'assumption'));
+    for (const violation of record.violations) if (violation.origin === 'assumption') record.warnings.push(violation);
     record.violations = record.violations.filter((v) => v.origin !== 'assumption');
   }
   record.outcome = record.violations.length > 0 ? 'failed' : 'passed';

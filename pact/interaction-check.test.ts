@@ -140,3 +140,26 @@ describe('checkInteraction', () => {
     expect(message && checkInteraction(message)).toEqual({ operationId: undefined, findings: [] });
   });
 });
+
+describe('checkInteraction on bodies a pact shapes against the checker', () => {
+  const nested = (depth: number): unknown => {
+    let value: unknown = 1;
+    for (let level = 0; level < depth; level += 1) value = [value];
+    return value;
+  };
+  const answered = (body: unknown) =>
+    interaction({}, { status: 200, headers: { 'Content-Type': 'application/json' }, body });
+
+  it('makes each of 400,000 wrong items a finding (the first 100,000 values), not a crash', () => {
+    const check = answered({ agentId: 'agt_1', capabilities: Array.from({ length: 400_000 }, () => 1) });
+    expect(check.findings.length).toBeGreaterThan(99_000);
+    expect(check.findings.map((finding) => finding.pointer)).toContain('/capabilities/0');
+  });
+
+  it('checks a body nesting the kit-wide 64 levels, and makes one deeper a single finding', () => {
+    const atCap = answered({ agentId: 'agt_1', capabilities: nested(63) });
+    expect(atCap.findings.map((finding) => finding.pointer)).toEqual(['/capabilities/0']);
+    const deeper = answered({ agentId: 'agt_1', capabilities: nested(64) });
+    expect(deeper.findings).toEqual([expect.objectContaining({ rule: 'body-is-json', pointer: '' })]);
+  });
+});

@@ -121,3 +121,12 @@ describe('parsePact', () => {
     }
   });
 });
+
+describe('parsePact on a pact nesting past the kit-wide depth bound', () => {
+  it('is a PactFileError naming the bound (a body 2,000,000 levels deep), before anything walks it', () => {
+    const pact = JSON.parse(fixture('valid/v2-get-agent.json'));
+    pact.interactions[0].response.body = 'DEEP';
+    const text = JSON.stringify(pact).replace('"DEEP"', `${'['.repeat(2_000_000)}${']'.repeat(2_000_000)}`);
+    expect(() => parsePact(text)).toThrow(new PactFileError('it nests arrays and objects deeper than 72 levels'));
+  });
+});

@@ -1,8 +1,14 @@
 // Reads a Pact file as pact-js and the Pact core write it (specification 2, 3 or 4) into one shape: interactions with
 // their provider states, a request and a response each with text headers, the body as sent, and the matching rules.
 // What is not a Pact file (not JSON, no interactions, an interaction without a request) is a PactFileError: one line.
-import { isJsonObject, type JsonObject, type JsonValue } from '../spec/index.ts';
+import { isJsonObject, MAX_JSON_DEPTH, nestsDeeperThan, type JsonObject, type JsonValue } from '../spec/index.ts';
 import { readMatchingRules, type MatchingRule } from './matching-rules.ts';
+
+/**
+ * Levels a pact adds around a body (`interactions`, an interaction, its response, `body`, `content`, and a few for the
+ * matching rules): a body nesting the kit's 64 levels is checked (and found too deep past them), deeper files refused.
+ */
+const PACT_ENVELOPE_DEPTH = 8;
 
 /** A pact that cannot be read; the message is one line that names what is wrong and where. */
 export class PactFileError extends Error {}
@@ -204,6 +210,10 @@ function interactionOf(raw: JsonValue, index: number, version: PactVersion): Pac
  * @example parsePact(readFileSync('pacts/web-agent-registry.json', 'utf8')).interactions.length
  */
 export function parsePact(source: string): Pact {
+  const depth = MAX_JSON_DEPTH + PACT_ENVELOPE_DEPTH;
+  // Refused before it is parsed: everything that reads a pact after (JSON.stringify of a body, the matchers) recurses.
+  if (nestsDeeperThan(source, depth))
+    throw new PactFileError(`it nests arrays and objects deeper than ${depth} levels`);
   let document: unknown;
   try {
     document = JSON.parse(source);

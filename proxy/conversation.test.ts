@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../spec/index.ts';
 import { Conversation, type ObservedExchange } from './conversation.ts';
+import { checkExchange } from './exchange-check.ts';
 
 const at = new Date(Date.UTC(2026, 10, 28));
 
@@ -63,5 +64,55 @@ describe('Conversation', () => {
     expect(conversation.observe(readBack('agt_y'))).toEqual([]);
     expect(conversation.observe(deploy('agt_y'))).toEqual([]);
     expect(conversation.observe(deploy('agt_y')).map((v) => v.rule)).toEqual(['distinct-agent-ids']);
+  });
+
+  it('keeps of a deploy only what its read-back must show, not an answer of megabytes', () => {
+    const conversation = new Conversation();
+    const junk = Array.from({ length: 200_000 }, () => ({}));
+    for (let i = 0; i < 20; i += 1)
+      conversation.observe({
+        ...deploy(`agt_${i}`),
+        json: { request: () => sent, response: () => ({ agentId: `agt_${i}`, junk }) },
+      });
+    expect(conversation.held.deploys).toBe(20);
+    expect(conversation.held.deployBytes).toBeLessThan(20 * 2048);
+  });
+
+  it('bounds the deploys remembered in bytes: one whose echoed values pass 64 KiB is not kept, all past 4 MiB the oldest go', () => {
+    const conversation = new Conversation();
+    const large = (agentId: string, size: number) => ({
+      ...deploy(agentId),
+      json: { request: () => sent, response: () => ({ agentId, deployedAt: 'x'.repeat(size) }) },
+    });
+    conversation.observe(large('agt_huge', 100 * 1024));
+    expect(conversation.observe(readBack('agt_huge'))).toEqual([]);
+    for (let i = 0; i < 100; i += 1) conversation.observe(large(`agt_${i}`, 60 * 1024));
+    expect(conversation.held.deployBytes).toBeLessThanOrEqual(4 * 1024 * 1024);
+    expect(conversation.observe(readBack('agt_0'))).toEqual([]);
+    expect(conversation.observe(readBack('agt_99')).map((v) => v.rule)).toEqual(['deployed-agent-retrievable']);
+  });
+
+  it('does not remember ids longer than 256 characters (a server answering 1 MiB ids)', () => {
+    const conversation = new Conversation();
+    const id = 'a'.repeat(1024 * 1024);
+    conversation.observe(deploy(id));
+    expect(conversation.observe(deploy(id))).toEqual([]);
+    expect(conversation.held.ids).toBe(0);
+  });
+
+  it('takes a deploy answer nesting 1,000,000 levels as one violation, never a value it walks', () => {
+    const jwt = 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1bml0In0.c2lnbmF0dXJlc2lnbmF0dXJl';
+    const checked = checkExchange({
+      method: 'POST',
+      path: '/v1/agents/deploy',
+      requestHeaders: { 'content-type': 'application/json', authorization: jwt },
+      requestBody: JSON.stringify(sent),
+      status: 201,
+      responseHeaders: { 'content-type': 'application/json' },
+      responseBody: `{"agentId":"agt_1","status":${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}}`,
+    });
+    expect(checked.violations.map((v) => v.rule)).toEqual(['body-is-json']);
+    const conversation = new Conversation();
+    expect(() => conversation.observe({ ...deploy('agt_1'), json: checked.json })).not.toThrow();
   });
 });

@@ -1,7 +1,8 @@
 // What the proxy can only see across exchanges: the read-back of a deploy agrees with it (client/invariants.ts, the
 // rules `diff` holds each server to), a deployed agent is retrievable, and no two answers mint the same id. It remembers
-// a bounded window of what it saw (the last MAX_DEPLOYS deploys, the last MAX_IDS ids of each kind), so memory stays
-// flat however long the app runs; a read-back of an agent deployed before the window is not judged.
+// a bounded window of what it saw, in count and in bytes: of each deploy only the values its read-back must show (not
+// the bodies), of each id only ids of at most MAX_ID_LENGTH characters, so memory stays flat however long the app runs
+// and whatever the server answers; a read-back of an agent deployed before the window is not judged.
 import { getAtPointer, type JsonObject, type OperationId } from '../spec/index.ts';
 import {
   agreementAt,
@@ -9,14 +10,23 @@ import {
   newSubmissionRule,
   readBackAgreements,
   readBackCreation,
+  type ReadBackAgreement,
 } from '../client/invariants.ts';
 import { successStatus } from '../client/requests/operation-requests.ts';
 import { shown, type ExchangeRef, type ParsedBodies, type ProxyViolation } from './exchange-check.ts';
 
-/** Deploys remembered for their read-back (each holds its request and answer bodies, at most 1 MiB + 8 MiB). */
+/** Deploys remembered for their read-back, at most. */
 const MAX_DEPLOYS = 256;
+/** Bytes (JSON text) of the values all remembered deploys hold together, at most: the oldest are forgotten past it. */
+const MAX_DEPLOY_BYTES = 4 * 1024 * 1024;
+/** Bytes of one deploy's values; a deploy whose read-back must show more is not remembered. */
+const MAX_ONE_DEPLOY_BYTES = 64 * 1024;
 /** Ids remembered per kind (agentIds, taskIds) for the uniqueness rule. */
 const MAX_IDS = 10_000;
+/** Characters of an id remembered; a longer one (the schema's ids are far shorter) is not. */
+const MAX_ID_LENGTH = 256;
+/** Characters of an exchange's path a finding names; a longer one is cut and marked. */
+const MAX_REF_PATH = 512;
 
 /** One exchange as the conversation rules need it: the request already judged, bodies still as text. */
 export interface ObservedExchange {
@@ -39,11 +49,35 @@ export interface ObservedExchange {
   malformed: ReadonlySet<string>;
 }
 
+/** What a deploy leaves for its read-back: the values it must show, the deploy's place, and their size in bytes. */
 interface Deploy {
-  sent: JsonObject;
-  answer: JsonObject;
-  malformed: ReadonlySet<string>;
+  agreements: ReadBackAgreement[];
   ref: ExchangeRef;
+  bytes: number;
+}
+
+/**
+ * What the read-back of a deploy must agree with, kept as those values only: what was sent (bounded by the request
+ * schema, since only valid requests teach the rules) and the few answered fields the link echoes, minus those the
+ * single-exchange checks found broken. undefined when they take more than MAX_ONE_DEPLOY_BYTES.
+ */
+function deployMemory(sent: JsonObject, answer: JsonObject, malformed: ReadonlySet<string>, ref: ExchangeRef) {
+  const agreements = readBackAgreements(sent, answer).filter(
+    (agreement) => agreement.source === undefined || (agreement.want !== undefined && !malformed.has(agreement.source)),
+  );
+  let bytes = ref.path.length + 64;
+  for (const agreement of agreements) {
+    bytes += agreement.pointer.length + agreement.why.length + agreement.specPointer.length;
+    bytes += agreement.want === undefined ? 0 : JSON.stringify(agreement.want).length;
+    if (bytes > MAX_ONE_DEPLOY_BYTES) return undefined;
+  }
+  return { agreements, ref, bytes };
+}
+
+/** An exchange's reference as findings name it, its path cut to MAX_REF_PATH characters. */
+function refOf(exchange: ObservedExchange): ExchangeRef {
+  const path = exchange.path.length > MAX_REF_PATH ? `${exchange.path.slice(0, MAX_REF_PATH)}…` : exchange.path;
+  return { method: exchange.method, path, status: exchange.status, at: exchange.at.toISOString() };
 }
 
 /** Remembers `value` under `key` as the newest entry, forgetting the oldest past `limit` (a Map keeps insertion order). */
@@ -64,11 +98,12 @@ const describe = (ref: ExchangeRef): string => `${ref.method} ${ref.path} (${ref
  */
 export class Conversation {
   readonly #deploys = new Map<string, Deploy>();
+  #deployBytes = 0;
   readonly #ids = new Map<string, Map<string, ExchangeRef>>();
 
   observe(exchange: ObservedExchange): ProxyViolation[] {
     const { operationId, status } = exchange;
-    const ref: ExchangeRef = { method: exchange.method, path: exchange.path, status, at: exchange.at.toISOString() };
+    const ref = refOf(exchange);
     const place = {
       operationId,
       method: exchange.method,
@@ -87,7 +122,7 @@ export class Conversation {
         if (answer === undefined) return found;
         for (const rule of minted) {
           const id = answer[rule.pointer.slice(1)];
-          if (typeof id !== 'string') continue;
+          if (typeof id !== 'string' || id.length > MAX_ID_LENGTH) continue;
           const ids = this.#ids.get(rule.rule) ?? new Map<string, ExchangeRef>();
           this.#ids.set(rule.rule, ids);
           const earlier = ids.get(id);
@@ -120,8 +155,10 @@ export class Conversation {
           });
         const sent = isDeploy ? exchange.json.request() : undefined;
         const agentId = getAtPointer(answer, readBackCreation.field);
-        if (sent && typeof agentId === 'string')
-          remember(this.#deploys, agentId, { sent, answer, ref, malformed: exchange.malformed }, MAX_DEPLOYS);
+        if (sent && typeof agentId === 'string' && agentId.length <= MAX_ID_LENGTH) {
+          const memory = deployMemory(sent, answer, exchange.malformed, ref);
+          if (memory) this.#rememberDeploy(agentId, memory);
+        }
       }
       if (operationId !== readBackCreation.readBack) return found;
     }
@@ -147,10 +184,8 @@ export class Conversation {
     }
     const agent = accepted ? exchange.json.response() : undefined;
     if (agent === undefined) return found;
-    for (const agreement of readBackAgreements(deploy.sent, deploy.answer)) {
+    for (const agreement of deploy.agreements) {
       if (exchange.malformed.has(agreement.pointer)) continue;
-      if (agreement.source !== undefined && (agreement.want === undefined || deploy.malformed.has(agreement.source)))
-        continue;
       const { holds, found: value } = agreementAt(agreement, agent);
       if (holds) continue;
       found.push({
@@ -169,8 +204,30 @@ export class Conversation {
     return found;
   }
 
+  /** Keeps a deploy's memory as the newest, forgetting the oldest past MAX_DEPLOYS or MAX_DEPLOY_BYTES. */
+  #rememberDeploy(agentId: string, memory: Deploy): void {
+    const replaced = this.#deploys.get(agentId);
+    if (replaced) this.#deployBytes -= replaced.bytes;
+    this.#deploys.delete(agentId);
+    this.#deploys.set(agentId, memory);
+    this.#deployBytes += memory.bytes;
+    for (const [oldest, forgotten] of this.#deploys) {
+      if (this.#deploys.size <= MAX_DEPLOYS && this.#deployBytes <= MAX_DEPLOY_BYTES) break;
+      this.#deploys.delete(oldest);
+      this.#deployBytes -= forgotten.bytes;
+    }
+  }
+
+  /** What the window holds: deploys and their bytes, ids per kind (for the bounds' tests). */
+  get held(): { deploys: number; deployBytes: number; ids: number } {
+    let ids = 0;
+    for (const kind of this.#ids.values()) ids += kind.size;
+    return { deploys: this.#deploys.size, deployBytes: this.#deployBytes, ids };
+  }
+
   clear(): void {
     this.#deploys.clear();
+    this.#deployBytes = 0;
     this.#ids.clear();
   }
 }

@@ -6,6 +6,8 @@ import {
   checkResponse,
   escapePointerToken,
   isJsonObject,
+  MAX_JSON_DEPTH,
+  nestsDeeperThan,
   ruleOrigin,
   type JsonObject,
   type JsonValue,
@@ -349,7 +351,8 @@ function parsedBodies(exchange: ExchangeToCheck): ParsedBodies {
 }
 
 function parsedObject(text: string | undefined): JsonObject | undefined {
-  if (text === undefined) return undefined;
+  // A body nesting past the kit's bound is one violation of the checkers, never a value the rules walk or stringify.
+  if (text === undefined || nestsDeeperThan(text, MAX_JSON_DEPTH)) return undefined;
   try {
     const value: unknown = JSON.parse(text);
     return isJsonObject(value) ? value : undefined;

@@ -3,6 +3,7 @@ export type * from './types.ts';
 export { openapiDocument } from './openapi-document.generated.ts';
 export { resolveRef, resolvedAt, resolveValue } from './document-refs.ts';
 export { mediaTypeOf } from './validators/media-type.ts';
+export { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.ts';
 export { agentCategories, agentModels, agentStatuses, taskPriorities, taskStatuses, schemaEnum } from './enums.ts';
 export {
   operations,

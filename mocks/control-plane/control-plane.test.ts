@@ -181,6 +181,19 @@ describe('control plane', () => {
   });
 });
 
+describe('an override whose body holds a long array of wrong items', () => {
+  it('is a 400 naming the items, not a 500 (400,000 numbers where capabilities are strings)', async () => {
+    const capabilities = Array.from({ length: 400_000 }, () => 1);
+    const answer = await send('PUT', '/__mock/overrides', {
+      operation: 'getAgent',
+      status: 200,
+      body: { capabilities },
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toContain('/capabilities/0');
+  });
+});
+
 describe('scenarios', () => {
   it('forces a documented error status on one operation', async () => {
     const agentId = await anActiveAgent();

@@ -4,7 +4,7 @@ import { createAuthenticator, DEFAULT_JWT_SECRET, type Authenticator } from './r
 import { clockStepProblem, createRunnerClock, createSessionClock, createSystemClock, type Clock } from './clock.ts';
 import { handleControlRequest } from '../control-plane/control-plane.ts';
 import { Coverage } from './steering/coverage.ts';
-import { preflight, refuseCrossSite, withCors, type CorsOrigins } from './request/cors.ts';
+import { isForeignPage, preflight, refuseCrossSite, withCors, type CorsOrigins } from './request/cors.ts';
 import { MockInputError } from './input-error.ts';
 import { DEFAULT_JOURNAL_SIZE, Journal, JOURNAL_BODY_LIMIT, journalText } from './steering/journal.ts';
 import { consoleLogger, type Logger } from './logger.ts';
@@ -479,7 +479,9 @@ function createAnswer(parts: AnswerParts): (request: MockRequest) => MockRespons
   const finish = (request: MockRequest, response: MockResponse, context: DispatchTrace, started: number) => {
     const control = isControlPath(request.path);
     withCors(corsOrigins, request, response, control);
-    if (!control) recordAnswer(records, request, response, context, started);
+    // A page of another site is answered (CORS `*` lets it read) but leaves nothing behind: with the public default
+    // JWT secret it can mint a token, and its requests must not become the developer's pact, journal or coverage.
+    if (!control && !isForeignPage(corsOrigins, request)) recordAnswer(records, request, response, context, started);
     return response;
   };
   return (request) => {

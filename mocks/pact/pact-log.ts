@@ -32,6 +32,8 @@ const MAX_EXCHANGES = 256;
 const MAX_REQUEST_BODY_BYTES = 64 * 1024;
 /** A response body longer than this (characters) is not kept: with the bounds above, the log holds 32 MiB at most. */
 const MAX_RESPONSE_BODY = 64 * 1024;
+/** Bytes (characters of paths, queries, bodies and states) the whole log holds at most; later exchanges are left out. */
+const MAX_LOG_BYTES = 32 * 1024 * 1024;
 /** Request headers that change what the fake answers, and so belong in the contract. */
 const KEPT_REQUEST_HEADERS = ['content-type', 'prefer'] as const;
 
@@ -51,8 +53,18 @@ function parseJson(text: string): { ok: true; value: JsonValue | undefined } | {
  * The exchanges a pact is written from, by key; the first exchange of a key is kept, later ones only counted.
  * @example const log = new PactLog(); log.record(request, response, { operationId, stateName: '', state: () => undefined }); log.exchanges().length // 1
  */
+/** An exchange as the log keeps it: its bodies as their JSON text (a parsed 64 KiB body of `{}` is megabytes of heap). */
+interface KeptExchange extends Omit<PactExchange, 'body' | 'responseBody'> {
+  body: string;
+  responseBody: string;
+}
+
+const parsed = (text: string): JsonValue | undefined => (text === '' ? undefined : (JSON.parse(text) as JsonValue));
+
 export class PactLog {
-  #exchanges: PactExchange[] = [];
+  #exchanges: KeptExchange[] = [];
+  /** Characters the kept exchanges hold (paths, queries, bodies, states): at most MAX_LOG_BYTES. */
+  #bytes = 0;
   /** The keys kept, by operation, method, status and state name: no string is built to look one up. */
   #seen = new Map<OperationId, Map<string, Map<number, Set<string>>>>();
 
@@ -77,9 +89,10 @@ export class PactLog {
     if (names?.has(stateName) || this.#exchanges.length >= MAX_EXCHANGES) return;
     if (request.body !== null && request.body.byteLength > MAX_REQUEST_BODY_BYTES) return;
     if (response.body.length > MAX_RESPONSE_BODY) return;
-    const body = parseJson(request.body === null ? '' : decoder.decode(request.body));
-    const responseBody = parseJson(response.body);
-    if (!body.ok || !responseBody.ok) return;
+    const bodyText = request.body === null ? '' : decoder.decode(request.body);
+    const size = request.path.length + request.query.length + bodyText.length + response.body.length;
+    if (this.#bytes + size > MAX_LOG_BYTES) return;
+    if (!parseJson(bodyText).ok || !parseJson(response.body).ok) return;
     const headers: Record<string, string> = {};
     for (const name of KEPT_REQUEST_HEADERS) {
       const value = request.headers[name];
@@ -99,6 +112,8 @@ export class PactLog {
     statuses.set(response.status, seen);
     methods.set(request.method, statuses);
     this.#seen.set(operationId, methods);
+    const state = answered.state();
+    this.#bytes += size + (state === undefined ? 0 : JSON.stringify(state).length);
     this.#exchanges.push({
       operationId,
       method: request.method,
@@ -106,21 +121,31 @@ export class PactLog {
       query: request.query,
       headers,
       authorized: request.headers.authorization !== undefined,
-      body: body.value,
+      body: bodyText.trim() === '' ? '' : bodyText,
       status: response.status,
       responseHeaders,
-      responseBody: responseBody.value,
-      state: answered.state(),
+      responseBody: response.body.trim() === '' ? '' : response.body,
+      state,
     });
   }
 
-  /** Every exchange kept, in the order they came (a pact document sorts them itself). */
+  /** Characters the log holds (paths, queries, bodies, states), at most 32 MiB. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** Every exchange kept, in the order they came (a pact document sorts them itself), bodies parsed. */
   exchanges(): PactExchange[] {
-    return [...this.#exchanges];
+    return this.#exchanges.map((kept) => ({
+      ...kept,
+      body: parsed(kept.body),
+      responseBody: parsed(kept.responseBody),
+    }));
   }
 
   clear(): void {
     this.#exchanges = [];
+    this.#bytes = 0;
     this.#seen.clear();
   }
 }

@@ -276,3 +276,32 @@ describe('writePact over the control plane', () => {
     }
   });
 });
+
+describe('connectTestApi against a fake that stopped answering', () => {
+  /** A fetch that never answers, as a hung server, until its signal aborts it (as a real fetch does). */
+  const hung: typeof fetch = (_input, init) =>
+    new Promise((_resolve, reject) => {
+      init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+    });
+
+  it('ends waitForRequest at its timeout even while a poll is still unanswered', async () => {
+    const api = connectTestApi({ baseUrl: 'http://127.0.0.1:9', fetch: hung });
+    await expect(api.waitForRequest('deployAgent', undefined, { timeout: 300 })).rejects.toThrow(
+      /within 300 ms \(the fake did not answer in time\)/,
+    );
+  }, 5000);
+
+  it('ends every other call at the connection timeout', async () => {
+    const api = connectTestApi({ baseUrl: 'http://127.0.0.1:9', fetch: hung, timeout: 300 });
+    await expect(api.requests('deployAgent')).rejects.toThrow(/did not answer within 300 ms/);
+    await expect(api.seedAgent()).rejects.toThrow(/did not answer within 300 ms/);
+  }, 5000);
+
+  it('refuses a timeout a timer cannot keep (0, -1, NaN, Infinity, 1e10, 30 days) with a MockInputError', async () => {
+    const api = connectTestApi({ baseUrl: 'http://127.0.0.1:9', fetch: hung });
+    for (const timeout of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, 1e10, 30 * 24 * 3600 * 1000]) {
+      await expect(api.waitForRequest('deployAgent', undefined, { timeout })).rejects.toBeInstanceOf(MockInputError);
+      expect(() => connectTestApi({ baseUrl: 'http://127.0.0.1:9', timeout })).toThrow(MockInputError);
+    }
+  });
+});

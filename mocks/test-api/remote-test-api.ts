@@ -8,7 +8,7 @@ import { OverrideError, overrideProblemPath } from '../core/steering/overrides.t
 import { pactOptionErrors, writingPact, type MockTestApi } from './test-api.ts';
 import { writePactFile } from '../pact/pact-file.ts';
 import type { RecordedRequest } from '../core/steering/recorded-requests.ts';
-import { createRequestReading } from './request-reading.ts';
+import { checkTimeout, createRequestReading } from './request-reading.ts';
 
 export interface RemoteTestApiOptions {
   /** The fake's origin, e.g. the `url` startMockServer resolves with. */
@@ -25,7 +25,18 @@ export interface RemoteTestApiOptions {
    * passthrough mark: an msw server or worker in the same process lets them through to the running fake.
    */
   fetch?: typeof fetch;
+  /**
+   * Milliseconds each call may take (default 30000, more than 0 and at most 2^31 − 1): a fake that stops answering
+   * makes the call reject after it, rather than hang the test.
+   */
+  timeout?: number;
 }
+
+/** How long one control-plane call may take by default, in milliseconds. */
+const DEFAULT_CALL_MS = 30_000;
+/** The timers of the module's load: a test's fake timers never stop a call's deadline. */
+const realSetTimeout = globalThis.setTimeout;
+const realClearTimeout = globalThis.clearTimeout;
 
 /** A field error of a control-plane problem; a refused override's also name the rule and where it lives. */
 type RefusedField = ValidationError & { rule?: string; specPointer?: string };
@@ -90,14 +101,31 @@ export function connectTestApi(options: RemoteTestApiOptions): MockTestApi {
     ...(controlToken !== undefined && { [CONTROL_TOKEN_HEADER]: controlToken }),
     ...options.headers,
   };
-  async function callText(method: string, path: string, body?: unknown): Promise<string> {
+  const callTimeout = options.timeout ?? DEFAULT_CALL_MS;
+  checkTimeout('The test API options', callTimeout);
+  async function callText(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<string> {
     const send = options.fetch ?? globalThis.fetch;
-    const response = await send(`${base}${path}`, {
-      method,
-      headers: { accept: PASS_MSW, ...(body !== undefined && { 'content-type': 'application/json' }), ...headers },
-      ...(body !== undefined && { body: JSON.stringify(body) }),
-    });
-    if (response.ok) return response.text();
+    const deadline = new AbortController();
+    const timer = realSetTimeout(() => deadline.abort(), callTimeout);
+    const signals = signal === undefined ? deadline.signal : AbortSignal.any([deadline.signal, signal]);
+    try {
+      const response = await send(`${base}${path}`, {
+        method,
+        headers: { accept: PASS_MSW, ...(body !== undefined && { 'content-type': 'application/json' }), ...headers },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+        signal: signals,
+      });
+      if (response.ok) return await response.text();
+      return await refused(method, path, response);
+    } catch (error) {
+      if (deadline.signal.aborted)
+        throw new Error(`${method} ${path}: the fake did not answer within ${callTimeout} ms`);
+      throw error;
+    } finally {
+      realClearTimeout(timer);
+    }
+  }
+  async function refused(method: string, path: string, response: Response): Promise<never> {
     const { status, errors, detail } = await refusal(response);
     const listed = errors.length > 0 ? errors : [{ path: '', message: detail }];
     if (path === '/__mock/overrides') throw overrideRefused(status, listed);
@@ -106,13 +134,19 @@ export function connectTestApi(options: RemoteTestApiOptions): MockTestApi {
       listed.map(({ path, message }) => ({ path, message })),
     );
   }
-  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const text = await callText(method, path, body);
+  async function call<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+    const text = await callText(method, path, body, signal);
     return (text === '' ? undefined : JSON.parse(text)) as T;
   }
-  const listRequests = async (operationId: string, after: number) =>
-    (await call<{ requests: RecordedRequest[] }>('GET', `/__mock/requests?operation=${operationId}&after=${after}`))
-      .requests;
+  const listRequests = async (operationId: string, after: number, signal?: AbortSignal) =>
+    (
+      await call<{ requests: RecordedRequest[] }>(
+        'GET',
+        `/__mock/requests?operation=${operationId}&after=${after}`,
+        undefined,
+        signal,
+      )
+    ).requests;
   return {
     ...createRequestReading(listRequests, 50),
     async override(operation, status, body, overrideOptions) {

@@ -49,7 +49,30 @@ function operationIdOf(key: string): OperationId {
 /** Resolves after `ms` of real time. */
 const pause = (ms: number): Promise<void> => new Promise((resolve) => realSetTimeout(resolve, ms));
 
+/** How long after its timeout a wait still lets its last look at the journal answer. */
+const GRACE_MS = 1000;
+
+/** The longest timeout a timer can keep (setTimeout fires at once past it). */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/**
+ * A MockInputError unless `timeout` is a number of milliseconds a timer can keep: more than 0, at most 2^31 − 1.
+ * @example checkTimeout('The waitForRequest options', options.timeout)
+ */
+export function checkTimeout(what: string, timeout: number): void {
+  if (typeof timeout === 'number' && timeout > 0 && timeout <= MAX_TIMEOUT_MS) return;
+  throw new MockInputError(what, [
+    { path: '/timeout', message: `must be more than 0 and at most ${MAX_TIMEOUT_MS} ms, got ${String(timeout)}` },
+  ]);
+}
+
 /** The error of a wait that timed out: what was waited for, and what did come. */
+function unanswered(operationId: OperationId, timeout: number): Error {
+  return new Error(
+    `waitForRequest: no ${operationId} request came within ${timeout} ms (the fake did not answer in time).`,
+  );
+}
+
 function waitTimedOut(operationId: OperationId, timeout: number, seen: readonly RecordedRequest[]): Error {
   const came =
     seen.length === 0
@@ -65,7 +88,7 @@ function waitTimedOut(operationId: OperationId, timeout: number, seen: readonly 
  * const reading = createRequestReading(async (id, after) => recordedRequests(core.journal.entriesAfter(after), id), 10);
  */
 export function createRequestReading(
-  list: (operationId: OperationId, after: number) => Promise<RecordedRequest[]>,
+  list: (operationId: OperationId, after: number, signal?: AbortSignal) => Promise<RecordedRequest[]>,
   pollMs: number,
 ): RequestReading {
   /** The journal seqs earlier waits returned. */
@@ -81,22 +104,39 @@ export function createRequestReading(
     async waitForRequest(operation, filter, options = {}) {
       const operationId = operationIdOf(operation);
       const timeout = options.timeout ?? DEFAULT_WAIT_MS;
+      checkTimeout('The waitForRequest options', timeout);
       let expired = false;
-      const timer = realSetTimeout(() => {
+      // The deadline holds for each look too: a look still unanswered GRACE_MS after the timeout (a fake that stopped
+      // answering) is abandoned, and the wait rejects.
+      const deadline = new AbortController();
+      let timer = realSetTimeout(() => {
         expired = true;
+        timer = realSetTimeout(() => deadline.abort(), GRACE_MS);
       }, timeout);
       // A request looked at once never matches later (entries do not change): each look reads only newer ones.
       let seen = 0;
       try {
         for (;;) {
-          const listed = await list(operationId, seen);
+          let listed: RecordedRequest[];
+          try {
+            listed = await list(operationId, seen, deadline.signal);
+          } catch (error) {
+            if (!expired) throw error;
+            throw new Error(
+              `waitForRequest: no ${operationId} request came within ${timeout} ms (the fake did not answer in time).`,
+            );
+          }
           const found = listed.find((request) => !returned.has(request.seq) && matches(request, filter));
           if (found) {
             returned.add(found.seq);
             return found as RecordedRequest<OperationOf<typeof operation>>;
           }
           seen = Math.max(seen, ...listed.map((request) => request.seq));
-          if (expired) throw waitTimedOut(operationId, timeout, await list(operationId, 0));
+          if (expired) {
+            const all = await list(operationId, 0, deadline.signal).catch(() => undefined);
+            if (all === undefined) throw unanswered(operationId, timeout);
+            throw waitTimedOut(operationId, timeout, all);
+          }
           await pause(pollMs);
         }
       } finally {

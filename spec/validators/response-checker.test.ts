@@ -318,3 +318,54 @@ describe('checkResponse', () => {
     ).toEqual(['/cost', '/estimatedCompletion', '/status', '/taskId']);
   });
 });
+
+describe('checkResponse on bodies a server shapes against the checker', () => {
+  const nested = (depth: number): string => `${'['.repeat(depth)}1${']'.repeat(depth)}`;
+  const withCapabilities = (text: string): string =>
+    withChange(agent, ['capabilities'], 'CAPABILITIES').replace('"CAPABILITIES"', text);
+
+  it('reports the wrong items of an array longer than a call may take arguments (99,900 numbers)', () => {
+    const capabilities = Array.from({ length: 99_900 }, (_, index) => index);
+    const check = checkResponse(ok('getAgent', 200, { ...agent, capabilities }));
+    const types = check.violations.filter((v) => v.pointer.startsWith('/capabilities/') && v.rule === 'body-schema');
+    expect(types).toHaveLength(99_900);
+    expect(types.at(-1)?.pointer).toBe('/capabilities/99899');
+    expect(check.warnings).toEqual([]);
+  });
+
+  it('checks the first 100,000 values of a body of millions of wrong items, and warns that it stopped there', () => {
+    const body = withCapabilities(`[${'1,'.repeat(1_000_000)}1]`);
+    const check = checkResponse({ operationId: 'getAgent', status: 200, contentType: 'application/json', body });
+    expect(check.violations.length).toBeLessThanOrEqual(100_001);
+    expect(check.violations.map((v) => v.pointer)).toContain('/capabilities');
+    expect(check.warnings).toEqual([
+      expect.objectContaining({ rule: 'body-schema', message: expect.stringContaining('only the first 100000') }),
+    ]);
+  });
+
+  it('checks a body nesting exactly the kit-wide depth bound of 64 like any other', () => {
+    const check = checkResponse({
+      operationId: 'getAgent',
+      status: 200,
+      contentType: 'application/json',
+      body: withCapabilities(`[${nested(62)}]`),
+    });
+    expect(check.violations.map((v) => v.pointer)).toEqual(['/capabilities/0']);
+  });
+
+  it('makes a body nesting deeper than 64 levels one finding, without walking it (2,000,000 deep)', () => {
+    const check = checkResponse({
+      operationId: 'getAgent',
+      status: 200,
+      contentType: 'application/json',
+      body: withCapabilities(`[${nested(2_000_000)}]`),
+    });
+    expect(check.violations).toEqual([
+      expect.objectContaining({
+        rule: 'body-is-json',
+        pointer: '',
+        message: expect.stringContaining('deeper than 64'),
+      }),
+    ]);
+  });
+});

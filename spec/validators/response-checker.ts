@@ -7,6 +7,8 @@ import type { JsonObject } from '../json-pointer.ts';
 import { getSchemaValidator, rootSchemaPointer } from './schema-compiler.ts';
 import { errorDataPointer, errorMessage, errorRule } from './field-errors.ts';
 import { ruleOrigin, type RuleOrigin } from '../rule-origin.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../json-depth.ts';
+import { checkedPart, MAX_CHECKED_VALUES } from './checked-value.ts';
 import type { OperationId } from '../types.ts';
 
 /** The rule a violation breaks; each is a check of its own in reports. */
@@ -117,6 +119,20 @@ export function checkResponse(response: ResponseToCheck, document: JsonObject = 
       message: `Content-Type must be ${documented.mediaTypes.join(' or ')}, got ${response.contentType ? response.contentType : 'none'}`,
     });
   }
+  if (nestsDeeperThan(response.body, MAX_JSON_DEPTH)) {
+    // Nothing walks a body deeper than the kit's bound (ajv, JSON.stringify and the origin rules recurse): one finding.
+    violations.push({
+      ...base,
+      rule: 'body-is-json',
+      pointer: '',
+      expected: `a JSON body nesting at most ${MAX_JSON_DEPTH} levels`,
+      found: `arrays and objects nested deeper than ${MAX_JSON_DEPTH} levels`,
+      origin: 'assumption',
+      specPointer: `${documented.pointer}/content`,
+      message: `the body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`,
+    });
+    return { ok: false, violations, warnings };
+  }
   let body: unknown;
   try {
     body = JSON.parse(response.body);
@@ -137,16 +153,30 @@ export function checkResponse(response: ResponseToCheck, document: JsonObject = 
   }
   const schemaMediaType = documented.mediaTypes.includes(mediaType) ? mediaType : expectedMediaType;
   const schemaPointer = `${documented.pointer}/content/${schemaMediaType.replace('/', '~1')}/schema`;
+  const part = checkedPart(body);
+  if (part.cut)
+    warnings.push({
+      ...base,
+      rule: 'body-schema',
+      pointer: '',
+      expected: `a body of at most ${MAX_CHECKED_VALUES} values, all checked`,
+      found: `more than ${MAX_CHECKED_VALUES} values`,
+      origin: 'assumption',
+      specPointer: schemaPointer,
+      message: `the body holds more than ${MAX_CHECKED_VALUES} values; only the first ${MAX_CHECKED_VALUES} were checked`,
+    });
   const checked: CheckedBody = {
     base,
-    body,
+    body: part.value,
     schemaPointer,
     rootPointer: rootSchemaPointer(schemaPointer, document),
     document,
   };
-  violations.push(...schemaViolations(checked));
-  warnings.push(...undocumentedFields(checked));
-  if (schemaMediaType === 'application/problem+json') violations.push(...problemStatusViolations(base, body));
+  // Appended one by one: a body of many wrong items makes as many violations, more than a spread's arguments may be.
+  for (const violation of schemaViolations(checked)) violations.push(violation);
+  for (const warning of undocumentedFields(checked)) warnings.push(warning);
+  if (schemaMediaType === 'application/problem+json')
+    for (const violation of problemStatusViolations(base, body)) violations.push(violation);
   return { ok: violations.length === 0, violations, warnings };
 }
 

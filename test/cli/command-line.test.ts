@@ -1,14 +1,16 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { describeNumberRule, parseCommandLine, readNumber } from '../../scripts/command-line.ts';
 
 const run = promisify(execFile);
 // A real entry point in its own process, since a mistake ends the process: argv arrives as it does for npm scripts.
 const probe = join(mkdtempSync(join(tmpdir(), 'command-line-')), 'probe.mjs');
+// The probe's folder goes with the file's tests: a run leaves nothing in the temp directory.
+afterAll(() => rmSync(dirname(probe), { recursive: true, force: true }));
 writeFileSync(
   probe,
   `const { parseCommandLine } = await import(${JSON.stringify(new URL('../../scripts/command-line.ts', import.meta.url).href)});\n` +

@@ -12,18 +12,20 @@ let own: Promise<PostgresCluster> | undefined;
  */
 export async function newDatabase(): Promise<string> {
   const name = `ark_${randomBytes(6).toString('hex')}`;
-  const port = inject('postgresPort');
-  if (port === 0) {
-    // Stopped on this worker's exit (test/support/postgres-cluster.ts registers it).
+  const shared = inject('postgresUrl');
+  if (shared === '') {
+    // Stopped on this worker's exit (test/support/postgres-cluster.ts registers it, and its watchdog on any death).
     own ??= startPostgresCluster();
     return (await own).createDatabase(name);
   }
-  const client = new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:${port}/postgres` });
+  const client = new pg.Client({ connectionString: shared });
   await client.connect();
   try {
     await client.query(`CREATE DATABASE ${name}`);
   } finally {
     await client.end();
   }
-  return `postgres://postgres@127.0.0.1:${port}/${name}`;
+  const url = new URL(shared);
+  url.pathname = `/${name}`;
+  return url.toString();
 }

@@ -5,8 +5,8 @@ import { startPostgresCluster } from '../support/postgres-cluster.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** Port of the shared cluster; 0 when this run started none (a file that needs one then starts its own). */
-    postgresPort: number;
+    /** URL of the shared cluster's `postgres` database (with its password); '' when this run started none. */
+    postgresUrl: string;
   }
 }
 
@@ -17,9 +17,9 @@ const mayNeedPostgres = (): boolean => {
 };
 
 export default async function setup(project: TestProject): Promise<(() => void) | undefined> {
-  project.provide('postgresPort', 0);
+  project.provide('postgresUrl', '');
   if (!mayNeedPostgres()) return undefined;
   const cluster = await startPostgresCluster();
-  project.provide('postgresPort', cluster.port);
+  project.provide('postgresUrl', cluster.url());
   return () => cluster.destroy();
 }

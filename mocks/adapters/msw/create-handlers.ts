@@ -49,6 +49,9 @@ export async function answerWithCore(
   request.headers.forEach((value, name) => {
     headers[name] = value;
   });
+  // In the browser the app's own page is the one calling: an Origin naming it is the page itself, not another site
+  // (the core records no request of another site), whatever host it is served from.
+  if (headers.origin !== undefined && headers.origin === globalThis.location?.origin) delete headers.origin;
   const read = await readBoundedBody(request, MAX_BODY_BYTES);
   const mockRequest: MockRequest = {
     method: request.method.toUpperCase(),

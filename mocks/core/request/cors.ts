@@ -52,6 +52,19 @@ function isControlOriginAllowed(origins: CorsOrigins, origin: string): boolean {
 }
 
 /**
+ * Whether a request comes from a page of another site: by its Origin when it has one (pages on this machine and
+ * origins listed with --cors-origin are not foreign; `'*'` names none), else by `Sec-Fetch-Site` (a no-cors request
+ * from an `<img>`, a form). A request with neither (curl, a test runner, msw in-process) is not.
+ * @example isForeignPage('*', { headers: { origin: 'https://evil.example' }, ... }) // true
+ */
+export function isForeignPage(origins: CorsOrigins, request: MockRequest): boolean {
+  const origin = request.headers.origin;
+  if (origin !== undefined) return !isControlOriginAllowed(origins, origin);
+  const site = request.headers['sec-fetch-site'];
+  return site !== undefined && !SAME_SITE_VALUES.has(site.trim().toLowerCase());
+}
+
+/**
  * The 403 for a control-plane request from another site, or undefined when it may go on. A request with an Origin
  * header is judged by it; one without (a no-cors GET from an `<img>` or `<script>`) by `Sec-Fetch-Site: cross-site`.
  * Reads are refused too: the missing CORS header already hides the answer from the page, and refusing keeps it that way

@@ -2,11 +2,8 @@
 import type { MockRequest, MockResponse } from '../mock-http.ts';
 import { findIJsonViolation } from './i-json.ts';
 import { MAX_BODY_BYTES } from '../mock-http.ts';
-import { mediaTypeOf } from '../../../spec/index.ts';
+import { MAX_JSON_DEPTH, mediaTypeOf, nestsDeeperThan } from '../../../spec/index.ts';
 import { problemResponse } from '../problems.ts';
-
-/** Deepest nesting of arrays and objects accepted in a body; deeper bodies are 400 before anything walks them. */
-const MAX_JSON_DEPTH = 64;
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i;
@@ -30,37 +27,6 @@ function isJsonUtf8(contentType: string | undefined): boolean {
 export type ParsedBody =
   | { ok: true; value: unknown; text: string }
   | { ok: false; response: MockResponse; text: string | null };
-
-/** True when brackets nest deeper than `limit` outside strings: a linear scan, no recursion. */
-export function nestsDeeperThan(text: string, limit: number): boolean {
-  // A body shorter than twice the limit cannot open that many brackets.
-  if (text.length <= limit) return false;
-  // Nor can one with at most `limit` brackets in all (inside strings or not): counted with indexOf, which skips the
-  // text natively, rather than a JavaScript loop over every character; the usual body has a handful.
-  let opened = 0;
-  for (const bracket of ['{', '[']) {
-    for (let at = text.indexOf(bracket); at !== -1 && opened <= limit; at = text.indexOf(bracket, at + 1)) opened += 1;
-  }
-  if (opened <= limit) return false;
-  let depth = 0;
-  let inString = false;
-  for (let index = 0; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    if (inString) {
-      if (code === 92)
-        index += 1; // backslash: skip the escaped character
-      else if (code === 34) inString = false;
-    } else if (code === 34) {
-      inString = true;
-    } else if (code === 123 || code === 91) {
-      depth += 1;
-      if (depth > limit) return true;
-    } else if (code === 125 || code === 93) {
-      depth -= 1;
-    }
-  }
-  return false;
-}
 
 /**
  * Reads a JSON request body as the spec requires it (application/json, UTF-8, at most 1 MiB).

@@ -1,13 +1,14 @@
 // Playwright in the scratch app: 4 workers, every test in parallel, against ONE fake started by `webServer` on the port
 // the consumer test chose (MOCK_PORT). MOCK_SESSIONS=off runs the same tests without sessions, to show they collide.
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import type { MockFixtureOptions } from 'agent-registry-kit/playwright';
 
-// The tests meet at a barrier (files in this directory); made once, by the runner, and inherited by its workers.
-process.env.BARRIER_DIR ??= mkdtempSync(join(tmpdir(), 'sessions-barrier-'));
+// The tests meet at a barrier (files in this directory); made once, by the runner, and inherited by its workers. It is
+// made inside the scratch app (Playwright runs there), which the consumer test removes: nothing is left in the temp
+// directory.
+process.env.BARRIER_DIR ??= mkdtempSync(join(process.cwd(), '.sessions-barrier-'));
 
 const port = Number(process.env.MOCK_PORT ?? '4010');
 const mockUrl = `http://127.0.0.1:${port}`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nestsDeeperThan } from './request-body.ts';
+import { nestsDeeperThan } from './json-depth.ts';
 
 describe('nestsDeeperThan', () => {
   const cases: [string, { given: [string, number]; want: boolean }][] = [

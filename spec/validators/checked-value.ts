@@ -1,0 +1,43 @@
+// The part of a parsed body the schema checks: every value up to a budget, so that a body of millions of wrong items
+// (8 MiB of `1,` where strings belong) costs the checker a bounded number of errors, not one object per item.
+
+/** Values (array items and object members, at every depth) the checkers validate of one body at most. */
+export const MAX_CHECKED_VALUES = 100_000;
+
+/**
+ * `value`, or a copy of it holding its first `budget` values in breadth-first order (arrays cut, objects with fewer
+ * members), and whether anything was left out. Iterative: the value's depth was bounded before it was parsed.
+ * @example checkedPart(JSON.parse(text)).cut // true when the body holds more than 100,000 values
+ */
+export function checkedPart(value: unknown, budget = MAX_CHECKED_VALUES): { value: unknown; cut: boolean } {
+  if (typeof value !== 'object' || value === null || countValues(value, budget) <= budget) return { value, cut: false };
+  let left = budget;
+  const root: unknown = Array.isArray(value) ? [] : {};
+  const queue: Array<[source: object, target: unknown]> = [[value, root]];
+  for (let index = 0; index < queue.length; index += 1) {
+    const [source, target] = queue[index] as [object, unknown];
+    const entries = Array.isArray(source) ? source.entries() : Object.entries(source).values();
+    for (const [key, child] of entries) {
+      if (left <= 0) break;
+      left -= 1;
+      const copy = typeof child === 'object' && child !== null ? (Array.isArray(child) ? [] : {}) : child;
+      if (Array.isArray(target)) target.push(copy);
+      else (target as Record<string, unknown>)[key as string] = copy;
+      if (copy !== child) queue.push([child as object, copy]);
+    }
+  }
+  return { value: root, cut: true };
+}
+
+/** How many values `value` holds, counting stopped once past `limit`. */
+function countValues(value: object, limit: number): number {
+  let count = 0;
+  const stack: object[] = [value];
+  while (stack.length > 0 && count <= limit) {
+    const node = stack.pop() as object;
+    const children: unknown[] = Array.isArray(node) ? node : Object.values(node);
+    count += children.length;
+    for (const child of children) if (typeof child === 'object' && child !== null) stack.push(child);
+  }
+  return count;
+}
