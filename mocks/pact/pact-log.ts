@@ -3,9 +3,10 @@
 // coverage), and bounded: the keys are few (operations × statuses × states), and a body too large is not kept.
 import { getOperation, type JsonValue, type OperationId } from '../../spec/index.ts';
 import type { MockRequest, MockResponse } from '../core/mock-http.ts';
+import { pactRequestHeaders } from './pact-request-headers.ts';
 import type { ProviderState } from './provider-state.ts';
 
-/** One exchange a pact interaction is written from. Never holds the Authorization header, cookies or control headers. */
+/** One exchange a pact interaction is written from. Never holds the Authorization header, control headers or undeclared cookies. */
 export interface PactExchange {
   operationId: OperationId;
   method: string;
@@ -13,7 +14,7 @@ export interface PactExchange {
   path: string;
   /** The query string without `?`. */
   query: string;
-  /** The request headers a pact keeps (lower-case names): `content-type` and `prefer`, when sent. */
+  /** The request headers a pact keeps (lower-case names): `content-type`, `prefer` and the declared parameters (pact-request-headers.ts). */
   headers: Record<string, string>;
   /** Whether the request carried an Authorization header (written as a matcher, never as the app's token). */
   authorized: boolean;
@@ -34,8 +35,6 @@ const MAX_REQUEST_BODY_BYTES = 64 * 1024;
 const MAX_RESPONSE_BODY = 64 * 1024;
 /** Bytes (characters of paths, queries, bodies and states) the whole log holds at most; later exchanges are left out. */
 const MAX_LOG_BYTES = 32 * 1024 * 1024;
-/** Request headers that change what the fake answers, and so belong in the contract. */
-const KEPT_REQUEST_HEADERS = ['content-type', 'prefer'] as const;
 
 const decoder = new TextDecoder();
 
@@ -93,11 +92,7 @@ export class PactLog {
     const size = request.path.length + request.query.length + bodyText.length + response.body.length;
     if (this.#bytes + size > MAX_LOG_BYTES) return;
     if (!parseJson(bodyText).ok || !parseJson(response.body).ok) return;
-    const headers: Record<string, string> = {};
-    for (const name of KEPT_REQUEST_HEADERS) {
-      const value = request.headers[name];
-      if (value !== undefined) headers[name] = value;
-    }
+    const headers = pactRequestHeaders(operationId, request.headers);
     const documented = getOperation(operationId).responses.get(response.status);
     const kept = ['content-type', ...(documented?.requiredHeaders ?? []).map((header) => header.name.toLowerCase())];
     const responseHeaders: Record<string, string> = {};
