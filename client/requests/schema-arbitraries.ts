@@ -20,6 +20,13 @@ const jsonValue: fc.Arbitrary<JsonValue> = fc.jsonValue({ maxDepth: 2 }) as fc.A
 export function arbitraryFor(at: SchemaAt): fc.Arbitrary<JsonValue> {
   const { schema, pointer } = at;
   if (Array.isArray(schema.enum)) return fc.constantFrom(...schema.enum);
+  if (schema.const !== undefined) return fc.constant(schema.const);
+  // A union is one of its members (validBodies filters out a value that `oneOf` finds in two).
+  for (const combinator of ['oneOf', 'anyOf'] as const) {
+    const members = schema[combinator];
+    if (Array.isArray(members) && members.length > 0)
+      return fc.oneof(...members.map((_, index) => arbitraryFor(resolveSchema(`${pointer}/${combinator}/${index}`))));
+  }
   switch (schema.type) {
     case 'string': {
       if (typeof schema.pattern === 'string') return fc.stringMatching(new RegExp(schema.pattern));

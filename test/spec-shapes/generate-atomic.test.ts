@@ -1,17 +1,15 @@
 // `npm run generate` on a spec with a bad keyword, in a fixture copy of the repository: it writes nothing (every
 // generated file and doc table is byte for byte as before, no temporary file is left) and says in one line which
 // document, schema and keyword are at fault.
-import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyRepository, type RepoCopy } from '../support/repo-copy.ts';
 import { repoRoot } from '../support/spawned-server.ts';
 
-const run = promisify(execFile);
-const copy = mkdtempSync(join(tmpdir(), 'agent-registry-generate-atomic-'));
-let files: string[] = [];
+let repo: RepoCopy;
+let copy = '';
+let files: readonly string[] = [];
 
 /** What `generate` writes: the generated modules and the docs that hold generated tables. */
 const written = (file: string): boolean =>
@@ -21,27 +19,15 @@ function snapshot(): Map<string, string> {
   return new Map(files.filter(written).map((file) => [file, readFileSync(join(copy, file), 'utf8')]));
 }
 
-async function generate(): Promise<{ code: number; stderr: string }> {
-  try {
-    await run(process.execPath, ['tools/generate.ts'], { cwd: copy, env: { PATH: process.env.PATH, NO_COLOR: '1' } });
-    return { code: 0, stderr: '' };
-  } catch (error) {
-    const failed = error as { code?: number; stderr?: string };
-    return { code: typeof failed.code === 'number' ? failed.code : -1, stderr: failed.stderr ?? '' };
-  }
-}
+const generate = () => repo.run(['tools/generate.ts']);
 
 beforeAll(async () => {
-  const { stdout } = await run('git', ['ls-files', '-z'], { cwd: repoRoot, maxBuffer: 16 * 1024 * 1024 });
-  files = stdout.split('\0').filter((path) => path !== '');
-  for (const file of files) {
-    mkdirSync(dirname(join(copy, file)), { recursive: true });
-    cpSync(join(repoRoot, file), join(copy, file));
-  }
-  symlinkSync(join(repoRoot, 'node_modules'), join(copy, 'node_modules'));
+  repo = await copyRepository('agent-registry-generate-atomic-');
+  copy = repo.root;
+  files = repo.files;
 }, 120_000);
 
-afterAll(() => rmSync(copy, { recursive: true, force: true }));
+afterAll(() => repo.remove());
 
 describe('npm run generate on a spec with a bad keyword', () => {
   const spec = readFileSync(join(repoRoot, 'spec/openapi.yaml'), 'utf8');
