@@ -3,7 +3,7 @@
 // its path (package.json `exports` and `bin` name them) and what two entries share sits once in a chunk of
 // dist/chunks/: a class or a module-level registry exists once when an app imports ./node and ./server alike.
 // Loading a handful of chunks instead of ~90 modules is most of what an import of an entry costs (docs/performance.md).
-import { readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
@@ -78,4 +78,36 @@ export async function bundle(root: string): Promise<void> {
   }
 }
 
-if (import.meta.main) await bundle(fileURLToPath(new URL('../', import.meta.url)));
+/**
+ * Writes the console (console/: the page /__mock/ui/ serves) into `root`/dist/console/: one minified script with Preact
+ * inside (the page loads nothing from elsewhere and works offline; the package needs no UI dependency), its page and
+ * style sheet beside it.
+ * @example await bundleConsole(repoRoot);
+ */
+export async function bundleConsole(root: string): Promise<void> {
+  const build = await rolldown({
+    cwd: root,
+    input: { console: join(root, 'console', 'main.tsx') },
+    platform: 'browser',
+    // JSX compiles as tsconfig.json says (the automatic runtime of Preact).
+    transform: { target: 'es2022' },
+    treeshake: true,
+    onwarn(warning) {
+      throw new Error(`rolldown (console): ${warning.message}`);
+    },
+  });
+  const out = join(root, 'dist', 'console');
+  try {
+    await build.write({ dir: out, format: 'esm', entryFileNames: '[name].js', minify: true, sourcemap: false });
+  } finally {
+    await build.close();
+  }
+  mkdirSync(out, { recursive: true });
+  for (const name of ['index.html', 'console.css']) copyFileSync(join(root, 'console', name), join(out, name));
+}
+
+if (import.meta.main) {
+  const root = fileURLToPath(new URL('../', import.meta.url));
+  await bundle(root);
+  await bundleConsole(root);
+}

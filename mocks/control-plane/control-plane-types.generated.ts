@@ -62,6 +62,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__mock/agents/{agentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an agent as GET /v1/agents/{agentId} answers it, without a bearer token (what the console opens) */
+        get: operations["getMockAgent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__mock/agents/{agentId}/status": {
         parameters: {
             query?: never;
@@ -86,7 +103,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** The newest tasks of the history, each with its status on the mock's clock */
+        get: operations["listTasks"];
         put?: never;
         /**
          * Seed a task on an agent in a given status
@@ -165,6 +183,33 @@ export interface paths {
         post?: never;
         /** Empty the journal */
         delete: operations["clearJournal"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__mock/journal/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The journal as a live stream of Server-Sent Events (what the console at /__mock/ui/ shows)
+         * @description A `text/event-stream` that stays open: first one `exchange` event per entry the journal holds (oldest first,
+         *     those with a seq greater than `after`), then one per /v1 request as it is answered, then a comment line every
+         *     15 s. Each event's data is a `JournalEvent`: the journal entry, and for requests answered while the stream was
+         *     open the exchange's `detail` (the request's headers, Authorization only said to be there, the credential
+         *     hidden wherever it recurs; the answer; what decided it; the spec's verdict). Nothing of the detail is kept.
+         *     It follows the control plane's rules (loopback Host, same-site callers, the control token) and carries CORS
+         *     headers only for the origins the control plane answers, so a page of another site can neither open nor read it.
+         *     With `X-Mock-Session` it streams that session's journal.
+         */
+        get: operations["streamJournal"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -281,7 +326,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** The operations answered by an override now, and with which status */
+        get: operations["listOverrides"];
         /**
          * Answer one operation of the API with a chosen status and body until reset
          * @description `operation` is an operationId or `METHOD /path/{template}` of spec/openapi.yaml. The answer is checked with the
@@ -416,6 +462,18 @@ export interface components {
             /** @description The request body text, cut at 4096 characters. */
             body: string | null;
             bodyTruncated: boolean;
+        };
+        /** @description One `exchange` event of GET /__mock/journal/events. */
+        JournalEvent: {
+            entry: components["schemas"]["JournalEntry"];
+            /** @description Only for requests answered while the stream was open (mocks/core/steering/exchange-detail.ts). */
+            detail?: {
+                /** @enum {string} */
+                decidedBy: "normal" | "scenario" | "override" | "prefer";
+                request: Record<string, never>;
+                response: Record<string, never>;
+                verdict: Record<string, never> | null;
+            };
         };
         /** @description One request the app sent to an operation, as the test API's `requests` returns it. */
         RecordedRequest: {
@@ -728,6 +786,30 @@ export interface operations {
             503: components["responses"]["NotSaved"];
         };
     };
+    getMockAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The agent, its finished tasks applied. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Problem"];
+        };
+    };
     setAgentStatus: {
         parameters: {
             query?: never;
@@ -758,6 +840,35 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["Problem"];
             503: components["responses"]["NotSaved"];
+        };
+    };
+    listTasks: {
+        parameters: {
+            query?: {
+                agentId?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first, with the mock's time they are read at. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        now: string;
+                        tasks: components["schemas"]["Task"][];
+                    };
+                };
+            };
+            400: components["responses"]["Problem"];
+            403: components["responses"]["Forbidden"];
         };
     };
     createTask: {
@@ -907,6 +1018,31 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["Problem"];
+        };
+    };
+    streamJournal: {
+        parameters: {
+            query?: {
+                /** @description Leave out the entries already seen (seq at most this). */
+                after?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream (`event: exchange`, `data:` a JournalEvent as JSON). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["Problem"];
+            403: components["responses"]["Forbidden"];
         };
     };
     listRequests: {
@@ -1070,6 +1206,33 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             405: components["responses"]["Problem"];
             503: components["responses"]["NotSaved"];
+        };
+    };
+    listOverrides: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One entry per overridden operation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        overrides: {
+                            operationId: string;
+                            status: number;
+                        }[];
+                    };
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["Problem"];
         };
     };
     setOverride: {

@@ -263,14 +263,107 @@ return errors === 0;
 validate3.evaluated = {"props":{"status":true},"dynamicProps":false,"dynamicItems":false};
 
 const v3 = validate6;
-const schema8 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1tasks/post","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1tasks/post/requestBody/content/application~1json/schema"};
-const schema9 = {"type":"object","required":["agentId","status"],"properties":{"agentId":{"type":"string"},"status":{"type":"string","description":"A TaskStatus of spec/openapi.yaml."},"priority":{"type":"string","description":"A TaskPriority of spec/openapi.yaml (default normal)."},"cost":{"type":"number","description":"Agent tokens (default what a minimal task costs)."},"outcome":{"type":"string","enum":["completed","failed"],"description":"How a queued or processing task ends."}}};
+const schema8 = {"$id":"https://agent-registry.kit/control-plane/query/paths/~1__mock~1tasks/get","type":"object","properties":{"agentId":{"type":"string","maxLength":128},"limit":{"type":"integer","minimum":0,"maximum":1000,"default":100}},"required":[]};
+const func0 = ucs2length;
 
 function validate6(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agent-registry.kit/control-plane/body/paths/~1__mock~1tasks/post" */;
+/*# sourceURL="https://agent-registry.kit/control-plane/query/paths/~1__mock~1tasks/get" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate6.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.limit === undefined){
+data.limit = 100;
+}
+if(data.agentId !== undefined){
+let data0 = data.agentId;
+if(typeof data0 === "string"){
+if(func0(data0) > 128){
+const err0 = {instancePath:instancePath+"/agentId",schemaPath:"#/properties/agentId/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/agentId",schemaPath:"#/properties/agentId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+let data1 = data.limit;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+const err2 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(typeof data1 == "number"){
+if(data1 > 1000 || isNaN(data1)){
+const err3 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data1 < 0 || isNaN(data1)){
+const err4 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate6.errors = vErrors;
+return errors === 0;
+}
+validate6.evaluated = {"props":{"agentId":true,"limit":true},"dynamicProps":false,"dynamicItems":false};
+
+const v4 = validate7;
+const schema9 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1tasks/post","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1tasks/post/requestBody/content/application~1json/schema"};
+const schema10 = {"type":"object","required":["agentId","status"],"properties":{"agentId":{"type":"string"},"status":{"type":"string","description":"A TaskStatus of spec/openapi.yaml."},"priority":{"type":"string","description":"A TaskPriority of spec/openapi.yaml (default normal)."},"cost":{"type":"number","description":"Agent tokens (default what a minimal task costs)."},"outcome":{"type":"string","enum":["completed","failed"],"description":"How a queued or processing task ends."}}};
+
+function validate7(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-registry.kit/control-plane/body/paths/~1__mock~1tasks/post" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate7.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -359,7 +452,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!((data4 === "completed") || (data4 === "failed"))){
-const err7 = {instancePath:instancePath+"/outcome",schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1tasks/post/requestBody/content/application~1json/schema/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema9.properties.outcome.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/outcome",schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1tasks/post/requestBody/content/application~1json/schema/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema10.properties.outcome.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -380,20 +473,20 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate6.errors = vErrors;
+validate7.errors = vErrors;
 return errors === 0;
 }
-validate6.evaluated = {"props":{"agentId":true,"status":true,"priority":true,"cost":true,"outcome":true},"dynamicProps":false,"dynamicItems":false};
+validate7.evaluated = {"props":{"agentId":true,"status":true,"priority":true,"cost":true,"outcome":true},"dynamicProps":false,"dynamicItems":false};
 
-const v4 = validate7;
-const schema10 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1clock~1advance/post","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1clock~1advance/post/requestBody/content/application~1json/schema"};
-const schema11 = {"type":"object","required":["seconds"],"properties":{"seconds":{"type":"number","minimum":0,"maximum":315360000,"description":"At most ten years per call, and the clock's total offset stays within 100 years (400 beyond it); reset undoes it."}}};
+const v5 = validate8;
+const schema11 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1clock~1advance/post","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1clock~1advance/post/requestBody/content/application~1json/schema"};
+const schema12 = {"type":"object","required":["seconds"],"properties":{"seconds":{"type":"number","minimum":0,"maximum":315360000,"description":"At most ten years per call, and the clock's total offset stays within 100 years (400 beyond it); reset undoes it."}}};
 
-function validate7(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate8(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/body/paths/~1__mock~1clock~1advance/post" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate7.evaluated;
+const evaluated0 = validate8.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -457,19 +550,19 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate7.errors = vErrors;
+validate8.errors = vErrors;
 return errors === 0;
 }
-validate7.evaluated = {"props":{"seconds":true},"dynamicProps":false,"dynamicItems":false};
+validate8.evaluated = {"props":{"seconds":true},"dynamicProps":false,"dynamicItems":false};
 
-const v5 = validate8;
-const schema12 = {"$id":"https://agent-registry.kit/control-plane/query/paths/~1__mock~1journal/get","type":"object","properties":{"limit":{"type":"integer","minimum":0}},"required":[]};
+const v6 = validate9;
+const schema13 = {"$id":"https://agent-registry.kit/control-plane/query/paths/~1__mock~1journal/get","type":"object","properties":{"limit":{"type":"integer","minimum":0}},"required":[]};
 
-function validate8(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate9(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/query/paths/~1__mock~1journal/get" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate8.evaluated;
+const evaluated0 = validate9.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -513,20 +606,76 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate8.errors = vErrors;
+validate9.errors = vErrors;
 return errors === 0;
 }
-validate8.evaluated = {"props":{"limit":true},"dynamicProps":false,"dynamicItems":false};
+validate9.evaluated = {"props":{"limit":true},"dynamicProps":false,"dynamicItems":false};
 
-const v6 = validate9;
-const schema13 = {"$id":"https://agent-registry.kit/control-plane/query/paths/~1__mock~1requests/get","type":"object","properties":{"operation":{"type":"string","minLength":1},"after":{"type":"integer","minimum":0,"default":0}},"required":["operation"]};
-const func0 = ucs2length;
+const v7 = validate10;
+const schema14 = {"$id":"https://agent-registry.kit/control-plane/query/paths/~1__mock~1journal~1events/get","type":"object","properties":{"after":{"type":"integer","minimum":0,"default":0}},"required":[]};
 
-function validate9(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-registry.kit/control-plane/query/paths/~1__mock~1journal~1events/get" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate10.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.after === undefined){
+data.after = 0;
+}
+let data0 = data.after;
+if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+const err0 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(typeof data0 == "number"){
+if(data0 < 0 || isNaN(data0)){
+const err1 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate10.errors = vErrors;
+return errors === 0;
+}
+validate10.evaluated = {"props":{"after":true},"dynamicProps":false,"dynamicItems":false};
+
+const v8 = validate11;
+const schema15 = {"$id":"https://agent-registry.kit/control-plane/query/paths/~1__mock~1requests/get","type":"object","properties":{"operation":{"type":"string","minLength":1},"after":{"type":"integer","minimum":0,"default":0}},"required":["operation"]};
+
+function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/query/paths/~1__mock~1requests/get" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate9.evaluated;
+const evaluated0 = validate11.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -606,19 +755,19 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate9.errors = vErrors;
+validate11.errors = vErrors;
 return errors === 0;
 }
-validate9.evaluated = {"props":{"operation":true,"after":true},"dynamicProps":false,"dynamicItems":false};
+validate11.evaluated = {"props":{"operation":true,"after":true},"dynamicProps":false,"dynamicItems":false};
 
-const v7 = validate10;
-const schema14 = {"$id":"https://agent-registry.kit/control-plane/query/paths/~1__mock~1pact/get","type":"object","properties":{"consumer":{"type":"string","minLength":1,"maxLength":256},"provider":{"type":"string","minLength":1,"maxLength":256},"version":{"type":"integer","enum":[3,4],"default":4}},"required":["consumer","provider"]};
+const v9 = validate12;
+const schema16 = {"$id":"https://agent-registry.kit/control-plane/query/paths/~1__mock~1pact/get","type":"object","properties":{"consumer":{"type":"string","minLength":1,"maxLength":256},"provider":{"type":"string","minLength":1,"maxLength":256},"version":{"type":"integer","enum":[3,4],"default":4}},"required":["consumer","provider"]};
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/query/paths/~1__mock~1pact/get" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate10.evaluated;
+const evaluated0 = validate12.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -731,7 +880,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!((data2 === 3) || (data2 === 4))){
-const err9 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/enum",keyword:"enum",params:{allowedValues: schema14.properties.version.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/enum",keyword:"enum",params:{allowedValues: schema16.properties.version.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -751,20 +900,20 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate10.errors = vErrors;
+validate12.errors = vErrors;
 return errors === 0;
 }
-validate10.evaluated = {"props":{"consumer":true,"provider":true,"version":true},"dynamicProps":false,"dynamicItems":false};
+validate12.evaluated = {"props":{"consumer":true,"provider":true,"version":true},"dynamicProps":false,"dynamicItems":false};
 
-const v8 = validate11;
-const schema15 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1provider-states/post","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1provider-states/post/requestBody/content/application~1json/schema"};
-const schema16 = {"type":"object","required":["state"],"properties":{"state":{"type":"string","maxLength":256,"description":"A state GET /__mock/pact writes; the empty string (an interaction without one) changes nothing."},"params":{"type":"object"},"action":{"type":"string","enum":["setup","teardown"],"default":"setup"}}};
+const v10 = validate13;
+const schema17 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1provider-states/post","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1provider-states/post/requestBody/content/application~1json/schema"};
+const schema18 = {"type":"object","required":["state"],"properties":{"state":{"type":"string","maxLength":256,"description":"A state GET /__mock/pact writes; the empty string (an interaction without one) changes nothing."},"params":{"type":"object"},"action":{"type":"string","enum":["setup","teardown"],"default":"setup"}}};
 
-function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/body/paths/~1__mock~1provider-states/post" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate11.evaluated;
+const evaluated0 = validate13.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -835,7 +984,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!((data2 === "setup") || (data2 === "teardown"))){
-const err5 = {instancePath:instancePath+"/action",schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1provider-states/post/requestBody/content/application~1json/schema/properties/action/enum",keyword:"enum",params:{allowedValues: schema16.properties.action.enum},message:"must be equal to one of the allowed values"};
+const err5 = {instancePath:instancePath+"/action",schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1provider-states/post/requestBody/content/application~1json/schema/properties/action/enum",keyword:"enum",params:{allowedValues: schema18.properties.action.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -855,20 +1004,20 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate11.errors = vErrors;
+validate13.errors = vErrors;
 return errors === 0;
 }
-validate11.evaluated = {"props":{"state":true,"params":true,"action":true},"dynamicProps":false,"dynamicItems":false};
+validate13.evaluated = {"props":{"state":true,"params":true,"action":true},"dynamicProps":false,"dynamicItems":false};
 
-const v9 = validate12;
-const schema17 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1overrides/put","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1overrides/put/requestBody/content/application~1json/schema"};
-const schema18 = {"type":"object","required":["operation","status"],"additionalProperties":false,"properties":{"operation":{"type":"string"},"status":{"type":"integer","minimum":100,"maximum":599},"body":{"description":"The JSON body to answer with (any JSON value)."},"headers":{"type":"object","additionalProperties":{"type":"string"}},"unchecked":{"type":"boolean","default":false}}};
+const v11 = validate14;
+const schema19 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1overrides/put","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1overrides/put/requestBody/content/application~1json/schema"};
+const schema20 = {"type":"object","required":["operation","status"],"additionalProperties":false,"properties":{"operation":{"type":"string"},"status":{"type":"integer","minimum":100,"maximum":599},"body":{"description":"The JSON body to answer with (any JSON value)."},"headers":{"type":"object","additionalProperties":{"type":"string"}},"unchecked":{"type":"boolean","default":false}}};
 
-function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate14(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/body/paths/~1__mock~1overrides/put" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate12.evaluated;
+const evaluated0 = validate14.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1006,20 +1155,20 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate12.errors = vErrors;
+validate14.errors = vErrors;
 return errors === 0;
 }
-validate12.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate14.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const v10 = validate13;
-const schema19 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1scenarios/put","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1scenarios/put/requestBody/content/application~1json/schema"};
-const schema20 = {"type":"object","additionalProperties":false,"properties":{"latencyMs":{"type":"number","minimum":0,"maximum":60000,"description":"Milliseconds added before answering every /v1 request."},"operations":{"type":"object","description":"Per operation of spec/openapi.yaml (getAgent, deployAgent, executeAgentTask).","additionalProperties":{"type":"object","properties":{"latencyMs":{"type":"number","minimum":0,"maximum":60000},"errorStatus":{"type":"integer","description":"An error status the operation documents (e.g. 500, 429); answered with its example."},"errorRatio":{"type":"number","minimum":0,"maximum":1,"default":1,"description":"Share of requests that get errorStatus, drawn from the seeded random source."}}}},"rateLimit":{"type":"object","required":["limit","windowSeconds"],"description":"At most `limit` /v1 requests per window on the mock's clock; beyond it 429 with Retry-After.","properties":{"limit":{"type":"integer","minimum":1},"windowSeconds":{"type":"number","exclusiveMinimum":0,"maximum":3600}}},"taskFailureRatio":{"type":"number","minimum":0,"maximum":1,"description":"Share of new tasks that end failed (default 0.1, or --failure-ratio)."}}};
+const v12 = validate15;
+const schema21 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1scenarios/put","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1scenarios/put/requestBody/content/application~1json/schema"};
+const schema22 = {"type":"object","additionalProperties":false,"properties":{"latencyMs":{"type":"number","minimum":0,"maximum":60000,"description":"Milliseconds added before answering every /v1 request."},"operations":{"type":"object","description":"Per operation of spec/openapi.yaml (getAgent, deployAgent, executeAgentTask).","additionalProperties":{"type":"object","properties":{"latencyMs":{"type":"number","minimum":0,"maximum":60000},"errorStatus":{"type":"integer","description":"An error status the operation documents (e.g. 500, 429); answered with its example."},"errorRatio":{"type":"number","minimum":0,"maximum":1,"default":1,"description":"Share of requests that get errorStatus, drawn from the seeded random source."}}}},"rateLimit":{"type":"object","required":["limit","windowSeconds"],"description":"At most `limit` /v1 requests per window on the mock's clock; beyond it 429 with Retry-After.","properties":{"limit":{"type":"integer","minimum":1},"windowSeconds":{"type":"number","exclusiveMinimum":0,"maximum":3600}}},"taskFailureRatio":{"type":"number","minimum":0,"maximum":1,"description":"Share of new tasks that end failed (default 0.1, or --failure-ratio)."}}};
 
-function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/body/paths/~1__mock~1scenarios/put" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate13.evaluated;
+const evaluated0 = validate15.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1329,23 +1478,25 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate13.errors = vErrors;
+validate15.errors = vErrors;
 return errors === 0;
 }
-validate13.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate15.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
     return {
     "listAgents query": v0,
     "createAgent body": v1,
     "setAgentStatus body": v2,
-    "createTask body": v3,
-    "advanceClock body": v4,
-    "getJournal query": v5,
-    "listRequests query": v6,
-    "getPact query": v7,
-    "changeProviderState body": v8,
-    "setOverride body": v9,
-    "setScenarios body": v10,
+    "listTasks query": v3,
+    "createTask body": v4,
+    "advanceClock body": v5,
+    "getJournal query": v6,
+    "streamJournal query": v7,
+    "listRequests query": v8,
+    "getPact query": v9,
+    "changeProviderState body": v10,
+    "setOverride body": v11,
+    "setScenarios body": v12,
     };
   }
 }

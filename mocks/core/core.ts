@@ -7,6 +7,7 @@ import { Coverage } from './steering/coverage.ts';
 import { preflight, refuseCrossSite, withCors, type CorsOrigins } from './request/cors.ts';
 import { MockInputError } from './input-error.ts';
 import { DEFAULT_JOURNAL_SIZE, Journal, JOURNAL_BODY_LIMIT, journalText } from './steering/journal.ts';
+import { exchangeDetail } from './steering/exchange-detail.ts';
 import { consoleLogger, type Logger } from './logger.ts';
 import type { MockRequest, MockResponse } from './mock-http.ts';
 import type { BuiltOverride } from './steering/overrides.ts';
@@ -528,17 +529,20 @@ export function recordAnswer(
 ): void {
   parts.coverage.record(context.operationId, request, response, context.scenario);
   const text = context.bodyText;
-  parts.journal.add({
-    atMs: parts.clock.now(),
-    method: request.method,
-    path: journalText(request.path, 2048),
-    query: journalText(request.query, 2048),
-    operationId: context.operationId,
-    status: response.status,
-    durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-    body: text === null ? null : journalText(text),
-    bodyTruncated: text !== null && text.length > JOURNAL_BODY_LIMIT,
-  });
+  parts.journal.add(
+    {
+      atMs: parts.clock.now(),
+      method: request.method,
+      path: journalText(request.path, 2048),
+      query: journalText(request.query, 2048),
+      operationId: context.operationId,
+      status: response.status,
+      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+      body: text === null ? null : journalText(text),
+      bodyTruncated: text !== null && text.length > JOURNAL_BODY_LIMIT,
+    },
+    parts.journal.watched ? exchangeDetail(request, response, context) : undefined,
+  );
   const { operationId } = context;
   const { pact, store } = parts;
   if (operationId === null || pact === undefined || store === undefined) return;
