@@ -114,7 +114,7 @@ export function SeedForm({ onSeeded }: { onSeeded: () => void }) {
     setMessage(problemDetail(reply));
   };
   return (
-    <form class="seed" onSubmit={submit} aria-labelledby="seed-title" noValidate>
+    <form class="seed card" onSubmit={submit} aria-labelledby="seed-title" noValidate>
       <h3 id="seed-title">Seed an agent</h3>
       <p class="muted">Fields of the spec's Agent schema; what you leave empty is generated from the seed.</p>
       <div class="fields">

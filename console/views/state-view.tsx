@@ -163,6 +163,7 @@ export function StateView({ revision }: { revision: number }) {
         <label for="agent-search">Search</label>{' '}
         <input id="agent-search" type="search" value={search} onInput={(event) => setSearch(event.currentTarget.value)} />
         <div class="split">
+          <div class="scroll">
           <table class="agents">
             <thead>
               <tr>
@@ -189,6 +190,7 @@ export function StateView({ revision }: { revision: number }) {
               ))}
             </tbody>
           </table>
+          </div>
           {open !== undefined && <AgentDetail agentId={open} onChanged={reload} />}
         </div>
       </section>

@@ -1,11 +1,16 @@
 // GET /__mock/journal/events: the journal as Server-Sent Events, what the console's Requests view shows live.
 import type { MockResponse } from '../core/mock-http.ts';
+import { hideTokens, type ExchangeDetail } from '../core/steering/exchange-detail.ts';
 import type { Journal, JournalEntry } from '../core/steering/journal.ts';
 
 /** One `exchange` event: its id is the entry's seq (a reconnecting EventSource sends it back as Last-Event-ID). */
-function exchangeEvent(entry: JournalEntry, detail: object | undefined): string {
+function exchangeEvent(entry: JournalEntry, detail: ExchangeDetail | undefined): string {
+  // The body as the detail shows it, the caller's credential hidden; without one (an entry answered before the stream
+  // opened: the journal keeps no Authorization) every JWT-shaped text is hidden.
+  const body = detail === undefined ? entry.body && hideTokens(entry.body) : detail.request.body;
+  const shown = { ...entry, body };
   // JSON.stringify escapes line breaks inside strings, so the data is one line whatever the request held.
-  return `id: ${entry.seq}\nevent: exchange\ndata: ${JSON.stringify(detail === undefined ? { entry } : { entry, detail })}\n\n`;
+  return `id: ${entry.seq}\nevent: exchange\ndata: ${JSON.stringify(detail === undefined ? { entry: shown } : { entry: shown, detail })}\n\n`;
 }
 
 /**
@@ -24,6 +29,8 @@ export function journalStream(journal: Pick<Journal, 'entriesAfter' | 'subscribe
       .entriesAfter(after)
       .map((entry) => exchangeEvent(entry, undefined))
       .join('')}`,
-    events: (push) => journal.subscribe((entry, detail) => push(exchangeEvent(entry, detail))),
+    // The core attaches an ExchangeDetail to every entry it adds while someone watches (core.ts, recordAnswer).
+    events: (push) =>
+      journal.subscribe((entry, detail) => push(exchangeEvent(entry, detail as ExchangeDetail | undefined))),
   };
 }

@@ -210,3 +210,46 @@ describe.skipIf(!chromiumPresent)('the console in Chromium', () => {
     await other.close();
   });
 });
+
+describe.skipIf(!chromiumPresent)('the console of a fake started with --control-token', () => {
+  const controlToken = 'console-test-control-token';
+  let server: SpawnedServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await spawnServer({
+      name: 'console-serve-token',
+      args: ['scripts/cli.ts', 'serve', '--port', '0', '--control-token', controlToken],
+      ready: /listening on http:\/\/127\.0\.0\.1:(\d+)/,
+    });
+    browser = await launchChromium();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('serves the page without the token, asks for it, and streams once it is given', async () => {
+    expect(server.output()).toContain('the page asks for the control token');
+    const page = await browser.newPage();
+    await page.goto(`${server.baseUrl}/__mock/ui/`);
+    const prompt = page.getByLabel('Token', { exact: true });
+    await prompt.waitFor({ timeout: 10_000 });
+    expect(
+      await page
+        .getByRole('status')
+        .filter({ hasText: /^live$/ })
+        .count(),
+    ).toBe(0);
+    await prompt.fill(controlToken);
+    await page.getByRole('button', { name: 'Use token' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^live$/ })
+      .waitFor({ timeout: 5_000 });
+    // The token lives in memory only: it is in no attribute or text of the page once given.
+    expect(await page.content()).not.toContain(controlToken);
+    await page.close();
+  });
+});

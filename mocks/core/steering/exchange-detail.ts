@@ -39,10 +39,22 @@ function secretsOf(request: MockRequest): string[] {
     .sort((a, b) => b.length - a.length);
 }
 
+/** A JWT (the only bearer tokens the fake accepts): three base64url segments, the first a JSON object's `{"`. */
+const JWT_SHAPE = /eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}/g;
+
+/**
+ * `text` with anything shaped like a JWT hidden: what the stream shows of an entry answered before anyone watched,
+ * whose Authorization header the journal did not keep.
+ * @example hideTokens('{"task":"eyJhbGciOi….eyJzdWIi….sig"}') // '{"task":"<redacted>"}'
+ */
+export function hideTokens(text: string): string {
+  return text.replace(JWT_SHAPE, '<redacted>');
+}
+
 function hide(text: string, secrets: readonly string[]): string {
   let result = text;
   for (const secret of secrets) result = result.replaceAll(secret, '<redacted>');
-  return result;
+  return hideTokens(result);
 }
 
 function decisionOf(request: MockRequest, response: MockResponse, trace: ExchangeTrace): Decision {
