@@ -85,22 +85,35 @@ export async function bundle(root: string): Promise<void> {
  * @example await bundleConsole(repoRoot);
  */
 export async function bundleConsole(root: string): Promise<void> {
-  const build = await rolldown({
-    cwd: root,
-    input: { console: join(root, 'console', 'main.tsx') },
-    platform: 'browser',
-    // JSX compiles as tsconfig.json says (the automatic runtime of Preact).
-    transform: { target: 'es2022' },
-    treeshake: true,
-    onwarn(warning) {
-      throw new Error(`rolldown (console): ${warning.message}`);
-    },
-  });
   const out = join(root, 'dist', 'console');
-  try {
-    await build.write({ dir: out, format: 'esm', entryFileNames: '[name].js', minify: true, sourcemap: false });
-  } finally {
-    await build.close();
+  // Two builds, not one with two entries: each script stands alone (the report is inlined into one HTML file).
+  const scripts = [
+    { name: 'console', entry: join(root, 'console', 'main.tsx'), format: 'esm' },
+    { name: 'report', entry: join(root, 'console', 'report', 'report-main.tsx'), format: 'iife' },
+  ] as const;
+  for (const script of scripts) {
+    const build = await rolldown({
+      cwd: root,
+      input: { [script.name]: script.entry },
+      platform: 'browser',
+      // JSX compiles as tsconfig.json says (the automatic runtime of Preact).
+      transform: { target: 'es2022' },
+      treeshake: true,
+      onwarn(warning) {
+        throw new Error(`rolldown (console): ${warning.message}`);
+      },
+    });
+    try {
+      await build.write({
+        dir: out,
+        format: script.format,
+        entryFileNames: '[name].js',
+        minify: true,
+        sourcemap: false,
+      });
+    } finally {
+      await build.close();
+    }
   }
   mkdirSync(out, { recursive: true });
   for (const name of ['index.html', 'console.css']) copyFileSync(join(root, 'console', name), join(out, name));

@@ -11,11 +11,12 @@ interface CoverageEntry {
   documented: boolean;
 }
 
-/** The matrix every report shows: one row per operation, one cell per documented status (count answered). */
-function CoverageMatrix({ entries }: { entries: readonly CoverageEntry[] }) {
+/**
+ * The matrix the console and the contract report show: one row per operation of the spec, one column per status any
+ * operation documents, each cell how often that pair was answered (blank where the operation does not document it).
+ */
+export function CoverageMatrix({ count }: { count: (operationId: string, status: number) => number }) {
   const statuses = [...new Set(consoleOperations.flatMap((operation) => operation.statuses))].sort((a, b) => a - b);
-  const count = (operationId: string, status: number): number | undefined =>
-    entries.find((entry) => entry.category === 'status' && entry.operationId === operationId && entry.key === String(status))?.count;
   return (
     <table class="matrix">
       <caption class="sr-only">Answers per operation and documented status</caption>
@@ -40,7 +41,7 @@ function CoverageMatrix({ entries }: { entries: readonly CoverageEntry[] }) {
                     <span class="sr-only">not documented</span>
                   </td>
                 );
-              const answered = count(operation.operationId, status) ?? 0;
+              const answered = count(operation.operationId, status);
               return (
                 <td key={status} class={answered > 0 ? 'hit' : 'miss'}>
                   {answered}
@@ -80,7 +81,13 @@ export function CoverageView({ revision }: { revision: number }) {
         <h3 id="coverage-title">
           Coverage {coverage ? `${coverage.percent}% of documented statuses, ${coverage.requests} requests` : ''}
         </h3>
-        <CoverageMatrix entries={coverage?.entries ?? []} />
+        <CoverageMatrix
+          count={(operationId, status) =>
+            coverage?.entries.find(
+              (entry) => entry.category === 'status' && entry.operationId === operationId && entry.key === String(status),
+            )?.count ?? 0
+          }
+        />
       </section>
       <section aria-labelledby="pact-title" class="card">
         <h3 id="pact-title">Pact file</h3>

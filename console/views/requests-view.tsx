@@ -2,6 +2,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import type { ExchangeEvent } from '../journal-events.ts';
 import { consoleOperations } from '../spec-model.ts';
+import { headerLines, TextBlock } from './text-block.tsx';
 
 interface Filters {
   operation: string;
@@ -15,20 +16,6 @@ function matches(exchange: ExchangeEvent, filters: Filters): boolean {
   return filters.status.endsWith('xx') ? status[0] === filters.status[0] : status === filters.status;
 }
 
-function Block({ title, text }: { title: string; text: string }) {
-  return (
-    <div class="block">
-      <h4>{title}</h4>
-      <pre>{text}</pre>
-    </div>
-  );
-}
-
-const headerLines = (headers: Record<string, string>): string =>
-  Object.entries(headers)
-    .map(([name, value]) => `${name}: ${value}`)
-    .join('\n');
-
 /** The request, the answer and the spec's verdict of one exchange; every byte is shown as text, never as markup. */
 function ExchangeDetail({ exchange }: { exchange: ExchangeEvent }) {
   const { detail } = exchange;
@@ -41,17 +28,17 @@ function ExchangeDetail({ exchange }: { exchange: ExchangeEvent }) {
       {detail === undefined ? (
         <>
           <p class="muted">Answered before the console opened: the journal keeps the request line and body only.</p>
-          <Block title="Request body" text={exchange.body ?? '(none)'} />
+          <TextBlock title="Request body" text={exchange.body ?? '(none)'} />
         </>
       ) : (
         <>
           <p>
             Decided by <strong>{detail.decidedBy}</strong>
           </p>
-          <Block title="Request headers" text={headerLines(detail.requestHeaders) || '(none shown)'} />
-          <Block title="Request body" text={detail.requestBody ?? '(none)'} />
-          <Block title={`Response ${detail.responseStatus} headers`} text={headerLines(detail.responseHeaders)} />
-          <Block title="Response body" text={detail.responseBody || '(empty)'} />
+          <TextBlock title="Request headers" text={headerLines(detail.requestHeaders) || '(none shown)'} />
+          <TextBlock title="Request body" text={detail.requestBody ?? '(none)'} />
+          <TextBlock title={`Response ${detail.responseStatus} headers`} text={headerLines(detail.responseHeaders)} />
+          <TextBlock title="Response body" text={detail.responseBody || '(empty)'} />
           <h4>Spec verdict</h4>
           {detail.verdict === null ? (
             <p class="muted">No operation of the spec: nothing to check.</p>

@@ -46,6 +46,7 @@ Environment:
 Options:
   --junit <file>      write a JUnit XML report (for CI)
   --json <file>       write every check, its outcome, violations and exchanges as JSON
+  --html <file>       write a self-contained HTML report (per operation, each failing exchange, the coverage matrix)
   --max-writes <n>    cap on POST requests; checks the cap leaves out are reported as skipped and fail the run
                       (default: every named check once + every generated case + ${shrinkAllowance} for shrinking)
   --read-only         send only GETs and POSTs that two independent guards reject: bad credentials with an
@@ -77,12 +78,14 @@ export function readArgs(
   options: RunOptions;
   junit: string | undefined;
   json: string | undefined;
+  html: string | undefined;
   maxWritesGiven: boolean;
 } {
   const values = parseCommandLine(
     {
       junit: { type: 'string' },
       json: { type: 'string' },
+      html: { type: 'string' },
       'max-writes': { type: 'string' },
       'read-only': { type: 'boolean' },
       'seed-only': { type: 'boolean' },
@@ -136,7 +139,13 @@ export function readArgs(
     timeoutMs: parseCount('timeout', values.timeout, defaultRunOptions.timeoutMs, 1),
     replay: values.replay,
   };
-  return { options, junit: values.junit, json: values.json, maxWritesGiven: values['max-writes'] !== undefined };
+  return {
+    options,
+    junit: values.junit,
+    json: values.json,
+    html: values.html,
+    maxWritesGiven: values['max-writes'] !== undefined,
+  };
 }
 
 /** Fails fast, with one line, when nothing answers at API_BASE_URL. */
@@ -281,7 +290,7 @@ export async function runSuite(
  * @example await main(['--junit', 'report.xml']); // with API_BASE_URL and API_TOKEN exported
  */
 export async function main(args: string[]): Promise<void> {
-  const { options, junit, json } = readArgs(args);
+  const { options, junit, json, html } = readArgs(args);
   // The suite's runner and its property-based generator are optional peers of the kit: an app that only mocks the API
   // installs neither.
   requirePeers('contract', ['vitest', 'fast-check']);
@@ -331,6 +340,10 @@ export async function main(args: string[]): Promise<void> {
     write: (text) => process.stdout.write(text),
     setupFiles,
   });
+  if (html !== undefined && report) {
+    const { writeHtmlReport } = await import('../../contract-tests/report/html-report.ts');
+    writeHtmlReport(resolve(html), report, redact);
+  }
   const verdict = report?.verdict ?? 'failed';
   process.exit(verdict === 'passed' ? 0 : 1);
 }
