@@ -3,12 +3,15 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { call, onTokenNeeded, setControlToken, setSession, streamEvents } from './control-client.ts';
 import { MAX_EXCHANGES, parseExchange, type ExchangeEvent } from './journal-events.ts';
 import { CoverageView } from './views/coverage-view.tsx';
+import { FindingsView } from './views/findings-view.tsx';
 import { RequestsView } from './views/requests-view.tsx';
 import { StateView } from './views/state-view.tsx';
 import { SteeringView } from './views/steering-view.tsx';
 
-const TABS = ['Requests', 'State', 'Steering', 'Coverage'] as const;
-type Tab = (typeof TABS)[number];
+/** The fake's views; the proxy has findings and coverage (its control plane has no state, steering or stream). */
+const FAKE_TABS = ['Requests', 'State', 'Steering', 'Coverage'] as const;
+const PROXY_TABS = ['Findings', 'Coverage'] as const;
+type Tab = (typeof FAKE_TABS)[number] | (typeof PROXY_TABS)[number];
 
 function TokenPrompt({ onToken }: { onToken: (token: string) => void }) {
   const [value, setValue] = useState('');
@@ -33,19 +36,19 @@ function TokenPrompt({ onToken }: { onToken: (token: string) => void }) {
   );
 }
 
-function Tabs({ tab, onTab }: { tab: Tab; onTab: (tab: Tab) => void }) {
+function Tabs({ tabs, tab, onTab }: { tabs: readonly Tab[]; tab: Tab; onTab: (tab: Tab) => void }) {
   const refs = useRef<(HTMLButtonElement | null)[]>([]);
   const move = (event: KeyboardEvent, index: number): void => {
     const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
     if (step === 0) return;
     event.preventDefault();
-    const next = (index + step + TABS.length) % TABS.length;
-    onTab(TABS[next] ?? 'Requests');
+    const next = (index + step + tabs.length) % tabs.length;
+    onTab(tabs[next] ?? tab);
     refs.current[next]?.focus();
   };
   return (
     <div role="tablist" aria-label="Views" class="tabs">
-      {TABS.map((name, index) => (
+      {tabs.map((name, index) => (
         <button
           key={name}
           type="button"
@@ -91,15 +94,13 @@ function SessionPicker({ session, onSession }: { session: string; onSession: (se
   );
 }
 
-export function App({ title }: { title: string }) {
+/** The fake's console: the live journal stream feeds Requests and refreshes the other views. */
+function FakeConsole({ connection, onReconnect }: { connection: number; onReconnect: () => void }) {
   const [tab, setTab] = useState<Tab>('Requests');
   const [exchanges, setExchanges] = useState<ExchangeEvent[]>([]);
   const [connected, setConnected] = useState(false);
-  const [needsToken, setNeedsToken] = useState(false);
   const [session, pickSession] = useState('');
-  const [connection, setConnection] = useState(0);
   const [revision, setRevision] = useState(0);
-  useEffect(() => onTokenNeeded(() => setNeedsToken(true)), []);
   useEffect(() => {
     setExchanges([]);
     let pending: ExchangeEvent[] = [];
@@ -128,16 +129,59 @@ export function App({ title }: { title: string }) {
     };
   }, [session, connection]);
   return (
+    <>
+      <SessionPicker
+        session={session}
+        onSession={(id) => {
+          setSession(id);
+          pickSession(id);
+        }}
+      />
+      <Tabs tabs={FAKE_TABS} tab={tab} onTab={setTab} />
+      <div id={`panel-${tab}`} role="tabpanel" aria-labelledby={`tab-${tab}`} tabIndex={0}>
+        {tab === 'Requests' && <RequestsView exchanges={exchanges} connected={connected} />}
+        {tab === 'State' && <StateView revision={revision + connection} />}
+        {tab === 'Steering' && <SteeringView revision={revision + connection} onReset={onReconnect} />}
+        {tab === 'Coverage' && <CoverageView revision={revision + connection} pact />}
+      </div>
+    </>
+  );
+}
+
+/** The proxy's console: its findings and the coverage the app exercised against the real server. */
+function ProxyConsole({ upstream }: { upstream: string }) {
+  const [tab, setTab] = useState<Tab>('Findings');
+  return (
+    <>
+      <p class="muted">Checking every exchange with {upstream} against spec/openapi.yaml.</p>
+      <Tabs tabs={PROXY_TABS} tab={tab} onTab={setTab} />
+      <div id={`panel-${tab}`} role="tabpanel" aria-labelledby={`tab-${tab}`} tabIndex={0}>
+        {tab === 'Findings' && <FindingsView revision={0} />}
+        {tab === 'Coverage' && <CoverageView revision={0} pact={false} />}
+      </div>
+    </>
+  );
+}
+
+/** Which server the page is on: the fake or the proxy (their health answers say), once the control plane answers. */
+type Role = { kind: 'fake' } | { kind: 'proxy'; upstream: string };
+
+export function App() {
+  const [role, setRole] = useState<Role | undefined>(undefined);
+  const [needsToken, setNeedsToken] = useState(false);
+  const [connection, setConnection] = useState(0);
+  useEffect(() => onTokenNeeded(() => setNeedsToken(true)), []);
+  useEffect(() => {
+    void call('GET', '/__mock/health').then((reply) => {
+      if (!reply.ok) return;
+      const body = reply.body as { role?: unknown; upstream?: unknown };
+      setRole(body.role === 'proxy' ? { kind: 'proxy', upstream: String(body.upstream) } : { kind: 'fake' });
+    });
+  }, [connection]);
+  return (
     <main class="console">
       <header>
-        <h1>{title}</h1>
-        <SessionPicker
-          session={session}
-          onSession={(id) => {
-            setSession(id);
-            pickSession(id);
-          }}
-        />
+        <h1>Agent Registry {role?.kind === 'proxy' ? 'proxy' : 'fake'}: console</h1>
       </header>
       {needsToken && (
         <TokenPrompt
@@ -145,17 +189,12 @@ export function App({ title }: { title: string }) {
             setControlToken(token);
             setNeedsToken(false);
             setConnection((count) => count + 1);
-            setRevision((count) => count + 1);
           }}
         />
       )}
-      <Tabs tab={tab} onTab={setTab} />
-      <div id={`panel-${tab}`} role="tabpanel" aria-labelledby={`tab-${tab}`} tabIndex={0}>
-        {tab === 'Requests' && <RequestsView exchanges={exchanges} connected={connected} />}
-        {tab === 'State' && <StateView revision={revision} />}
-        {tab === 'Steering' && <SteeringView revision={revision} onReset={() => setConnection((c) => c + 1)} />}
-        {tab === 'Coverage' && <CoverageView revision={revision} />}
-      </div>
+      {role === undefined && !needsToken && <p role="status">Connecting…</p>}
+      {role?.kind === 'fake' && <FakeConsole connection={connection} onReconnect={() => setConnection((c) => c + 1)} />}
+      {role?.kind === 'proxy' && <ProxyConsole upstream={role.upstream} />}
     </main>
   );
 }

@@ -6,5 +6,5 @@ const root = document.getElementById('console');
 if (root) {
   // The page's "Loading…" line goes: render appends to what the container holds.
   root.replaceChildren();
-  render(<App title="Agent Registry fake: console" />, root);
+  render(<App />, root);
 }

@@ -55,7 +55,8 @@ export function CoverageMatrix({ count }: { count: (operationId: string, status:
   );
 }
 
-export function CoverageView({ revision }: { revision: number }) {
+/** `pact`: whether the server makes a Pact file (the fake does, the proxy does not). */
+export function CoverageView({ revision, pact }: { revision: number; pact: boolean }) {
   const [coverage, setCoverage] = useState<{ percent: number; requests: number; entries: CoverageEntry[] } | undefined>();
   const [pactUrl, setPactUrl] = useState<string | undefined>(undefined);
   const [message, setMessage] = useState('');
@@ -89,6 +90,7 @@ export function CoverageView({ revision }: { revision: number }) {
           }
         />
       </section>
+      {pact && (
       <section aria-labelledby="pact-title" class="card">
         <h3 id="pact-title">Pact file</h3>
         <p class="muted">One interaction per distinct exchange the app made the fake answer.</p>
@@ -102,6 +104,7 @@ export function CoverageView({ revision }: { revision: number }) {
         )}
         <p role="status">{message}</p>
       </section>
+      )}
     </div>
   );
 }

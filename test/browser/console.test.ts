@@ -12,6 +12,11 @@ import { operations } from '../../spec/index.ts';
 import { mintToken } from '../../mocks/core/request/auth.ts';
 import { spawnServer, type SpawnedServer } from '../support/spawned-server.ts';
 import { bundleConsole } from '../../tools/bundle.ts';
+import { startMockServer, type RunningMockServer } from '../../mocks/adapters/node-http/http-server.ts';
+import { silentLogger } from '../../mocks/core/logger.ts';
+import { startProxyServer, type RunningProxy } from '../../proxy/proxy-server.ts';
+import { createUpstream } from '../../proxy/upstream.ts';
+import { startBreakingProxy, type RunningProxy as BreakingProxy } from '../contract/breaking-proxy.ts';
 import { repoRoot } from '../support/spawned-server.ts';
 import { chromiumPresent, launchChromium, screenshot, type Browser } from './chromium.ts';
 
@@ -51,6 +56,9 @@ async function axeViolations(page: Page): Promise<string[]> {
   });
 }
 
+// The page under test is the one the sources build now, not whatever dist/ held.
+beforeAll(() => bundleConsole(repoRoot), 60_000);
+
 describe.skipIf(!chromiumPresent)('the console in Chromium', () => {
   let server: SpawnedServer;
   let browser: Browser;
@@ -60,7 +68,6 @@ describe.skipIf(!chromiumPresent)('the console in Chromium', () => {
   const scripts: { url: string; bytes: number; gzipped: number }[] = [];
 
   beforeAll(async () => {
-    await bundleConsole(repoRoot);
     token = await mintToken({ sub: 'console-test' });
     server = await spawnServer({
       name: 'console-serve',
@@ -250,6 +257,77 @@ describe.skipIf(!chromiumPresent)('the console of a fake started with --control-
       .waitFor({ timeout: 5_000 });
     // The token lives in memory only: it is in no attribute or text of the page once given.
     expect(await page.content()).not.toContain(controlToken);
+    await page.close();
+  });
+});
+
+describe.skipIf(!chromiumPresent)('the console on the proxy', () => {
+  let fake: RunningMockServer;
+  let broken: BreakingProxy;
+  let proxy: RunningProxy;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    fake = await startMockServer({ port: 0, logger: silentLogger });
+    // The read-back of a deploy answers another model: a finding across two exchanges.
+    broken = await startBreakingProxy(fake.url, {
+      response: (response, request) =>
+        request.method === 'GET' && /^\/v1\/agents\/[^/]+$/.test(request.path) && response.status === 200
+          ? { ...response, body: response.body.replace(/"model":"[^"]+"/, '"model":"claude-3"') }
+          : response,
+    });
+    proxy = await startProxyServer({
+      upstream: createUpstream(broken.url),
+      port: 0,
+      logger: silentLogger,
+      print: () => {},
+    });
+    browser = await launchChromium();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await proxy?.close();
+    await broken?.close();
+    await fake?.close();
+  });
+
+  it('shows the findings grouped as /__mock/violations groups them, a conversation finding with both exchanges', async () => {
+    const token = await mintToken({ sub: 'console-proxy' });
+    const deployed = (await (
+      await fetch(`${proxy.url}/v1/agents/deploy`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Proxy Probe', category: 'defi', model: 'gpt-4', initialSupply: 1000 }),
+      })
+    ).json()) as { agentId: string };
+    await (
+      await fetch(`${proxy.url}/v1/agents/${deployed.agentId}`, { headers: { authorization: `Bearer ${token}` } })
+    ).text();
+    const groups = proxy.violations.report().groups;
+    expect(groups.length).toBeGreaterThan(0);
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${proxy.url}/__mock/ui/`);
+    await page.getByRole('heading', { name: 'Agent Registry proxy: console' }).waitFor({ timeout: 10_000 });
+    await page
+      .getByText(`${groups.reduce((sum, group) => sum + group.count, 0)} violations in ${groups.length} groups`)
+      .waitFor();
+    for (const group of groups)
+      await page
+        .getByRole('heading', { name: new RegExp(group.violation.rule) })
+        .first()
+        .waitFor();
+    const pair = page.getByRole('list', { name: 'The exchanges of this finding' }).first();
+    const lines = await pair.getByRole('listitem').allInnerTexts();
+    expect(lines.map((line) => line.replace(/agt_\w+/, 'agt_…').replace(/ at .*/, ''))).toEqual([
+      'POST /v1/agents/deploy → 201',
+      'GET /v1/agents/agt_… → 200',
+    ]);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'console-proxy');
+    expect(errors).toEqual([]);
     await page.close();
   });
 });
