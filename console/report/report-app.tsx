@@ -4,7 +4,7 @@
 import { consoleOperations } from '../spec-model.ts';
 import { CoverageMatrix } from '../views/coverage-view.tsx';
 import { headerLines, TextBlock } from '../views/text-block.tsx';
-import type { ReportCheck, ReportExchange, ReportView } from './report-data.ts';
+import type { ReportCheck, ReportExchange, ReportView, ReportViolation } from './report-data.ts';
 
 function Exchange({ exchange, index }: { exchange: ReportExchange; index: number }) {
   return (
@@ -24,15 +24,27 @@ function Exchange({ exchange, index }: { exchange: ReportExchange; index: number
   );
 }
 
+/** Exchanges shown per failing check; the rest are counted (a repeated check can hold hundreds). */
+const EXCHANGES_SHOWN = 3;
+
 function FailingCheck({ check }: { check: ReportCheck }) {
-  const shown = new Set(check.violations.flatMap((violation) => (violation.exchange === undefined ? [] : [violation.exchange])));
-  if (shown.size === 0 && check.exchanges.length > 0) shown.add(check.exchanges.length - 1);
+  // The same rule broken at the same place in many exchanges is one line, counted.
+  const distinct = new Map<string, { violation: ReportViolation; count: number }>();
+  for (const violation of check.violations) {
+    const key = JSON.stringify([violation.rule, violation.pointer, violation.message, violation.origin]);
+    const seen = distinct.get(key);
+    if (seen) seen.count += 1;
+    else distinct.set(key, { violation, count: 1 });
+  }
+  const named = [...new Set(check.violations.flatMap((violation) => (violation.exchange === undefined ? [] : [violation.exchange])))];
+  if (named.length === 0 && check.exchanges.length > 0) named.push(check.exchanges.length - 1);
+  const shown = named.slice(0, EXCHANGES_SHOWN);
   return (
     <li class="failing">
       <strong>{check.title}</strong> <code>{check.id}</code>
       <ul class="violations">
-        {check.violations.map((violation) => (
-          <li key={`${violation.rule}${violation.pointer}${violation.exchange}`}>
+        {[...distinct.entries()].map(([key, { violation, count }]) => (
+          <li key={key}>
             <span class={`origin ${violation.origin}`}>{violation.origin === 'assumption' ? 'assumption' : 'seed'}</span>{' '}
             <code>{violation.rule}</code> at <code>{violation.pointer || '/'}</code>: {violation.message}
             {violation.specPointer && (
@@ -41,13 +53,17 @@ function FailingCheck({ check }: { check: ReportCheck }) {
                 (rule at <code>{violation.specPointer}</code>)
               </>
             )}
+            {count > 1 && <strong> ×{count}</strong>}
           </li>
         ))}
       </ul>
-      {[...shown].map((index) => {
+      {shown.map((index) => {
         const exchange = check.exchanges[index];
         return exchange && <Exchange key={index} exchange={exchange} index={index} />;
       })}
+      {named.length > shown.length && (
+        <p class="muted">and {named.length - shown.length} more exchanges with a violation (all in --json)</p>
+      )}
     </li>
   );
 }

@@ -11,7 +11,7 @@ export interface ReportExchange {
   error: string | undefined;
 }
 
-interface ReportViolation {
+export interface ReportViolation {
   rule: string;
   origin: string;
   pointer: string;
