@@ -166,7 +166,8 @@ function ProxyConsole({ upstream }: { upstream: string }) {
 /** Which server the page is on: the fake or the proxy (their health answers say), once the control plane answers. */
 type Role = { kind: 'fake' } | { kind: 'proxy'; upstream: string };
 
-export function App() {
+/** The console; `embedded` (the devtools panel over an app) makes it a labelled region, the app keeping its `main`. */
+export function App({ embedded = false }: { embedded?: boolean }) {
   const [role, setRole] = useState<Role | undefined>(undefined);
   const [needsToken, setNeedsToken] = useState(false);
   const [connection, setConnection] = useState(0);
@@ -178,10 +179,11 @@ export function App() {
       setRole(body.role === 'proxy' ? { kind: 'proxy', upstream: String(body.upstream) } : { kind: 'fake' });
     });
   }, [connection]);
+  const Root = embedded ? 'section' : 'main';
   return (
-    <main class="console">
+    <Root class="console" aria-labelledby="console-title">
       <header>
-        <h1>Agent Registry {role?.kind === 'proxy' ? 'proxy' : 'fake'}: console</h1>
+        <h1 id="console-title">Agent Registry {role?.kind === 'proxy' ? 'proxy' : 'fake'}: console</h1>
       </header>
       {needsToken && (
         <TokenPrompt
@@ -195,6 +197,6 @@ export function App() {
       {role === undefined && !needsToken && <p role="status">Connecting…</p>}
       {role?.kind === 'fake' && <FakeConsole connection={connection} onReconnect={() => setConnection((c) => c + 1)} />}
       {role?.kind === 'proxy' && <ProxyConsole upstream={role.upstream} />}
-    </main>
+    </Root>
   );
 }

@@ -101,6 +101,40 @@ export function problemDetail(reply: Reply): string {
 }
 
 /**
+ * Where the journal's Server-Sent Events text comes from when the page is not on a server: the in-page devtools panel
+ * reads the worker's own core (msw answers a stream with its backlog only). It gets the headers `call` would send and
+ * a push for each piece of text; it returns stop.
+ */
+export type StreamSource = (headers: Record<string, string>, push: (text: string) => void) => () => void;
+
+let streamSource: StreamSource | undefined;
+
+/** Reads the journal from `source` instead of over HTTP (the devtools panel). */
+export function setStreamSource(source: StreamSource | undefined): void {
+  streamSource = source;
+}
+
+/** Splits Server-Sent Events text into events as it arrives: `onEvent` gets each one's data, `onId` its id. */
+function eventReader(onEvent: (data: string) => void, onId: (id: number) => void): (text: string) => void {
+  let buffer = '';
+  return (text) => {
+    buffer += text;
+    let end = buffer.indexOf('\n\n');
+    while (end !== -1) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const data: string[] = [];
+      for (const line of block.split('\n')) {
+        if (line.startsWith('data: ')) data.push(line.slice(6));
+        else if (line.startsWith('id: ')) onId(Number(line.slice(4)));
+      }
+      if (data.length > 0) onEvent(data.join('\n'));
+      end = buffer.indexOf('\n\n');
+    }
+  };
+}
+
+/**
  * Reads a Server-Sent Events stream with fetch (EventSource cannot send the control token or the session header):
  * `onEvent` gets each event's data; on a drop it reconnects after a second from the last id seen. Returns stop.
  * @example const stop = streamEvents('/__mock/journal/events', (data) => console.log(data));
@@ -110,6 +144,14 @@ export function streamEvents(
   onEvent: (data: string) => void,
   onState: (open: boolean) => void,
 ): () => void {
+  if (streamSource !== undefined) {
+    const stop = streamSource(
+      headers(false),
+      eventReader(onEvent, () => {}),
+    );
+    onState(true);
+    return stop;
+  }
   const controller = new AbortController();
   let lastId = 0;
   const connect = async (): Promise<void> => {
@@ -136,23 +178,13 @@ export function streamEvents(
         }
         onState(true);
         const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-        let buffer = '';
+        const read = eventReader(onEvent, (id) => {
+          lastId = id || lastId;
+        });
         for (;;) {
           const { value, done } = await reader.read();
           if (done) break;
-          buffer += value;
-          let end = buffer.indexOf('\n\n');
-          while (end !== -1) {
-            const block = buffer.slice(0, end);
-            buffer = buffer.slice(end + 2);
-            const data: string[] = [];
-            for (const line of block.split('\n')) {
-              if (line.startsWith('data: ')) data.push(line.slice(6));
-              else if (line.startsWith('id: ')) lastId = Number(line.slice(4)) || lastId;
-            }
-            if (data.length > 0) onEvent(data.join('\n'));
-            end = buffer.indexOf('\n\n');
-          }
+          read(value);
         }
       } catch {
         if (controller.signal.aborted) return;
