@@ -1544,7 +1544,8 @@ export const controlPlaneDocument: JsonObject = {
                   "normal",
                   "scenario",
                   "override",
-                  "prefer"
+                  "prefer",
+                  "provider-state"
                 ]
               },
               "request": {

@@ -469,7 +469,7 @@ export interface components {
             /** @description Only for requests answered while the stream was open (mocks/core/steering/exchange-detail.ts). */
             detail?: {
                 /** @enum {string} */
-                decidedBy: "normal" | "scenario" | "override" | "prefer";
+                decidedBy: "normal" | "scenario" | "override" | "prefer" | "provider-state";
                 request: Record<string, never>;
                 response: Record<string, never>;
                 verdict: Record<string, never> | null;

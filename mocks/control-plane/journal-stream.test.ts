@@ -85,4 +85,46 @@ describe('the journal stream', () => {
     await get();
     expect(decisions).toEqual(['normal', 'prefer', 'scenario', 'override']);
   });
+
+  it('says a provider state decided the answer: the agent it set, or the answer it forced, until a reset', async () => {
+    const core = createMockCore({ logger: silentLogger });
+    const authorization = `Bearer ${await mintToken()}`;
+    const decisions: string[] = [];
+    (await core.handle({ method: 'GET', path: '/__mock/journal/events', query: '', headers: {}, body: null })).events?.(
+      (text) =>
+        decisions.push(
+          (JSON.parse(text.split('data: ')[1] ?? '{}') as { detail: { decidedBy: string } }).detail.decidedBy,
+        ),
+    );
+    const post = async (path: string, body: unknown) =>
+      (
+        await core.handle({
+          method: 'POST',
+          path,
+          query: '',
+          headers: { 'content-type': 'application/json' },
+          body: new TextEncoder().encode(JSON.stringify(body)),
+        })
+      ).status;
+    const get = (agentId: string) =>
+      core.handle({ method: 'GET', path: `/v1/agents/${agentId}`, query: '', headers: { authorization }, body: null });
+    expect(
+      await post('/__mock/provider-states', {
+        state: 'an agent exists with status paused',
+        params: { agentId: 'agt_PROV1FaiMscDbRzp' },
+      }),
+    ).toBe(200);
+    await get('agt_PROV1FaiMscDbRzp');
+    await get(AGENT);
+    expect(
+      await post('/__mock/provider-states', {
+        state: 'the registry answers getAgent with 500',
+        params: { operationId: 'getAgent', status: 500 },
+      }),
+    ).toBe(200);
+    await get(AGENT);
+    expect(await post('/__mock/reset', {})).toBe(200);
+    await get(AGENT);
+    expect(decisions).toEqual(['provider-state', 'normal', 'provider-state', 'normal']);
+  });
 });

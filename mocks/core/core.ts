@@ -33,7 +33,7 @@ import type { CatalogueCache } from '../state/catalogue-cache.ts';
 import { AgentStore, DEFAULT_FAILURE_RATIO } from '../state/store.ts';
 import { operationTable } from '../operations/operation-table.ts';
 import { PactLog } from '../pact/pact-log.ts';
-import { providerStateName, providerStateOf } from '../pact/provider-state.ts';
+import { ProviderStateMarks, providerStateName, providerStateOf } from '../pact/provider-state.ts';
 
 /** The seed used when none is given (MOCK_SEED). */
 export const DEFAULT_SEED = 42;
@@ -161,6 +161,8 @@ export interface MockCore {
   configureScenarios(config: ScenarioConfig): Promise<void>;
   /** Answers of operations set by a test (`setOverride`), until `clearOverrides` or `reset`. */
   readonly overrides: ReadonlyMap<OperationId, BuiltOverride['response']>;
+  /** What POST /__mock/provider-states set up since the last reset (the console's "decided by" reads it). */
+  readonly providerStates: ProviderStateMarks;
   /**
    * From now on, answers the override's operation with its answer (built and checked by `buildOverride`). Kept in the
    * storage like the scenarios (a restart with --state, every replica); resolves once durable.
@@ -340,6 +342,7 @@ function assembleCore(
   const storage = options.storage ?? createMemoryStorage();
   const scenarios = new Scenarios(seed, { taskFailureRatio: options.failureRatio ?? DEFAULT_FAILURE_RATIO });
   const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
+  const providerStates = new ProviderStateMarks();
   const room: SessionRoom | undefined =
     share && sessionRoom(share, () => recordsHeld(store, journal, overrides), journal, overrides);
   const store = createStore(options, { seed, clock, storage, scenarios, parent, room });
@@ -390,7 +393,17 @@ function assembleCore(
   // A session's own core answers whatever reaches it: only the default core routes to sessions.
   const routeToSession = parent === undefined ? createSessionRouting(sessions, corsOrigins) : () => undefined;
 
-  const answer = createAnswer({ answerOnce, corsOrigins, coverage, journal, clock, logger, pact, store });
+  const answer = createAnswer({
+    answerOnce,
+    corsOrigins,
+    coverage,
+    journal,
+    clock,
+    logger,
+    pact,
+    store,
+    providerStates,
+  });
   const answerNow = (request: MockRequest): MockResponse | Promise<MockResponse> => {
     // The default session pays two property reads for sessions: no header and no cookie means no lookup at all.
     const named =
@@ -417,6 +430,7 @@ function assembleCore(
       return recordsHeld(store, journal, overrides);
     },
     overrides,
+    providerStates,
     setOverride(override) {
       const misfit = room?.overrideMisfit(override);
       return misfit ? Promise.reject(misfit) : documents.setOverride(override);
@@ -424,6 +438,7 @@ function assembleCore(
     clearOverrides: () => documents.clearOverrides(),
     reset() {
       store.reset();
+      providerStates.clear();
       scenarios.reset();
       journal.clear();
       clock.reset?.();
@@ -466,6 +481,7 @@ interface AnswerParts {
   logger: Logger;
   pact: PactLog;
   store: AgentStore;
+  providerStates: ProviderStateMarks;
 }
 
 /**
@@ -474,8 +490,8 @@ interface AnswerParts {
  * node:http listener can answer at once; the closures of `then` are made only for an answer that waits.
  */
 function createAnswer(parts: AnswerParts): (request: MockRequest) => MockResponse | Promise<MockResponse> {
-  const { answerOnce, corsOrigins, coverage, journal, clock, logger, pact, store } = parts;
-  const records = { coverage, journal, clock, pact, store };
+  const { answerOnce, corsOrigins, coverage, journal, clock, logger, pact, store, providerStates } = parts;
+  const records = { coverage, journal, clock, pact, store, providerStates };
   const finish = (request: MockRequest, response: MockResponse, context: DispatchTrace, started: number) => {
     const control = isControlPath(request.path);
     withCors(corsOrigins, request, response, control);
@@ -521,7 +537,14 @@ function createSessions(options: MockCoreOptions, parent: SessionParent): Sessio
  * benchmarks/probes/request-path.ts).
  */
 export function recordAnswer(
-  parts: { coverage: Coverage; journal: Journal; clock: Clock; pact?: PactLog; store?: Pick<AgentStore, 'statusOf'> },
+  parts: {
+    coverage: Coverage;
+    journal: Journal;
+    clock: Clock;
+    pact?: PactLog;
+    store?: Pick<AgentStore, 'statusOf'>;
+    providerStates?: ProviderStateMarks;
+  },
   request: MockRequest,
   response: MockResponse,
   context: DispatchTrace,
@@ -541,7 +564,7 @@ export function recordAnswer(
       body: text === null ? null : journalText(text),
       bodyTruncated: text !== null && text.length > JOURNAL_BODY_LIMIT,
     },
-    parts.journal.watched ? exchangeDetail(request, response, context) : undefined,
+    parts.journal.watched ? exchangeDetail(request, response, context, parts.providerStates) : undefined,
   );
   const { operationId } = context;
   const { pact, store } = parts;

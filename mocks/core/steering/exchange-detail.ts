@@ -4,8 +4,13 @@ import { checkResponse, type OperationId } from '../../../spec/index.ts';
 import type { MockRequest, MockResponse } from '../mock-http.ts';
 import { JOURNAL_BODY_LIMIT, journalText } from './journal.ts';
 
-/** What answered in the operation's place, or `normal` when the operation's handler did. */
-type Decision = 'normal' | 'scenario' | 'override' | 'prefer';
+/** What answered in the operation's place, or `normal` when the operation's handler did on the fake's own state. */
+type Decision = 'normal' | 'scenario' | 'override' | 'prefer' | 'provider-state';
+
+/** Whether a provider state set up what answered (mocks/pact/provider-state.ts's marks). */
+interface ProviderStatesSetUp {
+  decided(trace: ExchangeTrace): boolean;
+}
 
 /** One finding of the spec's response checker, with where its rule lives in spec/openapi.yaml. */
 interface VerdictFinding {
@@ -57,9 +62,15 @@ function hide(text: string, secrets: readonly string[]): string {
   return hideTokens(result);
 }
 
-function decisionOf(request: MockRequest, response: MockResponse, trace: ExchangeTrace): Decision {
+function decisionOf(
+  request: MockRequest,
+  response: MockResponse,
+  trace: ExchangeTrace,
+  states: ProviderStatesSetUp | undefined,
+): Decision {
   const scenario = trace.scenario;
   if (scenario && (scenario.errorStatus !== undefined || scenario.retryAfterSeconds !== undefined)) return 'scenario';
+  if (states?.decided(trace)) return 'provider-state';
   if (trace.forced) return 'override';
   if (response.headers['preference-applied'] !== undefined) return 'prefer';
   if (scenario && scenario.latencyMs > 0) return 'scenario';
@@ -71,6 +82,7 @@ export interface ExchangeTrace {
   operationId: OperationId | null;
   bodyText: string | null;
   forced?: boolean;
+  params?: Readonly<Record<string, string>>;
   scenario?: { latencyMs: number; errorStatus?: number; retryAfterSeconds?: number };
 }
 
@@ -78,7 +90,12 @@ export interface ExchangeTrace {
  * The detail of one answered /v1 request, with the caller's credential hidden wherever it recurs.
  * @example if (journal.watched) journal.add(record, exchangeDetail(request, response, trace));
  */
-export function exchangeDetail(request: MockRequest, response: MockResponse, trace: ExchangeTrace): ExchangeDetail {
+export function exchangeDetail(
+  request: MockRequest,
+  response: MockResponse,
+  trace: ExchangeTrace,
+  states?: ProviderStatesSetUp,
+): ExchangeDetail {
   const secrets = secretsOf(request);
   const headers: Record<string, string> = {};
   if (request.headers.authorization !== undefined) headers.authorization = '(sent, not shown)';
@@ -100,7 +117,7 @@ export function exchangeDetail(request: MockRequest, response: MockResponse, tra
           headers: response.headers,
         });
   return {
-    decidedBy: decisionOf(request, response, trace),
+    decidedBy: decisionOf(request, response, trace, states),
     request: { headers, body: trace.bodyText === null ? null : hide(journalText(trace.bodyText), secrets) },
     response: {
       status: response.status,
