@@ -161,7 +161,20 @@ export function SteeringView({ revision, onReset }: { revision: number; onReset:
           <ul>
             {overrides.map((override) => (
               <li key={override.operationId}>
-                <code>{override.operationId}</code> answers {override.status}
+                <code>{override.operationId}</code> answers {override.status}{' '}
+                <button
+                  type="button"
+                  aria-label={`Remove the override of ${override.operationId}`}
+                  onClick={() =>
+                    void act(
+                      'DELETE',
+                      `/__mock/overrides/${encodeURIComponent(override.operationId)}`,
+                      `The override of ${override.operationId} is removed.`,
+                    )
+                  }
+                >
+                  Remove
+                </button>
               </li>
             ))}
           </ul>

@@ -1179,6 +1179,43 @@ export const controlPlaneDocument: JsonObject = {
         }
       }
     },
+    "/__mock/overrides/{operationId}": {
+      "delete": {
+        "operationId": "removeOverride",
+        "summary": "Remove the override of one operation, the others staying in force",
+        "description": "Idempotent; a name that is no operationId of spec/openapi.yaml is a 404.",
+        "tags": [
+          "Control"
+        ],
+        "parameters": [
+          {
+            "name": "operationId",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "Removed (or there was none); the operation answers as the fake does."
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "405": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "503": {
+            "$ref": "#/components/responses/NotSaved"
+          }
+        }
+      }
+    },
     "/__mock/scenarios": {
       "get": {
         "operationId": "getScenarios",

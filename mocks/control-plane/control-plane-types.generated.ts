@@ -346,6 +346,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__mock/overrides/{operationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove the override of one operation, the others staying in force
+         * @description Idempotent; a name that is no operationId of spec/openapi.yaml is a 404.
+         */
+        delete: operations["removeOverride"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__mock/scenarios": {
         parameters: {
             query?: never;
@@ -1293,6 +1313,30 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["Problem"];
+        };
+    };
+    removeOverride: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                operationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed (or there was none); the operation answers as the fake does. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Problem"];
+            405: components["responses"]["Problem"];
+            503: components["responses"]["NotSaved"];
         };
     };
     getScenarios: {

@@ -1,6 +1,6 @@
 // The control plane under /__mock/ (documented in mocks/control-plane/control-plane.yaml): routes, query and body validation come from
 // that document; each operation is one entry of a table that must cover its operationIds.
-import { findOperation, type ValidationError } from '../../spec/index.ts';
+import { findOperation, type OperationId, type ValidationError } from '../../spec/index.ts';
 import { clockStepProblem, type Clock } from '../core/clock.ts';
 import {
   controlOperations,
@@ -66,6 +66,8 @@ export interface ControlPlaneHost {
   /** Answers an operation with a built (and, unless asked not to, checked) override until reset. */
   setOverride(override: BuiltOverride): Promise<void>;
   clearOverrides(): Promise<void>;
+  /** Removes one operation's override; false when it had none. */
+  removeOverride(operationId: OperationId): Promise<boolean>;
 }
 
 /** What the control plane uses of a session's core. */
@@ -206,6 +208,15 @@ const controlHandlers = {
   },
   clearOverrides: async (_request, host) => {
     await host.clearOverrides();
+    return noContent();
+  },
+  removeOverride: async ({ params, instance }, host) => {
+    // Idempotent as DELETE is: an operation without an override is already as asked; a name no operation has is a 404.
+    const operationId = params.operationId ?? '';
+    const operation = findOperation(operationId);
+    if (operation?.operationId !== operationId)
+      return problemResponse('not-found', { detail: `No operation of the spec is named ${operationId}.`, instance });
+    await host.removeOverride(operation.operationId);
     return noContent();
   },
   getMockTask: ({ params, instance }, host) => {

@@ -39,6 +39,8 @@ export interface CoreDocuments {
   setOverride(override: BuiltOverride): Promise<void>;
   /** Removes every override, durably. */
   clearOverrides(): Promise<void>;
+  /** Removes one operation's override, durably; false when it had none. */
+  removeOverride(operationId: OperationId): Promise<boolean>;
   /** After a reset of scenarios, overrides and clock: records them as the reset left them (part of the current batch). */
   afterReset(): void;
 }
@@ -117,6 +119,11 @@ export function createCoreDocuments(parts: CoreDocumentParts): CoreDocuments {
       overrides.clear();
       await persist();
     },
+    async removeOverride(operationId) {
+      if (!overrides.delete(operationId)) return false;
+      await persist();
+      return true;
+    },
     afterReset() {
       clockTarget = clock.offset;
       overrides.clear();
@@ -134,7 +141,7 @@ export function createCoreDocuments(parts: CoreDocumentParts): CoreDocuments {
 function createOverrideDocument(
   storage: Storage,
   table: Map<OperationId, BuiltOverride['response']>,
-): { set(override: BuiltOverride): void; clear(): void; follow(): void } {
+): { set(override: BuiltOverride): void; clear(): void; delete(operationId: OperationId): boolean; follow(): void } {
   // What each override was built from, as JSON text, kept only where it is written: a parsed body costs many times its
   // text (1 MiB of `[{},{},…]` is ~22 MB of heap), and in memory the answer's text in `table` is all that is served.
   const inputs = new Map<OperationId, string>();
@@ -168,6 +175,12 @@ function createOverrideDocument(
     clear() {
       apply([]);
       write();
+    },
+    delete(operationId) {
+      if (!table.delete(operationId)) return false;
+      inputs.delete(operationId);
+      write();
+      return true;
     },
     follow() {
       if (!storage.durable) return;

@@ -169,6 +169,8 @@ export interface MockCore {
    */
   setOverride(override: BuiltOverride): Promise<void>;
   clearOverrides(): Promise<void>;
+  /** Removes one operation's override (the others stay); resolves false when that operation had none. */
+  removeOverride(operationId: OperationId): Promise<boolean>;
 }
 
 const sleepFor = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -436,6 +438,7 @@ function assembleCore(
       return misfit ? Promise.reject(misfit) : documents.setOverride(override);
     },
     clearOverrides: () => documents.clearOverrides(),
+    removeOverride: (operationId) => documents.removeOverride(operationId),
     reset() {
       store.reset();
       providerStates.clear();

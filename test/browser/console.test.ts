@@ -150,6 +150,31 @@ describe.skipIf(!chromiumPresent)('the console in Chromium', () => {
     expect(after.status).toBe(200);
   });
 
+  it('removes one override from the steering view, the other staying in force', async () => {
+    const put = (operation: string, status: number) =>
+      fetch(`${server.baseUrl}/__mock/overrides`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ operation, status }),
+      });
+    expect((await put('getAgent', 404)).status).toBe(200);
+    expect((await put('executeAgentTask', 409)).status).toBe(200);
+    // The view reads the overrides when it opens.
+    await page.getByRole('tab', { name: 'Requests' }).click();
+    await page.getByRole('tab', { name: 'Steering' }).click();
+    await page.getByText('Overrides in force (2)').waitFor();
+    await page.getByRole('button', { name: 'Remove the override of getAgent' }).click();
+    await page.getByText('Overrides in force (1)').waitFor();
+    const left = (await (await fetch(`${server.baseUrl}/__mock/overrides`)).json()) as { overrides: unknown[] };
+    expect(left.overrides).toEqual([{ operationId: 'executeAgentTask', status: 409 }]);
+    const answer = await fetch(`${server.baseUrl}/v1/agents/${AGENT}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(answer.status).toBe(200);
+    await page.getByRole('button', { name: 'Remove every override' }).click();
+    await page.getByText('Overrides in force (0)').waitFor();
+  });
+
   it("shows the seed form's errors at the field", async () => {
     await page.getByRole('tab', { name: 'State' }).click();
     const price = page.getByLabel(/^tokenomics › price/);
