@@ -58,6 +58,17 @@ module.exports = {
       to: { ...external, pathNot: '^(pact|spec|client|node_modules)/' },
     },
     {
+      name: 'console-knows-fakes-only-through-http',
+      comment:
+        'console/ is the page /__mock/ui/ serves (the fake, the proxy, the devtools panel, contract --html): it runs in ' +
+        'a browser and knows a fake only by what its control plane answers over HTTP, so it builds on spec/ (the ' +
+        'operations and schemas it shows) and its own folder, never mocks/ (the server side serving it lives with ' +
+        'the adapters, mocks/http/console-page.ts) or the node-side code of the kit.',
+      severity: 'error',
+      from: { path: '^console/' },
+      to: { ...external, pathNot: '^(console|spec|node_modules)/' },
+    },
+    {
       name: 'no-library-imports-the-command-line',
       comment:
         'scripts/ is the published command line (flags, exit codes, printing): libraries are what it calls, never ' +

@@ -18,6 +18,7 @@ import { serveStatic } from '../browser/static-server.ts';
 import { stopsAnswering } from '../support/stops-answering.ts';
 import { pactExportSteps } from './pact-export.ts';
 import { treeShakingSteps } from './tree-shaking.ts';
+import { devtoolsSteps } from './devtools.ts';
 import {
   appBin,
   appEnv,
@@ -148,6 +149,7 @@ describe('the packed package, installed into a scratch app', { timeout: 400_000,
   pactExportSteps();
   treeShakingSteps();
   docSnippetSteps();
+  devtoolsSteps();
 
   // msw init public/ --save (beforeAll) put the worker the mock-enabled build ships into public/.
   it('builds the React app with Vite: with the fake when VITE_MOCK=true (a mock-enabled preview build), without it otherwise', async () => {
