@@ -3,7 +3,7 @@ export type * from './types.ts';
 export { openapiDocument } from './openapi-document.generated.ts';
 export { resolveRef, resolvedAt, resolveValue } from './document-refs.ts';
 export { mediaTypeOf } from './validators/media-type.ts';
-export { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.ts';
+export { MAX_JSON_DEPTH, nestsDeeperThan } from './validators/json-depth.ts';
 export { agentCategories, agentModels, agentStatuses, taskPriorities, taskStatuses, schemaEnum } from './enums.ts';
 export {
   operations,
@@ -37,7 +37,7 @@ export {
   type ParameterStyle,
   type ScalarType,
   type ValueShape,
-} from './parameters.ts';
+} from './parameters/parameters.ts';
 export {
   createParameterReader,
   parameterReader,
@@ -48,7 +48,7 @@ export {
   type ParameterReading,
   type ParameterValidators,
   type ReadParameters,
-} from './validators/parameter-reader.ts';
+} from './parameters/parameter-reader.ts';
 export {
   checkResponse,
   type ResponseCheck,

@@ -5,7 +5,7 @@
 // ajv instance is ajv-instance.ts.
 import { escapePointerToken, getAtPointer, isJsonObject, type JsonObject } from '../json-pointer.ts';
 import { operationsOf } from '../operations.ts';
-import { operationParameters } from '../parameters.ts';
+import { operationParameters } from '../parameters/parameters.ts';
 
 /** Schemas are registered as `${SCHEMA_BASE}${pointer}`, so ajv's schemaPath leads back into the document. */
 export const SCHEMA_BASE = 'https://agent-registry.kit/openapi';

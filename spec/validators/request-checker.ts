@@ -8,7 +8,7 @@ import type { JsonObject } from '../json-pointer.ts';
 import { mediaTypeOf } from './media-type.ts';
 import { openapiDocument } from '../openapi-document.generated.ts';
 import { getOperation } from '../operations.ts';
-import { parameterReader, type ParameterError } from './parameter-reader.ts';
+import { parameterReader, type ParameterError } from '../parameters/parameter-reader.ts';
 import type { Violation } from './response-checker.ts';
 import { ruleOrigin } from '../rule-origin.ts';
 import { getSchemaValidator, rootSchemaPointer } from './schema-compiler.ts';

@@ -1,7 +1,7 @@
 // Validates what a client sends (request bodies and single path parameters; parameter-reader.ts reads them all) against the document, filling in the spec's defaults.
 import { getOperation } from '../operations.ts';
 import { isJsonObject, type JsonObject } from '../json-pointer.ts';
-import { operationParameters } from '../parameters.ts';
+import { operationParameters } from '../parameters/parameters.ts';
 import { getSchemaValidator, rootSchemaPointer, type SchemaValidator } from './schema-compiler.ts';
 import type { RuleOrigin } from '../rule-origin.ts';
 import { errorRule, toFieldErrors } from './field-errors.ts';

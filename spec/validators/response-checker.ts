@@ -7,7 +7,7 @@ import type { JsonObject } from '../json-pointer.ts';
 import { getSchemaValidator, rootSchemaPointer } from './schema-compiler.ts';
 import { errorDataPointer, errorMessage, errorRule } from './field-errors.ts';
 import { ruleOrigin, type RuleOrigin } from '../rule-origin.ts';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../json-depth.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.ts';
 import { checkedPart, MAX_CHECKED_VALUES } from './checked-value.ts';
 import type { OperationId } from '../types.ts';
 

@@ -2,8 +2,8 @@
 // the same name and location, as OpenAPI says), each `$ref` followed, with the serialization OpenAPI 3.1 gives it
 // (`style`/`explode` and their documented defaults) and the shape of value its schema takes. The one resolver of
 // parameters: the parameter reader, the generated validators, the contract suite and the tools all read them here.
-import { resolveRef } from './document-refs.ts';
-import { escapePointerToken, getAtPointer, isJsonObject, type JsonObject, type JsonValue } from './json-pointer.ts';
+import { resolveRef } from '../document-refs.ts';
+import { escapePointerToken, getAtPointer, isJsonObject, type JsonObject, type JsonValue } from '../json-pointer.ts';
 
 /** Where a parameter travels. */
 export type ParameterLocation = 'path' | 'query' | 'header' | 'cookie';
@@ -140,7 +140,7 @@ const byDocument = new WeakMap<JsonObject, Map<string, readonly ParameterSpec[]>
 /**
  * Every parameter of the operation at `operationPointer` (`/paths/~1v1~1agents/get`), one per name and location (the
  * operation's own replaces its path item's), by location (path, query, header, cookie), read once per document.
- * @example operationParameters(getOperation('getAgent').pointer).map((p) => p.errorPointer) // ['/path/agentId']
+ * @example operationParameters(getOperation(operationId).pointer).map((p) => p.errorPointer) // ['/path/agentId']
  */
 export function operationParameters(operationPointer: string, document: JsonObject): readonly ParameterSpec[] {
   let cache = byDocument.get(document);

@@ -1,7 +1,7 @@
 // OpenAPI 3.1's parameter serialization, read backwards: the text of a path segment, a query string, a header or a
 // cookie turned into the value its `style`/`explode` describe (a string, a list, an object of strings), then into the
 // schema's types (`limit=20` → 20). Only text handling; the reader in parameter-reader.ts validates the result.
-import type { ParameterSpec, ScalarType } from '../parameters.ts';
+import type { ParameterSpec, ScalarType } from './parameters.ts';
 
 /** A parameter's text as serialized: one value, a list, or named values; or why it cannot be read. */
 export type Serialized = string | string[] | Record<string, string>;

@@ -1,9 +1,9 @@
 // The parameter reader over a small fixture document with a parameter in every location and style it reads.
 import { describe, expect, test } from 'vitest';
 import type { JsonObject } from '../json-pointer.ts';
-import { operationParameters } from '../parameters.ts';
+import { operationParameters } from './parameters.ts';
 import { createParameterReader, type ParameterInput } from './parameter-reader.ts';
-import { getSchemaValidator, rootSchemaPointer } from './schema-compiler.ts';
+import { getSchemaValidator, rootSchemaPointer } from '../validators/schema-compiler.ts';
 
 const document: JsonObject = {
   openapi: '3.1.0',

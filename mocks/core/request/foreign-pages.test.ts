@@ -1,11 +1,11 @@
 // A page of another site may call /v1 (CORS `*`, and the default JWT secret is public, so it can mint a token), but
 // what it makes the fake answer is never the developer's record: no journal line, no coverage count, no pact exchange.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { mintToken } from './request/auth.ts';
-import { createFixedClock } from './clock.ts';
-import { createMockCore, type MockCore } from './core.ts';
-import { silentLogger } from './logger.ts';
-import type { CorsOrigins } from './request/cors.ts';
+import { mintToken } from './auth.ts';
+import { createFixedClock } from '../clock.ts';
+import { createMockCore, type MockCore } from '../core.ts';
+import { silentLogger } from '../logger.ts';
+import type { CorsOrigins } from './cors.ts';
 
 const DEPLOY = JSON.stringify({ name: 'Foreign bot', category: 'gaming', model: 'gpt-4', initialSupply: 10 });
 let token: string;

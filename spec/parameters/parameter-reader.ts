@@ -2,13 +2,13 @@
 // deserialized by its style (parameter-styles.ts), coerced to its schema's types, validated by the document's validators
 // and defaulted, with every problem a JSON Pointer such as `/query/limit`. What a reader needs of its operation is
 // worked out when it is created; a request only splits its own text and runs the validators.
-import { keywordPointerOf, type SchemaError } from './ajv-setup.ts';
+import { keywordPointerOf, type SchemaError } from '../validators/ajv-setup.ts';
 import { openapiDocument } from '../openapi-document.generated.ts';
 import type { JsonObject } from '../json-pointer.ts';
 import { getOperation } from '../operations.ts';
-import { operationParameters, type ParameterLocation, type ParameterSpec } from '../parameters.ts';
+import { operationParameters, type ParameterLocation, type ParameterSpec } from './parameters.ts';
 import type { OperationId } from '../types.ts';
-import { errorDataPointer, errorMessage } from './field-errors.ts';
+import { errorDataPointer, errorMessage } from '../validators/field-errors.ts';
 import {
   fromHeader,
   fromPairs,
@@ -19,7 +19,7 @@ import {
   type Deserialized,
   type QueryPairs,
 } from './parameter-styles.ts';
-import { getSchemaValidator, rootSchemaPointer, type SchemaValidator } from './schema-compiler.ts';
+import { getSchemaValidator, rootSchemaPointer, type SchemaValidator } from '../validators/schema-compiler.ts';
 
 /** What a request carries of its parameters, as it arrived. */
 export interface ParameterInput {
