@@ -94,8 +94,19 @@ module.exports = {
         'mocks/ is the one implementation of the fake, shipped in the package: it builds on spec/ and npm packages ' +
         'only, never on the client, the suites, the proxy, the command line, the repository tools or the tests.',
       severity: 'error',
-      from: { path: '^mocks/', pathNot: '\\.test\\.ts$' },
+      from: { path: '^mocks/', pathNot: ['\\.test\\.ts$', '^mocks/adapters/msw/browser\\.ts$'] },
       to: { ...external, pathNot: '^(mocks|spec|node_modules)/' },
+    },
+    {
+      name: 'only-the-worker-loads-the-devtools',
+      comment:
+        "The browser worker is the one room of the fake that may reach the console: `setupMockWorker({ devtools: " +
+        "true })` loads the panel's entry (console/devtools.tsx, the package's `./devtools`) on demand, through the " +
+        "package's own name so the built kit loads the bundled panel. Nothing else of console/, and nothing else of " +
+        'the kit but mocks/ and spec/.',
+      severity: 'error',
+      from: { path: '^mocks/adapters/msw/browser\\.ts$' },
+      to: { ...external, pathNot: ['^(mocks|spec|node_modules)/', '^console/devtools\\.tsx$'] },
     },
     {
       name: 'mocks-tests-stay-in-process',
