@@ -327,6 +327,35 @@ function createStore(
   });
 }
 
+/** The front door: repeated headers refused, CORS preflights answered, cross-site control requests refused. */
+function frontDoor(
+  corsOrigins: CorsOrigins,
+  api: Dispatch,
+  control: (request: MockRequest) => MockResponse | Promise<MockResponse>,
+): Dispatch {
+  return (request, trace) => {
+    const repeated = refuseRepeatedHeaders(request);
+    if (repeated) return repeated;
+    const isControl = isControlPath(request.path);
+    const cors = preflight(corsOrigins, request, isControl);
+    if (cors) return cors;
+    if (isControl) return refuseCrossSite(corsOrigins, request) ?? control(request);
+    return api(request, trace);
+  };
+}
+
+/** Routes a request naming a session to it, anything else to `answer`. */
+function inSession(
+  routeToSession: (request: MockRequest) => MockResponse | Promise<MockResponse> | undefined,
+  answer: (request: MockRequest) => MockResponse | Promise<MockResponse>,
+): (request: MockRequest) => MockResponse | Promise<MockResponse> {
+  // The default session pays two property reads for sessions: no header and no cookie means no lookup at all.
+  return (request) =>
+    (request.headers[SESSION_HEADER] !== undefined || request.headers.cookie !== undefined
+      ? routeToSession(request)
+      : undefined) ?? answer(request);
+}
+
 /**
  * A core; with `parent`, the core of one session (it shares the parent's coverage, catalogue and token cache, follows
  * its clock), holding at most `share`.
@@ -377,15 +406,7 @@ function assembleCore(
     overrides,
     overrideUsed: (operationId) => documents.overrideUsed(operationId),
   });
-  const dispatch: Dispatch = (request, trace) => {
-    const repeated = refuseRepeatedHeaders(request);
-    if (repeated) return repeated;
-    const control = isControlPath(request.path);
-    const cors = preflight(corsOrigins, request, control);
-    if (cors) return cors;
-    if (control) return refuseCrossSite(corsOrigins, request) ?? handleControlRequest(core, request);
-    return dispatchApi(request, trace);
-  };
+  const dispatch = frontDoor(corsOrigins, dispatchApi, (request) => handleControlRequest(core, request));
   const answerOnce =
     options.dispatchLayer?.(dispatch, { scenarios, clock, isControlPath, operationOf, readsOf: createReadsOf() }) ??
     dispatch;
@@ -407,14 +428,7 @@ function assembleCore(
     store,
     providerStates,
   });
-  const answerNow = (request: MockRequest): MockResponse | Promise<MockResponse> => {
-    // The default session pays two property reads for sessions: no header and no cookie means no lookup at all.
-    const named =
-      request.headers[SESSION_HEADER] !== undefined || request.headers.cookie !== undefined
-        ? routeToSession(request)
-        : undefined;
-    return named ?? answer(request);
-  };
+  const answerNow = inSession(routeToSession, answer);
   const core: MockCore = {
     store,
     clock,
