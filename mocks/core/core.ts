@@ -31,7 +31,7 @@ import { StorageWriteError, type Storage } from '../storage/storage.ts';
 import type { CatalogueCache } from '../state/catalogue-cache.ts';
 import { AgentStore, DEFAULT_FAILURE_RATIO } from '../state/store.ts';
 import { operationTable } from '../operations/operation-table.ts';
-import { PactLog } from '../pact/pact-log.ts';
+import { PactLog, type PactShare } from '../pact/pact-log.ts';
 import { providerStateName, providerStateOf } from '../pact/provider-state.ts';
 
 /** The seed used when none is given (MOCK_SEED). */
@@ -206,6 +206,8 @@ interface SessionParent {
 /** What a session may hold, in records (`--session-records`): one bound for all sessions together and for each. */
 interface SessionShare {
   maxRecords: number;
+  /** The session's id: its part of the pact log (which outlives it) is counted by it. */
+  id: string;
 }
 
 /** Bytes of an override's answer that count as one record against the sessions' bound. */
@@ -226,6 +228,8 @@ function recordsHeld(
 interface SessionRoom {
   /** Whether one more record fits. */
   hasRoom: () => boolean;
+  /** Whether `records` more fit. */
+  fits: (records: number) => boolean;
   /** Why an override would not fit (a StorageWriteError: the 503 `state-not-saved`), or undefined when it does. */
   overrideMisfit: (override: BuiltOverride) => StorageWriteError | undefined;
 }
@@ -243,6 +247,7 @@ function sessionRoom(
   const reserved = () => held() + journal.capacity - journal.size;
   return {
     hasRoom: () => reserved() < share.maxRecords,
+    fits: (records) => reserved() + records <= share.maxRecords,
     overrideMisfit(override) {
       const replaced = overrides.get(override.operation.operationId);
       const size = overrideRecords(override.response);
@@ -339,13 +344,16 @@ function assembleCore(
   const storage = options.storage ?? createMemoryStorage();
   const scenarios = new Scenarios(seed, { taskFailureRatio: options.failureRatio ?? DEFAULT_FAILURE_RATIO });
   const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
-  const room: SessionRoom | undefined =
-    share && sessionRoom(share, () => recordsHeld(store, journal, overrides), journal, overrides);
+  const pact = parent?.pact ?? new PactLog();
+  // What a session's answers added to the pact log counts among what it holds, for as long as the log keeps it.
+  const held = () => recordsHeld(store, journal, overrides) + (share ? pact.sessionRecords(share.id) : 0);
+  const room: SessionRoom | undefined = share && sessionRoom(share, held, journal, overrides);
+  const pactShare: PactShare | undefined = share &&
+    room && { session: share.id, maxRecords: share.maxRecords, fits: room.fits };
   const store = createStore(options, { seed, clock, storage, scenarios, parent, room });
   const authenticator: Authenticator =
     parent?.authenticator ?? createAuthenticator(options.jwtSecret ?? DEFAULT_JWT_SECRET, options.wallClock);
   const coverage = parent?.coverage ?? new Coverage();
-  const pact = parent?.pact ?? new PactLog();
   const documents = createCoreDocuments({
     storage,
     clock,
@@ -390,7 +398,7 @@ function assembleCore(
   // A session's own core answers whatever reaches it: only the default core routes to sessions.
   const routeToSession = parent === undefined ? createSessionRouting(sessions, corsOrigins) : () => undefined;
 
-  const answer = createAnswer({ answerOnce, corsOrigins, coverage, journal, clock, logger, pact, store });
+  const answer = createAnswer({ answerOnce, corsOrigins, coverage, journal, clock, logger, pact, pactShare, store });
   const answerNow = (request: MockRequest): MockResponse | Promise<MockResponse> => {
     // The default session pays two property reads for sessions: no header and no cookie means no lookup at all.
     const named =
@@ -414,7 +422,7 @@ function assembleCore(
       return sessions.open(id);
     },
     get records() {
-      return recordsHeld(store, journal, overrides);
+      return held();
     },
     overrides,
     setOverride(override) {
@@ -465,6 +473,7 @@ interface AnswerParts {
   clock: Clock;
   logger: Logger;
   pact: PactLog;
+  pactShare: PactShare | undefined;
   store: AgentStore;
 }
 
@@ -474,8 +483,8 @@ interface AnswerParts {
  * node:http listener can answer at once; the closures of `then` are made only for an answer that waits.
  */
 function createAnswer(parts: AnswerParts): (request: MockRequest) => MockResponse | Promise<MockResponse> {
-  const { answerOnce, corsOrigins, coverage, journal, clock, logger, pact, store } = parts;
-  const records = { coverage, journal, clock, pact, store };
+  const { answerOnce, corsOrigins, coverage, journal, clock, logger, pact, pactShare, store } = parts;
+  const records = { coverage, journal, clock, pact, pactShare, store };
   const finish = (request: MockRequest, response: MockResponse, context: DispatchTrace, started: number) => {
     const control = isControlPath(request.path);
     withCors(corsOrigins, request, response, control);
@@ -506,8 +515,8 @@ function createSessions(options: MockCoreOptions, parent: SessionParent): Sessio
   if (options.sessions === false || options.sessions?.max === 0) return undefined;
   const registry: SessionRegistry<MockCore> = new SessionRegistry<MockCore>(
     {
-      create: () => {
-        const share = { maxRecords: registry.maxRecords };
+      create: (id) => {
+        const share = { maxRecords: registry.maxRecords, id };
         return assembleCore(sessionOptions(options, parent, share), parent, share);
       },
       records: (session) => session.records,
@@ -523,7 +532,15 @@ function createSessions(options: MockCoreOptions, parent: SessionParent): Sessio
  * benchmarks/probes/request-path.ts).
  */
 export function recordAnswer(
-  parts: { coverage: Coverage; journal: Journal; clock: Clock; pact?: PactLog; store?: Pick<AgentStore, 'statusOf'> },
+  parts: {
+    coverage: Coverage;
+    journal: Journal;
+    clock: Clock;
+    pact?: PactLog;
+    /** Set in a session's core: what it adds to the pact counts against `--session-records`. */
+    pactShare?: PactShare | undefined;
+    store?: Pick<AgentStore, 'statusOf'>;
+  },
   request: MockRequest,
   response: MockResponse,
   context: DispatchTrace,
@@ -555,6 +572,7 @@ export function recordAnswer(
       operationId,
       stateName,
       state: () => providerStateOf(operationId, status, context, store),
+      ...(parts.pactShare !== undefined && { share: parts.pactShare }),
     });
   } catch (error) {
     // A state the storage cannot read (a tampered stored row, whose 503 is already the answer) describes nothing a

@@ -212,6 +212,36 @@ export function buildPact(exchanges: readonly PactExchange[], options: PactOptio
 }
 
 /**
+ * One interaction of a pact as `pactText` writes it inside the pact (two-space JSON, indented to its place in the
+ * list), and where it sorts: what the pact log keeps of an exchange, so that a pact is assembled from texts by a join.
+ * @example interactionText(exchange, 4).text.startsWith('    {\n      "type": "Synchronous/HTTP"') // true
+ */
+export function interactionText(exchange: PactExchange, version: PactSpecification): { key: string; text: string } {
+  // Inside a JSON string a line break is escaped: every one of the text is between two of its lines.
+  const text = JSON.stringify(interactionOf(exchange, version), null, 2).replaceAll('\n', '\n    ');
+  return { key: sortKey(exchange), text: `    ${text}` };
+}
+
+/**
+ * The text of a pact in pieces, from its interactions' texts (`interactionText`) in the order they sort: joined, byte
+ * for byte what `pactText(buildPact(exchanges, options))` writes for the same exchanges.
+ * @example pactParts(sorted.map((exchange) => interactionText(exchange, 4).text), { consumer: 'web', provider: 'api' }).join('')
+ */
+export function pactParts(interactions: readonly string[], options: PactOptions): string[] {
+  const envelope = pactText(buildPact([], options));
+  if (interactions.length === 0) return [envelope];
+  // Inside a JSON string a quote is escaped, so `"interactions": []` can only be the key itself.
+  const at = envelope.indexOf('"interactions": []') + '"interactions": ['.length;
+  const parts = [`${envelope.slice(0, at)}\n`];
+  interactions.forEach((text, index) => {
+    if (index > 0) parts.push(',\n');
+    parts.push(text);
+  });
+  parts.push(`\n  ${envelope.slice(at)}`);
+  return parts;
+}
+
+/**
  * A pact as a file holds it: two-space JSON and a final newline, the same bytes for the same document.
  * @example await writeFile('pacts/web-app-agent-registry.json', pactText(pact));
  */
