@@ -217,9 +217,10 @@ export function buildPact(exchanges: readonly PactExchange[], options: PactOptio
  * @example interactionText(exchange, 4).text.startsWith('    {\n      "type": "Synchronous/HTTP"') // true
  */
 export function interactionText(exchange: PactExchange, version: PactSpecification): { key: string; text: string } {
-  // Inside a JSON string a line break is escaped: every one of the text is between two of its lines.
-  const text = JSON.stringify(interactionOf(exchange, version), null, 2).replaceAll('\n', '\n    ');
-  return { key: sortKey(exchange), text: `    ${text}` };
+  // Inside a JSON string a line break is escaped: every one of the text is between two of its lines. The indent comes
+  // from the same replace (then a slice, a view): a string prefixed by concatenation would be copied again when sent.
+  const text = `\n${JSON.stringify(interactionOf(exchange, version), null, 2)}`.replaceAll('\n', '\n    ').slice(1);
+  return { key: sortKey(exchange), text };
 }
 
 /**
