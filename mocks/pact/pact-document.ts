@@ -12,7 +12,7 @@ import {
   type JsonValue,
   type OperationId,
 } from '../../spec/index.ts';
-import type { PactExchange } from './pact-log.ts';
+import type { ProviderState } from './provider-state.ts';
 import {
   bodyRules,
   headerMatcher,
@@ -21,6 +21,27 @@ import {
   stableText,
   type PactRules,
 } from './pact-matchers.ts';
+
+/** One exchange a pact interaction is written from. Never holds the Authorization header, cookies or control headers. */
+export interface PactExchange {
+  operationId: OperationId;
+  method: string;
+  /** Percent-encoded path, as the app sent it. */
+  path: string;
+  /** The query string without `?`. */
+  query: string;
+  /** The request headers a pact keeps (lower-case names): `content-type` and `prefer`, when sent. */
+  headers: Record<string, string>;
+  /** Whether the request carried an Authorization header (written as a matcher, never as the app's token). */
+  authorized: boolean;
+  /** The request's JSON body; undefined when it had none. */
+  body: JsonValue | undefined;
+  status: number;
+  /** `content-type` and the headers the spec requires of the status (lower-case names). */
+  responseHeaders: Record<string, string>;
+  responseBody: JsonValue | undefined;
+  state: ProviderState | undefined;
+}
 
 /** The Pact specification versions a pact is written in. */
 export type PactSpecification = 3 | 4;

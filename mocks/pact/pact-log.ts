@@ -5,29 +5,10 @@
 // a pact is then those texts in order, written piece by piece, so GET /__mock/pact holds up no other request for long.
 import { getOperation, MAX_JSON_DEPTH, nestsDeeperThan, type JsonValue, type OperationId } from '../../spec/index.ts';
 import type { MockRequest, MockResponse } from '../core/mock-http.ts';
-import { interactionText, pactParts, type PactOptions } from './pact-document.ts';
+import { interactionText, pactParts, type PactExchange, type PactOptions } from './pact-document.ts';
 import type { ProviderState } from './provider-state.ts';
 
-/** One exchange a pact interaction is written from. Never holds the Authorization header, cookies or control headers. */
-export interface PactExchange {
-  operationId: OperationId;
-  method: string;
-  /** Percent-encoded path, as the app sent it. */
-  path: string;
-  /** The query string without `?`. */
-  query: string;
-  /** The request headers a pact keeps (lower-case names): `content-type` and `prefer`, when sent. */
-  headers: Record<string, string>;
-  /** Whether the request carried an Authorization header (written as a matcher, never as the app's token). */
-  authorized: boolean;
-  /** The request's JSON body; undefined when it had none. */
-  body: JsonValue | undefined;
-  status: number;
-  /** `content-type` and the headers the spec requires of the status (lower-case names). */
-  responseHeaders: Record<string, string>;
-  responseBody: JsonValue | undefined;
-  state: ProviderState | undefined;
-}
+export type { PactExchange } from './pact-document.ts';
 
 /** Distinct exchanges kept at most: above operations × methods × statuses × states, a bound against a runaway key. */
 const MAX_EXCHANGES = 256;
