@@ -433,7 +433,7 @@ describe('the control plane through its narrow host interface', () => {
       clock: { now: () => START, offset: 0 },
       journal: { capacity: 5, entries: () => [], entriesAfter: () => [], clear: () => {}, subscribe: () => () => {} },
       coverage: { report: () => ({}) as ReturnType<Coverage['report']>, reset: () => {} },
-      pact: { exchanges: () => [], clear: () => {} },
+      pact: { parts: async () => [], clear: () => {} },
       scenarios: { config: {}, taskFailureRatio: 0.5 },
       advanceClock: () => Promise.resolve(),
       configureScenarios: () => Promise.resolve(),

@@ -14,7 +14,14 @@ import type { operations } from './control-plane-types.generated.ts';
 import type { Coverage } from '../core/steering/coverage.ts';
 import type { Journal } from '../core/steering/journal.ts';
 import { recordedRequests } from '../core/steering/recorded-requests.ts';
-import { jsonResponse, jsonValueResponse, noContent, type MockRequest, type MockResponse } from '../core/mock-http.ts';
+import {
+  jsonResponse,
+  jsonValueResponse,
+  noContent,
+  partedJsonResponse,
+  type MockRequest,
+  type MockResponse,
+} from '../core/mock-http.ts';
 import { problemResponse } from '../core/problems.ts';
 import { readJsonBody } from '../core/request/request-body.ts';
 import { createRouter } from '../core/router.ts';
@@ -23,7 +30,6 @@ import { sessionIdProblem, type SessionRegistry, type SessionTarget } from '../c
 import { buildOverrideFrom, OverrideError, overrideFieldPath, type BuiltOverride } from '../core/steering/overrides.ts';
 import type { AgentStore, SeedOutcome } from '../state/store.ts';
 import { MockInputError } from '../core/input-error.ts';
-import { buildPact, pactText } from '../pact/pact-document.ts';
 import type { PactLog } from '../pact/pact-log.ts';
 import { applyStateChange, type StateChange } from '../pact/provider-state.ts';
 
@@ -48,7 +54,7 @@ export interface ControlPlaneHost {
   readonly journal: Pick<Journal, 'capacity' | 'entries' | 'entriesAfter' | 'clear' | 'subscribe'>;
   readonly coverage: Pick<Coverage, 'report' | 'reset'>;
   /** The exchanges a pact is written from (shared by every session). */
-  readonly pact: Pick<PactLog, 'exchanges' | 'clear'>;
+  readonly pact: Pick<PactLog, 'parts' | 'clear'>;
   readonly scenarios: Pick<Scenarios, 'config' | 'taskFailureRatio'>;
   /** Back to the seed. */
   reset(): void;
@@ -269,16 +275,14 @@ const controlHandlers = {
     await host.persist();
     return noContent();
   },
-  mockGetPact: ({ query }, host) =>
-    jsonResponse(
+  mockGetPact: async ({ query }, host) =>
+    partedJsonResponse(
       200,
-      pactText(
-        buildPact(host.pact.exchanges(), {
-          consumer: query.consumer,
-          provider: query.provider,
-          pactSpecification: query.version ?? 4,
-        }),
-      ),
+      await host.pact.parts({
+        consumer: query.consumer,
+        provider: query.provider,
+        pactSpecification: query.version ?? 4,
+      }),
     ),
   mockClearPact: (_request, host) => {
     host.pact.clear();

@@ -32,7 +32,7 @@ import { StorageWriteError, type Storage } from '../storage/storage.ts';
 import type { CatalogueCache } from '../state/catalogue-cache.ts';
 import { AgentStore, DEFAULT_FAILURE_RATIO } from '../state/store.ts';
 import { operationTable } from '../operations/operation-table.ts';
-import { PactLog } from '../pact/pact-log.ts';
+import { PactLog, type PactShare } from '../pact/pact-log.ts';
 import { ProviderStateMarks, providerStateName, providerStateOf } from '../pact/provider-state.ts';
 
 /** The seed used when none is given (MOCK_SEED). */
@@ -211,6 +211,8 @@ interface SessionParent {
 /** What a session may hold, in records (`--session-records`): one bound for all sessions together and for each. */
 interface SessionShare {
   maxRecords: number;
+  /** The session's id: its part of the pact log (which outlives it) is counted by it. */
+  id: string;
 }
 
 /** Bytes of an override's answer that count as one record against the sessions' bound. */
@@ -231,6 +233,8 @@ function recordsHeld(
 interface SessionRoom {
   /** Whether one more record fits. */
   hasRoom: () => boolean;
+  /** Whether `records` more fit. */
+  fits: (records: number) => boolean;
   /** Why an override would not fit (a StorageWriteError: the 503 `state-not-saved`), or undefined when it does. */
   overrideMisfit: (override: BuiltOverride) => StorageWriteError | undefined;
 }
@@ -248,6 +252,7 @@ function sessionRoom(
   const reserved = () => held() + journal.capacity - journal.size;
   return {
     hasRoom: () => reserved() < share.maxRecords,
+    fits: (records) => reserved() + records <= share.maxRecords,
     overrideMisfit(override) {
       const replaced = overrides.get(override.operation.operationId);
       const size = overrideRecords(override.response);
@@ -374,13 +379,16 @@ function assembleCore(
   const scenarios = new Scenarios(seed, { taskFailureRatio: options.failureRatio ?? DEFAULT_FAILURE_RATIO });
   const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
   const providerStates = new ProviderStateMarks();
-  const room: SessionRoom | undefined =
-    share && sessionRoom(share, () => recordsHeld(store, journal, overrides), journal, overrides);
+  const pact = parent?.pact ?? new PactLog();
+  // What a session's answers added to the pact log counts among what it holds, for as long as the log keeps it.
+  const held = () => recordsHeld(store, journal, overrides) + (share ? pact.sessionRecords(share.id) : 0);
+  const room: SessionRoom | undefined = share && sessionRoom(share, held, journal, overrides);
+  const pactShare: PactShare | undefined = share &&
+    room && { session: share.id, maxRecords: share.maxRecords, fits: room.fits };
   const store = createStore(options, { seed, clock, storage, scenarios, parent, room });
   const authenticator: Authenticator =
     parent?.authenticator ?? createAuthenticator(options.jwtSecret ?? DEFAULT_JWT_SECRET, options.wallClock);
   const coverage = parent?.coverage ?? new Coverage();
-  const pact = parent?.pact ?? new PactLog();
   const documents = createCoreDocuments({
     storage,
     clock,
@@ -425,6 +433,7 @@ function assembleCore(
     clock,
     logger,
     pact,
+    pactShare,
     store,
     providerStates,
   });
@@ -444,7 +453,7 @@ function assembleCore(
       return sessions.open(id);
     },
     get records() {
-      return recordsHeld(store, journal, overrides);
+      return held();
     },
     overrides,
     providerStates,
@@ -498,6 +507,7 @@ interface AnswerParts {
   clock: Clock;
   logger: Logger;
   pact: PactLog;
+  pactShare: PactShare | undefined;
   store: AgentStore;
   providerStates: ProviderStateMarks;
 }
@@ -508,8 +518,8 @@ interface AnswerParts {
  * node:http listener can answer at once; the closures of `then` are made only for an answer that waits.
  */
 function createAnswer(parts: AnswerParts): (request: MockRequest) => MockResponse | Promise<MockResponse> {
-  const { answerOnce, corsOrigins, coverage, journal, clock, logger, pact, store, providerStates } = parts;
-  const records = { coverage, journal, clock, pact, store, providerStates };
+  const { answerOnce, corsOrigins, coverage, journal, clock, logger, pact, pactShare, store, providerStates } = parts;
+  const records = { coverage, journal, clock, pact, pactShare, store, providerStates };
   const finish = (request: MockRequest, response: MockResponse, context: DispatchTrace, started: number) => {
     const control = isControlPath(request.path);
     withCors(corsOrigins, request, response, control);
@@ -540,8 +550,8 @@ function createSessions(options: MockCoreOptions, parent: SessionParent): Sessio
   if (options.sessions === false || options.sessions?.max === 0) return undefined;
   const registry: SessionRegistry<MockCore> = new SessionRegistry<MockCore>(
     {
-      create: () => {
-        const share = { maxRecords: registry.maxRecords };
+      create: (id) => {
+        const share = { maxRecords: registry.maxRecords, id };
         return assembleCore(sessionOptions(options, parent, share), parent, share);
       },
       records: (session) => session.records,
@@ -562,6 +572,8 @@ export function recordAnswer(
     journal: Journal;
     clock: Clock;
     pact?: PactLog;
+    /** Set in a session's core: what it adds to the pact counts against `--session-records`. */
+    pactShare?: PactShare | undefined;
     store?: Pick<AgentStore, 'statusOf'>;
     providerStates?: ProviderStateMarks;
   },
@@ -599,6 +611,7 @@ export function recordAnswer(
       operationId,
       stateName,
       state: () => providerStateOf(operationId, status, context, store),
+      ...(parts.pactShare !== undefined && { share: parts.pactShare }),
     });
   } catch (error) {
     // A state the storage cannot read (a tampered stored row, whose 503 is already the answer) describes nothing a

@@ -15,7 +15,11 @@ export function send(res: ServerResponse, response: MockResponse, close = false)
     return;
   }
   if (close) response.headers.connection = 'close';
-  response.headers['content-length'] = String(Buffer.byteLength(response.body));
+  const { parts } = response;
+  let length = 0;
+  if (parts === undefined) length = Buffer.byteLength(response.body);
+  else for (const part of parts) length += Buffer.byteLength(part);
+  response.headers['content-length'] = String(length);
   try {
     res.writeHead(response.status, response.headers);
   } catch {
@@ -30,7 +34,20 @@ export function send(res: ServerResponse, response: MockResponse, close = false)
     res.end(fallback.body);
     return;
   }
-  res.end(response.body);
+  if (parts === undefined) res.end(response.body);
+  else writeParts(res, parts, 0);
+}
+
+/** Writes `parts` from `from` on, waiting for the socket to drain after each one it does not take at once. */
+function writeParts(res: ServerResponse, parts: readonly string[], from: number): void {
+  for (let index = from; index < parts.length; index += 1) {
+    if (res.destroyed) return;
+    if (!res.write(parts[index])) {
+      res.once('drain', () => writeParts(res, parts, index + 1));
+      return;
+    }
+  }
+  res.end();
 }
 
 /** A comment line this often keeps an idle stream open through proxies and tells a gone client from a quiet one. */
