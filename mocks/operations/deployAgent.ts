@@ -12,6 +12,7 @@ export const deployAgent: OperationHandler<'deployAgent'> = ({ body, caller, ins
   // The memory bound: a documented 503 (nothing applied, so a retry after a reset is safe), never an exhausted process.
   // Stryker disable next-line ConditionalExpression: not pinned: the --max-agents memory bound (503); the description shows no limits
   if (store.full)
+    // Stryker disable next-line StringLiteral,ObjectLiteral: not pinned: the --max-agents memory bound (503); the description shows no limits
     return problemResponse('state-not-saved', {
       // Stryker disable next-line StringLiteral: not pinned: a problem's detail text; error bodies are not shown
       detail: `The change could not be saved: the fake holds --max-agents ${store.maxAgents} deployed agents; POST /__mock/reset, or start it with a higher --max-agents. Nothing was applied.`,

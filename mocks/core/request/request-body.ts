@@ -18,6 +18,7 @@ function isJsonUtf8(contentType: string | undefined): boolean {
   const charset = CHARSET.exec(contentType ?? '')?.[1]?.toLowerCase();
   const json =
     mediaTypeOf(contentType) === 'application/json' &&
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: not pinned: which charset parameters count as UTF-8 is the spec's decision; the description says only Content-Type: application/json
     (charset === undefined || charset === 'utf-8' || charset === 'utf8');
   lastContentType = contentType;
   lastContentTypeIsJson = json;
@@ -84,27 +85,37 @@ export function readJsonBody(request: MockRequest): ParsedBody {
   let text: string;
   try {
     text = decoder.decode(request.body);
-    // Stryker disable all: not pinned: how a body that is not UTF-8 is refused is the spec's decision (errors are not shown)
+    // Stryker disable next-line BlockStatement: not pinned: how a body that is not UTF-8 is refused is the spec's decision (errors are not shown)
   } catch {
+    // Stryker disable next-line ObjectLiteral: not pinned: how a body that is not UTF-8 is refused is the spec's decision (errors are not shown)
     return {
+      // Stryker disable next-line BooleanLiteral: not pinned: how a body that is not UTF-8 is refused is the spec's decision (errors are not shown)
       ok: false,
       text: null,
+      // Stryker disable next-line StringLiteral,ObjectLiteral: not pinned: how a body that is not UTF-8 is refused is the spec's decision (errors are not shown)
       response: problemResponse('malformed-json', {
+        // Stryker disable next-line StringLiteral: not pinned: how a body that is not UTF-8 is refused is the spec's decision (errors are not shown)
         detail: 'The request body is not valid UTF-8.',
         instance,
+        // Stryker disable next-line ArrayDeclaration,ObjectLiteral,StringLiteral: not pinned: how a body that is not UTF-8 is refused is the spec's decision (errors are not shown)
         errors: [{ path: '', message: 'is not valid JSON' }],
       }),
     };
   }
-  // Stryker restore all
   if (text.trim() === '') return missing();
+  // Stryker disable next-line BlockStatement: not pinned: the depth bound of 64 is the spec's decision (bounds on bodies are not shown); the suite nests parameters 16 levels, within it
   if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    // Stryker disable next-line ObjectLiteral: not pinned: the depth bound of 64 is the spec's decision (bounds on bodies are not shown); the suite nests parameters 16 levels, within it
     return {
+      // Stryker disable next-line BooleanLiteral: not pinned: the depth bound of 64 is the spec's decision (bounds on bodies are not shown); the suite nests parameters 16 levels, within it
       ok: false,
       text,
+      // Stryker disable next-line StringLiteral,ObjectLiteral: not pinned: the depth bound of 64 is the spec's decision (bounds on bodies are not shown); the suite nests parameters 16 levels, within it
       response: problemResponse('validation', {
+        // Stryker disable next-line StringLiteral: not pinned: the depth bound of 64 is the spec's decision (bounds on bodies are not shown); the suite nests parameters 16 levels, within it
         detail: `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`,
         instance,
+        // Stryker disable next-line ArrayDeclaration,ObjectLiteral,StringLiteral: not pinned: the depth bound of 64 is the spec's decision (bounds on bodies are not shown); the suite nests parameters 16 levels, within it
         errors: [{ path: '', message: `must not nest deeper than ${MAX_JSON_DEPTH} levels` }],
       }),
     };
@@ -114,6 +125,7 @@ export function readJsonBody(request: MockRequest): ParsedBody {
     value = JSON.parse(text);
   } catch (error) {
     const detail =
+      // Stryker disable next-line StringLiteral: not pinned: a problem's detail text; error bodies are not shown
       error instanceof Error ? `${error.message.slice(0, 200)}.`.replace(/\.\.$/, '.') : 'The body is not valid JSON.';
     return {
       ok: false,
