@@ -89,8 +89,7 @@ export function createAuthenticator(
       const cached = verified.get(token);
       // Stryker disable next-line BlockStatement: not pinned: token expiry is not shown; a verified token is remembered until it expires
       if (cached) {
-        // Stryker disable next-line EqualityOperator: not pinned: token expiry is not shown; a verified token is remembered until it expires
-        // Stryker disable next-line ConditionalExpression: not pinned: token expiry is not shown; a verified token is remembered until it expires
+        // Stryker disable next-line ConditionalExpression,EqualityOperator: not pinned: token expiry is not shown; a verified token is remembered until it expires
         if (cached.expiresAt > now()) return accepted(header, cached.sub, cached.expiresAt);
         // Stryker disable next-line CallExpression: not pinned: token expiry is not shown; a verified token is remembered until it expires
         verified.delete(token);
@@ -117,8 +116,7 @@ export function createAuthenticator(
         const claimProblem = claimRuleBroken(payload.exp, payload.iat, now());
         // Stryker disable next-line ObjectLiteral,BooleanLiteral,StringLiteral: not pinned: the kit's rules on a token's claims (sub, lifetime, iat); issuance, expiry and scopes are not shown
         if (claimProblem) return { ok: false, error: 'invalid_token', detail: claimProblem };
-        // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: not pinned: the kit's rules on a token's claims (sub, lifetime, iat); issuance, expiry and scopes are not shown
-        // Stryker disable next-line BlockStatement: not pinned: the kit's rules on a token's claims (sub, lifetime, iat); issuance, expiry and scopes are not shown
+        // Stryker disable next-line BlockStatement,ConditionalExpression,EqualityOperator,StringLiteral: not pinned: the kit's rules on a token's claims (sub, lifetime, iat); issuance, expiry and scopes are not shown
         if (typeof payload.sub !== 'string' || payload.sub === '') {
           // Stryker disable next-line ObjectLiteral: not pinned: the kit's rules on a token's claims (sub, lifetime, iat); issuance, expiry and scopes are not shown
           return {
@@ -225,13 +223,11 @@ function describeJoseError(error: errors.JOSEError): string {
   if (error instanceof errors.JOSEAlgNotAllowed) return 'The bearer token must be signed with HS256.';
   if (error instanceof errors.JWTClaimValidationFailed)
     // Stryker disable next-line StringLiteral: not pinned: a problem's detail text; error bodies are not shown
-    // Stryker disable next-line StringLiteral: not pinned: a problem's detail text; error bodies are not shown
     return `The bearer token's ${error.claim} claim is not acceptable: ${error.reason}.`;
   // Stryker disable next-line ConditionalExpression,LogicalOperator: not pinned: a problem's detail text; error bodies are not shown
   if (error instanceof errors.JWSInvalid || error instanceof errors.JWTInvalid)
     // Stryker disable next-line StringLiteral: not pinned: a problem's detail text; error bodies are not shown
     return 'The bearer token is not a well-formed JWT.';
-  // Stryker disable next-line StringLiteral: not pinned: a problem's detail text; error bodies are not shown
   // Stryker disable next-line StringLiteral: not pinned: a problem's detail text; error bodies are not shown
   return `The bearer token is not acceptable: ${error.message}`;
 }
