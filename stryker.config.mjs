@@ -29,7 +29,8 @@ export default {
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
   // A slow answer on a loaded machine is not a kill: only a mutant far past the unmutated run's time is a timeout.
   timeoutMS: 60_000,
-  concurrency: 2,
+  // One test runner: the suite's worker already keeps a core busy, and the machine is shared with other builds.
+  concurrency: 1,
   // The sandbox needs the sources, the spec and the suite, not the build outputs or the consumer test's scratch app.
   ignorePatterns: ['dist', 'build', 'artifacts', 'reports', 'test/consumer', '.state', '*.cpuprofile'],
   cleanTempDir: 'always',

