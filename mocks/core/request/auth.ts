@@ -264,13 +264,11 @@ export async function mintToken(options: MintOptions = {}): Promise<string> {
   const nowSeconds = Math.floor((options.now ?? Date.now()) / 1000);
   const ttl = options.ttlSeconds ?? 3600;
   const issuedAt = options.expired ? nowSeconds - ttl - 60 : nowSeconds;
-  return (
-    new SignJWT({})
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setSubject(options.sub ?? 'dev-user')
-      .setIssuedAt(issuedAt)
-      .setExpirationTime(options.expired ? nowSeconds - 60 : nowSeconds + ttl)
-      .sign(await hmacKey(options.secret ?? DEFAULT_JWT_SECRET))
-  );
+  return new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(options.sub ?? 'dev-user')
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(options.expired ? nowSeconds - 60 : nowSeconds + ttl)
+    .sign(await hmacKey(options.secret ?? DEFAULT_JWT_SECRET));
 }
 // Stryker restore all
