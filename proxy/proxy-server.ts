@@ -22,6 +22,7 @@ import {
 } from '../mocks/http/request-guards.ts';
 import { getOperation } from '../spec/index.ts';
 import { answerControl, type ProxyControlState } from './control-routes.ts';
+import { consoleAnswer } from '../mocks/http/console-page.ts';
 import { decodedBody } from './decoded-body.ts';
 import { Conversation } from './conversation.ts';
 import { checkExchange, type ProxyViolation } from './exchange-check.ts';
@@ -189,6 +190,14 @@ function createProxyListener(context: ListenerContext): (req: IncomingMessage, r
       const refusal = guard(exchange);
       if (refusal) {
         refuseEarly(req, res, refusal, context.limits);
+        return;
+      }
+    }
+    if (exchange.path.startsWith('/__mock/ui')) {
+      // The console, as the fake serves it: its page reads this proxy's control plane (findings, coverage).
+      const page = consoleAnswer({ method: req.method ?? 'GET', path: exchange.path, headers: exchange.headers });
+      if (page) {
+        refuseEarly(req, res, page, context.limits);
         return;
       }
     }

@@ -7,6 +7,7 @@ import { Coverage } from './steering/coverage.ts';
 import { isForeignPage, preflight, refuseCrossSite, withCors, type CorsOrigins } from './request/cors.ts';
 import { MockInputError } from './input-error.ts';
 import { DEFAULT_JOURNAL_SIZE, Journal, JOURNAL_BODY_LIMIT, journalText } from './steering/journal.ts';
+import { exchangeDetail } from './steering/exchange-detail.ts';
 import { consoleLogger, type Logger } from './logger.ts';
 import type { MockRequest, MockResponse } from './mock-http.ts';
 import type { BuiltOverride } from './steering/overrides.ts';
@@ -32,7 +33,7 @@ import type { CatalogueCache } from '../state/catalogue-cache.ts';
 import { AgentStore, DEFAULT_FAILURE_RATIO } from '../state/store.ts';
 import { operationTable } from '../operations/operation-table.ts';
 import { PactLog } from '../pact/pact-log.ts';
-import { providerStateName, providerStateOf } from '../pact/provider-state.ts';
+import { ProviderStateMarks, providerStateName, providerStateOf } from '../pact/provider-state.ts';
 
 /** The seed used when none is given (MOCK_SEED). */
 export const DEFAULT_SEED = 42;
@@ -160,12 +161,16 @@ export interface MockCore {
   configureScenarios(config: ScenarioConfig): Promise<void>;
   /** Answers of operations set by a test (`setOverride`), until `clearOverrides` or `reset`. */
   readonly overrides: ReadonlyMap<OperationId, BuiltOverride['response']>;
+  /** What POST /__mock/provider-states set up since the last reset (the console's "decided by" reads it). */
+  readonly providerStates: ProviderStateMarks;
   /**
    * From now on, answers the override's operation with its answer (built and checked by `buildOverride`). Kept in the
    * storage like the scenarios (a restart with --state, every replica); resolves once durable.
    */
   setOverride(override: BuiltOverride): Promise<void>;
   clearOverrides(): Promise<void>;
+  /** Removes one operation's override (the others stay); resolves false when that operation had none. */
+  removeOverride(operationId: OperationId): Promise<boolean>;
 }
 
 const sleepFor = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -322,6 +327,35 @@ function createStore(
   });
 }
 
+/** The front door: repeated headers refused, CORS preflights answered, cross-site control requests refused. */
+function frontDoor(
+  corsOrigins: CorsOrigins,
+  api: Dispatch,
+  control: (request: MockRequest) => MockResponse | Promise<MockResponse>,
+): Dispatch {
+  return (request, trace) => {
+    const repeated = refuseRepeatedHeaders(request);
+    if (repeated) return repeated;
+    const isControl = isControlPath(request.path);
+    const cors = preflight(corsOrigins, request, isControl);
+    if (cors) return cors;
+    if (isControl) return refuseCrossSite(corsOrigins, request) ?? control(request);
+    return api(request, trace);
+  };
+}
+
+/** Routes a request naming a session to it, anything else to `answer`. */
+function inSession(
+  routeToSession: (request: MockRequest) => MockResponse | Promise<MockResponse> | undefined,
+  answer: (request: MockRequest) => MockResponse | Promise<MockResponse>,
+): (request: MockRequest) => MockResponse | Promise<MockResponse> {
+  // The default session pays two property reads for sessions: no header and no cookie means no lookup at all.
+  return (request) =>
+    (request.headers[SESSION_HEADER] !== undefined || request.headers.cookie !== undefined
+      ? routeToSession(request)
+      : undefined) ?? answer(request);
+}
+
 /**
  * A core; with `parent`, the core of one session (it shares the parent's coverage, catalogue and token cache, follows
  * its clock), holding at most `share`.
@@ -339,6 +373,7 @@ function assembleCore(
   const storage = options.storage ?? createMemoryStorage();
   const scenarios = new Scenarios(seed, { taskFailureRatio: options.failureRatio ?? DEFAULT_FAILURE_RATIO });
   const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
+  const providerStates = new ProviderStateMarks();
   const room: SessionRoom | undefined =
     share && sessionRoom(share, () => recordsHeld(store, journal, overrides), journal, overrides);
   const store = createStore(options, { seed, clock, storage, scenarios, parent, room });
@@ -371,15 +406,7 @@ function assembleCore(
     overrides,
     overrideUsed: (operationId) => documents.overrideUsed(operationId),
   });
-  const dispatch: Dispatch = (request, trace) => {
-    const repeated = refuseRepeatedHeaders(request);
-    if (repeated) return repeated;
-    const control = isControlPath(request.path);
-    const cors = preflight(corsOrigins, request, control);
-    if (cors) return cors;
-    if (control) return refuseCrossSite(corsOrigins, request) ?? handleControlRequest(core, request);
-    return dispatchApi(request, trace);
-  };
+  const dispatch = frontDoor(corsOrigins, dispatchApi, (request) => handleControlRequest(core, request));
   const answerOnce =
     options.dispatchLayer?.(dispatch, { scenarios, clock, isControlPath, operationOf, readsOf: createReadsOf() }) ??
     dispatch;
@@ -390,15 +417,18 @@ function assembleCore(
   // A session's own core answers whatever reaches it: only the default core routes to sessions.
   const routeToSession = parent === undefined ? createSessionRouting(sessions, corsOrigins) : () => undefined;
 
-  const answer = createAnswer({ answerOnce, corsOrigins, coverage, journal, clock, logger, pact, store });
-  const answerNow = (request: MockRequest): MockResponse | Promise<MockResponse> => {
-    // The default session pays two property reads for sessions: no header and no cookie means no lookup at all.
-    const named =
-      request.headers[SESSION_HEADER] !== undefined || request.headers.cookie !== undefined
-        ? routeToSession(request)
-        : undefined;
-    return named ?? answer(request);
-  };
+  const answer = createAnswer({
+    answerOnce,
+    corsOrigins,
+    coverage,
+    journal,
+    clock,
+    logger,
+    pact,
+    store,
+    providerStates,
+  });
+  const answerNow = inSession(routeToSession, answer);
   const core: MockCore = {
     store,
     clock,
@@ -417,13 +447,16 @@ function assembleCore(
       return recordsHeld(store, journal, overrides);
     },
     overrides,
+    providerStates,
     setOverride(override) {
       const misfit = room?.overrideMisfit(override);
       return misfit ? Promise.reject(misfit) : documents.setOverride(override);
     },
     clearOverrides: () => documents.clearOverrides(),
+    removeOverride: (operationId) => documents.removeOverride(operationId),
     reset() {
       store.reset();
+      providerStates.clear();
       scenarios.reset();
       journal.clear();
       clock.reset?.();
@@ -466,6 +499,7 @@ interface AnswerParts {
   logger: Logger;
   pact: PactLog;
   store: AgentStore;
+  providerStates: ProviderStateMarks;
 }
 
 /**
@@ -474,8 +508,8 @@ interface AnswerParts {
  * node:http listener can answer at once; the closures of `then` are made only for an answer that waits.
  */
 function createAnswer(parts: AnswerParts): (request: MockRequest) => MockResponse | Promise<MockResponse> {
-  const { answerOnce, corsOrigins, coverage, journal, clock, logger, pact, store } = parts;
-  const records = { coverage, journal, clock, pact, store };
+  const { answerOnce, corsOrigins, coverage, journal, clock, logger, pact, store, providerStates } = parts;
+  const records = { coverage, journal, clock, pact, store, providerStates };
   const finish = (request: MockRequest, response: MockResponse, context: DispatchTrace, started: number) => {
     const control = isControlPath(request.path);
     withCors(corsOrigins, request, response, control);
@@ -523,7 +557,14 @@ function createSessions(options: MockCoreOptions, parent: SessionParent): Sessio
  * benchmarks/probes/request-path.ts).
  */
 export function recordAnswer(
-  parts: { coverage: Coverage; journal: Journal; clock: Clock; pact?: PactLog; store?: Pick<AgentStore, 'statusOf'> },
+  parts: {
+    coverage: Coverage;
+    journal: Journal;
+    clock: Clock;
+    pact?: PactLog;
+    store?: Pick<AgentStore, 'statusOf'>;
+    providerStates?: ProviderStateMarks;
+  },
   request: MockRequest,
   response: MockResponse,
   context: DispatchTrace,
@@ -531,18 +572,21 @@ export function recordAnswer(
 ): void {
   parts.coverage.record(context.operationId, request, response, context.scenario);
   const text = context.bodyText;
-  parts.journal.add({
-    atMs: parts.clock.now(),
-    method: request.method,
-    path: journalText(request.path, 2048),
-    query: journalText(request.query, 2048),
-    operationId: context.operationId,
-    status: response.status,
-    durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-    body: text === null ? null : journalText(text),
-    bodyTruncated: text !== null && text.length > JOURNAL_BODY_LIMIT,
-    ...(context.forcedBy !== undefined && { forcedBy: context.forcedBy }),
-  });
+  parts.journal.add(
+    {
+      atMs: parts.clock.now(),
+      method: request.method,
+      path: journalText(request.path, 2048),
+      query: journalText(request.query, 2048),
+      operationId: context.operationId,
+      status: response.status,
+      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+      body: text === null ? null : journalText(text),
+      bodyTruncated: text !== null && text.length > JOURNAL_BODY_LIMIT,
+      ...(context.forcedBy !== undefined && { forcedBy: context.forcedBy }),
+    },
+    parts.journal.watched ? exchangeDetail(request, response, context, parts.providerStates) : undefined,
+  );
   const { operationId } = context;
   const { pact, store } = parts;
   if (operationId === null || pact === undefined || store === undefined) return;

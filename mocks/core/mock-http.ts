@@ -26,6 +26,11 @@ export interface MockResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /**
+   * A stream that goes on after `body` (the control plane's Server-Sent Events): the adapter writes `body`, then every
+   * text `events` pushes, and calls the function it returns once the client has gone.
+   */
+  events?: (push: (text: string) => void) => () => void;
 }
 
 /** Largest accepted request body: 1 MiB, as the spec's PayloadTooLarge response says. */

@@ -10,6 +10,10 @@ import { problemResponse, type ProblemKind } from '../core/problems.ts';
  */
 export function send(res: ServerResponse, response: MockResponse, close = false): void {
   if (res.destroyed || res.headersSent) return;
+  if (response.events) {
+    sendEvents(res, response, response.events);
+    return;
+  }
   if (close) response.headers.connection = 'close';
   response.headers['content-length'] = String(Buffer.byteLength(response.body));
   try {
@@ -27,6 +31,22 @@ export function send(res: ServerResponse, response: MockResponse, close = false)
     return;
   }
   res.end(response.body);
+}
+
+/** A comment line this often keeps an idle stream open through proxies and tells a gone client from a quiet one. */
+const HEARTBEAT_MS = 15_000;
+
+/** Writes a stream's first bytes, then what it pushes, until the client goes (the stream is then stopped). */
+function sendEvents(res: ServerResponse, response: MockResponse, events: NonNullable<MockResponse['events']>): void {
+  res.writeHead(response.status, response.headers);
+  res.write(response.body);
+  const stop = events((text) => res.write(text));
+  const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
+  heartbeat.unref();
+  res.once('close', () => {
+    clearInterval(heartbeat);
+    stop();
+  });
 }
 
 /**

@@ -421,6 +421,13 @@ export class AgentStore {
     return task ? { ...task, status: taskStatusAt(task, this.clock.now()) } : undefined;
   }
 
+  /** The newest tasks of the bounded history (of one agent when given), each with its status now, newest first. */
+  listTasks(limit: number, agentId?: string): TaskState[] {
+    this.settle();
+    const now = this.clock.now();
+    return this.#ledger.latest(limit, agentId).map((task) => ({ ...task, status: taskStatusAt(task, now) }));
+  }
+
   /** Summaries of the agents in insertion order (the catalogue first), optionally of one status. */
   list(options: { offset?: number; limit?: number; status?: AgentStatus } = {}): {
     total: number;

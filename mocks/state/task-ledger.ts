@@ -30,6 +30,17 @@ export class TaskLedger {
     return this.#history.get(taskId);
   }
 
+  /** The newest `limit` tasks of the history (of one agent when given), newest first. */
+  latest(limit: number, agentId?: string): TaskRecord[] {
+    const tasks = [...this.#history.values()];
+    const result: TaskRecord[] = [];
+    for (let index = tasks.length - 1; index >= 0 && result.length < limit; index -= 1) {
+      const task = tasks[index];
+      if (task && (agentId === undefined || task.agentId === agentId)) result.push(task);
+    }
+    return result;
+  }
+
   has(taskId: string): boolean {
     return this.#history.has(taskId);
   }
