@@ -46,7 +46,7 @@ function testcase(entry: JUnitCase): string {
 
 /**
  * The JUnit XML of one suite.
- * @example formatJUnitXml({ name: 'x', counts: { tests: 1, failures: 0, errors: 0, skipped: 0 }, properties: [], cases: [{ classname: 'getAgent', name: 'ok', time: '0' }] })
+ * @example formatJUnitXml({ name: 'x', counts: { tests: 1, failures: 0, errors: 0, skipped: 0 }, properties: [], cases: [{ classname: 'op', name: 'ok', time: '0' }] })
  */
 export function formatJUnitXml(suite: JUnitSuite): string {
   const { tests, failures, errors, skipped } = suite.counts;

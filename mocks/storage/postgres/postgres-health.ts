@@ -68,7 +68,7 @@ export class DatabaseHealth {
 
 /**
  * Counts one request in the rate-limit window every replica shares (ReplicaStorage.countRequest).
- * @example const { start, count } = await countRequest(pool, health, Date.now(), 60_000, 'deployAgent');
+ * @example const { start, count } = await countRequest(pool, health, Date.now(), 60_000, 'rate');
  */
 export async function countRequest(
   pool: pg.Pool,
