@@ -26,7 +26,7 @@ import { problemResponse } from '../core/problems.ts';
 import { readJsonBody } from '../core/request/request-body.ts';
 import { createRouter } from '../core/router.ts';
 import { scenarioErrors, type ScenarioConfig, type Scenarios } from '../core/steering/scenarios.ts';
-import { sessionIdProblem, type SessionRegistry, type SessionTarget } from '../core/sessions.ts';
+import { sessionIdProblem, type SessionRegistry, type SessionTarget } from '../core/sessions/sessions.ts';
 import { buildOverrideFrom, OverrideError, overrideFieldPath, type BuiltOverride } from '../core/steering/overrides.ts';
 import type { AgentStore, SeedOutcome } from '../state/store.ts';
 import { MockInputError } from '../core/input-error.ts';

@@ -29,7 +29,7 @@ export function journalStream(journal: Pick<Journal, 'entriesAfter' | 'subscribe
       .entriesAfter(after)
       .map((entry) => exchangeEvent(entry, undefined))
       .join('')}`,
-    // The core attaches an ExchangeDetail to every entry it adds while someone watches (core.ts, recordAnswer).
+    // The core attaches an ExchangeDetail to every entry it adds while someone watches (steering/answer-recording.ts, recordAnswer).
     events: (push) =>
       journal.subscribe((entry, detail) => push(exchangeEvent(entry, detail as ExchangeDetail | undefined))),
   };

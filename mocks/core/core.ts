@@ -6,8 +6,7 @@ import { handleControlRequest } from '../control-plane/control-plane.ts';
 import { Coverage } from './steering/coverage.ts';
 import { isForeignPage, preflight, refuseCrossSite, withCors, type CorsOrigins } from './request/cors.ts';
 import { MockInputError } from './input-error.ts';
-import { DEFAULT_JOURNAL_SIZE, Journal, JOURNAL_BODY_LIMIT, journalText } from './steering/journal.ts';
-import { exchangeDetail } from './steering/exchange-detail.ts';
+import { DEFAULT_JOURNAL_SIZE, Journal } from './steering/journal.ts';
 import { consoleLogger, type Logger } from './logger.ts';
 import type { MockRequest, MockResponse } from './mock-http.ts';
 import type { BuiltOverride } from './steering/overrides.ts';
@@ -25,15 +24,17 @@ import {
   SessionRegistry,
   createSessionRouting,
   type SessionOptions,
-} from './sessions.ts';
+} from './sessions/sessions.ts';
+import { recordsHeld, sessionRoom, type SessionRoom, type SessionShare } from './sessions/session-records.ts';
+import { recordAnswer } from './steering/answer-recording.ts';
 import { getOperation, type OperationId } from '../../spec/index.ts';
 import { createMemoryStorage } from '../storage/memory/memory-storage.ts';
-import { StorageWriteError, type Storage } from '../storage/storage.ts';
+import type { Storage } from '../storage/storage.ts';
 import type { CatalogueCache } from '../state/catalogue-cache.ts';
 import { AgentStore, DEFAULT_FAILURE_RATIO } from '../state/store.ts';
 import { operationTable } from '../operations/operation-table.ts';
 import { PactLog, type PactShare } from '../pact/pact-log.ts';
-import { ProviderStateMarks, providerStateName, providerStateOf } from '../pact/provider-state.ts';
+import { ProviderStateMarks } from '../pact/provider-state.ts';
 
 /** The seed used when none is given (MOCK_SEED). */
 export const DEFAULT_SEED = 42;
@@ -98,7 +99,7 @@ export interface MockCoreOptions {
   /** Waits a scenario's latency (default a timer); a test injects one that records instead of waiting. */
   sleep?: (ms: number) => Promise<void>;
   /**
-   * Sessions (mocks/core/sessions.ts): a request naming one (X-Mock-Session header, mock-session cookie) gets a store, clock,
+   * Sessions (mocks/core/sessions/sessions.ts): a request naming one (X-Mock-Session header, mock-session cookie) gets a store, clock,
    * scenarios and journal of its own. Bounds: 100 sessions and 100,000 records by default; `false` or `{ max: 0 }` turns
    * them off (a request naming a session then gets a 400). Sessions live in memory only, whatever `storage` is.
    */
@@ -206,69 +207,6 @@ interface SessionParent {
   clock: Clock;
   catalogue: CatalogueCache;
   authenticator: Authenticator;
-}
-
-/** What a session may hold, in records (`--session-records`): one bound for all sessions together and for each. */
-interface SessionShare {
-  maxRecords: number;
-  /** The session's id: its part of the pact log (which outlives it) is counted by it. */
-  id: string;
-}
-
-/** Bytes of an override's answer that count as one record against the sessions' bound. */
-const OVERRIDE_BYTES_PER_RECORD = 1024;
-
-/** What a core holds, in records (`MockCore.records`). */
-function recordsHeld(
-  store: AgentStore,
-  journal: Journal,
-  overrides: ReadonlyMap<OperationId, BuiltOverride['response']>,
-): number {
-  let held = store.heldRecords + store.taskCount + journal.size;
-  for (const response of overrides.values()) held += overrideRecords(response);
-  return held;
-}
-
-/** What a session's core asks of its share of `--session-records`. */
-interface SessionRoom {
-  /** Whether one more record fits. */
-  hasRoom: () => boolean;
-  /** Whether `records` more fit. */
-  fits: (records: number) => boolean;
-  /** Why an override would not fit (a StorageWriteError: the 503 `state-not-saved`), or undefined when it does. */
-  overrideMisfit: (override: BuiltOverride) => StorageWriteError | undefined;
-}
-
-/**
- * A session's room, with its journal counted full (a ring that fills as requests come and is never refused): whether
- * it may keep one more record, and why an override would not fit (undefined when it does).
- */
-function sessionRoom(
-  share: SessionShare,
-  held: () => number,
-  journal: Journal,
-  overrides: ReadonlyMap<OperationId, BuiltOverride['response']>,
-): SessionRoom {
-  const reserved = () => held() + journal.capacity - journal.size;
-  return {
-    hasRoom: () => reserved() < share.maxRecords,
-    fits: (records) => reserved() + records <= share.maxRecords,
-    overrideMisfit(override) {
-      const replaced = overrides.get(override.operation.operationId);
-      const size = overrideRecords(override.response);
-      if (reserved() - (replaced ? overrideRecords(replaced) : 0) + size <= share.maxRecords) return undefined;
-      return new StorageWriteError(
-        `the override's answer (${size} records, one per KiB) does not fit this session's share of --session-records`,
-      );
-    },
-  };
-}
-
-/** An override's answer in records: one per KiB begun of its body and headers. */
-function overrideRecords(response: MockResponse): number {
-  let bytes = response.body.length;
-  for (const [name, value] of Object.entries(response.headers)) bytes += name.length + value.length;
-  return Math.ceil(bytes / OVERRIDE_BYTES_PER_RECORD);
 }
 
 /**
@@ -559,63 +497,4 @@ function createSessions(options: MockCoreOptions, parent: SessionParent): Sessio
     options.sessions ?? {},
   );
   return registry;
-}
-
-/**
- * What an API answer leaves behind: its count in the coverage, its line in the journal and, for an operation of the
- * spec, its exchange for the pact with the provider state it met (exported for the bench's stage costs,
- * benchmarks/probes/request-path.ts).
- */
-export function recordAnswer(
-  parts: {
-    coverage: Coverage;
-    journal: Journal;
-    clock: Clock;
-    pact?: PactLog;
-    /** Set in a session's core: what it adds to the pact counts against `--session-records`. */
-    pactShare?: PactShare | undefined;
-    store?: Pick<AgentStore, 'statusOf'>;
-    providerStates?: ProviderStateMarks;
-  },
-  request: MockRequest,
-  response: MockResponse,
-  context: DispatchTrace,
-  started: number,
-): void {
-  parts.coverage.record(context.operationId, request, response, context.scenario);
-  const text = context.bodyText;
-  parts.journal.add(
-    {
-      atMs: parts.clock.now(),
-      method: request.method,
-      path: journalText(request.path, 2048),
-      query: journalText(request.query, 2048),
-      operationId: context.operationId,
-      status: response.status,
-      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-      body: text === null ? null : journalText(text),
-      bodyTruncated: text !== null && text.length > JOURNAL_BODY_LIMIT,
-      ...(context.forcedBy !== undefined && { forcedBy: context.forcedBy }),
-    },
-    parts.journal.watched ? exchangeDetail(request, response, context, parts.providerStates) : undefined,
-  );
-  const { operationId } = context;
-  const { pact, store } = parts;
-  if (operationId === null || pact === undefined || store === undefined) return;
-  const { status } = response;
-  try {
-    // Every answer asks whether its exchange is new; only a new one builds anything (the key repeats almost always).
-    const stateName = providerStateName(operationId, status, context, store);
-    if (pact.has(operationId, request.method, status, stateName)) return;
-    pact.record(request, response, {
-      operationId,
-      stateName,
-      state: () => providerStateOf(operationId, status, context, store),
-      ...(parts.pactShare !== undefined && { share: parts.pactShare }),
-    });
-  } catch (error) {
-    // A state the storage cannot read (a tampered stored row, whose 503 is already the answer) describes nothing a
-    // provider could set up: the exchange stays out of the pact, and the answer stands.
-    if (!(error instanceof StorageWriteError)) throw error;
-  }
 }

@@ -11,7 +11,7 @@ const ALLOW_METHODS = 'GET, HEAD, POST, PUT, DELETE, OPTIONS';
 const ALLOW_HEADERS = 'Authorization, Content-Type, Prefer, X-Mock-Control-Token, X-Mock-Session';
 /**
  * What a page of another site may send to /v1: a session is state the control plane steers, which such a page may not
- * use (mocks/core/sessions.ts refuses it), so its preflight does not offer X-Mock-Session either.
+ * use (mocks/core/sessions/sessions.ts refuses it), so its preflight does not offer X-Mock-Session either.
  */
 const API_ALLOW_HEADERS = 'Authorization, Content-Type, Prefer';
 /** The Sec-Fetch-Site values of requests this machine's pages or the user made; `cross-site`, two joined, or any other is refused. */
