@@ -13,7 +13,23 @@ export interface OutgoingRequest {
   authorization: { value: string; label: string } | undefined;
   contentType: string | undefined;
   body: string | undefined;
+  /**
+   * The operation's header and cookie parameters (a `cookie` entry holds every cookie), by name. A name the exchange
+   * sets itself ({@link RESERVED_HEADERS}) is never taken from here, so a parameter cannot replace the credentials.
+   */
+  headers?: Readonly<Record<string, string>> | undefined;
 }
+
+/** Headers the exchange owns: the credentials, the media types and what HTTP itself frames a request with. */
+export const RESERVED_HEADERS: ReadonlySet<string> = new Set([
+  'authorization',
+  'content-type',
+  'accept',
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+]);
 
 /** The exchange as recorded plus the raw response, which checks read (the record is for people). */
 export interface SentExchange {
@@ -51,11 +67,22 @@ export async function sendRequest(
   request: OutgoingRequest,
 ): Promise<SentExchange> {
   const headers = new Headers();
+  const shownHeaders: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers ?? {})) {
+    const lower = name.toLowerCase();
+    if (RESERVED_HEADERS.has(lower)) continue;
+    // A name or value HTTP cannot carry is left out and shown so: the check then sees the server's answer to the rest.
+    try {
+      headers.set(lower, value);
+      shownHeaders[lower] = redact(value);
+    } catch {
+      shownHeaders[lower] = '(not sendable in a header; left out)';
+    }
+  }
   if (request.authorization) headers.set('authorization', request.authorization.value);
   if (request.contentType !== undefined) headers.set('content-type', request.contentType);
   headers.set('accept', 'application/json, application/problem+json');
   const url = baseUrl + request.path;
-  const shownHeaders: Record<string, string> = {};
   if (request.authorization) shownHeaders.authorization = request.authorization.label;
   if (request.contentType !== undefined) shownHeaders['content-type'] = request.contentType;
   const record: RecordedExchange = {

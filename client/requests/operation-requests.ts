@@ -1,8 +1,9 @@
-// The requests a client builds for any operation of the spec (its path filled in, its required query parameters
-// valid, its richest example as the body),
+// The requests a client builds for any operation of the spec (its path filled in, its required query, header and
+// cookie parameters valid, its richest example as the body),
 // and the operation's documented success status.
 import { getOperation, type BodyOperationId, type JsonObject, type OperationId } from '../../spec/index.ts';
 import type { OutgoingRequest } from '../http-exchange.ts';
+import { validHeaders } from './header-parameters.ts';
 import { fillPath, type PathValues } from './path-parameters.ts';
 import { validQuery } from './query-parameters.ts';
 import { requestExamples } from './spec-schemas.ts';
@@ -18,8 +19,8 @@ export function takesBody(operationId: OperationId): operationId is BodyOperatio
 }
 
 /**
- * A request to an operation: its method, its path filled with `values` (and each required query parameter valid),
- * and as body `body`, or its richest example when it takes one.
+ * A request to an operation: its method, its path filled with `values` (and each required query, header and cookie
+ * parameter valid), and as body `body`, or its richest example when it takes one.
  * @example validRequest(operationId, { agentId: 'agt_1' }) // { operationId, method: 'GET', path: '/v1/agents/agt_1', ... }
  */
 export function validRequest(operationId: OperationId, values: PathValues, body?: JsonObject): CheckRequest {
@@ -31,6 +32,7 @@ export function validRequest(operationId: OperationId, values: PathValues, body?
     path: withQuery(fillPath(operationId, values), validQuery(operationId)),
     contentType: sent === undefined ? undefined : (operation.requestMediaType ?? 'application/json'),
     body: sent === undefined ? undefined : JSON.stringify(sent),
+    headers: validHeaders(operationId),
   };
 }
 

@@ -8,6 +8,7 @@ import {
   operationParameters,
   type JsonValue,
   type OperationId,
+  type ParameterLocation,
   type ParameterSpec,
 } from '../../spec/index.ts';
 import { nearMisses } from './near-misses.ts';
@@ -36,15 +37,26 @@ export interface QueryBoundary {
 const encode = (name: string, value: JsonValue): string =>
   `${encodeURIComponent(name)}=${encodeURIComponent(typeof value === 'string' ? value : JSON.stringify(value))}`;
 
-/** The declared query parameters of an operation, each with its schema followed. */
-function queryParameters(operationId: OperationId): Array<{ spec: ParameterSpec; at: SchemaAt }> {
+/**
+ * The declared parameters of an operation in one location, each with its schema followed (JSON `content` ones aside).
+ * @example declaredParameters(operationId, 'header').map(({ spec }) => spec.name) // ['X-Request-Id']
+ */
+export function declaredParameters(
+  operationId: OperationId,
+  location: ParameterLocation,
+): Array<{ spec: ParameterSpec; at: SchemaAt }> {
   return operationParameters(getOperation(operationId).pointer, openapiDocument)
-    .filter((spec) => spec.in === 'query' && spec.shape.kind !== 'json')
+    .filter((spec) => spec.in === location && spec.shape.kind !== 'json')
     .map((spec) => ({ spec, at: resolveSchema(spec.schemaPointer) }));
 }
 
-/** A value the schema accepts, as it is serialized in a query (a list as its items). */
-function validValue(at: SchemaAt): JsonValue {
+const queryParameters = (operationId: OperationId) => declaredParameters(operationId, 'query');
+
+/**
+ * A value the schema accepts, as a parameter carries it (a list as its items).
+ * @example validValue(resolveSchema(limitSchemaPointer)) // 20, its default
+ */
+export function validValue(at: SchemaAt): JsonValue {
   const { schema } = at;
   if (schema.default !== undefined) return schema.default;
   if (Array.isArray(schema.enum)) return schema.enum[0] ?? '';
@@ -75,13 +87,23 @@ export function validQuery(operationId: OperationId, except?: string): string {
 
 const joined = (...parts: string[]): string => parts.filter((part) => part !== '').join('&');
 
-function scalarBreaks(
-  spec: ParameterSpec,
-  at: SchemaAt,
-): Array<Omit<QueryBreak, 'id' | 'query'> & { suffix: string; text: string }> {
+/** One text that breaks one keyword of a parameter's (scalar) schema. */
+export interface TextBreak {
+  suffix: string;
+  title: string;
+  text: string;
+  keywordPointer: string;
+}
+
+/**
+ * The texts that break one keyword of a scalar parameter: its near misses (a case variant of an enum member, a step
+ * past a bound), a word or a fraction for a number, one character past a length bound.
+ * @example scalarBreaks(spec, at).map((b) => b.suffix) // ['maximum-step', 'type', 'type-fraction']
+ */
+export function scalarBreaks(spec: ParameterSpec, at: SchemaAt): TextBreak[] {
   const { schema, pointer } = at;
-  const breaks: Array<Omit<QueryBreak, 'id' | 'query'> & { suffix: string; text: string }> = [];
-  // In a query everything is text: a numeric string is the number itself, and an array is the repeat tested below.
+  const breaks: TextBreak[] = [];
+  // In a parameter everything is text: a numeric string is the number itself, and an array is the repeat tested below.
   for (const miss of nearMisses(spec.name, at))
     if (miss.keyword !== 'type' && miss.value !== undefined)
       breaks.push({

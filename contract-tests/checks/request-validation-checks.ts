@@ -1,14 +1,20 @@
 // Request validation: each invalid request derived from the schemas (missing required fields, enums, bounds, every
 // field as every other JSON type, malformed JSON, wrong media types), each over-long path parameter and each broken
-// query parameter (client/requests/query-parameters.ts) is rejected with its documented 4xx problem, never 2xx or 5xx;
-// a query parameter on its bounds is accepted.
+// query, header or cookie parameter (client/requests/query-parameters.ts, header-parameters.ts) is rejected with its
+// documented 4xx problem, never 2xx or 5xx; a parameter on its bounds is accepted.
 import { getOperation, operations, parameterSchemaPointer, ruleOrigin, type OperationId } from '../../spec/index.ts';
 import { defineCheck, type CheckDefinition } from './check-definition.ts';
 import { expectRejection } from './expect-rejection.ts';
 import { expectSuccess, unknownValues } from './expect-success.ts';
 import { invalidRequests } from '../../client/requests/invalid-requests.ts';
-import { takesBody, validRequest, withQuery } from '../../client/requests/operation-requests.ts';
-import { queryBoundaries, queryBreaks } from '../../client/requests/query-parameters.ts';
+import { headerBoundaries, headerBreaks, type HeaderCase } from '../../client/requests/header-parameters.ts';
+import { takesBody, validRequest, withQuery, type CheckRequest } from '../../client/requests/operation-requests.ts';
+import {
+  queryBoundaries,
+  queryBreaks,
+  type QueryBoundary,
+  type QueryBreak,
+} from '../../client/requests/query-parameters.ts';
 import { resolveSchema } from '../../client/requests/spec-schemas.ts';
 
 function bodyChecks(operationId: OperationId): CheckDefinition[] {
@@ -60,49 +66,60 @@ function pathParameterChecks(operationId: OperationId): CheckDefinition[] {
   });
 }
 
-/** Each way to break one query parameter, in an otherwise valid request on real path values: the documented 400. */
-function queryChecks(operationId: OperationId): CheckDefinition[] {
+/** One way to change a valid request: a broken or a boundary value of one query, header or cookie parameter. */
+interface ParameterCase {
+  id: string;
+  title: string;
+  keywordPointer: string;
+  apply(request: CheckRequest): CheckRequest;
+}
+
+const inQuery = (found: QueryBreak | QueryBoundary): ParameterCase => ({
+  ...found,
+  apply: (request) => ({ ...request, path: withQuery(request.path, found.query) }),
+});
+
+const inHeaders = (found: HeaderCase): ParameterCase => ({
+  ...found,
+  apply: (request) => ({ ...request, headers: found.headers }),
+});
+
+/**
+ * Each way to break one query, header or cookie parameter, in an otherwise valid request on real path values: the
+ * documented 400; and each value on a bound, accepted.
+ */
+function parameterChecks(operationId: OperationId): CheckDefinition[] {
   const operation = getOperation(operationId);
   const needsValues = operation.pathParameters.length > 0;
   const posts = operation.method === 'POST' ? 1 : 0;
-  const rejections = queryBreaks(operationId).map((broken) =>
+  const define = (found: ParameterCase, rejected: boolean): CheckDefinition =>
     defineCheck(
       {
-        id: `request-validation/${operationId}/${broken.id}`,
-        title: `${broken.title} is rejected with 400`,
+        id: `request-validation/${operationId}/${found.id}`,
+        title: `${found.title} is ${rejected ? 'rejected with 400' : 'accepted'}`,
         posts,
         fixture: needsValues,
       },
       async (run) => {
         const values = needsValues ? await run.pathValues(operationId) : {};
-        const request = validRequest(operationId, values);
-        const { response, index } = await run.send({ ...request, path: withQuery(request.path, broken.query) });
-        expectRejection(run, operationId, response?.status, 400, broken.keywordPointer, index);
+        const { response, index } = await run.send(found.apply(validRequest(operationId, values)));
+        if (rejected) expectRejection(run, operationId, response?.status, 400, found.keywordPointer, index);
+        else expectSuccess(run, operationId, response?.status, index, found.title, ruleOrigin(found.keywordPointer));
       },
+    );
+  return [
+    ...[...queryBreaks(operationId).map(inQuery), ...headerBreaks(operationId).map(inHeaders)].map((found) =>
+      define(found, true),
     ),
-  );
-  const boundaries = queryBoundaries(operationId).map((boundary) =>
-    defineCheck(
-      {
-        id: `request-validation/${operationId}/${boundary.id}`,
-        title: `${boundary.title} is accepted`,
-        posts,
-        fixture: needsValues,
-      },
-      async (run) => {
-        const values = needsValues ? await run.pathValues(operationId) : {};
-        const request = validRequest(operationId, values);
-        const { response, index } = await run.send({ ...request, path: withQuery(request.path, boundary.query) });
-        expectSuccess(run, operationId, response?.status, index, boundary.title, ruleOrigin(boundary.keywordPointer));
-      },
+    ...[...queryBoundaries(operationId).map(inQuery), ...headerBoundaries(operationId).map(inHeaders)].map((found) =>
+      define(found, false),
     ),
-  );
-  return [...rejections, ...boundaries];
+  ];
 }
 
 /** Every request-validation check of every operation of the spec. */
 export const requestValidationChecks: readonly CheckDefinition[] = [...operations.keys()].flatMap((operationId) => [
   ...bodyChecks(operationId),
   ...pathParameterChecks(operationId),
-  ...queryChecks(operationId),
+  ...parameterChecks(operationId),
 ]);

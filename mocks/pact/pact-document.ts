@@ -30,7 +30,10 @@ export interface PactExchange {
   path: string;
   /** The query string without `?`. */
   query: string;
-  /** The request headers a pact keeps (lower-case names): `content-type` and `prefer`, when sent. */
+  /**
+   * The request headers a pact keeps (lower-case names): `content-type`, `prefer` and the declared header and cookie
+   * parameters (pact-request-headers.ts); never the Authorization header, control headers or undeclared cookies.
+   */
   headers: Record<string, string>;
   /** Whether the request carried an Authorization header (written as a matcher, never as the app's token). */
   authorized: boolean;

@@ -6,6 +6,7 @@
 import { getOperation, MAX_JSON_DEPTH, nestsDeeperThan, type JsonValue, type OperationId } from '../../spec/index.ts';
 import type { MockRequest, MockResponse } from '../core/mock-http.ts';
 import { interactionText, pactParts, type PactExchange, type PactOptions } from './pact-document.ts';
+import { pactRequestHeaders } from './pact-request-headers.ts';
 import type { ProviderState } from './provider-state.ts';
 
 export type { PactExchange } from './pact-document.ts';
@@ -24,8 +25,6 @@ const MAX_RESPONSE_BODY = 64 * 1024;
 const MAX_LOG_BYTES = 32 * 1024 * 1024;
 /** Characters of the log that count as one record against `--session-records`, as an override's answer does. */
 const BYTES_PER_RECORD = 1024;
-/** Request headers that change what the fake answers, and so belong in the contract. */
-const KEPT_REQUEST_HEADERS = ['content-type', 'prefer'] as const;
 /** Work between two yields while a pact is written in a version the log does not keep (Pact V3), in milliseconds. */
 const SLICE_MS = 4;
 
@@ -123,7 +122,7 @@ export class PactLog {
       method: request.method,
       path: request.path,
       query: request.query,
-      headers: keptHeaders(request.headers, KEPT_REQUEST_HEADERS),
+      headers: pactRequestHeaders(operationId, request.headers),
       authorized: request.headers.authorization !== undefined,
       body: body.value,
       status: response.status,

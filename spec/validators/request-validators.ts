@@ -1,7 +1,9 @@
-// Validates what a client sends (request bodies and single path parameters; parameter-reader.ts reads them all) against the document, filling in the spec's defaults.
+// Validates what a client sends (request bodies, and single path parameters through parameter-reader.ts, which reads them
+// all) against the document, filling in the spec's defaults.
 import { getOperation } from '../operations.ts';
 import { isJsonObject, type JsonObject } from '../json-pointer.ts';
 import { operationParameters } from '../parameters/parameters.ts';
+import { parameterReader } from '../parameters/parameter-reader.ts';
 import { getSchemaValidator, rootSchemaPointer, type SchemaValidator } from './schema-compiler.ts';
 import type { RuleOrigin } from '../rule-origin.ts';
 import { errorRule, toFieldErrors } from './field-errors.ts';
@@ -77,10 +79,9 @@ export function brokenKeywords(operationId: BodyOperationId, body: unknown): Bro
   return [...seen.values()];
 }
 
-// The fake validates a body and a path parameter on every request: for spec/openapi.yaml the compiled validator is kept
-// by operation (and parameter), with no pointer to find and no cache key to build per request.
+// The fake validates a body on every request: for spec/openapi.yaml the compiled validator is kept by operation, with
+// no pointer to find and no cache key to build per request (parameters are the reader's: parameter-reader.ts).
 const bodyValidators = new Map<string, SchemaValidator>();
-const parameterValidators = new Map<string, Map<string, SchemaValidator>>();
 
 function ownValidator(cache: Map<string, SchemaValidator>, key: string, pointer: () => string): SchemaValidator {
   let validate = cache.get(key);
@@ -109,7 +110,8 @@ export function parameterSchemaPointer(
 }
 
 /**
- * Validates one path parameter (percent-decoded); error paths are `/path/<name>`. `document`: as for validateRequestBody.
+ * Validates one path parameter (percent-decoded) with the one parameter reader; error paths are `/path/<name>`.
+ * `document`: as for validateRequestBody.
  * @example validatePathParameter(operationId, 'agentId', 'x'.repeat(200)).ok // false
  */
 export function validatePathParameter(
@@ -118,17 +120,10 @@ export function validatePathParameter(
   value: string,
   document: JsonObject = openapiDocument,
 ): ValidationResult<string> {
-  let validate: SchemaValidator;
-  if (document === openapiDocument) {
-    let byName = parameterValidators.get(operationId);
-    if (!byName) {
-      byName = new Map();
-      parameterValidators.set(operationId, byName);
-    }
-    validate = ownValidator(byName, name, () => parameterSchemaPointer(operationId, name, document));
-  } else {
-    validate = getSchemaValidator(parameterSchemaPointer(operationId, name, document), 'request', document);
-  }
-  if (validate(value)) return { ok: true, value };
-  return { ok: false, errors: toFieldErrors(validate.errors ?? [], `/path/${name}`) };
+  parameterSchemaPointer(operationId, name, document);
+  const reading = parameterReader(operationId, document)({ path: { [name]: value }, pathDecoded: true });
+  // The reader reads the whole request: the other parameters, absent here, are not this one's problem.
+  const own = reading.ok ? [] : reading.errors.filter((error) => error.location === 'path' && error.name === name);
+  if (own.length === 0) return { ok: true, value };
+  return { ok: false, errors: own.map(({ path, message }) => ({ path, message })) };
 }
