@@ -249,3 +249,13 @@ export function echoedRequestFields(operationId: OperationId): string[] {
   return fields;
 }
 const echoedCache = new Map<OperationId, string[]>();
+
+/**
+ * Whether a schema violation already reported at a field stands in for comparing that field again: one cause is
+ * reported once, unless the violation breaks only an assumption and the comparison is the seed's (`--seed-only` keeps
+ * the seed's, so an assumption's report must never hide it).
+ * @example reportCovers('assumption', 'seed') // false: the disagreement with what was sent is reported too
+ */
+export function reportCovers(violation: RuleOrigin | undefined, comparison: RuleOrigin): boolean {
+  return violation === 'seed' || (violation !== undefined && comparison === 'assumption');
+}

@@ -20,7 +20,7 @@ import {
   urlLengthGuard,
   type Guard,
 } from '../mocks/http/request-guards.ts';
-import { getOperation } from '../spec/index.ts';
+import { getOperation, type RuleOrigin } from '../spec/index.ts';
 import { answerControl, type ProxyControlState } from './control-routes.ts';
 import { consoleAnswer } from '../mocks/http/console-page.ts';
 import { decodedBody } from './decoded-body.ts';
@@ -414,7 +414,7 @@ async function finish(context: ListenerContext, outcome: Outcome): Promise<Proxy
           status: answer.statusCode ?? 0,
           json: check.json,
           at: new Date(),
-          malformed: new Set(check.violations.filter((v) => v.part === 'response').map((v) => v.pointer)),
+          malformed: malformedAnswer(check.violations),
         }),
       );
     const redact = context.secrets.redact;
@@ -460,4 +460,14 @@ async function finish(context: ListenerContext, outcome: Outcome): Promise<Proxy
     context.secrets.redact,
   );
   return found;
+}
+
+/** The answer's pointers its single-exchange checks found broken, each with the origin of what broke it (seed first). */
+function malformedAnswer(
+  violations: readonly { part: string; pointer: string; origin: RuleOrigin }[],
+): Map<string, RuleOrigin> {
+  const malformed = new Map<string, RuleOrigin>();
+  for (const { part, pointer, origin } of violations)
+    if (part === 'response' && malformed.get(pointer) !== 'seed') malformed.set(pointer, origin);
+  return malformed;
 }

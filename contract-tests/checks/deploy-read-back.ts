@@ -1,7 +1,7 @@
 // Every accepted deploy is read back: deploys a body, retrieves the agent it created and compares it, field by field,
 // with what was sent (or the documented default) and what the deploy answered. Shared by behaviour and generated checks.
 import { getAtPointer, isJsonObject, type JsonObject, type JsonValue, type RuleOrigin } from '../../spec/index.ts';
-import { answerAgreements, readBackAgreements } from '../../client/invariants.ts';
+import { answerAgreements, readBackAgreements, reportCovers } from '../../client/invariants.ts';
 import { primaryCreation } from '../../client/requests/linked-operations.ts';
 import type { CheckRun } from './check-definition.ts';
 import { successStatus, validRequest } from '../../client/requests/operation-requests.ts';
@@ -79,7 +79,7 @@ export async function deploy(
 function reportedThere(run: CheckRun, origin: RuleOrigin): Set<string> {
   return new Set(
     run.record.violations
-      .filter((v) => v.rule === 'body-schema' && (v.origin === 'seed' || origin === 'assumption'))
+      .filter((v) => v.rule === 'body-schema' && reportCovers(v.origin, origin))
       .map((v) => `${v.exchange}:${v.pointer}`),
   );
 }
