@@ -321,8 +321,6 @@ function assembleCore(
   // What a session's answers added to the pact log counts among what it holds, for as long as the log keeps it.
   const held = () => recordsHeld(store, journal, overrides) + (share ? pact.sessionRecords(share.id) : 0);
   const room: SessionRoom | undefined = share && sessionRoom(share, held, journal, overrides);
-  const pactShare: PactShare | undefined = share &&
-    room && { session: share.id, maxRecords: share.maxRecords, fits: room.fits };
   const store = createStore(options, { seed, clock, storage, scenarios, parent, room });
   const authenticator: Authenticator =
     parent?.authenticator ?? createAuthenticator(options.jwtSecret ?? DEFAULT_JWT_SECRET, options.wallClock);
@@ -371,7 +369,7 @@ function assembleCore(
     clock,
     logger,
     pact,
-    pactShare,
+    pactShare: room?.pactShare,
     store,
     providerStates,
   });

@@ -116,35 +116,12 @@ export function createAuthenticator(
         const claimProblem = claimRuleBroken(payload.exp, payload.iat, now());
         // Stryker disable next-line ObjectLiteral,BooleanLiteral,StringLiteral: not pinned: the kit's rules on a token's claims (sub, lifetime, iat); issuance, expiry and scopes are not shown
         if (claimProblem) return { ok: false, error: 'invalid_token', detail: claimProblem };
-        // Stryker disable next-line BlockStatement,ConditionalExpression,EqualityOperator,StringLiteral: not pinned: the kit's rules on a token's claims (sub, lifetime, iat); issuance, expiry and scopes are not shown
-        if (typeof payload.sub !== 'string' || payload.sub === '') {
-          // Stryker disable next-line ObjectLiteral: not pinned: the kit's rules on a token's claims (sub, lifetime, iat); issuance, expiry and scopes are not shown
-          return {
-            // Stryker disable next-line BooleanLiteral: not pinned: the kit's rules on a token's claims (sub, lifetime, iat); issuance, expiry and scopes are not shown
-            ok: false,
-            // Stryker disable next-line StringLiteral: not pinned: the kit's rules on a token's claims (sub, lifetime, iat); issuance, expiry and scopes are not shown
-            error: 'invalid_token',
-            // Stryker disable next-line StringLiteral: not pinned: a problem's detail text; error bodies are not shown
-            detail: 'The bearer token has no `sub` claim; the caller must be named.',
-          };
-        }
-        // It becomes the `creator` of deployed agents: served, persisted and printed, so it is checked as one.
-        const subProblem = creatorProblem(payload.sub);
-        // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: not pinned: the kit's rules on a token's claims (sub, lifetime, iat); issuance, expiry and scopes are not shown
-        if (subProblem !== undefined) {
-          // Stryker disable next-line ObjectLiteral: not pinned: the kit's rules on a token's claims (sub, lifetime, iat); issuance, expiry and scopes are not shown
-          return {
-            // Stryker disable next-line BooleanLiteral: not pinned: the kit's rules on a token's claims (sub, lifetime, iat); issuance, expiry and scopes are not shown
-            ok: false,
-            // Stryker disable next-line StringLiteral: not pinned: the kit's rules on a token's claims (sub, lifetime, iat); issuance, expiry and scopes are not shown
-            error: 'invalid_token',
-            // Stryker disable next-line StringLiteral: not pinned: a problem's detail text; error bodies are not shown
-            detail: `The bearer token's sub claim ${subProblem}; name the caller in plain text of at most ${MAX_CREATOR_LENGTH} characters.`,
-          };
-        }
+        const subject = checkedSubject(payload.sub);
+        if (!subject.ok) return subject;
+        const { sub } = subject;
         // Two bytes a character covers strings V8 stores as UTF-16; Latin-1 ones take half.
         // Stryker disable next-line ArithmeticOperator: equivalent: the verified-token cache's accounting; every answer is the same whether or when it starts over
-        const entryBytes = 2 * (token.length + payload.sub.length) + ENTRY_OVERHEAD_BYTES;
+        const entryBytes = 2 * (token.length + sub.length) + ENTRY_OVERHEAD_BYTES;
         // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator,BlockStatement: equivalent: the verified-token cache's accounting; every answer is the same whether or when it starts over
         if (bytes + entryBytes > cacheBytes) {
           // Stryker disable next-line CallExpression: equivalent: the verified-token cache's accounting; every answer is the same whether or when it starts over
@@ -153,10 +130,10 @@ export function createAuthenticator(
         }
         // Stryker disable next-line ArithmeticOperator: not pinned: token expiry is not shown; a verified token is remembered until it expires
         const expiresAt = Number(payload.exp) * 1000;
-        verified.set(token, { sub: payload.sub, expiresAt, bytes: entryBytes });
+        verified.set(token, { sub: sub, expiresAt, bytes: entryBytes });
         // Stryker disable next-line AssignmentOperator: equivalent: the verified-token cache's accounting; every answer is the same whether or when it starts over
         bytes += entryBytes;
-        return accepted(header, payload.sub, expiresAt);
+        return accepted(header, sub, expiresAt);
       } catch (error) {
         // jose reports every fault of the token as a JOSEError; anything else is a fault of the fake or its environment,
         // which the core answers as a 500 with the cause in its log, rather than blaming the caller's token.
@@ -165,6 +142,40 @@ export function createAuthenticator(
       }
     },
   };
+}
+
+/**
+ * The token's `sub` claim accepted as the creator of deployed agents, or the refusal of a token whose `sub` is missing
+ * or is no creator's name.
+ */
+function checkedSubject(sub: unknown): AuthResult {
+  // Stryker disable next-line BlockStatement,ConditionalExpression,EqualityOperator,StringLiteral: not pinned: the kit's rules on a token's claims (sub, lifetime, iat); issuance, expiry and scopes are not shown
+  if (typeof sub !== 'string' || sub === '') {
+    // Stryker disable next-line ObjectLiteral: not pinned: the kit's rules on a token's claims (sub, lifetime, iat); issuance, expiry and scopes are not shown
+    return {
+      // Stryker disable next-line BooleanLiteral: not pinned: the kit's rules on a token's claims (sub, lifetime, iat); issuance, expiry and scopes are not shown
+      ok: false,
+      // Stryker disable next-line StringLiteral: not pinned: the kit's rules on a token's claims (sub, lifetime, iat); issuance, expiry and scopes are not shown
+      error: 'invalid_token',
+      // Stryker disable next-line StringLiteral: not pinned: a problem's detail text; error bodies are not shown
+      detail: 'The bearer token has no `sub` claim; the caller must be named.',
+    };
+  }
+  // It becomes the `creator` of deployed agents: served, persisted and printed, so it is checked as one.
+  const subProblem = creatorProblem(sub);
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: not pinned: the kit's rules on a token's claims (sub, lifetime, iat); issuance, expiry and scopes are not shown
+  if (subProblem !== undefined) {
+    // Stryker disable next-line ObjectLiteral: not pinned: the kit's rules on a token's claims (sub, lifetime, iat); issuance, expiry and scopes are not shown
+    return {
+      // Stryker disable next-line BooleanLiteral: not pinned: the kit's rules on a token's claims (sub, lifetime, iat); issuance, expiry and scopes are not shown
+      ok: false,
+      // Stryker disable next-line StringLiteral: not pinned: the kit's rules on a token's claims (sub, lifetime, iat); issuance, expiry and scopes are not shown
+      error: 'invalid_token',
+      // Stryker disable next-line StringLiteral: not pinned: a problem's detail text; error bodies are not shown
+      detail: `The bearer token's sub claim ${subProblem}; name the caller in plain text of at most ${MAX_CREATOR_LENGTH} characters.`,
+    };
+  }
+  return { ok: true, sub };
 }
 
 /**

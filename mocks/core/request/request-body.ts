@@ -95,39 +95,13 @@ export function readJsonBody(request: MockRequest): ParsedBody {
     text = decoder.decode(request.body);
     // Stryker disable next-line BlockStatement: not pinned: how a body that is not UTF-8 is refused is the spec's decision (errors are not shown)
   } catch {
-    // Stryker disable next-line ObjectLiteral: not pinned: how a body that is not UTF-8 is refused is the spec's decision (errors are not shown)
-    return {
-      // Stryker disable next-line BooleanLiteral: not pinned: how a body that is not UTF-8 is refused is the spec's decision (errors are not shown)
-      ok: false,
-      text: null,
-      // Stryker disable next-line StringLiteral,ObjectLiteral: not pinned: how a body that is not UTF-8 is refused is the spec's decision (errors are not shown)
-      response: problemResponse('malformed-json', {
-        // Stryker disable next-line StringLiteral: not pinned: how a body that is not UTF-8 is refused is the spec's decision (errors are not shown)
-        detail: 'The request body is not valid UTF-8.',
-        instance,
-        // Stryker disable next-line ArrayDeclaration,ObjectLiteral,StringLiteral: not pinned: how a body that is not UTF-8 is refused is the spec's decision (errors are not shown)
-        errors: [{ path: '', message: 'is not valid JSON' }],
-      }),
-    };
+    return notUtf8(instance);
   }
   // Stryker disable next-line ConditionalExpression,MethodExpression,StringLiteral: not pinned: a blank body is refused either way (400); which problem it gets is the spec's decision
   if (text.trim() === '') return missing();
   // Stryker disable next-line BlockStatement,ConditionalExpression: not pinned: the depth bound of 64 is the spec's decision (bounds on bodies are not shown); the suite nests parameters 16 levels, within it
   if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
-    // Stryker disable next-line ObjectLiteral: not pinned: the depth bound of 64 is the spec's decision (bounds on bodies are not shown); the suite nests parameters 16 levels, within it
-    return {
-      // Stryker disable next-line BooleanLiteral: not pinned: the depth bound of 64 is the spec's decision (bounds on bodies are not shown); the suite nests parameters 16 levels, within it
-      ok: false,
-      text,
-      // Stryker disable next-line StringLiteral,ObjectLiteral: not pinned: the depth bound of 64 is the spec's decision (bounds on bodies are not shown); the suite nests parameters 16 levels, within it
-      response: problemResponse('validation', {
-        // Stryker disable next-line StringLiteral: not pinned: the depth bound of 64 is the spec's decision (bounds on bodies are not shown); the suite nests parameters 16 levels, within it
-        detail: `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`,
-        instance,
-        // Stryker disable next-line ArrayDeclaration,ObjectLiteral,StringLiteral: not pinned: the depth bound of 64 is the spec's decision (bounds on bodies are not shown); the suite nests parameters 16 levels, within it
-        errors: [{ path: '', message: `must not nest deeper than ${MAX_JSON_DEPTH} levels` }],
-      }),
-    };
+    return tooDeep(text, instance);
   }
   let value: unknown;
   try {
@@ -163,4 +137,40 @@ export function readJsonBody(request: MockRequest): ParsedBody {
   }
   // Stryker restore all
   return { ok: true, value, text };
+}
+
+/** The refusal of a body that is not UTF-8. */
+function notUtf8(instance: string): ParsedBody {
+  // Stryker disable next-line ObjectLiteral: not pinned: how a body that is not UTF-8 is refused is the spec's decision (errors are not shown)
+  return {
+    // Stryker disable next-line BooleanLiteral: not pinned: how a body that is not UTF-8 is refused is the spec's decision (errors are not shown)
+    ok: false,
+    text: null,
+    // Stryker disable next-line StringLiteral,ObjectLiteral: not pinned: how a body that is not UTF-8 is refused is the spec's decision (errors are not shown)
+    response: problemResponse('malformed-json', {
+      // Stryker disable next-line StringLiteral: not pinned: how a body that is not UTF-8 is refused is the spec's decision (errors are not shown)
+      detail: 'The request body is not valid UTF-8.',
+      instance,
+      // Stryker disable next-line ArrayDeclaration,ObjectLiteral,StringLiteral: not pinned: how a body that is not UTF-8 is refused is the spec's decision (errors are not shown)
+      errors: [{ path: '', message: 'is not valid JSON' }],
+    }),
+  };
+}
+
+/** The refusal of a body nesting deeper than the depth bound (before it is parsed, so no parser recurses that deep). */
+function tooDeep(text: string, instance: string): ParsedBody {
+  // Stryker disable next-line ObjectLiteral: not pinned: the depth bound of 64 is the spec's decision (bounds on bodies are not shown); the suite nests parameters 16 levels, within it
+  return {
+    // Stryker disable next-line BooleanLiteral: not pinned: the depth bound of 64 is the spec's decision (bounds on bodies are not shown); the suite nests parameters 16 levels, within it
+    ok: false,
+    text,
+    // Stryker disable next-line StringLiteral,ObjectLiteral: not pinned: the depth bound of 64 is the spec's decision (bounds on bodies are not shown); the suite nests parameters 16 levels, within it
+    response: problemResponse('validation', {
+      // Stryker disable next-line StringLiteral: not pinned: the depth bound of 64 is the spec's decision (bounds on bodies are not shown); the suite nests parameters 16 levels, within it
+      detail: `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`,
+      instance,
+      // Stryker disable next-line ArrayDeclaration,ObjectLiteral,StringLiteral: not pinned: the depth bound of 64 is the spec's decision (bounds on bodies are not shown); the suite nests parameters 16 levels, within it
+      errors: [{ path: '', message: `must not nest deeper than ${MAX_JSON_DEPTH} levels` }],
+    }),
+  };
 }

@@ -6,6 +6,7 @@ import type { BuiltOverride } from '../steering/overrides.ts';
 import type { OperationId } from '../../../spec/index.ts';
 import { StorageWriteError } from '../../storage/storage.ts';
 import type { AgentStore } from '../../state/store.ts';
+import type { PactShare } from '../../pact/pact-log.ts';
 
 /** What a session may hold, in records (`--session-records`): one bound for all sessions together and for each. */
 export interface SessionShare {
@@ -36,6 +37,8 @@ export interface SessionRoom {
   fits: (records: number) => boolean;
   /** Why an override would not fit (a StorageWriteError: the 503 `state-not-saved`), or undefined when it does. */
   overrideMisfit: (override: BuiltOverride) => StorageWriteError | undefined;
+  /** The session's share of the pact log, which counts what it adds there against the same bound. */
+  pactShare: PactShare;
 }
 
 /**
@@ -49,9 +52,11 @@ export function sessionRoom(
   overrides: ReadonlyMap<OperationId, BuiltOverride['response']>,
 ): SessionRoom {
   const reserved = () => held() + journal.capacity - journal.size;
+  const fits = (records: number) => reserved() + records <= share.maxRecords;
   return {
     hasRoom: () => reserved() < share.maxRecords,
-    fits: (records) => reserved() + records <= share.maxRecords,
+    fits,
+    pactShare: { session: share.id, maxRecords: share.maxRecords, fits },
     overrideMisfit(override) {
       const replaced = overrides.get(override.operation.operationId);
       const size = overrideRecords(override.response);
