@@ -5,12 +5,13 @@
 // reaches the fake, the contract suite (which fails the repository's own fake, ignorant of it) and the proxy. The copy of the repository gets the spec, `npm run generate`
 // and a handler (the fake's operation table requires one); nothing else of it is touched.
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
+import { copyTrackedFiles } from '../support/repo-copy.ts';
 import { repoRoot, spawnServer, type SpawnedServer } from '../support/spawned-server.ts';
 
 const run = promisify(execFile);
@@ -126,12 +127,7 @@ function startCopiedFake(name: string, root = copy): Promise<SpawnedServer> {
 }
 
 beforeAll(async () => {
-  const { stdout } = await run('git', ['ls-files', '-z'], { cwd: repoRoot, maxBuffer: 16 * 1024 * 1024 });
-  for (const file of stdout.split('\0').filter((path) => path !== '')) {
-    mkdirSync(dirname(join(copy, file)), { recursive: true });
-    cpSync(join(repoRoot, file), join(copy, file));
-  }
-  symlinkSync(join(repoRoot, 'node_modules'), join(copy, 'node_modules'));
+  await copyTrackedFiles(copy);
   const specFile = join(copy, 'spec/openapi.yaml');
   const document = parse(readFileSync(specFile, 'utf8')) as Document;
   addOperation(document);

@@ -2,11 +2,12 @@
 // generated file and doc table is byte for byte as before, no temporary file is left) and says in one line which
 // document, schema and keyword are at fault.
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyTrackedFiles } from '../support/repo-copy.ts';
 import { repoRoot } from '../support/spawned-server.ts';
 
 const run = promisify(execFile);
@@ -32,13 +33,7 @@ async function generate(): Promise<{ code: number; stderr: string }> {
 }
 
 beforeAll(async () => {
-  const { stdout } = await run('git', ['ls-files', '-z'], { cwd: repoRoot, maxBuffer: 16 * 1024 * 1024 });
-  files = stdout.split('\0').filter((path) => path !== '');
-  for (const file of files) {
-    mkdirSync(dirname(join(copy, file)), { recursive: true });
-    cpSync(join(repoRoot, file), join(copy, file));
-  }
-  symlinkSync(join(repoRoot, 'node_modules'), join(copy, 'node_modules'));
+  files = await copyTrackedFiles(copy);
 }, 120_000);
 
 afterAll(() => rmSync(copy, { recursive: true, force: true }));

@@ -4,13 +4,13 @@
 // statuses, or replay their examples. The copy of the repository gets the spec, a handler and its table entry (the
 // steps CONTRIBUTING names), and one `npm run generate`; then those tests run in it, unchanged.
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
-import { repoRoot } from '../support/spawned-server.ts';
+import { copyTrackedFiles } from '../support/repo-copy.ts';
 
 const run = promisify(execFile);
 const copy = mkdtempSync(join(tmpdir(), 'agent-registry-inserted-operation-'));
@@ -78,12 +78,7 @@ async function inCopy(command: string, args: string[]): Promise<{ code: number; 
 }
 
 beforeAll(async () => {
-  const { stdout } = await run('git', ['ls-files', '-z'], { cwd: repoRoot, maxBuffer: 16 * 1024 * 1024 });
-  for (const file of stdout.split('\0').filter((path) => path !== '')) {
-    mkdirSync(dirname(join(copy, file)), { recursive: true });
-    cpSync(join(repoRoot, file), join(copy, file));
-  }
-  symlinkSync(join(repoRoot, 'node_modules'), join(copy, 'node_modules'));
+  await copyTrackedFiles(copy);
   // Inserted after the first path, so that it is neither first nor last: as the API's own list would be.
   const specFile = join(copy, 'spec/openapi.yaml');
   const document = parseDocument(readFileSync(specFile, 'utf8'));
