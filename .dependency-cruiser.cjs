@@ -58,6 +58,17 @@ module.exports = {
       to: { ...external, pathNot: '^(pact|spec|client|node_modules)/' },
     },
     {
+      name: 'console-knows-fakes-only-through-http',
+      comment:
+        'console/ is the page /__mock/ui/ serves (the fake, the proxy, the devtools panel, contract --html): it runs in ' +
+        'a browser and knows a fake only by what its control plane answers over HTTP, so it builds on spec/ (the ' +
+        'operations and schemas it shows) and its own folder, never mocks/ (the server side serving it lives with ' +
+        'the adapters, mocks/http/console-page.ts) or the node-side code of the kit.',
+      severity: 'error',
+      from: { path: '^console/' },
+      to: { ...external, pathNot: '^(console|spec|node_modules)/' },
+    },
+    {
       name: 'no-library-imports-the-command-line',
       comment:
         'scripts/ is the published command line (flags, exit codes, printing): libraries are what it calls, never ' +
@@ -83,8 +94,19 @@ module.exports = {
         'mocks/ is the one implementation of the fake, shipped in the package: it builds on spec/ and npm packages ' +
         'only, never on the client, the suites, the proxy, the command line, the repository tools or the tests.',
       severity: 'error',
-      from: { path: '^mocks/', pathNot: '\\.test\\.ts$' },
+      from: { path: '^mocks/', pathNot: ['\\.test\\.ts$', '^mocks/adapters/msw/browser\\.ts$'] },
       to: { ...external, pathNot: '^(mocks|spec|node_modules)/' },
+    },
+    {
+      name: 'only-the-worker-loads-the-devtools',
+      comment:
+        "The browser worker is the one room of the fake that may reach the console: `setupMockWorker({ devtools: " +
+        "true })` loads the panel's entry (console/devtools.tsx, the package's `./devtools`) on demand, through the " +
+        "package's own name so the built kit loads the bundled panel. Nothing else of console/, and nothing else of " +
+        'the kit but mocks/ and spec/.',
+      severity: 'error',
+      from: { path: '^mocks/adapters/msw/browser\\.ts$' },
+      to: { ...external, pathNot: ['^(mocks|spec|node_modules)/', '^console/devtools\\.tsx$'] },
     },
     {
       name: 'mocks-tests-stay-in-process',

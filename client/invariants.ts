@@ -76,45 +76,58 @@ function omittedValue(echo: LinkEcho): { want: JsonValue; specPointer: string } 
   return undefined;
 }
 
-/**
- * Everything the read-back of a creation must agree with: each echoed request field (sent, or its documented value when
- * omitted) and each echoed answer field. A field both sent and answered (a deploy's name) is compared once, with what
- * was sent.
- * @example readBackAgreements(deployBody, deployAnswer).filter((a) => !agrees(a, agent))
- */
-export function readBackAgreements(sent: JsonObject, answer: JsonObject): ReadBackAgreement[] {
-  const result: ReadBackAgreement[] = [];
-  const fromRequest = new Set<string>();
+/** What the read-back must show for each request field the link echoes: what was sent, or its documented value. */
+interface RequestWant {
+  field: string;
+  target: string;
+  want: JsonValue;
+  kind: 'sent' | 'default';
+  specPointer: string;
+  origin: RuleOrigin;
+}
+
+function requestWants(sent: JsonObject): RequestWant[] {
+  const result: RequestWant[] = [];
   for (const echo of echoes) {
     if (echo.from !== 'request') continue;
     const value = getAtPointer(sent, echo.field);
-    const field = echo.field.slice(1);
+    const base = { field: echo.field, target: echo.target };
     if (value !== undefined) {
-      fromRequest.add(echo.target);
-      result.push({
-        pointer: echo.target,
-        want: value,
-        kind: 'sent',
-        why: `the deploy's ${field}`,
-        specPointer: `${creatorPointer}/requestBody`,
-        origin: 'seed',
-      });
+      result.push({ ...base, want: value, kind: 'sent', specPointer: `${creatorPointer}/requestBody`, origin: 'seed' });
       continue;
     }
     const omitted = omittedValue(echo);
-    if (omitted === undefined) continue;
-    fromRequest.add(echo.target);
-    result.push({
-      pointer: echo.target,
-      want: omitted.want,
-      kind: 'default',
-      why: `the documented default for an omitted ${field}`,
-      specPointer: omitted.specPointer,
-      origin: ruleOrigin(omitted.specPointer),
-    });
+    if (omitted !== undefined)
+      result.push({
+        ...base,
+        want: omitted.want,
+        kind: 'default',
+        specPointer: omitted.specPointer,
+        origin: ruleOrigin(omitted.specPointer),
+      });
   }
+  return result;
+}
+
+/**
+ * Everything the read-back of a creation must agree with: each echoed request field (sent, or its documented value when
+ * omitted) and each echoed answer field. A field both sent and answered (a deploy's name) is compared once, with what
+ * was sent; that the answer holds what was sent too is `answerAgreements`' rule.
+ * @example readBackAgreements(deployBody, deployAnswer).filter((a) => !agrees(a, agent))
+ */
+export function readBackAgreements(sent: JsonObject, answer: JsonObject): ReadBackAgreement[] {
+  const fromRequest = requestWants(sent);
+  const covered = new Set(fromRequest.map((w) => w.target));
+  const result: ReadBackAgreement[] = fromRequest.map(({ field, target, want, kind, specPointer, origin }) => ({
+    pointer: target,
+    want,
+    kind,
+    why: kind === 'sent' ? `the deploy's ${field.slice(1)}` : `the documented default for an omitted ${field.slice(1)}`,
+    specPointer,
+    origin,
+  }));
   for (const echo of echoes)
-    if (echo.from === 'response' && !fromRequest.has(echo.target))
+    if (echo.from === 'response' && !covered.has(echo.target))
       result.push({
         pointer: echo.target,
         want: getAtPointer(answer, echo.field),
@@ -124,6 +137,44 @@ export function readBackAgreements(sent: JsonObject, answer: JsonObject): ReadBa
         specPointer: successStatus(creation.creator).pointer,
         origin: 'seed',
       });
+  return result;
+}
+
+/** One value a creation's own answer must hold: what was sent (or its documented value) where both echo one field. */
+export interface AnswerAgreement {
+  /** Pointer into the creation's answer. */
+  pointer: string;
+  want: JsonValue;
+  /** `sent`: the request had it; `default`: the request omitted it and the spec documents what it becomes. */
+  kind: 'sent' | 'default';
+  /** Pointer into the request the wanted value came from (`/name`). */
+  field: string;
+  specPointer: string;
+  origin: RuleOrigin;
+}
+
+/**
+ * What the creation's answer must agree with, within its own exchange: where the link's `x-echoes` maps a request field
+ * and an answer field to the same field of the read-back (the deploy's name, sent and answered), the answer holds what
+ * was sent. The read-back compares that field with what was sent only, so without this a server that answers another
+ * name than the one it stores would go unseen.
+ * @example answerAgreements({ name: 'x', … }) // [{ pointer: '/name', want: 'x', kind: 'sent', field: '/name', … }]
+ */
+export function answerAgreements(sent: JsonObject): AnswerAgreement[] {
+  const byTarget = new Map(requestWants(sent).map((w) => [w.target, w]));
+  const result: AnswerAgreement[] = [];
+  for (const echo of echoes) {
+    const from = echo.from === 'response' ? byTarget.get(echo.target) : undefined;
+    if (from)
+      result.push({
+        pointer: echo.field,
+        want: from.want,
+        kind: from.kind,
+        field: from.field,
+        specPointer: from.specPointer,
+        origin: from.origin,
+      });
+  }
   return result;
 }
 
@@ -198,3 +249,13 @@ export function echoedRequestFields(operationId: OperationId): string[] {
   return fields;
 }
 const echoedCache = new Map<OperationId, string[]>();
+
+/**
+ * Whether a schema violation already reported at a field stands in for comparing that field again: one cause is
+ * reported once, unless the violation breaks only an assumption and the comparison is the seed's (`--seed-only` keeps
+ * the seed's, so an assumption's report must never hide it).
+ * @example reportCovers('assumption', 'seed') // false: the disagreement with what was sent is reported too
+ */
+export function reportCovers(violation: RuleOrigin | undefined, comparison: RuleOrigin): boolean {
+  return violation === 'seed' || (violation !== undefined && comparison === 'assumption');
+}

@@ -333,6 +333,6 @@ function windowHash(text: string, start: number): number {
  */
 export function describeServerText(redact: Redact, text: string, limit: number): string {
   const redacted = redact(text);
-  // `... (N characters)` is how records mark a cut; spec-change/traffic-replay.ts reads it to skip partial bodies.
+  // `... (N characters)` is how records mark a cut; spec-change/report-evidence.ts reads it to skip partial bodies.
   return redacted.length > limit ? `${redacted.slice(0, limit)}... (${text.length} characters)` : redacted;
 }

@@ -228,6 +228,9 @@ export function finishCheck(session: ContractSession, record: CheckRecord): void
     for (const violation of record.violations) if (violation.origin === 'assumption') record.warnings.push(violation);
     record.violations = record.violations.filter((v) => v.origin !== 'assumption');
   }
+  // Every difference found stays in the record; the seed's come first, so the first line of a report (JUnit's message)
+  // is never an assumption's while a seed rule is broken too. The sort is stable: each origin keeps its order.
+  record.violations.sort((a, b) => Number(a.origin !== 'seed') - Number(b.origin !== 'seed'));
   record.outcome = record.violations.length > 0 ? 'failed' : 'passed';
   if (record.outcome === 'failed') {
     const error = new Error(`${record.violations.length} violation(s)\n${formatFailure(record)}`);

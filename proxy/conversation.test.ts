@@ -17,7 +17,7 @@ function exchange(
     parameters: {},
     requestValid: true,
     at,
-    malformed: new Set(),
+    malformed: new Map(),
     ...fields,
     json: { request: () => fields.request, response: () => fields.response },
   };

@@ -3,13 +3,14 @@
 // a bounded window of what it saw, in count and in bytes: of each deploy only the values its read-back must show (not
 // the bodies), of each id only ids of at most MAX_ID_LENGTH characters, so memory stays flat however long the app runs
 // and whatever the server answers; a read-back of an agent deployed before the window is not judged.
-import { getAtPointer, type JsonObject, type OperationId } from '../spec/index.ts';
+import { getAtPointer, type JsonObject, type OperationId, type RuleOrigin } from '../spec/index.ts';
 import {
   agreementAt,
   mintedIdRules,
   newSubmissionRule,
   readBackAgreements,
   readBackCreation,
+  reportCovers,
   type ReadBackAgreement,
 } from '../client/invariants.ts';
 import { successStatus } from '../client/requests/operation-requests.ts';
@@ -43,10 +44,11 @@ export interface ObservedExchange {
   json: ParsedBodies;
   at: Date;
   /**
-   * Pointers of the answer the single-exchange checks already found broken: one cause, one violation, so a value that
-   * breaks the schema is not compared again (neither as the deploy's word nor as the read-back's).
+   * Pointers of the answer the single-exchange checks already found broken, with the origin of what broke there (seed
+   * when any seed rule did): one cause, one violation, so a value that breaks the schema is not compared again (neither
+   * as the deploy's word nor as the read-back's), unless only an assumption broke and the comparison is the seed's.
    */
-  malformed: ReadonlySet<string>;
+  malformed: ReadonlyMap<string, RuleOrigin>;
 }
 
 /** What a deploy leaves for its read-back: the values it must show, the deploy's place, and their size in bytes. */
@@ -61,9 +63,16 @@ interface Deploy {
  * schema, since only valid requests teach the rules) and the few answered fields the link echoes, minus those the
  * single-exchange checks found broken. undefined when they take more than MAX_ONE_DEPLOY_BYTES.
  */
-function deployMemory(sent: JsonObject, answer: JsonObject, malformed: ReadonlySet<string>, ref: ExchangeRef) {
+function deployMemory(
+  sent: JsonObject,
+  answer: JsonObject,
+  malformed: ReadonlyMap<string, RuleOrigin>,
+  ref: ExchangeRef,
+) {
   const agreements = readBackAgreements(sent, answer).filter(
-    (agreement) => agreement.source === undefined || (agreement.want !== undefined && !malformed.has(agreement.source)),
+    (agreement) =>
+      agreement.source === undefined ||
+      (agreement.want !== undefined && !reportCovers(malformed.get(agreement.source), agreement.origin)),
   );
   let bytes = ref.path.length + 64;
   for (const agreement of agreements) {
@@ -185,7 +194,7 @@ export class Conversation {
     const agent = accepted ? exchange.json.response() : undefined;
     if (agent === undefined) return found;
     for (const agreement of deploy.agreements) {
-      if (exchange.malformed.has(agreement.pointer)) continue;
+      if (reportCovers(exchange.malformed.get(agreement.pointer), agreement.origin)) continue;
       const { holds, found: value } = agreementAt(agreement, agent);
       if (holds) continue;
       found.push({

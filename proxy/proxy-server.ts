@@ -20,8 +20,9 @@ import {
   urlLengthGuard,
   type Guard,
 } from '../mocks/http/request-guards.ts';
-import { getOperation } from '../spec/index.ts';
+import { getOperation, type RuleOrigin } from '../spec/index.ts';
 import { answerControl, type ProxyControlState } from './control-routes.ts';
+import { consoleAnswer } from '../mocks/http/console-page.ts';
 import { decodedBody } from './decoded-body.ts';
 import { Conversation } from './conversation.ts';
 import { checkExchange, type ProxyViolation } from './exchange-check.ts';
@@ -189,6 +190,14 @@ function createProxyListener(context: ListenerContext): (req: IncomingMessage, r
       const refusal = guard(exchange);
       if (refusal) {
         refuseEarly(req, res, refusal, context.limits);
+        return;
+      }
+    }
+    if (exchange.path.startsWith('/__mock/ui')) {
+      // The console, as the fake serves it: its page reads this proxy's control plane (findings, coverage).
+      const page = consoleAnswer({ method: req.method ?? 'GET', path: exchange.path, headers: exchange.headers });
+      if (page) {
+        refuseEarly(req, res, page, context.limits);
         return;
       }
     }
@@ -405,7 +414,7 @@ async function finish(context: ListenerContext, outcome: Outcome): Promise<Proxy
           status: answer.statusCode ?? 0,
           json: check.json,
           at: new Date(),
-          malformed: new Set(check.violations.filter((v) => v.part === 'response').map((v) => v.pointer)),
+          malformed: malformedAnswer(check.violations),
         }),
       );
     const redact = context.secrets.redact;
@@ -451,4 +460,14 @@ async function finish(context: ListenerContext, outcome: Outcome): Promise<Proxy
     context.secrets.redact,
   );
   return found;
+}
+
+/** The answer's pointers its single-exchange checks found broken, each with the origin of what broke it (seed first). */
+function malformedAnswer(
+  violations: readonly { part: string; pointer: string; origin: RuleOrigin }[],
+): Map<string, RuleOrigin> {
+  const malformed = new Map<string, RuleOrigin>();
+  for (const { part, pointer, origin } of violations)
+    if (part === 'response' && malformed.get(pointer) !== 'seed') malformed.set(pointer, origin);
+  return malformed;
 }

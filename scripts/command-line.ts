@@ -2,7 +2,7 @@
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { cliError } from './cli-error.ts';
 
-type Parsed<T extends ParseArgsOptionsConfig> = ReturnType<
+export type Parsed<T extends ParseArgsOptionsConfig> = ReturnType<
   typeof parseArgs<{ options: T; strict: true; allowPositionals: false }>
 >['values'];
 

@@ -1,13 +1,50 @@
 // How the CLIs that read a running fake (coverage, spec-change) fetch one control-plane document: the base URL checked
 // (no user:password@, which would end up printed), the control token sent from MOCK_CONTROL_TOKEN, the answer read
 // with a size cap, and every failure one line naming what to fix.
+// Also the command line they share: `--base-url` and `--timeout`, parsed and checked the same way.
+import type { ParseArgsOptionsConfig } from 'node:util';
 import { createRedactor } from '../client/redaction.ts';
 import { readCappedBody, TooLargeError } from '../client/bounded-read.ts';
 import { cliError } from './cli-error.ts';
+import { parseCommandLine, type Parsed } from './command-line.ts';
 import { guardWrites } from '../client/terminal-text.ts';
 
 /** The environment variable the fake's `--control-token` also reads; a flag would show in `ps`. */
 const controlTokenVariable = 'MOCK_CONTROL_TOKEN';
+
+/** The flags of every command that reads a running fake. */
+const fakeFlags = { 'base-url': { type: 'string' }, timeout: { type: 'string' } } as const;
+
+/**
+ * The prologue of a command that reads a running fake: stdout and stderr guarded (server text reaches both, never with
+ * its control characters raw), the command line parsed with `--base-url` and `--timeout` beside the command's own
+ * flags, and the base URL required and checked. `--timeout` is checked by timeoutFlag, where the command reaches it.
+ * @example const { values, baseUrl } = fakeCommandLine({ min: { type: 'string' } }, { usage, help }, args);
+ */
+export function fakeCommandLine<const T extends ParseArgsOptionsConfig>(
+  options: T,
+  text: { usage: string; help: string },
+  args: string[],
+): { values: Parsed<T & typeof fakeFlags>; baseUrl: string } {
+  guardWrites(process.stdout);
+  guardWrites(process.stderr);
+  // The options object is T and the two flags; parseArgs reads it whole, so its values are typed from both.
+  const values = parseCommandLine({ ...fakeFlags, ...options }, text, args) as Parsed<T & typeof fakeFlags>;
+  // A generic T leaves Parsed unresolved here; the flag is fakeFlags' own, a string when given.
+  const raw = (values as { 'base-url'?: string })['base-url'];
+  if (raw === undefined)
+    cliError(`--base-url is required (the running fake, e.g. http://127.0.0.1:4010); ${text.usage}`);
+  return { values, baseUrl: fakeBaseUrl('--base-url', raw) };
+}
+
+/**
+ * `--timeout <ms>` in milliseconds (default 5000); one line and exit 2 when it is not a whole number up to 7 digits.
+ * @example timeoutFlag('250') // 250
+ */
+export function timeoutFlag(text = '5000'): number {
+  if (!/^[1-9]\d{0,6}$/.test(text)) cliError(`--timeout must be a whole number of milliseconds, got "${text}"`);
+  return Number(text);
+}
 
 /**
  * The fake's base URL from a flag's text, without a trailing slash; one line and exit 2 when it is not an http(s) URL

@@ -6,14 +6,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { openapiDocument } from '../spec/index.ts';
 import { streamJournal, streamReportFile } from './evidence-stream.ts';
-import {
-  EvidenceError,
-  journalEntryEvidence,
-  journalEvidence,
-  Replayer,
-  reportEvidence,
-  type Evidence,
-} from './traffic-replay.ts';
+import { journalEntryEvidence, journalEvidence } from './journal-evidence.ts';
+import { reportEvidence } from './report-evidence.ts';
+import { EvidenceError, Replayer, type Evidence } from './traffic-replay.ts';
 
 const directory = mkdtempSync(join(tmpdir(), 'agent-registry-evidence-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));

@@ -8,15 +8,9 @@ import {
   type JsonItem,
   type JsonItemStream,
 } from './json-item-stream.ts';
-import {
-  EvidenceError,
-  exchangeEvidence,
-  journalEntryEvidence,
-  NOT_A_JOURNAL,
-  NOT_A_REPORT,
-  reportPrefix,
-  type Evidence,
-} from './traffic-replay.ts';
+import { journalEntryEvidence, NOT_A_JOURNAL } from './journal-evidence.ts';
+import { exchangeEvidence, NOT_A_REPORT, reportPrefix } from './report-evidence.ts';
+import { EvidenceError, type Evidence } from './traffic-replay.ts';
 
 /**
  * The most one entry (or one JSON value) may take. The fake cuts journal bodies and reports cut exchange bodies at

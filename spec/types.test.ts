@@ -56,11 +56,15 @@ describe('generated types', () => {
     expectTypeOf<Agent['status']>().toEqualTypeOf<'active' | 'paused' | 'deprecated'>();
     expectTypeOf<TaskSubmission['status']>().toEqualTypeOf<'queued' | 'processing' | 'completed' | 'failed'>();
     expectTypeOf<DeployRequest['revenueShare']>().toEqualTypeOf<number | undefined>();
-    expectTypeOf<OperationId>().toEqualTypeOf<'getAgent' | 'deployAgent' | 'executeAgentTask'>();
+    // The service description's operations are OperationIds; the spec's other operations join them (and their order)
+    // with no edit here. OperationId stays a union of literals, never widened to string.
+    expectTypeOf<'getAgent' | 'deployAgent' | 'executeAgentTask'>().toExtend<OperationId>();
+    expectTypeOf<string>().not.toExtend<OperationId>();
   });
 
   it('derive the body operations, their defaulted fields and path parameters from the generated types', () => {
-    expectTypeOf<BodyOperationId>().toEqualTypeOf<'deployAgent' | 'executeAgentTask'>();
+    expectTypeOf<'deployAgent' | 'executeAgentTask'>().toExtend<BodyOperationId>();
+    expectTypeOf<'getAgent'>().not.toExtend<BodyOperationId>();
     expectTypeOf<RequestBodies['executeAgentTask']['priority']>().toEqualTypeOf<TaskPriority>();
     expectTypeOf<RequestBodies['deployAgent']['revenueShare']>().toEqualTypeOf<number>();
     expectTypeOf<RequestBodies['deployAgent']['description']>().toEqualTypeOf<string | undefined>();

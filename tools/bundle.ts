@@ -3,7 +3,7 @@
 // its path (package.json `exports` and `bin` name them) and what two entries share sits once in a chunk of
 // dist/chunks/: a class or a module-level registry exists once when an app imports ./node and ./server alike.
 // Loading a handful of chunks instead of ~90 modules is most of what an import of an entry costs (docs/performance.md).
-import { readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,7 +60,8 @@ export function bundleInputs(root: string): Record<string, string> {
     ...Object.values(manifest.bin),
   ];
   const entries = [
-    ...targets.flatMap((target) => /^(?:\.\/)?dist\/(.+)\.js$/.exec(target ?? '')?.slice(1) ?? []),
+    // dist/console/ is the console's own build (bundleConsole), with Preact inside.
+    ...targets.flatMap((target) => /^(?:\.\/)?dist\/(?!console\/)(.+)\.js$/.exec(target ?? '')?.slice(1) ?? []),
     'contract-tests/vitest.config',
     ...readdirSync(join(root, 'contract-tests'))
       .filter((name) => name.endsWith('.test.ts'))
@@ -118,4 +119,61 @@ export async function bundle(root: string): Promise<void> {
   }
 }
 
-if (import.meta.main) await bundle(fileURLToPath(new URL('../', import.meta.url)));
+/**
+ * Writes the console (console/: the page /__mock/ui/ serves) into `root`/dist/console/: one minified script with Preact
+ * inside (the page loads nothing from elsewhere and works offline; the package needs no UI dependency), its page and
+ * style sheet beside it.
+ * @example await bundleConsole(repoRoot);
+ */
+export async function bundleConsole(root: string): Promise<void> {
+  const out = join(root, 'dist', 'console');
+  // Two builds, not one with two entries: each script stands alone (the report is inlined into one HTML file).
+  // The devtools panel is a module (package.json `./devtools`) that setupMockWorker imports when asked; its style sheet
+  // is inlined as text, for the shadow root it mounts.
+  const scripts = [
+    { name: 'console', entry: join(root, 'console', 'main.tsx'), format: 'esm' },
+    { name: 'report', entry: join(root, 'console', 'report', 'report-main.tsx'), format: 'iife' },
+    { name: 'devtools', entry: join(root, 'console', 'devtools.tsx'), format: 'esm' },
+  ] as const;
+  for (const script of scripts) {
+    const build = await rolldown({
+      cwd: root,
+      input: { [script.name]: script.entry },
+      platform: 'browser',
+      moduleTypes: { '.css': 'text' },
+      // JSX compiles as tsconfig.json says (the automatic runtime of Preact).
+      transform: { target: 'es2022' },
+      treeshake: true,
+      onwarn(warning) {
+        throw new Error(`rolldown (console): ${warning.message}`);
+      },
+    });
+    try {
+      await build.write({
+        dir: out,
+        format: script.format,
+        entryFileNames: '[name].js',
+        minify: true,
+        sourcemap: false,
+      });
+    } finally {
+      await build.close();
+    }
+  }
+  mkdirSync(out, { recursive: true });
+  for (const name of ['index.html', 'console.css']) copyFileSync(join(root, 'console', name), join(out, name));
+  writeFileSync(join(out, 'devtools.d.ts'), DEVTOOLS_DECLARATION);
+}
+
+/** The declaration of `agent-registry-kit/devtools` (in the repository TypeScript maps the package's own name back to console/devtools.tsx). */
+const DEVTOOLS_DECLARATION = `/** The journal's Server-Sent Events text, read in the page: gets the headers and a push; returns stop. */
+export type StreamSource = (headers: Record<string, string>, push: (text: string) => void) => () => void;
+/** Mounts the console as a floating panel over the page; returns a function that removes it. */
+export declare function mountDevtools(options: { stream: StreamSource }): () => void;
+`;
+
+if (import.meta.main) {
+  const root = fileURLToPath(new URL('../', import.meta.url));
+  await bundle(root);
+  await bundleConsole(root);
+}

@@ -42,6 +42,7 @@ describe('generated files', () => {
       'docs/configuration.md',
       'docs/contract-tests.md',
       'docs/fake-backend.md',
+      'docs/mutation-exclusions.md',
       'docs/testing-your-app.md',
       'mocks/control-plane/control-plane-document.generated.ts',
       'mocks/control-plane/control-plane-types.generated.ts',

@@ -10,6 +10,7 @@ import { silentLogger } from '../mocks/core/logger.ts';
 import { mintToken } from '../mocks/core/request/auth.ts';
 import { formatCoverageTable } from '../scripts/coverage-report.ts';
 import { getAtPointer, isJsonObject, openapiDocument, operations, walkOperations } from '../spec/index.ts';
+import { renderMutationExclusions } from './mutation-exclusions.ts';
 
 /** One generated block: which file holds it, its marker name, and what goes between the markers. */
 interface DocTable {
@@ -93,6 +94,7 @@ export const docTables: readonly DocTable[] = [
   { file: 'docs/contract-tests.md', name: 'contract-counts', render: renderCheckCounts },
   { file: 'docs/fake-backend.md', name: 'catalogue', render: renderCatalogue },
   { file: 'docs/testing-your-app.md', name: 'coverage-example', render: renderCoverageExample },
+  { file: 'docs/mutation-exclusions.md', name: 'mutation-exclusions', render: renderMutationExclusions },
 ];
 
 /** The comment lines around a block: a reader sees where it comes from, and `generate` finds it. */

@@ -169,10 +169,11 @@ function inlineApiReferences(node: unknown, api: Node): unknown {
 /**
  * The files derived from the two documents alone (types, the documents as data, defaults), keyed by their path
  * relative to the project root. Nothing here loads spec/index.ts: the doc tables do, so `generate` writes these first.
+ * `specSource` renders another text of spec/openapi.yaml (a test's variant of it) instead of the file's.
  * @example for (const [path, content] of await renderSpecFiles()) await writeFile(path, content);
  */
-export async function renderSpecFiles(): Promise<Map<string, string>> {
-  const source = await readFile(specUrl, 'utf8');
+export async function renderSpecFiles(specSource?: string): Promise<Map<string, string>> {
+  const source = specSource ?? (await readFile(specUrl, 'utf8'));
   // Defaults are filled in by the server, so a client may omit such fields: keep them optional in the types.
   const types = astToString(await openapiTS(source, { defaultNonNullable: false }));
   const document: unknown = parse(source);

@@ -16,7 +16,8 @@ import {
 import { primaryCreation } from '../../client/requests/linked-operations.ts';
 import { fillPath } from '../../client/requests/path-parameters.ts';
 import { createAuthenticator, mintToken } from '../../mocks/core/request/auth.ts';
-import { answerSync, createMockCore, recordAnswer, type MockCore } from '../../mocks/core/core.ts';
+import { answerSync, createMockCore, type MockCore } from '../../mocks/core/core.ts';
+import { recordAnswer } from '../../mocks/core/steering/answer-recording.ts';
 import { send } from '../../mocks/http/http-send.ts';
 import { silentLogger } from '../../mocks/core/logger.ts';
 import { jsonValueResponse, type MockRequest, type MockResponse } from '../../mocks/core/mock-http.ts';
@@ -203,7 +204,8 @@ async function coreStageCosts(iterations: number, core: MockCore, authorization:
       microseconds: await cost(iterations, () => jsonValueResponse(201, result)),
     },
     {
-      stage: 'core · journal line, coverage count and pact exchange (`mocks/core/core.ts` recordAnswer)',
+      stage:
+        'core · journal line, coverage count and pact exchange (`mocks/core/steering/answer-recording.ts` recordAnswer)',
       microseconds: await cost(iterations, () =>
         recordAnswer(
           { coverage: core.coverage, journal: core.journal, clock: core.clock, pact: core.pact, store: core.store },

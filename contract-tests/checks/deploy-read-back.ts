@@ -1,7 +1,7 @@
 // Every accepted deploy is read back: deploys a body, retrieves the agent it created and compares it, field by field,
 // with what was sent (or the documented default) and what the deploy answered. Shared by behaviour and generated checks.
 import { getAtPointer, isJsonObject, type JsonObject, type JsonValue, type RuleOrigin } from '../../spec/index.ts';
-import { readBackAgreements } from '../../client/invariants.ts';
+import { answerAgreements, readBackAgreements, reportCovers } from '../../client/invariants.ts';
 import { primaryCreation } from '../../client/requests/linked-operations.ts';
 import type { CheckRun } from './check-definition.ts';
 import { successStatus, validRequest } from '../../client/requests/operation-requests.ts';
@@ -65,9 +65,42 @@ export async function deploy(
   const { response, index } = await run.send(validRequest(creator, {}, body));
   if (!response || !expectSuccess(run, creator, response.status, index, what, validBy)) return undefined;
   const answer = parse(response.body);
+  if (isJsonObject(answer)) answerAgrees(run, answer, index, body);
   // A success without the created id is a conformance violation of the body (recorded by send); nothing to read back.
   const id = createdId(answer);
   return isJsonObject(answer) && id !== undefined ? { answer, id, index } : undefined;
+}
+
+/**
+ * The schema violations already recorded for an exchange, by pointer, that an agreement of `origin` may leave to them:
+ * one cause is reported once, but only where that report survives --seed-only as well as the agreement would; an
+ * assumption-labelled break (a name past the assumed maxLength) never hides a seed difference at the same place.
+ */
+function reportedThere(run: CheckRun, origin: RuleOrigin): Set<string> {
+  return new Set(
+    run.record.violations
+      .filter((v) => v.rule === 'body-schema' && reportCovers(v.origin, origin))
+      .map((v) => `${v.exchange}:${v.pointer}`),
+  );
+}
+
+/** The deploy's own answer holds what was sent where the link echoes both into one field of the agent (its name). */
+function answerAgrees(run: CheckRun, answer: JsonObject, index: number, sent: JsonObject): void {
+  for (const { pointer, want, kind, field, origin, specPointer } of answerAgreements(sent)) {
+    if (reportedThere(run, origin).has(`${index}:${pointer}`)) continue;
+    const found = getAtPointer(answer, pointer);
+    if (same(found, want)) continue;
+    run.violate({
+      rule: 'answer-echoes-request',
+      pointer,
+      expected: JSON.stringify(want),
+      found: found === undefined ? 'nothing' : JSON.stringify(found),
+      origin,
+      specPointer,
+      message: `${pointer} of the deploy's answer disagrees with ${kind === 'sent' ? `the ${field.slice(1)} it was sent` : `the documented value of an omitted ${field.slice(1)}`}`,
+      exchange: index,
+    });
+  }
 }
 
 /**
@@ -102,11 +135,10 @@ export async function retrieve(
  * @example agree(run, agent, index, [{ pointer: '/status', want: 'active', origin: 'assumption', specPointer, why }]);
  */
 export function agree(run: CheckRun, agent: JsonObject, index: number, agreements: Agreement[]): void {
-  // A field that already breaks its schema, in the agent or in the answer it is compared with, is reported once, there.
-  const malformed = new Set(
-    run.record.violations.filter((v) => v.rule === 'body-schema').map((v) => `${v.exchange}:${v.pointer}`),
-  );
+  // A field that already breaks its schema, in the agent or in the answer it is compared with, is reported once, there
+  // (unless that report is an assumption's and the agreement the seed's).
   for (const { pointer, want, origin, specPointer, why, source } of agreements) {
+    const malformed = reportedThere(run, origin);
     if (malformed.has(`${index}:${pointer}`) || (source !== undefined && malformed.has(`${source}:${pointer}`)))
       continue;
     const found = pointer

@@ -1,9 +1,9 @@
-// The JUnit XML of a run, for CI: one suite named after the kit, one testcase per check with its operation as the
+// The JUnit XML of a run, for CI (written by client/junit-xml.ts): one suite named after the kit, one testcase per check with its operation as the
 // classname (CI groups by it), a one-line failure message (the first violation) and the full explanation in the body.
 import type { CheckRecord } from '../../client/check-record.ts';
 import type { ContractReport, ReportSection } from './contract-report.ts';
 import { formatFailure } from '../../client/failure-text.ts';
-import { xmlText as xml } from '../../client/xml-text.ts';
+import { formatJUnitXml, type JUnitCase } from '../../client/junit-xml.ts';
 
 /** The suite name CI shows. */
 export const junitSuiteName = 'agent-registry-kit contract';
@@ -24,17 +24,21 @@ const skipText: Record<string, string> = {
   'not-a-jwt': 'skipped: API_TOKEN is not a JWT, so no token can be derived from it',
 };
 
-function testcase(record: CheckRecord): string {
-  const open = `    <testcase classname="${xml(record.operationId)}" name="${xml(`${record.check}: ${record.title} [${record.id}]`)}" time="${seconds(record)}"`;
+function testcase(record: CheckRecord): JUnitCase {
+  const entry: JUnitCase = {
+    classname: record.operationId,
+    name: `${record.check}: ${record.title} [${record.id}]`,
+    time: seconds(record),
+  };
   if (record.outcome === 'failed') {
     const first = record.violations[0];
     const more = record.violations.length > 1 ? ` (+${record.violations.length - 1} more)` : '';
     const message = oneLine(`${first?.message ?? 'failed'}${more}`);
-    return `${open}>\n      <failure message="${xml(message)}" type="${xml(first?.rule ?? 'failed')}">${xml(formatFailure(record))}</failure>\n    </testcase>`;
+    return { ...entry, failure: { message, type: first?.rule ?? 'failed', body: formatFailure(record) } };
   }
   if (record.outcome === 'skipped' || record.skipReason === 'max-writes')
-    return `${open}>\n      <skipped message="${xml(skipText[record.skipReason ?? ''] ?? 'skipped')}"/>\n    </testcase>`;
-  return `${open}/>`;
+    return { ...entry, skipped: skipText[record.skipReason ?? ''] ?? 'skipped' };
+  return entry;
 }
 
 /**
@@ -57,21 +61,23 @@ export function formatJUnit(report: ContractReport, sections: readonly ReportSec
   const cases = report.checks.map(testcase);
   // An error of the suite itself is a failed case of its own, so CI shows it rather than a green run with a log line.
   for (const error of report.errors)
-    cases.push(
-      `    <testcase classname="${xml(junitSuiteName)}" name="suite error" time="0">\n      <error message="${xml(oneLine(error))}">${xml(error)}</error>\n    </testcase>`,
-    );
-  const s = report.summary;
-  const counts = `tests="${report.checks.length + report.errors.length}" failures="${s.failed}" errors="${report.errors.length}" skipped="${s.skipped}" time="${(report.durationMs / 1000).toFixed(3)}"`;
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${xml(junitSuiteName)}" ${counts}>`,
-    `  <testsuite name="${xml(junitSuiteName)}" timestamp="${xml(report.startedAt)}" ${counts}>`,
-    '    <properties>',
-    ...properties.map(([name, value]) => `      <property name="${xml(name)}" value="${xml(value)}"/>`),
-    '    </properties>',
-    ...cases,
-    '  </testsuite>',
-    '</testsuites>',
-    '',
-  ].join('\n');
+    cases.push({
+      classname: junitSuiteName,
+      name: 'suite error',
+      time: '0',
+      error: { message: oneLine(error), body: error },
+    });
+  return formatJUnitXml({
+    name: junitSuiteName,
+    timestamp: report.startedAt,
+    counts: {
+      tests: report.checks.length + report.errors.length,
+      failures: report.summary.failed,
+      errors: report.errors.length,
+      skipped: report.summary.skipped,
+    },
+    time: (report.durationMs / 1000).toFixed(3),
+    properties,
+    cases,
+  });
 }

@@ -284,6 +284,43 @@ export const controlPlaneDocument: JsonObject = {
         }
       }
     },
+    "/__mock/agents/{agentId}": {
+      "get": {
+        "operationId": "mockGetAgent",
+        "summary": "Read an agent as GET /v1/agents/{agentId} answers it, without a bearer token (what the console opens)",
+        "tags": [
+          "Control"
+        ],
+        "parameters": [
+          {
+            "name": "agentId",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The agent, its finished tasks applied.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object"
+                }
+              }
+            }
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
+    },
     "/__mock/agents/{agentId}/status": {
       "put": {
         "operationId": "mockSetAgentStatus",
@@ -346,6 +383,67 @@ export const controlPlaneDocument: JsonObject = {
       }
     },
     "/__mock/tasks": {
+      "get": {
+        "operationId": "mockListTasks",
+        "summary": "The newest tasks of the history, each with its status on the mock's clock",
+        "tags": [
+          "Control"
+        ],
+        "parameters": [
+          {
+            "name": "agentId",
+            "in": "query",
+            "schema": {
+              "type": "string",
+              "maxLength": 128
+            }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "schema": {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 1000,
+              "default": 100
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Newest first, with the mock's time they are read at.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "now",
+                    "tasks"
+                  ],
+                  "properties": {
+                    "now": {
+                      "type": "string",
+                      "format": "date-time"
+                    },
+                    "tasks": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/Task"
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          }
+        }
+      },
       "post": {
         "operationId": "mockCreateTask",
         "summary": "Seed a task on an agent in a given status",
@@ -588,6 +686,46 @@ export const controlPlaneDocument: JsonObject = {
           },
           "405": {
             "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
+    },
+    "/__mock/journal/events": {
+      "get": {
+        "operationId": "mockStreamJournal",
+        "summary": "The journal as a live stream of Server-Sent Events (what the console at /__mock/ui/ shows)",
+        "description": "A `text/event-stream` that stays open: first one `exchange` event per entry the journal holds (oldest first,\nthose with a seq greater than `after`), then one per /v1 request as it is answered, then a comment line every\n15 s. Each event's data is a `JournalEvent`: the journal entry, and for requests answered while the stream was\nopen the exchange's `detail` (the request's headers, Authorization only said to be there, the credential\nhidden wherever it recurs; the answer; what decided it; the spec's verdict). Nothing of the detail is kept.\nIt follows the control plane's rules (loopback Host, same-site callers, the control token) and carries CORS\nheaders only for the origins the control plane answers, so a page of another site can neither open nor read it.\nWith `X-Mock-Session` it streams that session's journal.\n",
+        "tags": [
+          "Control"
+        ],
+        "parameters": [
+          {
+            "name": "after",
+            "in": "query",
+            "description": "Leave out the entries already seen (seq at most this).",
+            "schema": {
+              "type": "integer",
+              "minimum": 0,
+              "default": 0
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The stream (`event: exchange`, `data:` a JournalEvent as JSON).",
+            "content": {
+              "text/event-stream": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
           }
         }
       }
@@ -886,6 +1024,54 @@ export const controlPlaneDocument: JsonObject = {
       }
     },
     "/__mock/overrides": {
+      "get": {
+        "operationId": "mockListOverrides",
+        "summary": "The operations answered by an override now, and with which status",
+        "tags": [
+          "Control"
+        ],
+        "responses": {
+          "200": {
+            "description": "One entry per overridden operation.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "overrides"
+                  ],
+                  "properties": {
+                    "overrides": {
+                      "type": "array",
+                      "items": {
+                        "type": "object",
+                        "required": [
+                          "operationId",
+                          "status"
+                        ],
+                        "properties": {
+                          "operationId": {
+                            "type": "string"
+                          },
+                          "status": {
+                            "type": "integer"
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "405": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      },
       "put": {
         "operationId": "mockSetOverride",
         "summary": "Answer one operation of the API with a chosen status and body until reset",
@@ -999,6 +1185,43 @@ export const controlPlaneDocument: JsonObject = {
           },
           "405": {
             "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
+    },
+    "/__mock/overrides/{operationId}": {
+      "delete": {
+        "operationId": "mockRemoveOverride",
+        "summary": "Remove the override of one operation, the others staying in force",
+        "description": "Idempotent; a name that is no operationId of spec/openapi.yaml is a 404.",
+        "tags": [
+          "Control"
+        ],
+        "parameters": [
+          {
+            "name": "operationId",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "Removed (or there was none); the operation answers as the fake does."
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "405": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "503": {
+            "$ref": "#/components/responses/NotSaved"
           }
         }
       }
@@ -1348,6 +1571,52 @@ export const controlPlaneDocument: JsonObject = {
               "scenario"
             ],
             "description": "What answered in the operation's place: a test's override (PUT /__mock/overrides, `api.override`), an msw `overrideHandler` of the test, or a scenario's error or rate limit; absent when the operation answered."
+          }
+        }
+      },
+      "JournalEvent": {
+        "type": "object",
+        "description": "One `exchange` event of GET /__mock/journal/events.",
+        "required": [
+          "entry"
+        ],
+        "properties": {
+          "entry": {
+            "$ref": "#/components/schemas/JournalEntry"
+          },
+          "detail": {
+            "type": "object",
+            "description": "Only for requests answered while the stream was open (mocks/core/steering/exchange-detail.ts).",
+            "required": [
+              "decidedBy",
+              "request",
+              "response",
+              "verdict"
+            ],
+            "properties": {
+              "decidedBy": {
+                "type": "string",
+                "enum": [
+                  "normal",
+                  "scenario",
+                  "override",
+                  "prefer",
+                  "provider-state"
+                ]
+              },
+              "request": {
+                "type": "object"
+              },
+              "response": {
+                "type": "object"
+              },
+              "verdict": {
+                "type": [
+                  "object",
+                  "null"
+                ]
+              }
+            }
           }
         }
       },

@@ -62,6 +62,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__mock/agents/{agentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an agent as GET /v1/agents/{agentId} answers it, without a bearer token (what the console opens) */
+        get: operations["mockGetAgent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__mock/agents/{agentId}/status": {
         parameters: {
             query?: never;
@@ -86,7 +103,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** The newest tasks of the history, each with its status on the mock's clock */
+        get: operations["mockListTasks"];
         put?: never;
         /**
          * Seed a task on an agent in a given status
@@ -165,6 +183,33 @@ export interface paths {
         post?: never;
         /** Empty the journal */
         delete: operations["mockClearJournal"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__mock/journal/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The journal as a live stream of Server-Sent Events (what the console at /__mock/ui/ shows)
+         * @description A `text/event-stream` that stays open: first one `exchange` event per entry the journal holds (oldest first,
+         *     those with a seq greater than `after`), then one per /v1 request as it is answered, then a comment line every
+         *     15 s. Each event's data is a `JournalEvent`: the journal entry, and for requests answered while the stream was
+         *     open the exchange's `detail` (the request's headers, Authorization only said to be there, the credential
+         *     hidden wherever it recurs; the answer; what decided it; the spec's verdict). Nothing of the detail is kept.
+         *     It follows the control plane's rules (loopback Host, same-site callers, the control token) and carries CORS
+         *     headers only for the origins the control plane answers, so a page of another site can neither open nor read it.
+         *     With `X-Mock-Session` it streams that session's journal.
+         */
+        get: operations["mockStreamJournal"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -281,7 +326,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** The operations answered by an override now, and with which status */
+        get: operations["mockListOverrides"];
         /**
          * Answer one operation of the API with a chosen status and body until reset
          * @description `operation` is an operationId or `METHOD /path/{template}` of spec/openapi.yaml. The answer is checked with the
@@ -295,6 +341,26 @@ export interface paths {
         post?: never;
         /** Remove every override */
         delete: operations["mockClearOverrides"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__mock/overrides/{operationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove the override of one operation, the others staying in force
+         * @description Idempotent; a name that is no operationId of spec/openapi.yaml is a 404.
+         */
+        delete: operations["mockRemoveOverride"];
         options?: never;
         head?: never;
         patch?: never;
@@ -421,6 +487,18 @@ export interface components {
              * @enum {string}
              */
             forcedBy?: "override" | "overrideHandler" | "scenario";
+        };
+        /** @description One `exchange` event of GET /__mock/journal/events. */
+        JournalEvent: {
+            entry: components["schemas"]["JournalEntry"];
+            /** @description Only for requests answered while the stream was open (mocks/core/steering/exchange-detail.ts). */
+            detail?: {
+                /** @enum {string} */
+                decidedBy: "normal" | "scenario" | "override" | "prefer" | "provider-state";
+                request: Record<string, never>;
+                response: Record<string, never>;
+                verdict: Record<string, never> | null;
+            };
         };
         /** @description One request the app sent to an operation, as the test API's `requests` returns it. */
         RecordedRequest: {
@@ -740,6 +818,30 @@ export interface operations {
             503: components["responses"]["NotSaved"];
         };
     };
+    mockGetAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The agent, its finished tasks applied. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Problem"];
+        };
+    };
     mockSetAgentStatus: {
         parameters: {
             query?: never;
@@ -770,6 +872,35 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["Problem"];
             503: components["responses"]["NotSaved"];
+        };
+    };
+    mockListTasks: {
+        parameters: {
+            query?: {
+                agentId?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first, with the mock's time they are read at. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        now: string;
+                        tasks: components["schemas"]["Task"][];
+                    };
+                };
+            };
+            400: components["responses"]["Problem"];
+            403: components["responses"]["Forbidden"];
         };
     };
     mockCreateTask: {
@@ -919,6 +1050,31 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["Problem"];
+        };
+    };
+    mockStreamJournal: {
+        parameters: {
+            query?: {
+                /** @description Leave out the entries already seen (seq at most this). */
+                after?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream (`event: exchange`, `data:` a JournalEvent as JSON). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["Problem"];
+            403: components["responses"]["Forbidden"];
         };
     };
     mockListRequests: {
@@ -1084,6 +1240,33 @@ export interface operations {
             503: components["responses"]["NotSaved"];
         };
     };
+    mockListOverrides: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One entry per overridden operation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        overrides: {
+                            operationId: string;
+                            status: number;
+                        }[];
+                    };
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["Problem"];
+        };
+    };
     mockSetOverride: {
         parameters: {
             query?: never;
@@ -1146,6 +1329,30 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["Problem"];
+        };
+    };
+    mockRemoveOverride: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                operationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed (or there was none); the operation answers as the fake does. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Problem"];
+            405: components["responses"]["Problem"];
+            503: components["responses"]["NotSaved"];
         };
     };
     mockGetScenarios: {

@@ -195,14 +195,44 @@ return errors === 0;
 validate4.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const v4 = validate5;
-const schema9 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1agents~1%7BagentId%7D~1status/put/parameters/0/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1agents~1%7BagentId%7D~1status/put/parameters/0/schema"};
+const schema9 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1agents~1%7BagentId%7D/get/parameters/0/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1agents~1%7BagentId%7D/get/parameters/0/schema"};
 const schema10 = {"type":"string"};
 
 function validate5(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1agents~1%7BagentId%7D~1status/put/parameters/0/schema" */;
+/*# sourceURL="https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1agents~1%7BagentId%7D/get/parameters/0/schema" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate5.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1agents~1%7BagentId%7D/get/parameters/0/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate5.errors = vErrors;
+return errors === 0;
+}
+validate5.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const v5 = validate6;
+const schema11 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1agents~1%7BagentId%7D~1status/put/parameters/0/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1agents~1%7BagentId%7D~1status/put/parameters/0/schema"};
+const schema12 = {"type":"string"};
+
+function validate6(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1agents~1%7BagentId%7D~1status/put/parameters/0/schema" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate6.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -219,19 +249,19 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate5.errors = vErrors;
+validate6.errors = vErrors;
 return errors === 0;
 }
-validate5.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate6.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v5 = validate6;
-const schema11 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1agents~1%7BagentId%7D~1status/put","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1agents~1%7BagentId%7D~1status/put/requestBody/content/application~1json/schema"};
-const schema12 = {"type":"object","required":["status"],"properties":{"status":{"$ref":"#/components/schemas/AgentStatus"}}};
+const v6 = validate7;
+const schema13 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1agents~1%7BagentId%7D~1status/put","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1agents~1%7BagentId%7D~1status/put/requestBody/content/application~1json/schema"};
+const schema14 = {"type":"object","required":["status"],"properties":{"status":{"$ref":"#/components/schemas/AgentStatus"}}};
 
-function validate7(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate8(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate7.evaluated;
+const evaluated0 = validate8.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -283,41 +313,136 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate7.errors = vErrors;
+validate8.errors = vErrors;
 return errors === 0;
 }
-validate7.evaluated = {"props":{"status":true},"dynamicProps":false,"dynamicItems":false};
+validate8.evaluated = {"props":{"status":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate6(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate7(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/body/paths/~1__mock~1agents~1%7BagentId%7D~1status/put" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate6.evaluated;
+const evaluated0 = validate7.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate7(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate7.errors : vErrors.concat(validate7.errors);
+if(!(validate8(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate8.errors : vErrors.concat(validate8.errors);
 errors = vErrors.length;
 }
-validate6.errors = vErrors;
+validate7.errors = vErrors;
 return errors === 0;
 }
-validate6.evaluated = {"props":{"status":true},"dynamicProps":false,"dynamicItems":false};
+validate7.evaluated = {"props":{"status":true},"dynamicProps":false,"dynamicItems":false};
 
-const v6 = validate9;
-const schema14 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1tasks/post","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1tasks/post/requestBody/content/application~1json/schema"};
-const schema15 = {"type":"object","required":["agentId","status"],"properties":{"agentId":{"type":"string"},"status":{"type":"string","description":"A TaskStatus of spec/openapi.yaml."},"priority":{"type":"string","description":"A TaskPriority of spec/openapi.yaml (default normal)."},"cost":{"type":"number","description":"Agent tokens (default what a minimal task costs)."},"outcome":{"type":"string","enum":["completed","failed"],"description":"How a queued or processing task ends."}}};
+const v7 = validate10;
+const schema16 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1tasks/get/parameters/0/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1tasks/get/parameters/0/schema"};
+const schema17 = {"type":"string","maxLength":128};
+const func0 = ucs2length;
 
-function validate9(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1tasks/get/parameters/0/schema" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate10.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(func0(data) > 128){
+const err0 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1tasks/get/parameters/0/schema/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1tasks/get/parameters/0/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate10.errors = vErrors;
+return errors === 0;
+}
+validate10.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const v8 = validate11;
+const schema18 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1tasks/get/parameters/1/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1tasks/get/parameters/1/schema"};
+const schema19 = {"type":"integer","minimum":0,"maximum":1000,"default":100};
+
+function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1tasks/get/parameters/1/schema" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate11.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+const err0 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1tasks/get/parameters/1/schema/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(typeof data == "number"){
+if(data > 1000 || isNaN(data)){
+const err1 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1tasks/get/parameters/1/schema/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data < 0 || isNaN(data)){
+const err2 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1tasks/get/parameters/1/schema/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+validate11.errors = vErrors;
+return errors === 0;
+}
+validate11.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const v9 = validate12;
+const schema20 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1tasks/post","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1tasks/post/requestBody/content/application~1json/schema"};
+const schema21 = {"type":"object","required":["agentId","status"],"properties":{"agentId":{"type":"string"},"status":{"type":"string","description":"A TaskStatus of spec/openapi.yaml."},"priority":{"type":"string","description":"A TaskPriority of spec/openapi.yaml (default normal)."},"cost":{"type":"number","description":"Agent tokens (default what a minimal task costs)."},"outcome":{"type":"string","enum":["completed","failed"],"description":"How a queued or processing task ends."}}};
+
+function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/body/paths/~1__mock~1tasks/post" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate9.evaluated;
+const evaluated0 = validate12.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -406,7 +531,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!((data4 === "completed") || (data4 === "failed"))){
-const err7 = {instancePath:instancePath+"/outcome",schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1tasks/post/requestBody/content/application~1json/schema/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema15.properties.outcome.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/outcome",schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1tasks/post/requestBody/content/application~1json/schema/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema21.properties.outcome.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -427,20 +552,20 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate9.errors = vErrors;
+validate12.errors = vErrors;
 return errors === 0;
 }
-validate9.evaluated = {"props":{"agentId":true,"status":true,"priority":true,"cost":true,"outcome":true},"dynamicProps":false,"dynamicItems":false};
+validate12.evaluated = {"props":{"agentId":true,"status":true,"priority":true,"cost":true,"outcome":true},"dynamicProps":false,"dynamicItems":false};
 
-const v7 = validate10;
-const schema16 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1tasks~1%7BtaskId%7D/get/parameters/0/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1tasks~1%7BtaskId%7D/get/parameters/0/schema"};
-const schema17 = {"type":"string"};
+const v10 = validate13;
+const schema22 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1tasks~1%7BtaskId%7D/get/parameters/0/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1tasks~1%7BtaskId%7D/get/parameters/0/schema"};
+const schema23 = {"type":"string"};
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1tasks~1%7BtaskId%7D/get/parameters/0/schema" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate10.evaluated;
+const evaluated0 = validate13.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -457,20 +582,20 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate10.errors = vErrors;
+validate13.errors = vErrors;
 return errors === 0;
 }
-validate10.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate13.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v8 = validate11;
-const schema18 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1clock~1advance/post","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1clock~1advance/post/requestBody/content/application~1json/schema"};
-const schema19 = {"type":"object","required":["seconds"],"properties":{"seconds":{"type":"number","minimum":0,"maximum":315360000,"description":"At most ten years per call, and the clock's total offset stays within 100 years (400 beyond it); reset undoes it."}}};
+const v11 = validate14;
+const schema24 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1clock~1advance/post","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1clock~1advance/post/requestBody/content/application~1json/schema"};
+const schema25 = {"type":"object","required":["seconds"],"properties":{"seconds":{"type":"number","minimum":0,"maximum":315360000,"description":"At most ten years per call, and the clock's total offset stays within 100 years (400 beyond it); reset undoes it."}}};
 
-function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate14(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/body/paths/~1__mock~1clock~1advance/post" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate11.evaluated;
+const evaluated0 = validate14.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -534,20 +659,20 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate11.errors = vErrors;
+validate14.errors = vErrors;
 return errors === 0;
 }
-validate11.evaluated = {"props":{"seconds":true},"dynamicProps":false,"dynamicItems":false};
+validate14.evaluated = {"props":{"seconds":true},"dynamicProps":false,"dynamicItems":false};
 
-const v9 = validate12;
-const schema20 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1journal/get/parameters/0/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1journal/get/parameters/0/schema"};
-const schema21 = {"type":"integer","minimum":0};
+const v12 = validate15;
+const schema26 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1journal/get/parameters/0/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1journal/get/parameters/0/schema"};
+const schema27 = {"type":"integer","minimum":0};
 
-function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1journal/get/parameters/0/schema" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate12.evaluated;
+const evaluated0 = validate15.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -576,21 +701,62 @@ vErrors.push(err1);
 errors++;
 }
 }
-validate12.errors = vErrors;
+validate15.errors = vErrors;
 return errors === 0;
 }
-validate12.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate15.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v10 = validate13;
-const schema22 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1requests/get/parameters/0/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1requests/get/parameters/0/schema"};
-const schema23 = {"type":"string","minLength":1};
-const func0 = ucs2length;
+const v13 = validate16;
+const schema28 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1journal~1events/get/parameters/0/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1journal~1events/get/parameters/0/schema"};
+const schema29 = {"type":"integer","minimum":0,"default":0};
 
-function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1journal~1events/get/parameters/0/schema" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate16.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+const err0 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1journal~1events/get/parameters/0/schema/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(typeof data == "number"){
+if(data < 0 || isNaN(data)){
+const err1 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1journal~1events/get/parameters/0/schema/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+validate16.errors = vErrors;
+return errors === 0;
+}
+validate16.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const v14 = validate17;
+const schema30 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1requests/get/parameters/0/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1requests/get/parameters/0/schema"};
+const schema31 = {"type":"string","minLength":1};
+
+function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1requests/get/parameters/0/schema" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate13.evaluated;
+const evaluated0 = validate17.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -619,20 +785,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate13.errors = vErrors;
+validate17.errors = vErrors;
 return errors === 0;
 }
-validate13.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate17.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v11 = validate14;
-const schema24 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1requests/get/parameters/1/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1requests/get/parameters/1/schema"};
-const schema25 = {"type":"integer","minimum":0,"default":0};
+const v15 = validate18;
+const schema32 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1requests/get/parameters/1/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1requests/get/parameters/1/schema"};
+const schema33 = {"type":"integer","minimum":0,"default":0};
 
-function validate14(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1requests/get/parameters/1/schema" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate14.evaluated;
+const evaluated0 = validate18.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -661,20 +827,20 @@ vErrors.push(err1);
 errors++;
 }
 }
-validate14.errors = vErrors;
+validate18.errors = vErrors;
 return errors === 0;
 }
-validate14.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate18.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v12 = validate15;
-const schema26 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1pact/get/parameters/0/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1pact/get/parameters/0/schema"};
-const schema27 = {"type":"string","minLength":1,"maxLength":256};
+const v16 = validate19;
+const schema34 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1pact/get/parameters/0/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1pact/get/parameters/0/schema"};
+const schema35 = {"type":"string","minLength":1,"maxLength":256};
 
-function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1pact/get/parameters/0/schema" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate15.evaluated;
+const evaluated0 = validate19.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -713,20 +879,20 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate15.errors = vErrors;
+validate19.errors = vErrors;
 return errors === 0;
 }
-validate15.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate19.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v13 = validate16;
-const schema28 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1pact/get/parameters/1/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1pact/get/parameters/1/schema"};
-const schema29 = {"type":"string","minLength":1,"maxLength":256};
+const v17 = validate20;
+const schema36 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1pact/get/parameters/1/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1pact/get/parameters/1/schema"};
+const schema37 = {"type":"string","minLength":1,"maxLength":256};
 
-function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1pact/get/parameters/1/schema" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate16.evaluated;
+const evaluated0 = validate20.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -765,20 +931,20 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate16.errors = vErrors;
+validate20.errors = vErrors;
 return errors === 0;
 }
-validate16.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate20.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v14 = validate17;
-const schema30 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1pact/get/parameters/2/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1pact/get/parameters/2/schema"};
-const schema31 = {"type":"integer","enum":[3,4],"default":4};
+const v18 = validate21;
+const schema38 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1pact/get/parameters/2/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1pact/get/parameters/2/schema"};
+const schema39 = {"type":"integer","enum":[3,4],"default":4};
 
-function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1pact/get/parameters/2/schema" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate17.evaluated;
+const evaluated0 = validate21.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -796,7 +962,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data === 3) || (data === 4))){
-const err1 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1pact/get/parameters/2/schema/enum",keyword:"enum",params:{allowedValues: schema31.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1pact/get/parameters/2/schema/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -805,20 +971,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate17.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }
-validate17.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate21.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v15 = validate18;
-const schema32 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1provider-states/post","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1provider-states/post/requestBody/content/application~1json/schema"};
-const schema33 = {"type":"object","required":["state"],"properties":{"state":{"type":"string","maxLength":256,"description":"A state GET /__mock/pact writes; the empty string (an interaction without one) changes nothing."},"params":{"type":"object"},"action":{"type":"string","enum":["setup","teardown"],"default":"setup"}}};
+const v19 = validate22;
+const schema40 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1provider-states/post","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1provider-states/post/requestBody/content/application~1json/schema"};
+const schema41 = {"type":"object","required":["state"],"properties":{"state":{"type":"string","maxLength":256,"description":"A state GET /__mock/pact writes; the empty string (an interaction without one) changes nothing."},"params":{"type":"object"},"action":{"type":"string","enum":["setup","teardown"],"default":"setup"}}};
 
-function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/body/paths/~1__mock~1provider-states/post" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate18.evaluated;
+const evaluated0 = validate22.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -889,7 +1055,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!((data2 === "setup") || (data2 === "teardown"))){
-const err5 = {instancePath:instancePath+"/action",schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1provider-states/post/requestBody/content/application~1json/schema/properties/action/enum",keyword:"enum",params:{allowedValues: schema33.properties.action.enum},message:"must be equal to one of the allowed values"};
+const err5 = {instancePath:instancePath+"/action",schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1provider-states/post/requestBody/content/application~1json/schema/properties/action/enum",keyword:"enum",params:{allowedValues: schema41.properties.action.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -909,20 +1075,20 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate18.errors = vErrors;
+validate22.errors = vErrors;
 return errors === 0;
 }
-validate18.evaluated = {"props":{"state":true,"params":true,"action":true},"dynamicProps":false,"dynamicItems":false};
+validate22.evaluated = {"props":{"state":true,"params":true,"action":true},"dynamicProps":false,"dynamicItems":false};
 
-const v16 = validate19;
-const schema34 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1overrides/put","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1overrides/put/requestBody/content/application~1json/schema"};
-const schema35 = {"type":"object","required":["operation","status"],"additionalProperties":false,"properties":{"operation":{"type":"string"},"status":{"type":"integer","minimum":100,"maximum":599},"body":{"description":"The JSON body to answer with (any JSON value)."},"headers":{"type":"object","additionalProperties":{"type":"string"}},"unchecked":{"type":"boolean","default":false},"once":{"type":"boolean","description":"Answer only the next request to the operation (the same as times 1)."},"times":{"type":"integer","minimum":1,"maximum":1000000,"description":"Answer the next `times` requests to the operation, then step aside (absent, until reset)."}}};
+const v20 = validate23;
+const schema42 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1overrides/put","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1overrides/put/requestBody/content/application~1json/schema"};
+const schema43 = {"type":"object","required":["operation","status"],"additionalProperties":false,"properties":{"operation":{"type":"string"},"status":{"type":"integer","minimum":100,"maximum":599},"body":{"description":"The JSON body to answer with (any JSON value)."},"headers":{"type":"object","additionalProperties":{"type":"string"}},"unchecked":{"type":"boolean","default":false},"once":{"type":"boolean","description":"Answer only the next request to the operation (the same as times 1)."},"times":{"type":"integer","minimum":1,"maximum":1000000,"description":"Answer the next `times` requests to the operation, then step aside (absent, until reset)."}}};
 
-function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/body/paths/~1__mock~1overrides/put" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate19.evaluated;
+const evaluated0 = validate23.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1107,20 +1273,50 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate19.errors = vErrors;
+validate23.errors = vErrors;
 return errors === 0;
 }
-validate19.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const v17 = validate20;
-const schema36 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1scenarios/put","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1scenarios/put/requestBody/content/application~1json/schema"};
-const schema37 = {"type":"object","additionalProperties":false,"properties":{"latencyMs":{"type":"number","minimum":0,"maximum":60000,"description":"Milliseconds added before answering every /v1 request."},"operations":{"type":"object","description":"Per operation of spec/openapi.yaml (getAgent, deployAgent, executeAgentTask).","additionalProperties":{"type":"object","properties":{"latencyMs":{"type":"number","minimum":0,"maximum":60000},"errorStatus":{"type":"integer","description":"An error status the operation documents (e.g. 500, 429); answered with its example."},"errorRatio":{"type":"number","minimum":0,"maximum":1,"default":1,"description":"Share of requests that get errorStatus, drawn from the seeded random source."}}}},"rateLimit":{"type":"object","required":["limit","windowSeconds"],"description":"At most `limit` /v1 requests per window on the mock's clock; beyond it 429 with Retry-After.","properties":{"limit":{"type":"integer","minimum":1},"windowSeconds":{"type":"number","exclusiveMinimum":0,"maximum":3600}}},"taskFailureRatio":{"type":"number","minimum":0,"maximum":1,"description":"Share of new tasks that end failed (default 0.1, or --failure-ratio)."}}};
+const v21 = validate24;
+const schema44 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1overrides~1%7BoperationId%7D/delete/parameters/0/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1overrides~1%7BoperationId%7D/delete/parameters/0/schema"};
+const schema45 = {"type":"string"};
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1overrides~1%7BoperationId%7D/delete/parameters/0/schema" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate24.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1overrides~1%7BoperationId%7D/delete/parameters/0/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate24.errors = vErrors;
+return errors === 0;
+}
+validate24.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const v22 = validate25;
+const schema46 = {"$id":"https://agent-registry.kit/control-plane/body/paths/~1__mock~1scenarios/put","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1scenarios/put/requestBody/content/application~1json/schema"};
+const schema47 = {"type":"object","additionalProperties":false,"properties":{"latencyMs":{"type":"number","minimum":0,"maximum":60000,"description":"Milliseconds added before answering every /v1 request."},"operations":{"type":"object","description":"Per operation of spec/openapi.yaml (getAgent, deployAgent, executeAgentTask).","additionalProperties":{"type":"object","properties":{"latencyMs":{"type":"number","minimum":0,"maximum":60000},"errorStatus":{"type":"integer","description":"An error status the operation documents (e.g. 500, 429); answered with its example."},"errorRatio":{"type":"number","minimum":0,"maximum":1,"default":1,"description":"Share of requests that get errorStatus, drawn from the seeded random source."}}}},"rateLimit":{"type":"object","required":["limit","windowSeconds"],"description":"At most `limit` /v1 requests per window on the mock's clock; beyond it 429 with Retry-After.","properties":{"limit":{"type":"integer","minimum":1},"windowSeconds":{"type":"number","exclusiveMinimum":0,"maximum":3600}}},"taskFailureRatio":{"type":"number","minimum":0,"maximum":1,"description":"Share of new tasks that end failed (default 0.1, or --failure-ratio)."}}};
+
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/body/paths/~1__mock~1scenarios/put" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
+const evaluated0 = validate25.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1430,21 +1626,21 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate20.errors = vErrors;
+validate25.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const v18 = validate21;
-const schema38 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1sessions~1%7BsessionId%7D/delete/parameters/0/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1sessions~1%7BsessionId%7D/delete/parameters/0/schema"};
-const schema39 = {"type":"string","pattern":"^[A-Za-z0-9._~-]{1,64}$","description":"1 to 64 characters of A-Z, a-z, 0-9 and `. _ ~ -`; any other id is a 400."};
+const v23 = validate26;
+const schema48 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1sessions~1%7BsessionId%7D/delete/parameters/0/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1sessions~1%7BsessionId%7D/delete/parameters/0/schema"};
+const schema49 = {"type":"string","pattern":"^[A-Za-z0-9._~-]{1,64}$","description":"1 to 64 characters of A-Z, a-z, 0-9 and `. _ ~ -`; any other id is a 400."};
 const pattern0 = new RegExp("^[A-Za-z0-9._~-]{1,64}$", "u");
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1sessions~1%7BsessionId%7D/delete/parameters/0/schema" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate21.evaluated;
+const evaluated0 = validate26.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1473,19 +1669,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate21.errors = vErrors;
+validate26.errors = vErrors;
 return errors === 0;
 }
-validate21.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate26.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v19 = validate22;
-const schema40 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1sessions~1%7BsessionId%7D~1reset/post/parameters/0/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1sessions~1%7BsessionId%7D~1reset/post/parameters/0/schema"};
+const v24 = validate27;
+const schema50 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1sessions~1%7BsessionId%7D~1reset/post/parameters/0/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1sessions~1%7BsessionId%7D~1reset/post/parameters/0/schema"};
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1sessions~1%7BsessionId%7D~1reset/post/parameters/0/schema" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate22.evaluated;
+const evaluated0 = validate27.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1514,32 +1710,37 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate22.errors = vErrors;
+validate27.errors = vErrors;
 return errors === 0;
 }
-validate22.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate27.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
     return {
     "parameter /paths/~1__mock~1agents/get/parameters/0/schema": v0,
     "parameter /paths/~1__mock~1agents/get/parameters/1/schema": v1,
     "parameter /paths/~1__mock~1agents/get/parameters/2/schema": v2,
     "mockCreateAgent body": v3,
-    "parameter /paths/~1__mock~1agents~1{agentId}~1status/put/parameters/0/schema": v4,
-    "mockSetAgentStatus body": v5,
-    "mockCreateTask body": v6,
-    "parameter /paths/~1__mock~1tasks~1{taskId}/get/parameters/0/schema": v7,
-    "mockAdvanceClock body": v8,
-    "parameter /paths/~1__mock~1journal/get/parameters/0/schema": v9,
-    "parameter /paths/~1__mock~1requests/get/parameters/0/schema": v10,
-    "parameter /paths/~1__mock~1requests/get/parameters/1/schema": v11,
-    "parameter /paths/~1__mock~1pact/get/parameters/0/schema": v12,
-    "parameter /paths/~1__mock~1pact/get/parameters/1/schema": v13,
-    "parameter /paths/~1__mock~1pact/get/parameters/2/schema": v14,
-    "mockChangeProviderState body": v15,
-    "mockSetOverride body": v16,
-    "mockSetScenarios body": v17,
-    "parameter /paths/~1__mock~1sessions~1{sessionId}/delete/parameters/0/schema": v18,
-    "parameter /paths/~1__mock~1sessions~1{sessionId}~1reset/post/parameters/0/schema": v19,
+    "parameter /paths/~1__mock~1agents~1{agentId}/get/parameters/0/schema": v4,
+    "parameter /paths/~1__mock~1agents~1{agentId}~1status/put/parameters/0/schema": v5,
+    "mockSetAgentStatus body": v6,
+    "parameter /paths/~1__mock~1tasks/get/parameters/0/schema": v7,
+    "parameter /paths/~1__mock~1tasks/get/parameters/1/schema": v8,
+    "mockCreateTask body": v9,
+    "parameter /paths/~1__mock~1tasks~1{taskId}/get/parameters/0/schema": v10,
+    "mockAdvanceClock body": v11,
+    "parameter /paths/~1__mock~1journal/get/parameters/0/schema": v12,
+    "parameter /paths/~1__mock~1journal~1events/get/parameters/0/schema": v13,
+    "parameter /paths/~1__mock~1requests/get/parameters/0/schema": v14,
+    "parameter /paths/~1__mock~1requests/get/parameters/1/schema": v15,
+    "parameter /paths/~1__mock~1pact/get/parameters/0/schema": v16,
+    "parameter /paths/~1__mock~1pact/get/parameters/1/schema": v17,
+    "parameter /paths/~1__mock~1pact/get/parameters/2/schema": v18,
+    "mockChangeProviderState body": v19,
+    "mockSetOverride body": v20,
+    "parameter /paths/~1__mock~1overrides~1{operationId}/delete/parameters/0/schema": v21,
+    "mockSetScenarios body": v22,
+    "parameter /paths/~1__mock~1sessions~1{sessionId}/delete/parameters/0/schema": v23,
+    "parameter /paths/~1__mock~1sessions~1{sessionId}~1reset/post/parameters/0/schema": v24,
     };
   }
 }

@@ -176,6 +176,24 @@ describe('control plane', () => {
     expect(wrong.headers.allow).toBe('DELETE, GET');
   });
 
+  it("removes one operation's override and leaves the others; one without an override, or no operation, is 404", async () => {
+    const agent = '/v1/agents/agt_WCC01FaiMscDbRzp';
+    expect((await send('PUT', '/__mock/overrides', { operation: 'getAgent', status: 404 })).status).toBe(200);
+    expect((await send('PUT', '/__mock/overrides', { operation: 'executeAgentTask', status: 409 })).status).toBe(200);
+    expect((await send('GET', agent)).status).toBe(404);
+    expect((await send('DELETE', '/__mock/overrides/getAgent')).status).toBe(204);
+    expect((await send('GET', agent)).status).toBe(200);
+    expect((await send('GET', '/__mock/overrides')).json()).toEqual({
+      overrides: [{ operationId: 'executeAgentTask', status: 409 }],
+    });
+    expect((await send('DELETE', '/__mock/overrides/getAgent')).status).toBe(204);
+    const unknown = await send('DELETE', '/__mock/overrides/noSuchOperation');
+    expect(unknown.status).toBe(404);
+    expect(unknown.json().detail).toBe('No operation of the spec is named noSuchOperation.');
+    expect((await send('DELETE', '/__mock/overrides/executeAgentTask')).status).toBe(204);
+    expect((await send('GET', '/__mock/overrides')).json()).toEqual({ overrides: [] });
+  });
+
   it('reports its health', async () => {
     expect((await send('GET', '/__mock/health')).json()).toEqual({ status: 'ok', seed: 42, agents: 36, tasks: 0 });
   });
@@ -406,19 +424,23 @@ describe('the control plane through its narrow host interface', () => {
         list: () => ({ total: 0, agents: [] }),
         setStatus: () => undefined,
         findTask: () => undefined,
+        listTasks: () => [],
+        getJson: () => undefined,
         seedAgent: () => ({ ok: false as const, status: 400 as const, errors: [] }),
         seedTask: () => ({ ok: false as const, status: 400 as const, errors: [] }),
         statusOf: () => undefined,
       },
       clock: { now: () => START, offset: 0 },
-      journal: { capacity: 5, entries: () => [], entriesAfter: () => [], clear: () => {} },
+      journal: { capacity: 5, entries: () => [], entriesAfter: () => [], clear: () => {}, subscribe: () => () => {} },
       coverage: { report: () => ({}) as ReturnType<Coverage['report']>, reset: () => {} },
-      pact: { exchanges: () => [], clear: () => {} },
+      pact: { parts: async () => [], clear: () => {} },
       scenarios: { config: {}, taskFailureRatio: 0.5 },
       advanceClock: () => Promise.resolve(),
       configureScenarios: () => Promise.resolve(),
+      overrides: new Map(),
       setOverride: async () => {},
       clearOverrides: async () => {},
+      removeOverride: async () => false,
       reset: () => {
         resets += 1;
       },

@@ -1,6 +1,6 @@
 // The control plane under /__mock/ (documented in mocks/control-plane/control-plane.yaml): routes, query and body validation come from
 // that document; each operation is one entry of a table that must cover its operationIds.
-import { findOperation, type ValidationError } from '../../spec/index.ts';
+import { findOperation, type OperationId, type ValidationError } from '../../spec/index.ts';
 import { clockStepProblem, type Clock } from '../core/clock.ts';
 import {
   controlOperations,
@@ -9,20 +9,27 @@ import {
   type ControlOperationSpec,
 } from './control-plane-schemas.ts';
 import { toControlPlaneTask } from './control-plane-task.ts';
+import { journalStream } from './journal-stream.ts';
 import type { operations } from './control-plane-types.generated.ts';
 import type { Coverage } from '../core/steering/coverage.ts';
 import type { Journal } from '../core/steering/journal.ts';
 import { recordedRequests } from '../core/steering/recorded-requests.ts';
-import { jsonResponse, jsonValueResponse, noContent, type MockRequest, type MockResponse } from '../core/mock-http.ts';
+import {
+  jsonResponse,
+  jsonValueResponse,
+  noContent,
+  partedJsonResponse,
+  type MockRequest,
+  type MockResponse,
+} from '../core/mock-http.ts';
 import { problemResponse } from '../core/problems.ts';
 import { readJsonBody } from '../core/request/request-body.ts';
 import { createRouter } from '../core/router.ts';
 import { scenarioErrors, type ScenarioConfig, type Scenarios } from '../core/steering/scenarios.ts';
-import { sessionIdProblem, type SessionRegistry, type SessionTarget } from '../core/sessions.ts';
+import { sessionIdProblem, type SessionRegistry, type SessionTarget } from '../core/sessions/sessions.ts';
 import { buildOverrideFrom, OverrideError, overrideFieldPath, type BuiltOverride } from '../core/steering/overrides.ts';
 import type { AgentStore, SeedOutcome } from '../state/store.ts';
 import { MockInputError } from '../core/input-error.ts';
-import { buildPact, pactText } from '../pact/pact-document.ts';
 import type { PactLog } from '../pact/pact-log.ts';
 import { applyStateChange, type StateChange } from '../pact/provider-state.ts';
 
@@ -31,13 +38,23 @@ export interface ControlPlaneHost {
   readonly seed: number;
   readonly store: Pick<
     AgentStore,
-    'agentCount' | 'taskCount' | 'maxTasks' | 'list' | 'setStatus' | 'findTask' | 'seedAgent' | 'seedTask' | 'statusOf'
+    | 'agentCount'
+    | 'taskCount'
+    | 'maxTasks'
+    | 'list'
+    | 'setStatus'
+    | 'findTask'
+    | 'listTasks'
+    | 'getJson'
+    | 'seedAgent'
+    | 'seedTask'
+    | 'statusOf'
   >;
   readonly clock: Pick<Clock, 'now' | 'offset'>;
-  readonly journal: Pick<Journal, 'capacity' | 'entries' | 'entriesAfter' | 'clear'>;
+  readonly journal: Pick<Journal, 'capacity' | 'entries' | 'entriesAfter' | 'clear' | 'subscribe'>;
   readonly coverage: Pick<Coverage, 'report' | 'reset'>;
   /** The exchanges a pact is written from (shared by every session). */
-  readonly pact: Pick<PactLog, 'exchanges' | 'clear'>;
+  readonly pact: Pick<PactLog, 'parts' | 'clear'>;
   readonly scenarios: Pick<Scenarios, 'config' | 'taskFailureRatio'>;
   /** Back to the seed. */
   reset(): void;
@@ -49,9 +66,13 @@ export interface ControlPlaneHost {
   configureScenarios(config: ScenarioConfig): Promise<void>;
   /** The live sessions; undefined when sessions are off (and in a session's own core). */
   readonly sessions?: Pick<SessionRegistry<ControlledSession>, 'max' | 'maxRecords' | 'list' | 'get' | 'delete'>;
+  /** The answers overrides give now, by operation. */
+  readonly overrides: ReadonlyMap<string, { status: number }>;
   /** Answers an operation with a built (and, unless asked not to, checked) override until reset. */
   setOverride(override: BuiltOverride): Promise<void>;
   clearOverrides(): Promise<void>;
+  /** Removes one operation's override; false when it had none. */
+  removeOverride(operationId: OperationId): Promise<boolean>;
 }
 
 /** What the control plane uses of a session's core. */
@@ -143,6 +164,22 @@ const controlHandlers = {
     const page = host.store.list({ offset, limit, ...(query.status !== undefined && { status: query.status }) });
     return jsonValueResponse(200, { total: page.total, offset, limit, agents: page.agents });
   },
+  mockGetAgent: ({ params, instance }, host) => {
+    const agentId = params.agentId ?? '';
+    const json = host.store.getJson(agentId);
+    if (json === undefined)
+      return problemResponse('agent-not-found', { detail: `No agent has the id ${agentId.slice(0, 200)}.`, instance });
+    return jsonResponse(200, json);
+  },
+  mockListTasks: ({ query }, host) =>
+    jsonValueResponse(200, {
+      now: new Date(host.clock.now()).toISOString(),
+      tasks: host.store.listTasks(query.limit ?? 100, query.agentId).map(toControlPlaneTask),
+    }),
+  mockListOverrides: (_request, host) =>
+    jsonValueResponse(200, {
+      overrides: [...host.overrides].map(([operationId, { status }]) => ({ operationId, status })),
+    }),
   mockSetAgentStatus: async ({ params, body, instance }, host) => {
     const agentId = params.agentId ?? '';
     const agent = host.store.setStatus(agentId, body.status);
@@ -178,6 +215,15 @@ const controlHandlers = {
     await host.clearOverrides();
     return noContent();
   },
+  mockRemoveOverride: async ({ params, instance }, host) => {
+    // Idempotent as DELETE is: an operation without an override is already as asked; a name no operation has is a 404.
+    const operationId = params.operationId ?? '';
+    const operation = findOperation(operationId);
+    if (operation?.operationId !== operationId)
+      return problemResponse('not-found', { detail: `No operation of the spec is named ${operationId}.`, instance });
+    await host.removeOverride(operation.operationId);
+    return noContent();
+  },
   mockGetTask: ({ params, instance }, host) => {
     const task = host.store.findTask(params.taskId ?? '');
     if (!task)
@@ -203,6 +249,7 @@ const controlHandlers = {
     const limit = Math.min(query.limit ?? host.journal.capacity, host.journal.capacity);
     return jsonValueResponse(200, { capacity: host.journal.capacity, entries: host.journal.entries(limit) });
   },
+  mockStreamJournal: ({ query }, host) => journalStream(host.journal, query.after ?? 0),
   mockListRequests: ({ query, instance }, host) => {
     // The schema requires a non-empty text; which texts name an operation, the spec's operations say.
     const name: unknown = query.operation;
@@ -228,16 +275,14 @@ const controlHandlers = {
     await host.persist();
     return noContent();
   },
-  mockGetPact: ({ query }, host) =>
-    jsonResponse(
+  mockGetPact: async ({ query }, host) =>
+    partedJsonResponse(
       200,
-      pactText(
-        buildPact(host.pact.exchanges(), {
-          consumer: query.consumer,
-          provider: query.provider,
-          pactSpecification: query.version ?? 4,
-        }),
-      ),
+      await host.pact.parts({
+        consumer: query.consumer,
+        provider: query.provider,
+        pactSpecification: query.version ?? 4,
+      }),
     ),
   mockClearPact: (_request, host) => {
     host.pact.clear();

@@ -44,6 +44,8 @@ export interface CoreDocuments {
    * removed after its last; true when that changed the document (written with the current batch).
    */
   overrideUsed(operationId: OperationId): boolean;
+  /** Removes one operation's override, durably; false when it had none. */
+  removeOverride(operationId: OperationId): Promise<boolean>;
   /** After a reset of scenarios, overrides and clock: records them as the reset left them (part of the current batch). */
   afterReset(): void;
 }
@@ -123,6 +125,11 @@ export function createCoreDocuments(parts: CoreDocumentParts): CoreDocuments {
       await persist();
     },
     overrideUsed: (operationId) => overrides.used(operationId),
+    async removeOverride(operationId) {
+      if (!overrides.delete(operationId)) return false;
+      await persist();
+      return true;
+    },
     afterReset() {
       clockTarget = clock.offset;
       overrides.clear();
@@ -140,7 +147,13 @@ export function createCoreDocuments(parts: CoreDocumentParts): CoreDocuments {
 function createOverrideDocument(
   storage: Storage,
   table: Map<OperationId, BuiltOverride['response']>,
-): { set(override: BuiltOverride): void; clear(): void; follow(): void; used(operationId: OperationId): boolean } {
+): {
+  set(override: BuiltOverride): void;
+  clear(): void;
+  delete(operationId: OperationId): boolean;
+  follow(): void;
+  used(operationId: OperationId): boolean;
+} {
   // What each override was built from, as JSON text, kept only where it is written: a parsed body costs many times its
   // text (1 MiB of `[{},{},…]` is ~22 MB of heap), and in memory the answer's text in `table` is all that is served.
   const inputs = new Map<OperationId, string>();
@@ -193,6 +206,13 @@ function createOverrideDocument(
         const { once: _once, ...rest } = count.input;
         inputs.set(operationId, JSON.stringify({ ...rest, times: count.left }));
       }
+      write();
+      return true;
+    },
+    delete(operationId) {
+      if (!table.delete(operationId)) return false;
+      counted.delete(operationId);
+      inputs.delete(operationId);
       write();
       return true;
     },

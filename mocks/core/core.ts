@@ -6,7 +6,7 @@ import { handleControlRequest } from '../control-plane/control-plane.ts';
 import { Coverage } from './steering/coverage.ts';
 import { isForeignPage, preflight, refuseCrossSite, withCors, type CorsOrigins } from './request/cors.ts';
 import { MockInputError } from './input-error.ts';
-import { DEFAULT_JOURNAL_SIZE, Journal, JOURNAL_BODY_LIMIT, journalText } from './steering/journal.ts';
+import { DEFAULT_JOURNAL_SIZE, Journal } from './steering/journal.ts';
 import { consoleLogger, type Logger } from './logger.ts';
 import type { MockRequest, MockResponse } from './mock-http.ts';
 import type { BuiltOverride } from './steering/overrides.ts';
@@ -24,15 +24,17 @@ import {
   SessionRegistry,
   createSessionRouting,
   type SessionOptions,
-} from './sessions.ts';
+} from './sessions/sessions.ts';
+import { recordsHeld, sessionRoom, type SessionRoom, type SessionShare } from './sessions/session-records.ts';
+import { recordAnswer } from './steering/answer-recording.ts';
 import { getOperation, type OperationId } from '../../spec/index.ts';
 import { createMemoryStorage } from '../storage/memory/memory-storage.ts';
-import { StorageWriteError, type Storage } from '../storage/storage.ts';
+import type { Storage } from '../storage/storage.ts';
 import type { CatalogueCache } from '../state/catalogue-cache.ts';
 import { AgentStore, DEFAULT_FAILURE_RATIO } from '../state/store.ts';
 import { operationTable } from '../operations/operation-table.ts';
-import { PactLog } from '../pact/pact-log.ts';
-import { providerStateName, providerStateOf } from '../pact/provider-state.ts';
+import { PactLog, type PactShare } from '../pact/pact-log.ts';
+import { ProviderStateMarks } from '../pact/provider-state.ts';
 
 /** The seed used when none is given (MOCK_SEED). */
 export const DEFAULT_SEED = 42;
@@ -97,7 +99,7 @@ export interface MockCoreOptions {
   /** Waits a scenario's latency (default a timer); a test injects one that records instead of waiting. */
   sleep?: (ms: number) => Promise<void>;
   /**
-   * Sessions (mocks/core/sessions.ts): a request naming one (X-Mock-Session header, mock-session cookie) gets a store, clock,
+   * Sessions (mocks/core/sessions/sessions.ts): a request naming one (X-Mock-Session header, mock-session cookie) gets a store, clock,
    * scenarios and journal of its own. Bounds: 100 sessions and 100,000 records by default; `false` or `{ max: 0 }` turns
    * them off (a request naming a session then gets a 400). Sessions live in memory only, whatever `storage` is.
    */
@@ -160,12 +162,16 @@ export interface MockCore {
   configureScenarios(config: ScenarioConfig): Promise<void>;
   /** Answers of operations set by a test (`setOverride`), until `clearOverrides` or `reset`. */
   readonly overrides: ReadonlyMap<OperationId, BuiltOverride['response']>;
+  /** What POST /__mock/provider-states set up since the last reset (the console's "decided by" reads it). */
+  readonly providerStates: ProviderStateMarks;
   /**
    * From now on, answers the override's operation with its answer (built and checked by `buildOverride`). Kept in the
    * storage like the scenarios (a restart with --state, every replica); resolves once durable.
    */
   setOverride(override: BuiltOverride): Promise<void>;
   clearOverrides(): Promise<void>;
+  /** Removes one operation's override (the others stay); resolves false when that operation had none. */
+  removeOverride(operationId: OperationId): Promise<boolean>;
 }
 
 const sleepFor = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -201,64 +207,6 @@ interface SessionParent {
   clock: Clock;
   catalogue: CatalogueCache;
   authenticator: Authenticator;
-}
-
-/** What a session may hold, in records (`--session-records`): one bound for all sessions together and for each. */
-interface SessionShare {
-  maxRecords: number;
-}
-
-/** Bytes of an override's answer that count as one record against the sessions' bound. */
-const OVERRIDE_BYTES_PER_RECORD = 1024;
-
-/** What a core holds, in records (`MockCore.records`). */
-function recordsHeld(
-  store: AgentStore,
-  journal: Journal,
-  overrides: ReadonlyMap<OperationId, BuiltOverride['response']>,
-): number {
-  let held = store.heldRecords + store.taskCount + journal.size;
-  for (const response of overrides.values()) held += overrideRecords(response);
-  return held;
-}
-
-/** What a session's core asks of its share of `--session-records`. */
-interface SessionRoom {
-  /** Whether one more record fits. */
-  hasRoom: () => boolean;
-  /** Why an override would not fit (a StorageWriteError: the 503 `state-not-saved`), or undefined when it does. */
-  overrideMisfit: (override: BuiltOverride) => StorageWriteError | undefined;
-}
-
-/**
- * A session's room, with its journal counted full (a ring that fills as requests come and is never refused): whether
- * it may keep one more record, and why an override would not fit (undefined when it does).
- */
-function sessionRoom(
-  share: SessionShare,
-  held: () => number,
-  journal: Journal,
-  overrides: ReadonlyMap<OperationId, BuiltOverride['response']>,
-): SessionRoom {
-  const reserved = () => held() + journal.capacity - journal.size;
-  return {
-    hasRoom: () => reserved() < share.maxRecords,
-    overrideMisfit(override) {
-      const replaced = overrides.get(override.operation.operationId);
-      const size = overrideRecords(override.response);
-      if (reserved() - (replaced ? overrideRecords(replaced) : 0) + size <= share.maxRecords) return undefined;
-      return new StorageWriteError(
-        `the override's answer (${size} records, one per KiB) does not fit this session's share of --session-records`,
-      );
-    },
-  };
-}
-
-/** An override's answer in records: one per KiB begun of its body and headers. */
-function overrideRecords(response: MockResponse): number {
-  let bytes = response.body.length;
-  for (const [name, value] of Object.entries(response.headers)) bytes += name.length + value.length;
-  return Math.ceil(bytes / OVERRIDE_BYTES_PER_RECORD);
 }
 
 /**
@@ -322,6 +270,35 @@ function createStore(
   });
 }
 
+/** The front door: repeated headers refused, CORS preflights answered, cross-site control requests refused. */
+function frontDoor(
+  corsOrigins: CorsOrigins,
+  api: Dispatch,
+  control: (request: MockRequest) => MockResponse | Promise<MockResponse>,
+): Dispatch {
+  return (request, trace) => {
+    const repeated = refuseRepeatedHeaders(request);
+    if (repeated) return repeated;
+    const isControl = isControlPath(request.path);
+    const cors = preflight(corsOrigins, request, isControl);
+    if (cors) return cors;
+    if (isControl) return refuseCrossSite(corsOrigins, request) ?? control(request);
+    return api(request, trace);
+  };
+}
+
+/** Routes a request naming a session to it, anything else to `answer`. */
+function inSession(
+  routeToSession: (request: MockRequest) => MockResponse | Promise<MockResponse> | undefined,
+  answer: (request: MockRequest) => MockResponse | Promise<MockResponse>,
+): (request: MockRequest) => MockResponse | Promise<MockResponse> {
+  // The default session pays two property reads for sessions: no header and no cookie means no lookup at all.
+  return (request) =>
+    (request.headers[SESSION_HEADER] !== undefined || request.headers.cookie !== undefined
+      ? routeToSession(request)
+      : undefined) ?? answer(request);
+}
+
 /**
  * A core; with `parent`, the core of one session (it shares the parent's coverage, catalogue and token cache, follows
  * its clock), holding at most `share`.
@@ -339,13 +316,15 @@ function assembleCore(
   const storage = options.storage ?? createMemoryStorage();
   const scenarios = new Scenarios(seed, { taskFailureRatio: options.failureRatio ?? DEFAULT_FAILURE_RATIO });
   const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
-  const room: SessionRoom | undefined =
-    share && sessionRoom(share, () => recordsHeld(store, journal, overrides), journal, overrides);
+  const providerStates = new ProviderStateMarks();
+  const pact = parent?.pact ?? new PactLog();
+  // What a session's answers added to the pact log counts among what it holds, for as long as the log keeps it.
+  const held = () => recordsHeld(store, journal, overrides) + (share ? pact.sessionRecords(share.id) : 0);
+  const room: SessionRoom | undefined = share && sessionRoom(share, held, journal, overrides);
   const store = createStore(options, { seed, clock, storage, scenarios, parent, room });
   const authenticator: Authenticator =
     parent?.authenticator ?? createAuthenticator(options.jwtSecret ?? DEFAULT_JWT_SECRET, options.wallClock);
   const coverage = parent?.coverage ?? new Coverage();
-  const pact = parent?.pact ?? new PactLog();
   const documents = createCoreDocuments({
     storage,
     clock,
@@ -371,15 +350,7 @@ function assembleCore(
     overrides,
     overrideUsed: (operationId) => documents.overrideUsed(operationId),
   });
-  const dispatch: Dispatch = (request, trace) => {
-    const repeated = refuseRepeatedHeaders(request);
-    if (repeated) return repeated;
-    const control = isControlPath(request.path);
-    const cors = preflight(corsOrigins, request, control);
-    if (cors) return cors;
-    if (control) return refuseCrossSite(corsOrigins, request) ?? handleControlRequest(core, request);
-    return dispatchApi(request, trace);
-  };
+  const dispatch = frontDoor(corsOrigins, dispatchApi, (request) => handleControlRequest(core, request));
   const answerOnce =
     options.dispatchLayer?.(dispatch, { scenarios, clock, isControlPath, operationOf, readsOf: createReadsOf() }) ??
     dispatch;
@@ -390,15 +361,19 @@ function assembleCore(
   // A session's own core answers whatever reaches it: only the default core routes to sessions.
   const routeToSession = parent === undefined ? createSessionRouting(sessions, corsOrigins) : () => undefined;
 
-  const answer = createAnswer({ answerOnce, corsOrigins, coverage, journal, clock, logger, pact, store });
-  const answerNow = (request: MockRequest): MockResponse | Promise<MockResponse> => {
-    // The default session pays two property reads for sessions: no header and no cookie means no lookup at all.
-    const named =
-      request.headers[SESSION_HEADER] !== undefined || request.headers.cookie !== undefined
-        ? routeToSession(request)
-        : undefined;
-    return named ?? answer(request);
-  };
+  const answer = createAnswer({
+    answerOnce,
+    corsOrigins,
+    coverage,
+    journal,
+    clock,
+    logger,
+    pact,
+    pactShare: room?.pactShare,
+    store,
+    providerStates,
+  });
+  const answerNow = inSession(routeToSession, answer);
   const core: MockCore = {
     store,
     clock,
@@ -414,16 +389,19 @@ function assembleCore(
       return sessions.open(id);
     },
     get records() {
-      return recordsHeld(store, journal, overrides);
+      return held();
     },
     overrides,
+    providerStates,
     setOverride(override) {
       const misfit = room?.overrideMisfit(override);
       return misfit ? Promise.reject(misfit) : documents.setOverride(override);
     },
     clearOverrides: () => documents.clearOverrides(),
+    removeOverride: (operationId) => documents.removeOverride(operationId),
     reset() {
       store.reset();
+      providerStates.clear();
       scenarios.reset();
       journal.clear();
       clock.reset?.();
@@ -465,7 +443,9 @@ interface AnswerParts {
   clock: Clock;
   logger: Logger;
   pact: PactLog;
+  pactShare: PactShare | undefined;
   store: AgentStore;
+  providerStates: ProviderStateMarks;
 }
 
 /**
@@ -474,8 +454,8 @@ interface AnswerParts {
  * node:http listener can answer at once; the closures of `then` are made only for an answer that waits.
  */
 function createAnswer(parts: AnswerParts): (request: MockRequest) => MockResponse | Promise<MockResponse> {
-  const { answerOnce, corsOrigins, coverage, journal, clock, logger, pact, store } = parts;
-  const records = { coverage, journal, clock, pact, store };
+  const { answerOnce, corsOrigins, coverage, journal, clock, logger, pact, pactShare, store, providerStates } = parts;
+  const records = { coverage, journal, clock, pact, pactShare, store, providerStates };
   const finish = (request: MockRequest, response: MockResponse, context: DispatchTrace, started: number) => {
     const control = isControlPath(request.path);
     withCors(corsOrigins, request, response, control);
@@ -506,8 +486,8 @@ function createSessions(options: MockCoreOptions, parent: SessionParent): Sessio
   if (options.sessions === false || options.sessions?.max === 0) return undefined;
   const registry: SessionRegistry<MockCore> = new SessionRegistry<MockCore>(
     {
-      create: () => {
-        const share = { maxRecords: registry.maxRecords };
+      create: (id) => {
+        const share = { maxRecords: registry.maxRecords, id };
         return assembleCore(sessionOptions(options, parent, share), parent, share);
       },
       records: (session) => session.records,
@@ -515,50 +495,4 @@ function createSessions(options: MockCoreOptions, parent: SessionParent): Sessio
     options.sessions ?? {},
   );
   return registry;
-}
-
-/**
- * What an API answer leaves behind: its count in the coverage, its line in the journal and, for an operation of the
- * spec, its exchange for the pact with the provider state it met (exported for the bench's stage costs,
- * benchmarks/probes/request-path.ts).
- */
-export function recordAnswer(
-  parts: { coverage: Coverage; journal: Journal; clock: Clock; pact?: PactLog; store?: Pick<AgentStore, 'statusOf'> },
-  request: MockRequest,
-  response: MockResponse,
-  context: DispatchTrace,
-  started: number,
-): void {
-  parts.coverage.record(context.operationId, request, response, context.scenario);
-  const text = context.bodyText;
-  parts.journal.add({
-    atMs: parts.clock.now(),
-    method: request.method,
-    path: journalText(request.path, 2048),
-    query: journalText(request.query, 2048),
-    operationId: context.operationId,
-    status: response.status,
-    durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-    body: text === null ? null : journalText(text),
-    bodyTruncated: text !== null && text.length > JOURNAL_BODY_LIMIT,
-    ...(context.forcedBy !== undefined && { forcedBy: context.forcedBy }),
-  });
-  const { operationId } = context;
-  const { pact, store } = parts;
-  if (operationId === null || pact === undefined || store === undefined) return;
-  const { status } = response;
-  try {
-    // Every answer asks whether its exchange is new; only a new one builds anything (the key repeats almost always).
-    const stateName = providerStateName(operationId, status, context, store);
-    if (pact.has(operationId, request.method, status, stateName)) return;
-    pact.record(request, response, {
-      operationId,
-      stateName,
-      state: () => providerStateOf(operationId, status, context, store),
-    });
-  } catch (error) {
-    // A state the storage cannot read (a tampered stored row, whose 503 is already the answer) describes nothing a
-    // provider could set up: the exchange stays out of the pact, and the answer stands.
-    if (!(error instanceof StorageWriteError)) throw error;
-  }
 }

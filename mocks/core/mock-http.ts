@@ -26,6 +26,17 @@ export interface MockResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /**
+   * A stream that goes on after `body` (the control plane's Server-Sent Events): the adapter writes `body`, then every
+   * text `events` pushes, and calls the function it returns once the client has gone.
+   */
+  events?: (push: (text: string) => void) => () => void;
+  /**
+   * The body in pieces, for a large one (a pact of 32 MiB): the node:http adapter writes them one by one, as the
+   * socket drains, so that no other request waits for the whole body to be copied; `body` is their join, made only
+   * when something reads it.
+   */
+  readonly parts?: readonly string[];
 }
 
 /** Largest accepted request body: 1 MiB, as the spec's PayloadTooLarge response says. */
@@ -37,6 +48,23 @@ export const MAX_BODY_BYTES = 1_048_576;
  */
 export function jsonResponse(status: number, text: string): MockResponse {
   return { status, headers: { 'content-type': 'application/json' }, body: text };
+}
+
+/**
+ * A JSON answer whose text comes in pieces (see `MockResponse.parts`); `body` joins them the first time it is read.
+ * @example partedJsonResponse(200, ['{"interactions": [', interaction, ']}'])
+ */
+export function partedJsonResponse(status: number, parts: readonly string[]): MockResponse {
+  let joined: string | undefined;
+  return {
+    status,
+    headers: { 'content-type': 'application/json' },
+    get body() {
+      joined ??= parts.join('');
+      return joined;
+    },
+    parts,
+  };
 }
 
 /**

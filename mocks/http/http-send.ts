@@ -10,8 +10,16 @@ import { problemResponse, type ProblemKind } from '../core/problems.ts';
  */
 export function send(res: ServerResponse, response: MockResponse, close = false): void {
   if (res.destroyed || res.headersSent) return;
+  if (response.events) {
+    sendEvents(res, response, response.events);
+    return;
+  }
   if (close) response.headers.connection = 'close';
-  response.headers['content-length'] = String(Buffer.byteLength(response.body));
+  const { parts } = response;
+  let length = 0;
+  if (parts === undefined) length = Buffer.byteLength(response.body);
+  else for (const part of parts) length += Buffer.byteLength(part);
+  response.headers['content-length'] = String(length);
   try {
     res.writeHead(response.status, response.headers);
   } catch {
@@ -26,7 +34,36 @@ export function send(res: ServerResponse, response: MockResponse, close = false)
     res.end(fallback.body);
     return;
   }
-  res.end(response.body);
+  if (parts === undefined) res.end(response.body);
+  else writeParts(res, parts, 0);
+}
+
+/** Writes `parts` from `from` on, waiting for the socket to drain after each one it does not take at once. */
+function writeParts(res: ServerResponse, parts: readonly string[], from: number): void {
+  for (let index = from; index < parts.length; index += 1) {
+    if (res.destroyed) return;
+    if (!res.write(parts[index])) {
+      res.once('drain', () => writeParts(res, parts, index + 1));
+      return;
+    }
+  }
+  res.end();
+}
+
+/** A comment line this often keeps an idle stream open through proxies and tells a gone client from a quiet one. */
+const HEARTBEAT_MS = 15_000;
+
+/** Writes a stream's first bytes, then what it pushes, until the client goes (the stream is then stopped). */
+function sendEvents(res: ServerResponse, response: MockResponse, events: NonNullable<MockResponse['events']>): void {
+  res.writeHead(response.status, response.headers);
+  res.write(response.body);
+  const stop = events((text) => res.write(text));
+  const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
+  heartbeat.unref();
+  res.once('close', () => {
+    clearInterval(heartbeat);
+    stop();
+  });
 }
 
 /**

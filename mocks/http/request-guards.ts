@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CONTROL_PREFIX } from '../core/core.ts';
 import { createHostCheck } from '../core/request/host-check.ts';
+import { CONSOLE_PATH } from './console-page.ts';
 import { digest, tokenMatches } from './http-send.ts';
 import type { MockResponse } from '../core/mock-http.ts';
 import { problemResponse } from '../core/problems.ts';
@@ -123,6 +124,8 @@ export function controlTokenGuard(controlToken: string): Guard {
   const expected = digest(controlToken);
   return ({ req, path, headers }) => {
     if (!(path.startsWith(CONTROL_PREFIX) || path === '/__mock')) return undefined;
+    // The console's page and script hold no secret: the page asks for the token and sends it on every call it makes.
+    if (path.startsWith(CONSOLE_PATH) || path === '/__mock/ui') return undefined;
     if (req.method === 'OPTIONS' && headers['access-control-request-method'] !== undefined) return undefined;
     if (tokenMatches(expected, headers[CONTROL_TOKEN_HEADER])) return undefined;
     return problemResponse('control-token', {

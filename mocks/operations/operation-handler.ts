@@ -78,5 +78,6 @@ export type OperationTable = { [K in OperationId]: OperationEntry<K> };
  * @example agentNotFound('agt_x', '/v1/agents/agt_x').status // 404
  */
 export function agentNotFound(agentId: string, instance: string): MockResponse {
+  // Stryker disable next-line StringLiteral: not pinned: a problem's detail text; error bodies are not shown
   return problemResponse('agent-not-found', { detail: `No agent has the id ${agentId}.`, instance });
 }

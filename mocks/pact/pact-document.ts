@@ -12,7 +12,7 @@ import {
   type JsonValue,
   type OperationId,
 } from '../../spec/index.ts';
-import type { PactExchange } from './pact-log.ts';
+import type { ProviderState } from './provider-state.ts';
 import {
   bodyRules,
   headerMatcher,
@@ -21,6 +21,30 @@ import {
   stableText,
   type PactRules,
 } from './pact-matchers.ts';
+
+/** One exchange a pact interaction is written from. Never holds the Authorization header, cookies or control headers. */
+export interface PactExchange {
+  operationId: OperationId;
+  method: string;
+  /** Percent-encoded path, as the app sent it. */
+  path: string;
+  /** The query string without `?`. */
+  query: string;
+  /**
+   * The request headers a pact keeps (lower-case names): `content-type`, `prefer` and the declared header and cookie
+   * parameters (pact-request-headers.ts); never the Authorization header, control headers or undeclared cookies.
+   */
+  headers: Record<string, string>;
+  /** Whether the request carried an Authorization header (written as a matcher, never as the app's token). */
+  authorized: boolean;
+  /** The request's JSON body; undefined when it had none. */
+  body: JsonValue | undefined;
+  status: number;
+  /** `content-type` and the headers the spec requires of the status (lower-case names). */
+  responseHeaders: Record<string, string>;
+  responseBody: JsonValue | undefined;
+  state: ProviderState | undefined;
+}
 
 /** The Pact specification versions a pact is written in. */
 export type PactSpecification = 3 | 4;
@@ -209,6 +233,37 @@ export function buildPact(exchanges: readonly PactExchange[], options: PactOptio
       'agent-registry-kit': { openapi: 'spec/openapi.yaml' },
     },
   };
+}
+
+/**
+ * One interaction of a pact as `pactText` writes it inside the pact (two-space JSON, indented to its place in the
+ * list), and where it sorts: what the pact log keeps of an exchange, so that a pact is assembled from texts by a join.
+ * @example interactionText(exchange, 4).text.startsWith('    {\n      "type": "Synchronous/HTTP"') // true
+ */
+export function interactionText(exchange: PactExchange, version: PactSpecification): { key: string; text: string } {
+  // Inside a JSON string a line break is escaped: every one of the text is between two of its lines. The indent comes
+  // from the same replace (then a slice, a view): a string prefixed by concatenation would be copied again when sent.
+  const text = `\n${JSON.stringify(interactionOf(exchange, version), null, 2)}`.replaceAll('\n', '\n    ').slice(1);
+  return { key: sortKey(exchange), text };
+}
+
+/**
+ * The text of a pact in pieces, from its interactions' texts (`interactionText`) in the order they sort: joined, byte
+ * for byte what `pactText(buildPact(exchanges, options))` writes for the same exchanges.
+ * @example pactParts(sorted.map((exchange) => interactionText(exchange, 4).text), { consumer: 'web', provider: 'api' }).join('')
+ */
+export function pactParts(interactions: readonly string[], options: PactOptions): string[] {
+  const envelope = pactText(buildPact([], options));
+  if (interactions.length === 0) return [envelope];
+  // Inside a JSON string a quote is escaped, so `"interactions": []` can only be the key itself.
+  const at = envelope.indexOf('"interactions": []') + '"interactions": ['.length;
+  const parts = [`${envelope.slice(0, at)}\n`];
+  interactions.forEach((text, index) => {
+    if (index > 0) parts.push(',\n');
+    parts.push(text);
+  });
+  parts.push(`\n  ${envelope.slice(at)}`);
+  return parts;
 }
 
 /**

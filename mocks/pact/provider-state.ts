@@ -93,8 +93,42 @@ export interface StateChange {
   action?: 'setup' | 'teardown';
 }
 
+/**
+ * What the provider states set up since the last reset: the operations they forced and the agents they set. The
+ * console's "decided by" names a provider state for an answer that came from one (mocks/core/steering/exchange-detail.ts).
+ */
+export class ProviderStateMarks {
+  readonly #operations = new Set<string>();
+  readonly #agents = new Set<string>();
+
+  forced(operationId: string): void {
+    this.#operations.add(operationId);
+  }
+
+  agent(agentId: string): void {
+    this.#agents.add(agentId);
+  }
+
+  clear(): void {
+    this.#operations.clear();
+    this.#agents.clear();
+  }
+
+  /**
+   * Whether a provider state decided an answer: its forced answer, or the agent the request's path names.
+   * @example marks.decided({ operationId: 'getAgent', forced: false, params: { agentId: 'agt_1' } })
+   */
+  decided(trace: { operationId: string | null; forced?: boolean; params?: Readonly<Record<string, string>> }): boolean {
+    if (trace.forced) return trace.operationId !== null && this.#operations.has(trace.operationId);
+    const agentId = trace.params?.[AGENT_PARAMETER];
+    return agentId !== undefined && this.#agents.has(agentId);
+  }
+}
+
 /** What setting a state up may change of the fake. */
 export interface ProviderStateHost {
+  /** Where the states set up are marked (the core's; its reset clears them). */
+  readonly providerStates?: ProviderStateMarks;
   readonly store: {
     statusOf(agentId: string): AgentStatus | undefined;
     setStatus(agentId: string, status: AgentStatus): Agent | undefined;
@@ -178,10 +212,12 @@ export async function applyStateChange(
   if (parsed.kind === 'forced') {
     const { operationId, status } = forcedAnswerOf(change.state, params);
     await host.setOverride(overrideFor(operationId, status));
+    host.providerStates?.forced(operationId);
     return { operationId, status };
   }
   const agentId = stringParam(params, AGENT_PARAMETER);
   const existing = host.store.statusOf(agentId);
+  host.providerStates?.agent(agentId);
   if (parsed.kind === 'no-agent') {
     if (existing !== undefined)
       throw refused('/params/agentId', `is an agent of the fake (${existing}), which cannot be removed`);

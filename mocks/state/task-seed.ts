@@ -1,5 +1,6 @@
 // Typed seeding of a task in a given state: checked against the spec's schemas, then timed on the mock's clock so its
 // status now is the one asked for (a finished one is applied to its agent's figures as a real one would be).
+// Stryker disable all: not reached: seeding is the control plane's and the test API's (/__mock/, setupMockServer), never the API's the contract suite checks
 import {
   isJsonObject,
   validateSchema,

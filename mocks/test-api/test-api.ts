@@ -18,7 +18,7 @@ import type { TaskSeed } from '../state/task-seed.ts';
 import { toControlPlaneTask, type ControlPlaneTask } from '../control-plane/control-plane-task.ts';
 import { recordedRequests } from '../core/steering/recorded-requests.ts';
 import { createRequestReading, type RequestReading } from './request-reading.ts';
-import { buildPact, pactText, type PactSpecification } from '../pact/pact-document.ts';
+import type { PactSpecification } from '../pact/pact-document.ts';
 
 /** Where `writePact` writes what, and for whom. */
 export interface WritePactOptions {
@@ -204,10 +204,9 @@ export function createTestApi(core: MockCore, hooks: TestApiHooks = {}): MockTes
               'cannot be written here (no file system): write the pact from Node (setupMockServer) or with agent-registry-kit pact export',
           },
         ]);
-      const pact = buildPact(core.pact.exchanges(), options);
-      const written = await writingPact(() => writeFile(options.file, pactText(pact)));
-      const built = Array.isArray(pact.interactions) ? pact.interactions.length : 0;
-      return { file: options.file, interactions: written?.interactions ?? built };
+      const text = await core.pact.text(options);
+      const written = await writingPact(() => writeFile(options.file, text));
+      return { file: options.file, interactions: written?.interactions ?? core.pact.size };
     },
   };
 }

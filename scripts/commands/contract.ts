@@ -48,6 +48,7 @@ Options:
   --json <file>       write every check, its outcome, violations and exchanges as JSON
   --summary <file>    append a Markdown job summary: the verdict, a table of every operation, the first failures
                       (for CI: --summary "$GITHUB_STEP_SUMMARY")
+  --html <file>       write a self-contained HTML report (per operation, each failing exchange, the coverage matrix)
   --max-writes <n>    cap on POST requests; checks the cap leaves out are reported as skipped and fail the run
                       (default: every named check once + every generated case + ${shrinkAllowance} for shrinking)
   --read-only         send only GETs and POSTs that two independent guards reject: bad credentials with an
@@ -80,6 +81,7 @@ export function readArgs(
   junit: string | undefined;
   json: string | undefined;
   summary: string | undefined;
+  html: string | undefined;
   maxWritesGiven: boolean;
 } {
   const values = parseCommandLine(
@@ -87,6 +89,7 @@ export function readArgs(
       junit: { type: 'string' },
       json: { type: 'string' },
       summary: { type: 'string' },
+      html: { type: 'string' },
       'max-writes': { type: 'string' },
       'read-only': { type: 'boolean' },
       'seed-only': { type: 'boolean' },
@@ -145,6 +148,7 @@ export function readArgs(
     junit: values.junit,
     json: values.json,
     summary: values.summary,
+    html: values.html,
     maxWritesGiven: values['max-writes'] !== undefined,
   };
 }
@@ -292,7 +296,7 @@ export async function runSuite(
  * @example await main(['--junit', 'report.xml']); // with API_BASE_URL and API_TOKEN exported
  */
 export async function main(args: string[]): Promise<void> {
-  const { options, junit, json, summary } = readArgs(args);
+  const { options, junit, json, summary, html } = readArgs(args);
   // The suite's runner and its property-based generator are optional peers of the kit: an app that only mocks the API
   // installs neither.
   requirePeers('contract', ['vitest', 'fast-check']);
@@ -343,6 +347,10 @@ export async function main(args: string[]): Promise<void> {
     write: (text) => process.stdout.write(text),
     setupFiles,
   });
+  if (html !== undefined && report) {
+    const { writeHtmlReport } = await import('../../contract-tests/report/html-report.ts');
+    writeHtmlReport(resolve(html), report, redact);
+  }
   const verdict = report?.verdict ?? 'failed';
   process.exit(verdict === 'passed' ? 0 : 1);
 }

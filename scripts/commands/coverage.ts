@@ -2,9 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { cliError, runCommand } from '../cli-error.ts';
-import { parseCommandLine } from '../command-line.ts';
-import { fakeBaseUrl, readControlPlane } from '../control-plane-read.ts';
-import { guardWrites } from '../../client/terminal-text.ts';
+import { fakeCommandLine, readControlPlane, timeoutFlag } from '../control-plane-read.ts';
 import { formatCoverageTable, parseCoverageReport, renderCoverageHtml } from '../coverage-report.ts';
 
 /** A coverage report is a few hundred entries; more than this is not the fake. */
@@ -37,36 +35,22 @@ Exit status: 0, or 1 below --min, or 2 on a usage mistake or when the fake canno
  * @example await main(['--base-url', 'http://127.0.0.1:4010', '--min', '80']);
  */
 export async function main(args: string[]): Promise<void> {
-  // Server text (bodies, names, paths) reaches stdout and stderr: never with its control characters raw.
-  guardWrites(process.stdout);
-  guardWrites(process.stderr);
-  const values = parseCommandLine(
-    {
-      'base-url': { type: 'string' },
-      min: { type: 'string' },
-      json: { type: 'string' },
-      html: { type: 'string' },
-      timeout: { type: 'string' },
-    },
+  const { values, baseUrl } = fakeCommandLine(
+    { min: { type: 'string' }, json: { type: 'string' }, html: { type: 'string' } },
     { usage, help },
     args,
   );
-  const raw = values['base-url'];
-  if (raw === undefined) cliError(`--base-url is required (the running fake, e.g. http://127.0.0.1:4010); ${usage}`);
-  const baseUrl = fakeBaseUrl('--base-url', raw);
   let min: number | undefined;
   if (values.min !== undefined) {
     min = Number(values.min);
     if (values.min.trim() === '' || !Number.isFinite(min) || min < 0 || min > 100)
       cliError(`--min must be a percentage from 0 to 100, got "${values.min}"`);
   }
-  const timeoutText = values.timeout ?? '5000';
-  if (!/^[1-9]\d{0,6}$/.test(timeoutText))
-    cliError(`--timeout must be a whole number of milliseconds, got "${timeoutText}"`);
+  const timeoutMs = timeoutFlag(values.timeout);
 
   const url = `${baseUrl}/__mock/coverage`;
   const body = await readControlPlane(baseUrl, '/__mock/coverage', {
-    timeoutMs: Number(timeoutText),
+    timeoutMs,
     maxBytes: maxCoverageBytes,
   });
   const report = parseCoverageReport(body);

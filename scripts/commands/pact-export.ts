@@ -1,9 +1,7 @@
 // `agent-registry-kit pact export`: the Pact file of what a running fake (serve, a Playwright webServer) answered the
 // app, read from GET /__mock/pact and written to a file, byte for byte what `api.writePact` writes in process.
 import { cliError, runCommand } from '../cli-error.ts';
-import { parseCommandLine } from '../command-line.ts';
-import { fakeBaseUrl, readControlPlane } from '../control-plane-read.ts';
-import { guardWrites } from '../../client/terminal-text.ts';
+import { fakeCommandLine, readControlPlane, timeoutFlag } from '../control-plane-read.ts';
 import { pactText } from '../../mocks/pact/pact-document.ts';
 import { PactConflictError, PactFileError, writePactFile, type WrittenPactFile } from '../../mocks/pact/pact-file.ts';
 
@@ -47,36 +45,27 @@ const nameFlag = (flag: string, value: string | undefined): string => {
  * @example await main(['--base-url', 'http://127.0.0.1:4010', '--consumer', 'web', '--provider', 'api', '--out', 'pacts/web-api.json']);
  */
 export async function main(args: string[]): Promise<void> {
-  guardWrites(process.stdout);
-  guardWrites(process.stderr);
-  const values = parseCommandLine(
+  const { values, baseUrl } = fakeCommandLine(
     {
-      'base-url': { type: 'string' },
       consumer: { type: 'string' },
       provider: { type: 'string' },
       out: { type: 'string' },
       'pact-version': { type: 'string' },
-      timeout: { type: 'string' },
     },
     { usage, help },
     args,
   );
-  const raw = values['base-url'];
-  if (raw === undefined) cliError(`--base-url is required (the running fake, e.g. http://127.0.0.1:4010); ${usage}`);
-  const baseUrl = fakeBaseUrl('--base-url', raw);
   const consumer = nameFlag('consumer', values.consumer);
   const provider = nameFlag('provider', values.provider);
   const out = values.out;
   if (out === undefined || out === '') cliError(`--out is required (the pact file to write); ${usage}`);
   const version = values['pact-version'] ?? '4';
   if (version !== '3' && version !== '4') cliError(`--pact-version must be 3 or 4, got "${version}"`);
-  const timeoutText = values.timeout ?? '5000';
-  if (!/^[1-9]\d{0,6}$/.test(timeoutText))
-    cliError(`--timeout must be a whole number of milliseconds, got "${timeoutText}"`);
+  const timeoutMs = timeoutFlag(values.timeout);
 
   const query = new URLSearchParams({ consumer, provider, version });
   const pact = await readControlPlane(baseUrl, `/__mock/pact?${query}`, {
-    timeoutMs: Number(timeoutText),
+    timeoutMs,
     maxBytes: maxPactBytes,
   });
   const interactions = (pact as { interactions?: unknown } | null)?.interactions;

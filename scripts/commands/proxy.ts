@@ -182,6 +182,9 @@ export async function main(args: string[]): Promise<void> {
   }).catch((error: unknown) => cliError(error instanceof Error ? error.message : String(error)));
   if (values.insecure) consoleLogger.warn(`--insecure: the certificate of ${upstream.baseUrl} is not checked`);
   consoleLogger.info(`proxy listening on ${running.url} → ${upstream.baseUrl}`);
+  consoleLogger.info(
+    `console: ${running.url}/__mock/ui/ (the findings, grouped as GET /__mock/violations groups them)`,
+  );
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;

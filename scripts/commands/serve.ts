@@ -274,6 +274,9 @@ export async function main(args: string[]): Promise<void> {
     unsafeOpenControlPlane: settings.unsafeOpenControlPlane,
   }).catch((error: unknown) => cliError(error instanceof Error ? error.message : String(error)));
   consoleLogger.info(`fake backend listening on ${running.url}`);
+  consoleLogger.info(
+    `console: ${running.url}/__mock/ui/ (a bearer token for /v1: npx agent-registry-kit token${settings.controlToken === undefined ? '' : '; the page asks for the control token'})`,
+  );
   stopOnSignals(async () => {
     await running.close();
     // The last counts of GET /__mock/coverage ride on a final batch. They are best-effort (every acknowledged

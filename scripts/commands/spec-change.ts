@@ -12,7 +12,8 @@ import { classifyChanges } from '../../spec-change/change-classifier.ts';
 import { buildSpecChangeReport, formatSpecChangeReport } from '../../spec-change/spec-change-report.ts';
 import { loadSpecVersion, SpecVersionError } from '../../spec-change/spec-versions.ts';
 import { streamJournal, streamReportFile } from '../../spec-change/evidence-stream.ts';
-import { EvidenceError, examplesOf, Replayer, type ReplayResult } from '../../spec-change/traffic-replay.ts';
+import { examplesOf } from '../../spec-change/example-evidence.ts';
+import { EvidenceError, Replayer, type ReplayResult } from '../../spec-change/traffic-replay.ts';
 
 // The package's own export, so the same line finds spec/openapi.yaml in a clone and in an installed package (whose
 // compiled code sits in dist/, beside no copy of the spec).

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { JsonObject, JsonValue } from '../json-pointer.ts';
 import { addDocumentSchemas, ajvOptions, schemaId } from './ajv-instance.ts';
 import type { SchemaValidator } from './ajv-setup.ts';
-import { errorRule } from './field-errors.ts';
+import { errorRule, errorRules } from './field-errors.ts';
 import { getSchemaValidator, rootSchemaPointer } from './schema-compiler.ts';
 
 const ref = (name: string): JsonObject => ({ $ref: `#/components/schemas/${name}` });
@@ -34,6 +34,7 @@ const fixture: JsonObject = {
           labels: { type: 'object', additionalProperties: ref('Label') },
           pair: { type: 'array', prefixItems: [{ type: 'string' }, ref('Agent')], minItems: 2, items: false },
           grid: { type: 'array', items: { type: 'array', items: ref('Agent') } },
+          counts: { type: 'array', items: ref('Count') },
         },
       },
       AgentPage: {
@@ -79,6 +80,7 @@ const fixture: JsonObject = {
       Phone: { type: 'string', pattern: '^\\+[0-9]+$', maxLength: 16, 'x-assumption': 'E.164.' },
       Label: { type: 'object', required: ['text'], properties: { text: ref('Text') } },
       Text: { type: 'string', maxLength: 4 },
+      Count: { type: 'integer', 'x-assumption': 'Whole numbers.', 'x-assumed-keywords': ['type'] },
     },
   },
 };
@@ -185,5 +187,32 @@ describe('errorRule', () => {
       });
       expect(found).toEqual(rules);
     });
+  });
+});
+
+describe('errorRules', () => {
+  it.each(validators)('labels many errors of one validation as errorRule does each (%s)', (_, validate) => {
+    // One keyword broken with a seed and an assumed member, and an assumed `type: integer` broken by a number (the
+    // assumption) and by a string (the seed too), twice each: what a cache of origins must keep apart.
+    const data = {
+      page: { items: [noTokenomics, { tokenomics: { price: 1 } }, noTokenomics, { tokenomics: { price: 1 } }] },
+      counts: [1.5, 'x', 2.5, 'y'],
+    };
+    expect(validate(structuredClone(data))).toBe(false);
+    const root = rootSchemaPointer(`${S}/Catalog`, fixture);
+    const errors = validate.errors ?? [];
+    const ruleOf = errorRules(root, fixture);
+    const labelled = errors.map((error) => ruleOf(error));
+    expect(labelled).toEqual(errors.map((error) => errorRule(error, root, fixture)));
+    expect(labelled.map((rule) => rule.origin)).toEqual([
+      'seed',
+      'assumption',
+      'seed',
+      'assumption',
+      'assumption',
+      'seed',
+      'assumption',
+      'seed',
+    ]);
   });
 });

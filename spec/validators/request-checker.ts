@@ -3,7 +3,7 @@
 // The request-side twin of response-checker.ts: each violation carries its JSON Pointer, the rule's place in the
 // document and whether that rule is the service description's (seed) or the spec's own decision (assumption).
 import type { SchemaError } from './ajv-setup.ts';
-import { errorDataPointer, errorMessage, errorRule } from './field-errors.ts';
+import { errorDataPointer, errorMessage, errorRules } from './field-errors.ts';
 import type { JsonObject } from '../json-pointer.ts';
 import { mediaTypeOf } from './media-type.ts';
 import { openapiDocument } from '../openapi-document.generated.ts';
@@ -57,8 +57,9 @@ function fromSchemaErrors(
   prefix: string,
   document: JsonObject,
 ): RequestViolation[] {
+  const ruleOf = errorRules(rootPointer, document);
   return errors.map((error) => {
-    const { keywordPointer, origin, member } = errorRule(error, rootPointer, document);
+    const { keywordPointer, origin, member } = ruleOf(error);
     const pointer = prefix + errorDataPointer(error);
     return {
       operationId,

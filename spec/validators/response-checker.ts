@@ -5,7 +5,7 @@ import { getOperation, type DocumentedResponse } from '../operations.ts';
 import { openapiDocument } from '../openapi-document.generated.ts';
 import type { JsonObject } from '../json-pointer.ts';
 import { getSchemaValidator, rootSchemaPointer } from './schema-compiler.ts';
-import { errorDataPointer, errorMessage, errorRule } from './field-errors.ts';
+import { errorDataPointer, errorMessage, errorRules } from './field-errors.ts';
 import { ruleOrigin, type RuleOrigin } from '../rule-origin.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.ts';
 import { checkedPart, MAX_CHECKED_VALUES } from './checked-value.ts';
@@ -211,8 +211,9 @@ function undocumentedStatus(response: ResponseToCheck, operation: ReturnType<typ
 function schemaViolations({ base, body, schemaPointer, rootPointer, document }: CheckedBody): Violation[] {
   const validate = getSchemaValidator(schemaPointer, 'response', document);
   if (validate(body)) return [];
+  const ruleOf = errorRules(rootPointer, document);
   return (validate.errors ?? []).map((error) => {
-    const { keywordPointer, origin } = errorRule(error, rootPointer, document);
+    const { keywordPointer, origin } = ruleOf(error);
     const pointer = errorDataPointer(error);
     return {
       ...base,
@@ -231,6 +232,7 @@ function schemaViolations({ base, body, schemaPointer, rootPointer, document }: 
 function undocumentedFields({ base, body, schemaPointer, rootPointer, document }: CheckedBody): Violation[] {
   const strict = getSchemaValidator(schemaPointer, 'strict', document);
   if (strict(body)) return [];
+  const ruleOf = errorRules(rootPointer, document);
   return (strict.errors ?? [])
     .filter((error) => error.keyword === 'additionalProperties')
     .map((error) => {
@@ -242,7 +244,7 @@ function undocumentedFields({ base, body, schemaPointer, rootPointer, document }
         expected: expectedFor(error),
         found: pointer,
         origin: 'seed',
-        specPointer: errorRule(error, rootPointer, document).keywordPointer,
+        specPointer: ruleOf(error).keywordPointer,
         message: `${pointer} is not a documented field`,
       };
     });

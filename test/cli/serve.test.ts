@@ -60,7 +60,7 @@ afterEach(() => {
 });
 
 describe('npm start', () => {
-  it('prints exactly one listening line, serves, and stops cleanly on SIGTERM', async () => {
+  it('prints the listening line and where the console is, serves, and stops cleanly on SIGTERM', async () => {
     const { child, url, stdout } = await start(['--port', '0']);
     const health = await fetch(`${url}/__mock/health`);
     expect(health.status).toBe(200);
@@ -72,7 +72,11 @@ describe('npm start', () => {
     expect(agent.status).toBe(200);
     child.kill('SIGTERM');
     expect(await exited(child)).toEqual({ code: 0, signal: null });
-    expect(stdout().trim().split('\n')).toHaveLength(1);
+    const lines = stdout().trim().split('\n');
+    expect(lines).toEqual([
+      `agent-registry-kit: fake backend listening on ${url}`,
+      `agent-registry-kit: console: ${url}/__mock/ui/ (a bearer token for /v1: npx agent-registry-kit token)`,
+    ]);
   });
 
   it('takes the seed from --seed or MOCK_SEED: the catalogue of that seed, not the default one', async () => {

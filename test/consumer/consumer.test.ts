@@ -18,6 +18,7 @@ import { serveStatic } from '../browser/static-server.ts';
 import { stopsAnswering } from '../support/stops-answering.ts';
 import { pactExportSteps } from './pact-export.ts';
 import { treeShakingSteps } from './tree-shaking.ts';
+import { devtoolsSteps } from './devtools.ts';
 import {
   appBin,
   appEnv,
@@ -148,6 +149,7 @@ describe('the packed package, installed into a scratch app', { timeout: 400_000,
   pactExportSteps();
   treeShakingSteps();
   docSnippetSteps();
+  devtoolsSteps();
 
   // msw init public/ --save (beforeAll) put the worker the mock-enabled build ships into public/.
   it('builds the React app with Vite: with the fake when VITE_MOCK=true (a mock-enabled preview build), without it otherwise', async () => {
@@ -221,8 +223,9 @@ describe('the packed package, installed into a scratch app', { timeout: 400_000,
     const paths = packed.files.map((file) => file.path).sort();
     const stray = paths.filter(
       (path) =>
+        // The console's page and style sheet ship beside its script (the page /__mock/ui/ serves).
         // The control plane's document ships beside the API's: the guides link it, and it refers to spec/openapi.yaml.
-        !/^(README\.md|LICENSE|CHANGELOG\.md|package\.json|(spec\/openapi|mocks\/control-plane\/control-plane)\.yaml|docs\/[\w-]+\.md|dist\/.+\.(js|d\.ts))$/.test(
+        !/^(README\.md|LICENSE|CHANGELOG\.md|package\.json|(spec\/openapi|mocks\/control-plane\/control-plane)\.yaml|docs\/[\w-]+\.md|dist\/.+\.(js|d\.ts)|dist\/console\/(index\.html|console\.css))$/.test(
           path,
         ) ||
         /(^|\/)(test|bench\w*|soak|demo|generate|prism|browser-demo|worker|\.ci)(\/|\.)/.test(path) ||

@@ -80,6 +80,17 @@ export interface BrokenServer {
   rules: string[];
   /** Extra arguments of its contract run (e.g. --seed-only). */
   args?: string[];
+  /** `several`: it must be caught under every seed, so it runs under `brokenServerSeeds` too, not only the table's one. */
+  seeds?: 'several';
+}
+
+/**
+ * The seeds a server marked `seeds: 'several'` runs under besides the table's own: fixed ones, and one that changes
+ * daily (printed by the test), so a breakage the suite catches only by the luck of a generated case shows.
+ * @example brokenServerSeeds(new Date('2026-12-01')) // [1, 2008714486, 4242, <a seed of that day>]
+ */
+export function brokenServerSeeds(today: Date): number[] {
+  return [1, 2008714486, 4242, (Math.floor(today.getTime() / 86_400_000) * 7919) % 2 ** 31];
 }
 
 /** Decodes the payload of a JWT (the second segment), or undefined. */
@@ -324,6 +335,47 @@ export const brokenServers: Array<[string, BrokenServer]> = [
       }),
     },
   ],
+  [
+    "the deploy's answer misreports the name it stores (the one sent)",
+    {
+      // Only the deploy's own answer is wrong: what is stored, and retrieved, is what was sent. The answer's name keeps
+      // its length, so no bound of the spec catches it; only comparing the answer with the request does, under any seed.
+      rules: ['answer-echoes-request'],
+      args: ['--seed-only'],
+      seeds: 'several',
+      given: () => ({
+        response: (res, req) =>
+          operationOf(req) === 'deployAgent' && res.status === 201
+            ? editJson(res, (b) => {
+                const name = String(b.name);
+                b.name = `${name.slice(0, -1)}${name.endsWith('x') ? 'y' : 'x'}`;
+              })
+            : res,
+      }),
+    },
+  ],
+  ...(
+    [
+      ['', ['retrieve-agrees-with-deploy'], ['--seed-only']],
+      [' (every rule)', ['retrieve-agrees-with-deploy', 'body-schema'], []],
+    ] as const
+  ).map(([variant, rules, args]): [string, BrokenServer] => [
+    `retrieve answers another name, past the assumed maxLength${variant}`,
+    {
+      // The difference breaks an assumption (Agent.name's maxLength) and the seed (the name sent) in one field of one
+      // answer: the assumption's report must not stand in for the seed's, which --seed-only keeps.
+      rules: [...rules],
+      args: [...args],
+      given: () => ({
+        response: (res, req) =>
+          operationOf(req) === 'getAgent' && res.status === 200
+            ? editJson(res, (b) => {
+                b.name = `${String(b.name)}${'x'.repeat(101)}`;
+              })
+            : res,
+      }),
+    },
+  ]),
   [
     'totalSupply differs from initialSupply',
     {

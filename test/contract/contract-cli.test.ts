@@ -1,7 +1,7 @@
 // npm run contract's command line: a misconfigured run stops at once with one line that says what to fix, never falls
 // back to a local server, and --help lists every option.
+import { createServer } from 'node:net';
 import { describe, expect, test } from 'vitest';
-import { freePort } from '../support/spawned-server.ts';
 import { runContract } from './contract-runner.ts';
 
 describe('npm run contract refuses to run misconfigured', () => {
@@ -78,18 +78,27 @@ describe('npm run contract refuses to run misconfigured', () => {
   );
 
   test('an unreachable server is one clear line, not a list of failures', async () => {
-    const port = await freePort();
-    const run = await runContract({ API_BASE_URL: `http://127.0.0.1:${port}`, API_TOKEN: 'secret.token.value' }, [
-      '--timeout',
-      '2000',
-    ]);
-    expect(run.code).toBe(2);
-    expect(run.stderr.trim()).toMatch(
-      new RegExp(
-        `^agent-registry-kit: cannot reach the server at http://127\\.0\\.0\\.1:${port} \\(.*ECONNREFUSED.*\\); is it running, and is API_BASE_URL right\\?$`,
-      ),
-    );
-    expect(run.stderr + run.stdout).not.toContain('secret.token.value');
+    // A port found free and then handed to the run could be taken by another process in between; this one is held by
+    // a listener that resets every connection it accepts, so nothing else can answer on it while the run lasts.
+    const refusing = createServer((socket) => socket.resetAndDestroy());
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    const address = refusing.address();
+    const port = typeof address === 'object' && address !== null ? address.port : 0;
+    try {
+      const run = await runContract({ API_BASE_URL: `http://127.0.0.1:${port}`, API_TOKEN: 'secret.token.value' }, [
+        '--timeout',
+        '2000',
+      ]);
+      expect(run.code).toBe(2);
+      expect(run.stderr.trim()).toMatch(
+        new RegExp(
+          `^agent-registry-kit: cannot reach the server at http://127\\.0\\.0\\.1:${port} \\((.*ECONNRESET.*|other side closed)\\); is it running, and is API_BASE_URL right\\?$`,
+        ),
+      );
+      expect(run.stderr + run.stdout).not.toContain('secret.token.value');
+    } finally {
+      await new Promise((resolve) => refusing.close(resolve));
+    }
   }, 60_000);
 
   test('--help lists every option and the environment', async () => {

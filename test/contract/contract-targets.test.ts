@@ -74,6 +74,8 @@ describe('against Prism serving the same document', { concurrent: true }, () => 
         ...namedChecks
           .filter((c) => c.id.endsWith('/malformed-json') || c.id.endsWith('/content-type-missing'))
           .map((c) => c.id),
+        // Prism takes an empty query value (`cursor=`) for a valid one: a query parameter's min-length case fails.
+        ...namedChecks.filter((c) => /\/query-[^/]+-min-length$/.test(c.id)).map((c) => c.id),
       ].sort(),
     );
     const passed = run.report?.checks.filter((c) => c.outcome === 'passed').map((c) => c.id) ?? [];

@@ -8,18 +8,18 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addFixtureShapes } from '../support/fixture-shapes.ts';
-import { copyRepository, type RepoCopy } from '../support/repo-copy.ts';
+import { copyTrackedFiles, makeCopyDirectory, runInCopy } from '../support/repo-copy.ts';
 import { repoRoot, spawnServer, type SpawnedServer } from '../support/spawned-server.ts';
 
-let repo: RepoCopy;
-let copy = '';
+const directory = makeCopyDirectory('agent-registry-fixture-spec-');
+const copy = directory.root;
 const servers: SpawnedServer[] = [];
 let token = '';
 /** The contract run's --json report, once the test that makes it has run: spec-change replays it. */
 const contractReport = Promise.withResolvers<string>();
 
 async function inCopy(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string }> {
-  const result = await repo.run(args, { env });
+  const result = await runInCopy(copy, args, { env });
   return { code: result.code, stdout: result.code === 0 ? result.stdout : result.output };
 }
 
@@ -38,8 +38,7 @@ function startCopiedFake(name: string, root?: string): Promise<SpawnedServer> {
 }
 
 beforeAll(async () => {
-  repo = await copyRepository('agent-registry-fixture-spec-');
-  copy = repo.root;
+  await copyTrackedFiles(copy);
   addFixtureShapes(copy);
   const generated = await inCopy(['tools/generate.ts']);
   expect(generated.code, generated.stdout).toBe(0);
@@ -51,7 +50,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(servers.map((server) => server.stop()));
-  repo.remove();
+  directory.remove();
 });
 
 // The four steps only read the copy and write files of their own, and each mostly waits on the processes it starts, so

@@ -6,7 +6,12 @@ import { repoRoot } from '../support/spawned-server.ts';
 import { brokenServers } from './broken-servers.ts';
 
 /** The README and every guide of docs/, where a count of broken servers may be stated. */
-const allDocs = [`${repoRoot}/README.md`, ...readdirSync(`${repoRoot}/docs`).map((name) => `${repoRoot}/docs/${name}`)]
+const allDocs = [
+  `${repoRoot}/README.md`,
+  ...readdirSync(`${repoRoot}/docs`)
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `${repoRoot}/docs/${name}`),
+]
   .map((path) => readFileSync(path, 'utf8'))
   .join('\n');
 

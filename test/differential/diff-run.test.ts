@@ -95,6 +95,22 @@ const expectedDivergence: Record<string, { kind: DivergenceKind; step: RegExp; p
   },
   'a deployed agent cannot be retrieved': { kind: 'status', step: /^retrieve\//, pointer: '' },
   'retrieve disagrees with the deploy (name changed)': { kind: 'invariant', step: /^retrieve\//, pointer: '/name' },
+  "the deploy's answer misreports the name it stores (the one sent)": {
+    kind: 'value',
+    step: /^deploy\//,
+    pointer: '/name',
+  },
+  // The name past its assumed maxLength breaks the answer's schema first: a conformance difference, on the fake's side.
+  'retrieve answers another name, past the assumed maxLength': {
+    kind: 'conformance',
+    step: /^retrieve\//,
+    pointer: '/name',
+  },
+  'retrieve answers another name, past the assumed maxLength (every rule)': {
+    kind: 'conformance',
+    step: /^retrieve\//,
+    pointer: '/name',
+  },
   'totalSupply differs from initialSupply': {
     kind: 'invariant',
     step: /^retrieve\//,

@@ -4,7 +4,8 @@
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../mocks/core/logger.ts';
-import { openPostgresStorage, PULL, SESSION_OPTIONS } from '../../mocks/storage/postgres/postgres-storage.ts';
+import { PULL, SESSION_OPTIONS } from '../../mocks/storage/postgres/postgres-pull.ts';
+import { openPostgresStorage } from '../../mocks/storage/postgres/postgres-storage.ts';
 import { newDatabase } from './databases.ts';
 
 // Parallel plans made as cheap as they can be, so that a planner allowed to use workers does.

@@ -6,7 +6,10 @@ import { isJsonObject, openapiDocument, type JsonObject, type JsonValue } from '
 import type { SpawnedServer } from '../support/spawned-server.ts';
 import { fakeToken, runContract } from '../contract/contract-runner.ts';
 import { startFake } from '../robustness/fake-process.ts';
-import { examplesOf, journalEvidence, replay, reportEvidence } from '../../spec-change/traffic-replay.ts';
+import { examplesOf } from '../../spec-change/example-evidence.ts';
+import { journalEvidence } from '../../spec-change/journal-evidence.ts';
+import { reportEvidence } from '../../spec-change/report-evidence.ts';
+import { replay } from '../../spec-change/traffic-replay.ts';
 
 function at(document: JsonObject, path: string[]): JsonObject {
   let node: JsonValue | undefined = document;

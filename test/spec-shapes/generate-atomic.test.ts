@@ -1,15 +1,18 @@
 // `npm run generate` on a spec with a bad keyword, in a fixture copy of the repository: it writes nothing (every
 // generated file and doc table is byte for byte as before, no temporary file is left) and says in one line which
 // document, schema and keyword are at fault.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyRepository, type RepoCopy } from '../support/repo-copy.ts';
+import { copyTrackedFiles } from '../support/repo-copy.ts';
 import { repoRoot } from '../support/spawned-server.ts';
 
-let repo: RepoCopy;
-let copy = '';
-let files: readonly string[] = [];
+const run = promisify(execFile);
+const copy = mkdtempSync(join(tmpdir(), 'agent-registry-generate-atomic-'));
+let files: string[] = [];
 
 /** What `generate` writes: the generated modules and the docs that hold generated tables. */
 const written = (file: string): boolean =>
@@ -19,15 +22,21 @@ function snapshot(): Map<string, string> {
   return new Map(files.filter(written).map((file) => [file, readFileSync(join(copy, file), 'utf8')]));
 }
 
-const generate = () => repo.run(['tools/generate.ts']);
+async function generate(): Promise<{ code: number; stderr: string }> {
+  try {
+    await run(process.execPath, ['tools/generate.ts'], { cwd: copy, env: { PATH: process.env.PATH, NO_COLOR: '1' } });
+    return { code: 0, stderr: '' };
+  } catch (error) {
+    const failed = error as { code?: number; stderr?: string };
+    return { code: typeof failed.code === 'number' ? failed.code : -1, stderr: failed.stderr ?? '' };
+  }
+}
 
 beforeAll(async () => {
-  repo = await copyRepository('agent-registry-generate-atomic-');
-  copy = repo.root;
-  files = repo.files;
+  files = await copyTrackedFiles(copy);
 }, 120_000);
 
-afterAll(() => repo.remove());
+afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
 describe('npm run generate on a spec with a bad keyword', () => {
   const spec = readFileSync(join(repoRoot, 'spec/openapi.yaml'), 'utf8');

@@ -3,14 +3,17 @@
 // behaviour the spec states beyond its statuses), breaks none of the tests that list operations, count their checks or
 // statuses, or replay their examples. The copy of the repository gets the spec, a handler and its table entry (the
 // steps CONTRIBUTING names), and one `npm run generate`; then those tests run in it, unchanged.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
-import { copyRepository, type RepoCopy } from '../support/repo-copy.ts';
+import { copyTrackedFiles } from '../support/repo-copy.ts';
 
-let repo: RepoCopy;
-let copy = '';
+const run = promisify(execFile);
+const copy = mkdtempSync(join(tmpdir(), 'agent-registry-inserted-operation-'));
 
 /**
  * The tests that list, count or order the spec's operations. test/contract/contract-targets.test.ts and
@@ -59,11 +62,23 @@ import type { OperationHandler } from './operation-handler.ts';
 export const listFixtureAgents: OperationHandler<'listFixtureAgents'> = () => jsonValueResponse(200, { items: [] });
 `;
 
-const inCopy = (command: string, args: string[]) => repo.run(args, { command, env: { CI: '1' }, timeoutMs: 900_000 });
+async function inCopy(command: string, args: string[]): Promise<{ code: number; output: string }> {
+  try {
+    const { stdout, stderr } = await run(command, args, {
+      cwd: copy,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', CI: '1' },
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 900_000,
+    });
+    return { code: 0, output: `${stdout}\n${stderr}` };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof failed.code === 'number' ? failed.code : -1, output: `${failed.stdout}\n${failed.stderr}` };
+  }
+}
 
 beforeAll(async () => {
-  repo = await copyRepository('agent-registry-inserted-operation-');
-  copy = repo.root;
+  await copyTrackedFiles(copy);
   // Inserted after the first path, so that it is neither first nor last: as the API's own list would be.
   const specFile = join(copy, 'spec/openapi.yaml');
   const document = parseDocument(readFileSync(specFile, 'utf8'));
@@ -92,7 +107,7 @@ beforeAll(async () => {
   expect(generated.code, generated.output).toBe(0);
 }, 300_000);
 
-afterAll(() => repo.remove());
+afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
 describe('an operation inserted in the middle of a fixture copy of the spec', () => {
   it('sits between the spec operations, where it was written', () => {

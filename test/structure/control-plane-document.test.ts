@@ -80,7 +80,10 @@ describe('mocks/control-plane/control-plane.yaml', () => {
     );
     expect(documented.length).toBeGreaterThanOrEqual(12);
     for (const [method, template] of documented) {
-      const path = template.replace('{agentId}', agentId).replace('{taskId}', 'tsk_unknown');
+      const path = template
+        .replace('{agentId}', agentId)
+        .replace('{taskId}', 'tsk_unknown')
+        .replace('{operationId}', 'getAgent');
       const response = await core.handle({
         method,
         path,

@@ -104,7 +104,10 @@ describe('docs/fake-backend.md', () => {
       guide.indexOf('\n## ', guide.indexOf('## Behaviour') + 1),
     );
     expect(operationIds.length).toBeGreaterThanOrEqual(3);
-    expect(operationIds.filter((id) => !behaviour.includes(`(\`${id}\``))).toEqual([]);
+    expect(
+      operationIds.filter((id) => !behaviour.includes(`(\`${id}\``)),
+      'operations without a bullet under "Behaviour" in docs/fake-backend.md, named by operationId (CONTRIBUTING.md, "Adding an endpoint")',
+    ).toEqual([]);
   });
 });
 

@@ -9,6 +9,7 @@ import { DEFAULT_MAX_TASKS } from '../../state/store.ts';
 import { createTestApi, type MockTestApi } from '../../test-api/test-api.ts';
 import { openPageStorage, type PersistOption } from '../../storage/web-storage/web-storage.ts';
 import { mintToken } from '../../core/request/auth.ts';
+import type { StreamSource } from 'agent-registry-kit/devtools';
 
 export { DEFAULT_JWT_SECRET, mintToken, type MintOptions } from '../../core/request/auth.ts';
 export type { MockHandlerOptions } from './create-handlers.ts';
@@ -44,18 +45,47 @@ export interface MockWorkerOptions extends MockHandlerOptions {
    * production build exposes it.
    */
   exposeOnWindow?: boolean;
+  /**
+   * Mount the kit's console as a floating panel over the app (a toggle button in the bottom-right corner): the requests
+   * the app made, live, and the fake's state, steering and coverage. Loaded on demand (`agent-registry-kit/devtools`,
+   * a dynamic import), and never in a production build (`process.env.NODE_ENV === 'production'`, which Vite and other
+   * bundlers replace), so pass `import.meta.env.DEV` or `true` alike. Off by default.
+   */
+  devtools?: boolean;
+}
+
+/**
+ * The journal as the devtools panel reads it in the page: the core's own stream (its backlog, then each answer as it
+ * happens), since msw answers a stream with its first bytes only.
+ */
+function journalSource(core: MockCore): StreamSource {
+  return (headers, push) => {
+    let stopped = false;
+    let stop = (): void => {};
+    void core
+      .handle({ method: 'GET', path: '/__mock/journal/events', query: '', headers, body: null })
+      .then((response) => {
+        if (stopped) return;
+        push(response.body);
+        if (response.events) stop = response.events(push);
+      });
+    return () => {
+      stopped = true;
+      stop();
+    };
+  };
 }
 
 /**
  * Sets up msw's service worker with the fake's handlers; call `start()` before the app's first request. By default the
  * fake's state survives reloads of the tab (sessionStorage); `worker.api.reset()` or `POST /__mock/reset` starts over.
  * @example
- * const worker = setupMockWorker({ seed: 7, exposeOnWindow: import.meta.env.DEV });
+ * const worker = setupMockWorker({ seed: 7, exposeOnWindow: import.meta.env.DEV, devtools: true });
  * await worker.start({ onUnhandledFrame: 'bypass' });
  * // in the console: await agentRegistryKit.seedAgent({ name: 'From the console' }); await agentRegistryKit.reset();
  */
 export function setupMockWorker(options: MockWorkerOptions = {}): MockWorker {
-  const { persist = 'session', exposeOnWindow = false, ...handlerOptions } = options;
+  const { persist = 'session', exposeOnWindow = false, devtools = false, ...handlerOptions } = options;
   const keepsOwnState = handlerOptions.core !== undefined || handlerOptions.storage !== undefined;
   const seed =
     typeof handlerOptions.seed === 'string' ? seedFromText(handlerOptions.seed) : (handlerOptions.seed ?? DEFAULT_SEED);
@@ -82,6 +112,14 @@ export function setupMockWorker(options: MockWorkerOptions = {}): MockWorker {
   if (exposeOnWindow) {
     const exposed: ExposedMockWorker = { ...mocked.api, mintToken, worker: mocked };
     Object.assign(globalThis, { [EXPOSED_NAME]: exposed });
+  }
+  // The inner condition is the one a bundler folds: in a production build the import is dead code and its chunk is not
+  // emitted; `process` is read only when the panel is asked for (a page without a bundler has none).
+  if (devtools && typeof document !== 'undefined') {
+    if (process.env.NODE_ENV !== 'production')
+      void import('agent-registry-kit/devtools').then(({ mountDevtools }) =>
+        mountDevtools({ stream: journalSource(core) }),
+      );
   }
   return mocked;
 }

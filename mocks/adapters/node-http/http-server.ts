@@ -6,6 +6,7 @@ import { exposureWarning } from '../../http/exposure.ts';
 import { type LingerLimits, lingerAfter, refuseEarly } from '../../http/lingering-close.ts';
 import { createLimitedServer, HTTP_LIMITS, type HttpLimits } from '../../http/limited-server.ts';
 import { closeServer } from '../../http/server-close.ts';
+import { consoleAnswer } from '../../http/console-page.ts';
 import { consoleLogger } from '../../core/logger.ts';
 import { MAX_BODY_BYTES, type MockRequest, type MockResponse } from '../../core/mock-http.ts';
 import { problemResponse } from '../../core/problems.ts';
@@ -106,6 +107,13 @@ export function createRequestListener(
       const refusal = guard(exchange);
       if (refusal) {
         refuseEarly(req, res, refusal, limits);
+        return;
+      }
+    }
+    if (exchange.path.startsWith('/__mock/ui')) {
+      const page = consoleAnswer({ method: req.method ?? 'GET', path: exchange.path, headers: exchange.headers });
+      if (page) {
+        refuseEarly(req, res, page, limits);
         return;
       }
     }

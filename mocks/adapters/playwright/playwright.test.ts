@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { openMockSession, sessionIdFor } from './playwright.ts';
 import { startMockServer } from '../node-http/http-server.ts';
 import { silentLogger } from '../../core/logger.ts';
-import { sessionIdProblem } from '../../core/sessions.ts';
+import { sessionIdProblem } from '../../core/sessions/sessions.ts';
 
 describe('sessionIdFor', () => {
   it('names each test, repeat and retry apart', () => {

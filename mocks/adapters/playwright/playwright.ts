@@ -6,7 +6,7 @@ import { startMockServer, type MockServerOptions } from '../node-http/http-serve
 import { CONTROL_TOKEN_HEADER } from '../../http/request-guards.ts';
 import { connectTestApi } from '../../test-api/remote-test-api.ts';
 import { MockInputError } from '../../core/input-error.ts';
-import { SESSION_COOKIE, SESSION_HEADER } from '../../core/sessions.ts';
+import { SESSION_COOKIE, SESSION_HEADER } from '../../core/sessions/sessions.ts';
 import type { MockTestApi } from '../../test-api/test-api.ts';
 import { mintToken } from '../../core/request/auth.ts';
 

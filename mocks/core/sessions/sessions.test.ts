@@ -2,12 +2,12 @@
 // bounds (count, records); the /__mock/sessions routes; shared coverage; CORS; the node:http and msw adapters.
 import { setupServer } from 'msw/node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mintToken } from './request/auth.ts';
-import { createFixedClock, createSystemClock } from './clock.ts';
-import { createMockCore, type MockCore, type MockCoreOptions } from './core.ts';
-import { createHandlers } from '../adapters/msw/create-handlers.ts';
-import { startMockServer, type RunningMockServer } from '../adapters/node-http/http-server.ts';
-import { silentLogger } from './logger.ts';
+import { mintToken } from '../request/auth.ts';
+import { createFixedClock, createSystemClock } from '../clock.ts';
+import { createMockCore, type MockCore, type MockCoreOptions } from '../core.ts';
+import { createHandlers } from '../../adapters/msw/create-handlers.ts';
+import { startMockServer, type RunningMockServer } from '../../adapters/node-http/http-server.ts';
+import { silentLogger } from '../logger.ts';
 import { SessionRegistry, sessionIdProblem, sessionOf } from './sessions.ts';
 
 const START = Date.parse('2026-11-20T12:00:00.000Z');
@@ -427,9 +427,12 @@ describe('the /__mock/sessions routes', () => {
     const a = await deploy('a');
     const b = await deploy('b');
     const listed = (await send('GET', '/__mock/sessions')).json();
-    expect(listed).toMatchObject({ max: 100, maxRecords: 100_000, records: 4 });
+    // Each holds its agent and journal line; a's deploy was also the first of its kind, kept for the pact (b's was not).
+    const pactPart = core.pact.sessionRecords('a');
+    expect(pactPart).toBeGreaterThan(0);
+    expect(listed).toMatchObject({ max: 100, maxRecords: 100_000, records: 4 + pactPart });
     expect(listed.sessions).toEqual([
-      { id: 'a', records: 2 },
+      { id: 'a', records: 2 + pactPart },
       { id: 'b', records: 2 },
     ]);
     const reset = await send('POST', '/__mock/sessions/a/reset', 'b');
