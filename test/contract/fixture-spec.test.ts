@@ -4,7 +4,7 @@
 // the links), the proxy, pact export and verify, diff, bench, coverage and spec-change, with no edit to their code;
 // the contract suite's cases on each new parameter fail the repository's own fake, ignorant of them. The copy gets
 // the spec, `npm run generate` (the one expensive step) and the handlers the operation table requires.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addFixtureShapes } from '../support/fixture-shapes.ts';
@@ -205,6 +205,7 @@ describe('an operation added only to a fixture copy of the spec', { timeout: 400
       ],
       { FAKE_TOKEN: token, REAL_TOKEN: token },
     );
+    expect(existsSync(json), result.stdout).toBe(true);
     const steps = (
       JSON.parse(readFileSync(json, 'utf8')) as {
         steps: Array<{ id: string; outcome: string; fake?: { response?: { status: number } } }>;
@@ -251,9 +252,9 @@ describe('an operation added only to a fixture copy of the spec', { timeout: 400
   it("the fake's core: a list filtered and paged by its query and header, two path parameters, a oneOf body's 204", async () => {
     const base = servers[0]?.baseUrl ?? '';
     const auth = { authorization: `Bearer ${token}` };
-    const list = (query: string, tenant: string | undefined = 'team-a') =>
+    const list = (query: string, tenant: string | null = 'team-a') =>
       fetch(`${base}/v1/fixture-agents?${query}`, {
-        headers: { ...auth, ...(tenant !== undefined && { 'x-fixture-tenant': tenant }) },
+        headers: { ...auth, ...(tenant !== null && { 'x-fixture-tenant': tenant }) },
       });
     type Page = { items: Array<{ agentId: string; status: string; category: string }>; nextCursor: string | null };
     const first = (await (await list('limit=2&status=active')).json()) as Page;
@@ -266,7 +267,7 @@ describe('an operation added only to a fixture copy of the spec', { timeout: 400
     expect(trading.items.length).toBeGreaterThan(0);
     expect(trading.items.length).toBeLessThanOrEqual(20);
     expect(trading.items.every((agent) => agent.category === 'trading')).toBe(true);
-    const refused = await list('limit=101&status=Active', undefined);
+    const refused = await list('limit=101&status=Active', null);
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as { errors: Array<{ path: string }> }).errors.map((error) => error.path)).toEqual([
       '/query/status',
