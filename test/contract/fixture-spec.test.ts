@@ -269,7 +269,9 @@ describe('an operation added only to a fixture copy of the spec', { timeout: 400
     expect(trading.items.every((agent) => agent.category === 'trading')).toBe(true);
     const refused = await list('limit=101&status=Active', null);
     expect(refused.status).toBe(400);
-    expect(((await refused.json()) as { errors: Array<{ path: string }> }).errors.map((error) => error.path)).toEqual([
+    const problem = (await refused.json()) as { detail: string; errors: Array<{ path: string }> };
+    expect(problem.detail).toBe('The parameters status query, limit query, X-Fixture-Tenant header break the schema.');
+    expect(problem.errors.map((error) => error.path)).toEqual([
       '/query/status',
       '/query/limit',
       '/header/X-Fixture-Tenant',
