@@ -164,6 +164,19 @@ describe('an operation added only to a fixture copy of the spec', { timeout: 400
     // So do its cases on the header and the cookie: that server never reads them.
     for (const id of ['header-x-fixture-trace-enum-case', 'cookie-fixturedepth-maximum-step'])
       expect(checks.find((check) => check.id === `request-validation/getAgent/${id}`)?.outcome, id).toBe('failed');
+    // And the list's cases on its required header and its query filters (ids read from a report, never guessed): the
+    // repository's own fake, which has no such list, fails each.
+    for (const id of [
+      'header-x-fixture-tenant-missing',
+      'header-x-fixture-tenant-max-length',
+      'query-limit-maximum-step',
+      'query-limit-type',
+      'query-status-enum-case',
+      'query-category-enum-case',
+    ])
+      expect(checks.find((check) => check.id === `request-validation/listFixtureAgents/${id}`)?.outcome, id).toBe(
+        'failed',
+      );
     const proxy = await spawnServer({
       name: 'fixture-proxy',
       args: [join(copy, 'scripts/cli.ts'), 'proxy', '--upstream', ignoring, '--port', '0'],
