@@ -111,7 +111,7 @@ const anyJson: fc.Arbitrary<JsonValue> = fc.oneof(
  * a union's branches name their fields there, not at the top.
  * @example bodyPropertiesOf(requestSchema('labelFixtureAgent')).map((property) => property.name) // ['kind', 'tag', 'note']
  */
-export function bodyPropertiesOf(at: SchemaAt): ReturnType<typeof propertiesOf> {
+function bodyPropertiesOf(at: SchemaAt): ReturnType<typeof propertiesOf> {
   const found = new Map(propertiesOf(at).map((property) => [property.name, property]));
   for (const combinator of ['oneOf', 'anyOf', 'allOf'] as const) {
     const branches = at.schema[combinator];
