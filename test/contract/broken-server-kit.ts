@@ -72,7 +72,7 @@ export function problem(status: number, title: string, path: string): ProxiedRes
 }
 
 /** What a broken server is given: the token the fake accepts, for servers that let bad credentials through. */
-export interface BreakageContext {
+interface BreakageContext {
   token: string;
 }
 
