@@ -2,8 +2,9 @@
 // each given serve command started in a fresh process, one deploy answered 201, then the process's user + system CPU
 // read from /proc (Linux); the commands alternate, and the medians are printed with the wall times beside them. Compare
 // another checkout (`git worktree add /tmp/old <commit>`, its node_modules linked or installed) with this one:
-// `node benchmarks/probes/cold-start-cpu.ts [--runs 9] scripts/commands/serve.ts /tmp/old/scripts/commands/serve.ts "dist/scripts/cli.js serve"`
-// (each argument a serve command: a script and its leading arguments; the packed CLI is dist/, after `npm run build`).
+// `node benchmarks/probes/cold-start-cpu.ts [--runs 9] scripts/commands/serve.ts /tmp/old/scripts/commands/serve.ts
+// "dist/scripts/cli.js serve"` (each argument a serve command: a script and its leading arguments; the packed CLI is
+// dist/, after `npm run build`).
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { deployOne } from '../servers.ts';

@@ -3,8 +3,9 @@
 // a React component tested in jsdom through the typed test API, tsc --strict (and tsc refusing wrong overrides and
 // seeds), plain Node 24 and the oldest Node `engines` allows, Vite builds with and without msw's worker, and the CLI by npx.
 // `npm run test:consumer` runs it alone. What every step shares (the scratch app, running a command in it) is in
-// scratch-app.ts; each group of steps about one feature lives in a file of its own here (app-builds.ts, app-checks.ts,
-// installed-cli.ts, …), registered in the describe below; this file packs and installs, and checks what the tarball holds.
+// scratch-app.ts; each group of steps about one feature lives in a file of its own here (app-builds.ts,
+// app-checks.ts, installed-cli.ts, …), registered in the describe below; this file packs and installs, and checks what
+// the tarball holds.
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
 // The installed kit run as a user runs it: every entry imported from plain Node 24 and the oldest Node `engines`
-// allows, `serve --state` on that Node, `serve`, `token` and `contract` by npx, a validating proxy before a browser page
-// whose recording spec-change replays and serve --from-recording serves, and the CLI's help and one-line errors.
+// allows, `serve --state` on that Node, `serve`, `token` and `contract` by npx, a validating proxy before a browser
+// page whose recording spec-change replays and serve --from-recording serves, and the CLI's help and one-line errors.
 // Registered in consumer.test.ts's describe; reads `scratch` when its tests run.
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
@@ -25,6 +25,13 @@ import {
 
 /** Registers the steps that import and serve the installed kit; call it inside consumer.test.ts's describe. */
 export function installedServeSteps(): void {
+  entrySteps();
+  npxServeSteps();
+  proxySteps();
+}
+
+/** Every entry imported from plain Node (this one and the oldest), and serve --state on the oldest. */
+function entrySteps(): void {
   it.each([
     ['Node 24 (this one)', () => process.execPath],
     [`Node ${oldestNode}`, () => scratch.oldNode],
@@ -81,7 +88,10 @@ export function installedServeSteps(): void {
       server.kill('SIGKILL');
     }
   });
+}
 
+/** serve, token and contract by npx; stopping npx stops the server. */
+function npxServeSteps(): void {
   it('serves with npx, mints a token, deploys, and passes its own contract suite; killing the npx PID stops it', async () => {
     const { app } = scratch;
     // In a process group of its own, so the clean-up below reaches the server even if it outlived npx.
@@ -133,7 +143,10 @@ export function installedServeSteps(): void {
       }
     }
   });
+}
 
+/** The validating proxy before a browser page, its recording replayed and served. */
+function proxySteps(): void {
   it.skipIf(!chromiumPresent)(
     'puts a validating proxy with npx in front of a server, used by a browser page; its recording is replayed by spec-change and served by serve --from-recording',
     async () => {

@@ -1,12 +1,12 @@
 // The deliberately broken servers of the self-check: each is the real fake backend behind a proxy that breaks ONE rule,
 // with the exact set of rules the contract suite must report for it: a server that slips through, or that is reported
-// under a rule it did not break, is a bug in the suite. The table is in two files by concern (broken-servers-rules.ts,
-// broken-servers-classes.ts), what they are made of in broken-server-kit.ts.
-import type { BrokenServer } from './broken-server-kit.ts';
-import { classBreakers } from './broken-servers-classes.ts';
-import { ruleBreakers } from './broken-servers-rules.ts';
+// under a rule it did not break, is a bug in the suite. The table is in two files by concern
+// (broken-servers/rule-breakers.ts, broken-servers/class-breakers.ts), what they are made of in broken-servers/kit.ts.
+import type { BrokenServer } from './broken-servers/kit.ts';
+import { classBreakers } from './broken-servers/class-breakers.ts';
+import { ruleBreakers } from './broken-servers/rule-breakers.ts';
 
-export type { BrokenServer } from './broken-server-kit.ts';
+export type { BrokenServer } from './broken-servers/kit.ts';
 
 /**
  * The seeds a server marked `seeds: 'several'` runs under besides the table's own: fixed ones, and one that changes

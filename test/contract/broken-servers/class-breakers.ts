@@ -1,6 +1,6 @@
 // The broken servers of the seven classes of check (docs/contract-tests.md), one at least for each, a documented but
-// wrong status, and faults in one place (one operation's auth, one result's field). broken-servers.ts joins this
-// table with broken-servers-rules.ts's.
+// wrong status, and faults in one place (one operation's auth, one result's field). ../broken-servers.ts joins this
+// table with rule-breakers.ts's.
 import {
   agentOf,
   type BrokenServer,
@@ -11,7 +11,7 @@ import {
   operationOf,
   parse,
   problem,
-} from './broken-server-kit.ts';
+} from './kit.ts';
 
 /** The servers of the classes of check: `[name, { given, rules, args, seeds }]`. */
 export const classBreakers: Array<[string, BrokenServer]> = [

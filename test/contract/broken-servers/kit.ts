@@ -1,9 +1,9 @@
-// What the broken servers of the self-check (broken-servers.ts) are made of: the operation and agent a proxied request
-// addresses, read through the spec as the proxy finds them, edits of a JSON body, a problem answer, a JWT's parts, and
-// the shape of one broken server.
-import { primaryCreation } from '../../client/requests/linked-operations.ts';
-import { matchOperation, openapiDocument, type OperationId } from '../../spec/index.ts';
-import type { Breakage, ProxiedRequest, ProxiedResponse } from './breaking-proxy.ts';
+// What the broken servers of the self-check (../broken-servers.ts) are made of: the operation and agent a proxied
+// request addresses, read through the spec as the proxy finds them, edits of a JSON body, a problem answer, a JWT's
+// parts, and the shape of one broken server.
+import { primaryCreation } from '../../../client/requests/linked-operations.ts';
+import { matchOperation, openapiDocument, type OperationId } from '../../../spec/index.ts';
+import type { Breakage, ProxiedRequest, ProxiedResponse } from '../breaking-proxy.ts';
 
 /** The operation a request reaches, through the spec's path templates (as the proxy finds it), with its parameters. */
 function routeOf(

@@ -1,16 +1,7 @@
 // The broken servers that each break one rule of the spec or of what it links: an answer's schema, status or media
 // type, a request the server should refuse, the credentials it should check, and a deploy its retrieve must agree with.
-// broken-servers.ts joins this table with broken-servers-classes.ts's.
-import {
-  agentOf,
-  type BrokenServer,
-  editJson,
-  editRequestJson,
-  isRecord,
-  operationOf,
-  parse,
-  problem,
-} from './broken-server-kit.ts';
+// ../broken-servers.ts joins this table with class-breakers.ts's.
+import { agentOf, type BrokenServer, editJson, editRequestJson, isRecord, operationOf, parse, problem } from './kit.ts';
 
 /** The servers breaking one rule each: `[name, { given, rules, args, seeds }]`. */
 export const ruleBreakers: Array<[string, BrokenServer]> = [
