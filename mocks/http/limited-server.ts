@@ -1,10 +1,15 @@
 // The node:http server both the fake and the proxy run on: the HTTP-layer limits (header size, timeouts, how much of an
 // unwanted body is drained) and node's parse errors and timeouts answered as problem+json on a closed connection.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { rawProblem } from './http-send.ts';
 import { lingering } from './lingering-close.ts';
 import { MAX_BODY_BYTES } from '../core/mock-http.ts';
+
+// node:http taken as Node's own module object, not through an ESM import: building an ESM namespace of node:http reads
+// every export, and its lazy WebSocket getter loads undici, about 45 ms of CPU at each start of the fake or the proxy
+// (docs/performance.md, cold start); a server that never fetches needs none of it.
+const { createServer } = process.getBuiltinModule('node:http');
 
 /** The HTTP-layer limits of a server. */
 export interface HttpLimits {

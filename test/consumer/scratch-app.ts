@@ -66,6 +66,8 @@ export const scratch = {
   work: '',
   /** The scratch app: test/consumer/app copied, with the kit and what the steps use installed. */
   app: '',
+  /** The oldest Node `engines` allows (`oldestNode`), installed from the registry: its binary. */
+  oldNode: '',
   /** `npm pack --json`'s answer for the kit. */
   packed: { filename: '', files: [] as { path: string }[] },
 };
