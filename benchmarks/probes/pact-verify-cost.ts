@@ -11,7 +11,12 @@ import { hostilePact, type HostileShape } from '../../test/support/hostile-pact.
 const usage = 'usage: node benchmarks/probes/pact-verify-cost.ts [--mib N] [--interactions N]';
 const values = parseCommandLine({ mib: { type: 'string' }, interactions: { type: 'string' } }, { usage });
 const mib = numberFlag('mib', values.mib ?? '16', { min: 0.01, max: 16 }, usage);
-const interactions = numberFlag('interactions', values.interactions ?? '160', { integer: true, min: 1, max: 100_000 }, usage);
+const interactions = numberFlag(
+  'interactions',
+  values.interactions ?? '160',
+  { integer: true, min: 1, max: 100_000 },
+  usage,
+);
 const bytes = Math.floor(mib * 2 ** 20) - 4096;
 const directory = mkdtempSync(join(tmpdir(), 'ark-pact-verify-cost-'));
 const cli = new URL('../../scripts/cli.ts', import.meta.url).pathname;

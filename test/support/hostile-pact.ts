@@ -50,6 +50,9 @@ export function hostilePact(shape: HostileShape, bytes: number, interactions = 1
   }
   const overhead = pactOf([interactionOf(shape, 0, 1)]).length;
   // wrong-items: `1,` is two bytes an item; long-keys: one byte a character of the key.
-  const share = Math.max(1, Math.floor((bytes - overhead * interactions) / interactions / (shape === 'wrong-items' ? 2 : 1)));
+  const share = Math.max(
+    1,
+    Math.floor((bytes - overhead * interactions) / interactions / (shape === 'wrong-items' ? 2 : 1)),
+  );
   return pactOf(Array.from({ length: interactions }, (_, index) => interactionOf(shape, index, share)));
 }
