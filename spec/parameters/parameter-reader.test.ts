@@ -277,6 +277,8 @@ describe('parameters a file or a client shapes against the reader', () => {
     const reading = reader(input as ParameterInput);
     expect(reading.ok).toBe(false);
     if (reading.ok) return;
-    expect(reading.errors).toEqual([expect.objectContaining({ path, message: expect.stringMatching(/100000 values/) })]);
+    expect(reading.errors).toEqual([
+      expect.objectContaining({ path, message: expect.stringMatching(/100000 values/) }),
+    ]);
   });
 });
