@@ -1,6 +1,6 @@
 // The JUnit XML of `pact verify`, for CI: one testcase per interaction, classed by its operation, failing with its
 // first finding as the message and every finding in the body; a warning (--seed-only) is in the system-out. Written by client/junit-xml.ts.
-import { formatJUnitXml, junitXmlParts, type JUnitCase, type JUnitSuite } from '../client/junit-xml.ts';
+import { junitXmlParts, type JUnitCase, type JUnitSuite } from '../client/junit-xml.ts';
 import { findingLine, interactionName, type InteractionReport, type PactReport } from './pact-report.ts';
 
 /** One interaction as a testcase: skipped when not HTTP, failing with its first finding, warnings in the system-out. */
@@ -54,15 +54,7 @@ function suiteOf(report: PactReport): JUnitSuite {
 }
 
 /**
- * The JUnit XML of a pact's verification.
- * @example writeFileSync('pact.xml', redact(formatPactJUnit(report)));
- */
-export function formatPactJUnit(report: PactReport): string {
-  return formatJUnitXml(suiteOf(report));
-}
-
-/**
- * The same XML in parts (a line each), for a writer that never holds it whole.
+ * The JUnit XML of a pact's verification, in parts (a line each), for a writer that never holds it whole.
  * @example for (const part of pactJUnitParts(report)) writeSync(fd, redact(`${part}\n`));
  */
 export function pactJUnitParts(report: PactReport): Generator<string> {
