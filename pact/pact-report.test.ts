@@ -1,6 +1,6 @@
-// What `pact verify` keeps of a hostile pact is bounded by what it read (issue 45's finding 14): findings past the
-// caps are counted, not listed; texts are cut; the --json grows with the pact, not with the findings it makes; the
-// screen is a few lines. The pacts are test/support/hostile-pact.ts's, small.
+// What `pact verify` keeps of a hostile pact is bounded by what it read: findings past the caps are counted, not
+// listed; texts are cut; the --json grows with the pact, not with the findings it makes; the screen is a few lines.
+// The pacts are test/support/hostile-pact.ts's, small.
 import { describe, expect, it } from 'vitest';
 import { hostilePact } from '../test/support/hostile-pact.ts';
 import { parsePact } from './pact-file.ts';
@@ -16,7 +16,7 @@ import {
 const verify = (text: string) => verifyPact(parsePact(text), { file: 'hostile.json', seedOnly: false });
 const json = (text: string): string => [...pactReportJson(verify(text))].join('');
 
-describe('verifyPact on hostile pacts (finding 14)', () => {
+describe('verifyPact on hostile pacts, bounded by what it read', () => {
   it('lists at most 100 findings of an interaction and 5,000 in all, and counts every one', () => {
     // 60 agents of 200 wrong capabilities each: 12,000 findings, 6,000 under the per-interaction cap.
     const report = verify(hostilePact('wrong-items', 60 * 1_900, 60));
