@@ -54,8 +54,17 @@ module.exports = {
         'response checkers and client/\'s redactor and bounded reader: a pact is checked against what the spec says, ' +
         'never against what the fake happens to do, so it imports spec/, client/ and its own folder, never mocks/.',
       severity: 'error',
-      from: { path: '^pact/' },
+      from: { path: '^pact/', pathNot: '\\.test\\.ts$' },
       to: { ...external, pathNot: '^(pact|spec|client|node_modules)/' },
+    },
+    {
+      name: 'pact-tests-know-the-spec-not-the-fake',
+      comment:
+        "pact/'s tests import what pact/ may, and test/support/'s in-process helpers (the hostile pacts the probes " +
+        'measure), never mocks/.',
+      severity: 'error',
+      from: { path: '^pact/.*\\.test\\.ts$' },
+      to: { ...external, pathNot: '^(pact|spec|client|test/support|node_modules)/' },
     },
     {
       name: 'console-knows-fakes-only-through-http',

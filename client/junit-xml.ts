@@ -26,7 +26,8 @@ export interface JUnitSuite {
   /** Seconds the run took, as written, if the tool knows it. */
   time?: string;
   properties: ReadonlyArray<readonly [name: string, value: string]>;
-  cases: readonly JUnitCase[];
+  /** The cases, made one at a time as they are written when an iterable gives them. */
+  cases: Iterable<JUnitCase>;
 }
 
 function testcase(entry: JUnitCase): string {
@@ -45,24 +46,29 @@ function testcase(entry: JUnitCase): string {
 }
 
 /**
- * The JUnit XML of one suite.
- * @example formatJUnitXml({ name: 'x', counts: { tests: 1, failures: 0, errors: 0, skipped: 0 }, properties: [], cases: [{ classname: 'op', name: 'ok', time: '0' }] })
+ * The JUnit XML of one suite, in parts (a line each): a writer of a large suite never holds it as one string.
+ * @example for (const part of junitXmlParts(suite)) writeSync(fd, `${part}\n`);
  */
-export function formatJUnitXml(suite: JUnitSuite): string {
+export function* junitXmlParts(suite: JUnitSuite): Generator<string> {
   const { tests, failures, errors, skipped } = suite.counts;
   const time = suite.time === undefined ? '' : ` time="${xml(suite.time)}"`;
   const counts = `tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}"${time}`;
   const timestamp = suite.timestamp === undefined ? '' : ` timestamp="${xml(suite.timestamp)}"`;
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${xml(suite.name)}" ${counts}>`,
-    `  <testsuite name="${xml(suite.name)}"${timestamp} ${counts}>`,
-    '    <properties>',
-    ...suite.properties.map(([name, value]) => `      <property name="${xml(name)}" value="${xml(value)}"/>`),
-    '    </properties>',
-    ...suite.cases.map(testcase),
-    '  </testsuite>',
-    '</testsuites>',
-    '',
-  ].join('\n');
+  yield '<?xml version="1.0" encoding="UTF-8"?>';
+  yield `<testsuites name="${xml(suite.name)}" ${counts}>`;
+  yield `  <testsuite name="${xml(suite.name)}"${timestamp} ${counts}>`;
+  yield '    <properties>';
+  for (const [name, value] of suite.properties) yield `      <property name="${xml(name)}" value="${xml(value)}"/>`;
+  yield '    </properties>';
+  for (const entry of suite.cases) yield testcase(entry);
+  yield '  </testsuite>';
+  yield '</testsuites>';
+}
+
+/**
+ * The JUnit XML of one suite.
+ * @example formatJUnitXml({ name: 'x', counts: { tests: 1, failures: 0, errors: 0, skipped: 0 }, properties: [], cases: [{ classname: 'op', name: 'ok', time: '0' }] })
+ */
+export function formatJUnitXml(suite: JUnitSuite): string {
+  return `${[...junitXmlParts(suite)].join('\n')}\n`;
 }

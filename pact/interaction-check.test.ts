@@ -1,7 +1,8 @@
 // One interaction against the spec, read as Pact means it: what the pact leaves out is no claim, what it adds beyond the
 // spec is; a matcher's value is an example, and a finding says which matcher is over it.
 import { describe, expect, it } from 'vitest';
-import { checkInteraction } from './interaction-check.ts';
+import { checkInteraction, MAX_MATCHER_LOOKUPS } from './interaction-check.ts';
+import { MAX_MATCHING_RULES } from './matching-rules.ts';
 import { parsePact } from './pact-file.ts';
 
 const jwt = 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1bml0In0.c2lnbmF0dXJl';
@@ -161,5 +162,26 @@ describe('checkInteraction on bodies a pact shapes against the checker', () => {
     expect(atCap.findings.map((finding) => finding.pointer)).toEqual(['/capabilities/0']);
     const deeper = answered({ agentId: 'agt_1', capabilities: nested(64) });
     expect(deeper.findings).toEqual([expect.objectContaining({ rule: 'body-is-json', pointer: '' })]);
+  });
+
+  it('names the matcher of the first 100 findings of a side only: 400 wrong items under 10,000 rules is no product of both', () => {
+    const body: Record<string, unknown> = {
+      '$.capabilities': { matchers: [{ match: 'type' }] },
+      '$.capabilities[*]': { matchers: [{ match: 'type' }] },
+    };
+    for (let index = 2; index < MAX_MATCHING_RULES; index += 1)
+      body[`$.other${index}`] = { matchers: [{ match: 'type' }] };
+    const check = interaction(
+      {},
+      {
+        status: 200,
+        headers: { 'Content-Type': 'application/json' },
+        body: { agentId: 'agt_1', capabilities: Array.from({ length: 400 }, () => 1) },
+        matchingRules: { body },
+      },
+    );
+    expect(check.findings.length).toBeGreaterThanOrEqual(400);
+    expect(check.findings.filter((finding) => finding.matcher !== undefined)).toHaveLength(MAX_MATCHER_LOOKUPS);
+    expect(check.findings[0]?.matcher).toBe('type');
   });
 });

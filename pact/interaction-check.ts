@@ -74,9 +74,19 @@ function matcherAt(rules: readonly MatchingRule[], pointer: string): string | un
   return first === undefined ? undefined : matcherText(first);
 }
 
-function withMatcher(finding: PactFinding, rules: readonly MatchingRule[]): PactFinding {
-  const matcher = matcherAt(rules, finding.pointer);
-  return matcher === undefined ? finding : { ...finding, matcher };
+/**
+ * Findings of one side of an interaction that name the matcher over their place: a report lists no more of an
+ * interaction (pact/pact-report.ts), and each lookup reads the side's rules, so a body of 100,000 wrong items under
+ * thousands of rules costs a bounded number of lookups, not their product.
+ */
+export const MAX_MATCHER_LOOKUPS = 100;
+
+function withMatchers(findings: readonly PactFinding[], rules: readonly MatchingRule[]): PactFinding[] {
+  return findings.map((finding, index) => {
+    if (index >= MAX_MATCHER_LOOKUPS || rules.length === 0) return finding;
+    const matcher = matcherAt(rules, finding.pointer);
+    return matcher === undefined ? finding : { ...finding, matcher };
+  });
 }
 
 /** A pact's query (values as written) as the query string a consumer sends, for the spec's parameter reader. */
@@ -112,7 +122,7 @@ function requestFindings(
       specPointer: '/components/securitySchemes',
       message: `the request has ${credential}; every operation needs a JWT bearer token`,
     });
-  return findings.map((finding) => withMatcher(finding, request.matchingRules));
+  return withMatchers(findings, request.matchingRules);
 }
 
 /** The statuses the spec answers a request it cannot accept with: a malformed or invalid one, and one without a valid credential. */
@@ -153,14 +163,15 @@ function responseFindings(response: PactResponse, operationId: OperationId): Pac
     headers: response.headers,
   });
   const relied = response.body === undefined ? [] : check.warnings;
-  return [...check.violations, ...relied]
+  const findings = [...check.violations, ...relied]
     .filter((violation) => claimed(violation, response, contentType))
     .map(({ operationId: _, status: __, ...violation }): PactFinding => {
       const finding: PactFinding = { ...violation, part: 'response', check: 'conformance' };
       if (violation.rule === 'undocumented-field')
         finding.message = `${violation.pointer} is not a field of the spec: the consumer relies on what the provider never promised`;
-      return withMatcher(finding, response.matchingRules);
+      return finding;
     });
+  return withMatchers(findings, response.matchingRules);
 }
 
 /** The schema at a place of a body, following properties and items; undefined where the schema says nothing. */

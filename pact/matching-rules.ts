@@ -90,12 +90,27 @@ function groupedRules(raw: Record<string, JsonValue>): MatchingRule[] {
   });
 }
 
+/** Matching rules one request or response may state (pact-js writes a handful; each finding's lookup reads them all). */
+export const MAX_MATCHING_RULES = 10_000;
+
+/** A request or response stating more than MAX_MATCHING_RULES rules: pact-file.ts makes it a PactFileError. */
+export class TooManyRules extends Error {
+  constructor(count: number) {
+    super(`states ${count} matching rules, more than the ${MAX_MATCHING_RULES} a pact verify reads`);
+  }
+}
+
 /**
  * The matching rules of one request or response; anything unreadable in them is left out (it constrains nothing).
  * @example readMatchingRules({ body: { '$.status': { matchers: [{ match: 'type' }] } } }, 3)[0].place // ['status']
  */
 export function readMatchingRules(raw: JsonValue | undefined, version: number): MatchingRule[] {
   if (!isJsonObject(raw)) return [];
+  const count = Object.values(raw).reduce<number>(
+    (sum, group) => sum + (isJsonObject(group) ? Math.max(1, Object.keys(group).length) : 1),
+    0,
+  );
+  if (count > MAX_MATCHING_RULES) throw new TooManyRules(count);
   const flat = version === 2 || Object.keys(raw).some((key) => key.startsWith('$'));
   return flat ? flatRules(raw) : groupedRules(raw);
 }

@@ -130,3 +130,26 @@ describe('parsePact on a pact nesting past the kit-wide depth bound', () => {
     expect(() => parsePact(text)).toThrow(new PactFileError('it nests arrays and objects deeper than 72 levels'));
   });
 });
+
+describe('parsePact on a pact stating more matching rules than pact verify reads', () => {
+  it('is a PactFileError naming the place and the bound (10,001 rules on one response)', () => {
+    const body: Record<string, unknown> = {};
+    for (let index = 0; index <= 10_000; index += 1) body[`$.x${index}`] = { matchers: [{ match: 'type' }] };
+    const text = JSON.stringify({
+      consumer: { name: 'web' },
+      provider: { name: 'agent-registry' },
+      interactions: [
+        {
+          description: 'd',
+          request: { method: 'GET', path: '/v1/agents/a' },
+          response: { status: 200, matchingRules: { body } },
+        },
+      ],
+      metadata: { pactSpecification: { version: '3.0.0' } },
+    });
+    expect(() => parsePact(text)).toThrow(PactFileError);
+    expect(() => parsePact(text)).toThrow(
+      /^interactions\[0\]\.response\.matchingRules states 10001 matching rules, more than the 10000/,
+    );
+  });
+});

@@ -2,7 +2,7 @@
 // their provider states, a request and a response each with text headers, the body as sent, and the matching rules.
 // What is not a Pact file (not JSON, no interactions, an interaction without a request) is a PactFileError: one line.
 import { isJsonObject, MAX_JSON_DEPTH, nestsDeeperThan, type JsonObject, type JsonValue } from '../spec/index.ts';
-import { readMatchingRules, type MatchingRule } from './matching-rules.ts';
+import { readMatchingRules, TooManyRules, type MatchingRule } from './matching-rules.ts';
 
 /**
  * Levels a pact adds around a body (`interactions`, an interaction, its response, `body`, `content`, and a few for the
@@ -165,7 +165,14 @@ function messageOf(raw: JsonObject, version: PactVersion, where: string): PactMe
   const headers = headersOf(raw.headers, where);
   const { body, contentType } =
     version === 4 ? v4Body(raw.body, where) : { body: plainBody(raw.body, headers), contentType: undefined };
-  return { headers, body, bodyContentType: contentType, matchingRules: readMatchingRules(raw.matchingRules, version) };
+  let matchingRules: MatchingRule[];
+  try {
+    matchingRules = readMatchingRules(raw.matchingRules, version);
+  } catch (error) {
+    if (error instanceof TooManyRules) throw new PactFileError(`${where}.matchingRules ${error.message}`);
+    throw error;
+  }
+  return { headers, body, bodyContentType: contentType, matchingRules };
 }
 
 function statesOf(raw: JsonObject): ProviderState[] {

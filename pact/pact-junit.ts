@@ -1,6 +1,6 @@
 // The JUnit XML of `pact verify`, for CI: one testcase per interaction, classed by its operation, failing with its
 // first finding as the message and every finding in the body; a warning (--seed-only) is in the system-out. Written by client/junit-xml.ts.
-import { formatJUnitXml, type JUnitCase } from '../client/junit-xml.ts';
+import { junitXmlParts, type JUnitCase, type JUnitSuite } from '../client/junit-xml.ts';
 import { findingLine, interactionName, type InteractionReport, type PactReport } from './pact-report.ts';
 
 /** One interaction as a testcase: skipped when not HTTP, failing with its first finding, warnings in the system-out. */
@@ -14,20 +14,23 @@ function testcase(interaction: InteractionReport): JUnitCase {
     return { ...entry, skipped: `a ${interaction.type} interaction: not HTTP, nothing of the spec to check` };
   if (interaction.warnings.length > 0)
     entry.systemOut = interaction.warnings.map((warning) => `warning: ${findingLine(warning)}`).join('\n');
+  if (interaction.counted.findings === 0) return entry;
   const first = interaction.findings[0];
-  if (first === undefined) return entry;
+  const unlisted = interaction.counted.findings - interaction.findings.length;
+  const lines = interaction.findings.map(findingLine);
+  if (unlisted > 0) lines.push(`… and ${unlisted} more findings, counted, not listed (the report's cap)`);
   return {
     ...entry,
-    failure: { message: first.message, type: first.rule, body: interaction.findings.map(findingLine).join('\n') },
+    failure: {
+      message: first?.message ?? `${interaction.counted.findings} findings, not listed (the report's cap)`,
+      type: first?.rule ?? 'unlisted',
+      body: lines.join('\n'),
+    },
   };
 }
 
-/**
- * The JUnit XML of a pact's verification.
- * @example writeFileSync('pact.xml', redact(formatPactJUnit(report)));
- */
-export function formatPactJUnit(report: PactReport): string {
-  return formatJUnitXml({
+function suiteOf(report: PactReport): JUnitSuite {
+  return {
     name: `agent-registry-kit pact verify ${report.pact.consumer} → ${report.pact.provider}`,
     counts: {
       tests: report.interactions.length,
@@ -41,6 +44,19 @@ export function formatPactJUnit(report: PactReport): string {
       ['verdict', report.verdict],
       ['seedOnly', String(report.seedOnly)],
     ],
-    cases: report.interactions.map(testcase),
-  });
+    // One testcase at a time, as the XML is written.
+    cases: {
+      *[Symbol.iterator]() {
+        for (const interaction of report.interactions) yield testcase(interaction);
+      },
+    },
+  };
+}
+
+/**
+ * The JUnit XML of a pact's verification, in parts (a line each), for a writer that never holds it whole.
+ * @example for (const part of pactJUnitParts(report)) writeSync(fd, redact(`${part}\n`));
+ */
+export function pactJUnitParts(report: PactReport): Generator<string> {
+  return junitXmlParts(suiteOf(report));
 }

@@ -1,11 +1,12 @@
 // `agent-registry-kit pact verify --pact FILE`: every interaction of a pact checked against spec/openapi.yaml with the
 // spec's own request and response checkers; one screen, exit 1 on an incompatibility, --json and --junit for CI.
-import { writeFileSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { MAX_CLI_INPUT_BYTES, readCappedFile } from '../../client/bounded-read.ts';
 import { guardWrites } from '../../client/terminal-text.ts';
 import { PactFileError, parsePact, type Pact } from '../../pact/pact-file.ts';
-import { formatPactJUnit } from '../../pact/pact-junit.ts';
-import { formatPactReport, verifyPact } from '../../pact/pact-report.ts';
+import { pactJUnitParts } from '../../pact/pact-junit.ts';
+import { formatPactReport, pactReportJson, verifyPact } from '../../pact/pact-report.ts';
+import type { Redact } from '../../client/redaction.ts';
 import { pactRedactor } from '../../pact/pact-secrets.ts';
 import { cliError } from '../cli-error.ts';
 import { parseCommandLine } from '../command-line.ts';
@@ -49,6 +50,23 @@ function readPact(file: string): Pact {
   }
 }
 
+/** A report written in parts, each through the redactor, never as one string (a pact's report grows with the pact). */
+function writeParts(file: string, parts: Iterable<string>, redact: Redact): void {
+  const fd = openSync(file, 'w');
+  try {
+    let pending = '';
+    for (const part of parts) {
+      pending += redact(part);
+      if (pending.length < 2 ** 20) continue;
+      writeSync(fd, pending);
+      pending = '';
+    }
+    writeSync(fd, pending);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
  * Entry point of `pact verify`.
  * @example await main(['--pact', 'pacts/web-agent-registry.json', '--junit', 'pact.xml']);
@@ -72,10 +90,17 @@ export async function main(args: string[]): Promise<void> {
   // Whatever is printed from here on, the pact's credentials included, goes through the redactor.
   guardWrites(process.stdout, redact);
   guardWrites(process.stderr, redact);
-  const report = verifyPact(pact, { file: values.pact, seedOnly: values['seed-only'] === true });
+  const report = verifyPact(pact, { file: values.pact, seedOnly: values['seed-only'] === true, redact });
   try {
-    if (values.json !== undefined) writeFileSync(values.json, redact(`${JSON.stringify(report, null, 2)}\n`));
-    if (values.junit !== undefined) writeFileSync(values.junit, redact(formatPactJUnit(report)));
+    if (values.json !== undefined) writeParts(values.json, pactReportJson(report), redact);
+    if (values.junit !== undefined)
+      writeParts(
+        values.junit,
+        (function* () {
+          for (const line of pactJUnitParts(report)) yield `${line}\n`;
+        })(),
+        redact,
+      );
   } catch (error) {
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
     cliError(`cannot write the report (${message})`);

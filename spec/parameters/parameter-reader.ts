@@ -20,6 +20,7 @@ import {
   type QueryPairs,
 } from './parameter-styles.ts';
 import { getSchemaValidator, rootSchemaPointer, type SchemaValidator } from '../validators/schema-compiler.ts';
+import { checkedPart, MAX_CHECKED_VALUES } from '../validators/checked-value.ts';
 
 /** What a request carries of its parameters, as it arrived. */
 export interface ParameterInput {
@@ -157,8 +158,14 @@ export function createParameterReader(
         errors.push(unreadable(spec, converted.message, spec.schemaPointer));
         continue;
       }
+      // A list of more values than the checkers validate (a pact's 16 MiB query) is refused whole, never cut and passed.
+      if (checkedPart(converted.value).cut) {
+        errors.push(unreadable(spec, `holds more than ${MAX_CHECKED_VALUES} values`, spec.schemaPointer));
+        continue;
+      }
       if (one.validate(converted.value)) value[spec.in][spec.name] = converted.value;
-      else errors.push(...schemaErrors(one, one.validate.errors ?? []));
+      // Appended one by one: a list of many wrong items makes more errors than a spread's arguments may be.
+      else for (const error of schemaErrors(one, one.validate.errors ?? [])) errors.push(error);
     }
     return errors.length === 0 ? { ok: true, value } : { ok: false, errors };
   };

@@ -104,3 +104,21 @@ describe('checkRequest on parameters beyond the path (a version of the document 
     expect(checkRequest(request('view=short', { 'x-trace': 'ab' }), document)).toEqual([]);
   });
 });
+
+describe('request bodies a client or a pact shapes against the checker', () => {
+  const withCapabilities = (items: string) => example.replace(/"capabilities":\[[^\]]*\]/, `"capabilities":[${items}]`);
+
+  it('makes a body of 400,000 wrong items findings (the first 100,000 values), not a stack overflow', () => {
+    const body = withCapabilities(`${'1,'.repeat(399_999)}1`);
+    expect(body).not.toBe(example);
+    const violations = checkRequest(deploy(body));
+    expect(violations.length).toBeGreaterThan(1_000);
+    expect(violations.length).toBeLessThanOrEqual(100_001);
+    expect(violations.map((violation) => violation.rule)).toContain('request-body-schema');
+  });
+
+  it('makes a body nesting deeper than 64 levels one finding, without walking it (2,000,000 deep)', () => {
+    const violations = checkRequest(deploy(`${'['.repeat(2_000_000)}${']'.repeat(2_000_000)}`));
+    expect(violations).toEqual([expect.objectContaining({ rule: 'request-body-is-json', pointer: '' })]);
+  });
+});

@@ -13,6 +13,8 @@ import type { Violation } from './response-checker.ts';
 import { ruleOrigin } from '../rule-origin.ts';
 import { getSchemaValidator, rootSchemaPointer } from './schema-compiler.ts';
 import type { OperationId } from '../types.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.ts';
+import { checkedPart, MAX_CHECKED_VALUES } from './checked-value.ts';
 
 /** The rule a request breaks. */
 export type RequestRule =
@@ -140,6 +142,20 @@ export function checkRequest(request: RequestToCheck, document: JsonObject = ope
       specPointer: `${bodyPointer}/content`,
       message: `Content-Type must be ${mediaType}, got ${request.contentType}`,
     });
+  if (nestsDeeperThan(request.body, MAX_JSON_DEPTH)) {
+    // Nothing walks a body deeper than the kit's bound (ajv, structuredClone and the origin rules recurse): one finding.
+    violations.push({
+      operationId,
+      rule: 'request-body-is-json',
+      pointer: '',
+      expected: `a JSON body nesting at most ${MAX_JSON_DEPTH} levels`,
+      found: `arrays and objects nested deeper than ${MAX_JSON_DEPTH} levels`,
+      origin: 'assumption',
+      specPointer: `${bodyPointer}/content`,
+      message: `the request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`,
+    });
+    return violations;
+  }
   let body: unknown;
   try {
     body = JSON.parse(request.body);
@@ -157,17 +173,30 @@ export function checkRequest(request: RequestToCheck, document: JsonObject = ope
     return violations;
   }
   const validate = getSchemaValidator(schemaPointer, 'request', document);
+  const part = checkedPart(body);
+  if (part.cut)
+    // Not a pass on what was left unchecked: a request of more values than the checkers validate is a finding.
+    violations.push({
+      operationId,
+      rule: 'request-body-schema',
+      pointer: '',
+      expected: `a body of at most ${MAX_CHECKED_VALUES} values, all checked`,
+      found: `more than ${MAX_CHECKED_VALUES} values`,
+      origin: 'assumption',
+      specPointer: schemaPointer,
+      message: `the request body holds more than ${MAX_CHECKED_VALUES} values; only the first ${MAX_CHECKED_VALUES} were checked`,
+    });
   // The request mode fills in defaults: a clone keeps the caller's value as it was sent.
-  if (!validate(structuredClone(body)))
-    violations.push(
-      ...fromSchemaErrors(
-        operationId,
-        'request-body-schema',
-        validate.errors ?? [],
-        rootSchemaPointer(schemaPointer, document),
-        '',
-        document,
-      ),
-    );
+  if (!validate(part.cut ? part.value : structuredClone(body)))
+    // Appended one by one: a body of many wrong items makes more violations than a spread's arguments may be.
+    for (const violation of fromSchemaErrors(
+      operationId,
+      'request-body-schema',
+      validate.errors ?? [],
+      rootSchemaPointer(schemaPointer, document),
+      '',
+      document,
+    ))
+      violations.push(violation);
   return violations;
 }
