@@ -8,10 +8,16 @@ export default {
   vitest: { configFile: 'test/mutation/vitest.mutation.config.ts', related: false },
   checkers: ['typescript'],
   tsconfigFile: 'tsconfig.json',
+  // The API path only: the operations, the state they change and the request checks they pass through. Code that only
+  // the control plane and the test API run (seeding: agent-seed.ts, task-seed.ts) or that only the node adapter runs
+  // (the Host check) is not the API's behaviour and not mutated at all, rather than mutated and excluded line by line.
   mutate: [
     'mocks/operations/**/*.ts',
     'mocks/state/**/*.ts',
     'mocks/core/request/**/*.ts',
+    '!mocks/state/agent-seed.ts',
+    '!mocks/state/task-seed.ts',
+    '!mocks/core/request/host-check.ts',
     '!**/*.test.ts',
     '!**/*.generated.ts',
   ],
