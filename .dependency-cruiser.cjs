@@ -81,12 +81,13 @@ module.exports = {
       name: 'proxy-uses-the-shared-layer',
       comment:
         "proxy/ is a server of its own, not an adapter of the fake: from mocks/ it uses the shared node:http layer " +
-        "(mocks/http/), the core's request/response types and catalogue (mocks/core/) and the stored-record checks " +
+        "(mocks/http/), the core's request/response types and catalogue (mocks/core/), the domain's logger and clock " +
+        "(mocks/domain/) and the stored-record checks " +
         '(mocks/storage/stored-records.ts); never mocks/adapters/ (the fake\'s own server, msw, playwright), state ' +
         'or storage backends.',
       severity: 'error',
       from: { path: '^proxy/' },
-      to: { path: '^mocks/', pathNot: '^mocks/(http/|core/|storage/stored-records\\.ts$)' },
+      to: { path: '^mocks/', pathNot: '^mocks/(http/|core/|domain/|storage/stored-records\\.ts$)' },
     },
     {
       name: 'mocks-is-the-fake',
@@ -96,6 +97,53 @@ module.exports = {
       severity: 'error',
       from: { path: '^mocks/', pathNot: ['\\.test\\.ts$', '^mocks/adapters/msw/browser\\.ts$'] },
       to: { ...external, pathNot: '^(mocks|spec|node_modules)/' },
+    },
+    // mocks/ in floors, from the bottom up. The domain (mocks/domain/: clock, random source, input error, logger;
+    // mocks/state/: the records, the catalogue, the store) is the floor everything stands on; the core pipeline
+    // (mocks/core/) over it; the rooms plugged into the core where the fake is assembled (operations, storage
+    // backends, pact log, control plane) above it; the test API and the adapters on top. A room never imports a floor
+    // above its own. What still crosses floors both ways is listed, and may only shrink, in
+    // test/structure/mocks-floors.test.ts, which also shows dependency-cruiser refusing an import up from the domain.
+    {
+      name: 'domain-is-the-bottom-floor',
+      comment:
+        "mocks/domain/ holds what every room of the fake uses and none owns (the injected clock and random source, " +
+        'the input error, the logger interface): it builds on spec/ alone, so any room can use it without dragging ' +
+        'in the core, and a test can replace each part of it.',
+      severity: 'error',
+      from: { path: '^mocks/domain/', pathNot: '\\.test\\.ts$' },
+      to: { ...external, pathNot: '^(mocks/domain|spec|node_modules)/' },
+    },
+    {
+      name: 'state-knows-no-room-above-it',
+      comment:
+        "mocks/state/ is the fake's domain model (records, catalogue, task life cycle, store): it knows the domain " +
+        'floor and the storage it is kept in, never the core that answers requests, the operations, the pact log, ' +
+        'the control plane, the test API, the adapters or the node:http layer, which all build on it.',
+      severity: 'error',
+      from: { path: '^mocks/state/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^mocks/(core|operations|pact|control-plane|test-api|adapters|http)/' },
+    },
+    {
+      name: 'core-knows-no-test-api-or-adapter',
+      comment:
+        'The core answers requests for every adapter (msw, node:http, Playwright) and the test API steers it from ' +
+        'above: a core module that imported either would tie the core to one way of using it. The package entry ' +
+        "`./core` (mocks/core/core-api.ts) re-exports the test API with the core and is the one exception: it is an " +
+        'entry, not part of the core.',
+      severity: 'error',
+      from: { path: '^mocks/core/', pathNot: ['\\.test\\.ts$', '^mocks/core/core-api\\.ts$'] },
+      to: { path: '^mocks/(test-api|adapters)/' },
+    },
+    {
+      name: 'no-room-below-the-adapters-imports-them',
+      comment:
+        'The adapters (msw, node:http, Playwright) are the top floor of the fake: the core, the state, the storages, ' +
+        'the operations, the pact log and the control plane work without any of them (in a browser, in a test, ' +
+        'behind another server).',
+      severity: 'error',
+      from: { path: '^mocks/(domain|state|core|storage|operations|pact|control-plane|http)/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^mocks/adapters/' },
     },
     {
       name: 'only-the-worker-loads-the-devtools',

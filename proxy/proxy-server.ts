@@ -9,7 +9,7 @@ import { send } from '../mocks/http/http-send.ts';
 import { createLimitedServer, HTTP_LIMITS, type HttpLimits } from '../mocks/http/limited-server.ts';
 import { closeServer } from '../mocks/http/server-close.ts';
 import { lingerAfter, refuseEarly, type LingerLimits } from '../mocks/http/lingering-close.ts';
-import { consoleLogger, type Logger } from '../mocks/core/logger.ts';
+import { consoleLogger, type Logger } from '../mocks/domain/logger.ts';
 import { MAX_BODY_BYTES, type MockRequest, type MockResponse } from '../mocks/core/mock-http.ts';
 import { problemResponse } from '../mocks/core/problems.ts';
 import {

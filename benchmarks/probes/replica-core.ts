@@ -37,7 +37,7 @@ async function loadKit(root: string): Promise<Kit> {
     module('mocks/core/core.ts'),
     module('mocks/storage/postgres/postgres-storage.ts'),
     module('mocks/storage/sqlite/sqlite-storage.ts'),
-    module('mocks/core/logger.ts'),
+    module('mocks/domain/logger.ts'),
   ]);
   // A checkout from before mocks/storage/postgres/postgres-state.ts: its core wires the replica layer itself.
   const state = existsSync(join(resolve(root), 'mocks/storage/postgres/postgres-state.ts'))

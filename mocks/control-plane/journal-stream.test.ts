@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { mintToken } from '../core/request/auth.ts';
 import { createMockCore } from '../core/core.ts';
-import { silentLogger } from '../core/logger.ts';
+import { silentLogger } from '../domain/logger.ts';
 
 const AGENT = 'agt_WCC01FaiMscDbRzp';
 

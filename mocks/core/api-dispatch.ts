@@ -7,7 +7,7 @@ import {
   type ParameterError,
 } from '../../spec/index.ts';
 import { bearerChallenge, type Authenticator, type AuthResult } from './request/auth.ts';
-import type { Clock } from './clock.ts';
+import type { Clock } from '../domain/clock.ts';
 import { documentedResponse } from './documented-response.ts';
 import type { MockRequest, MockResponse } from './mock-http.ts';
 import type { OperationHandler, OperationRequest, OperationServices } from '../operations/operation-handler.ts';

@@ -2,10 +2,10 @@
 // that an answer conforms to the spec.
 export { createMockCore, DEFAULT_SEED, type MockCore, type MockCoreOptions } from './core.ts';
 export { expectConforms, type SeenResponse } from '../test-api/expect-conforms.ts';
-export { createFixedClock, createSystemClock, type Clock } from './clock.ts';
+export { createFixedClock, createSystemClock, type Clock } from '../domain/clock.ts';
 export type { ScenarioConfig, OperationScenario } from './steering/scenarios.ts';
 export { DEFAULT_JWT_SECRET, mintToken, type MintOptions } from './request/auth.ts';
-export { createRunnerClock } from './clock.ts';
+export { createRunnerClock } from '../domain/clock.ts';
 export { createTestApi, type MockTestApi } from '../test-api/test-api.ts';
 export type { WaitForRequestOptions } from '../test-api/request-reading.ts';
 export type { RecordedRequest, RequestFilter } from './steering/recorded-requests.ts';
@@ -16,7 +16,7 @@ export {
   type OverrideOptions,
   type OverrideProblem,
 } from './steering/overrides.ts';
-export { MockInputError } from './input-error.ts';
+export { MockInputError } from '../domain/input-error.ts';
 export type { AgentSeed } from '../state/agent-seed.ts';
 export type { TaskSeed } from '../state/task-seed.ts';
 export type { ControlPlaneTask } from '../control-plane/control-plane-task.ts';

@@ -1,7 +1,7 @@
 // The core's small documents in its storage (clock offset, scenarios, overrides, coverage counts): restored at start,
 // written with the batches, and followed when a batch is rolled back or another process sharing the storage changes them.
 import type { OperationId } from '../../spec/index.ts';
-import type { Clock } from './clock.ts';
+import type { Clock } from '../domain/clock.ts';
 import type { Coverage } from './steering/coverage.ts';
 import type { BuiltOverride, OverrideInput } from './steering/overrides.ts';
 import { parseScenarioConfig, type ScenarioConfig, type Scenarios } from './steering/scenarios.ts';

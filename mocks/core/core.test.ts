@@ -4,7 +4,7 @@ import { fillPath } from '../../client/requests/path-parameters.ts';
 import { checkResponse, getAtPointer, getOperation, type JsonValue } from '../../spec/index.ts';
 import { mintToken } from './request/auth.ts';
 import { answerSync, createMockCore, type MockCore } from './core.ts';
-import { silentLogger } from './logger.ts';
+import { silentLogger } from '../domain/logger.ts';
 import type { MockRequest, MockResponse } from './mock-http.ts';
 import { problemResponse } from './problems.ts';
 

@@ -1,19 +1,25 @@
 // The fake's core: assembles store, clock, journal, scenarios and auth, and answers every request (API, control plane, CORS).
 import { createApiDispatch, type DispatchTrace } from './api-dispatch.ts';
 import { createAuthenticator, DEFAULT_JWT_SECRET, type Authenticator } from './request/auth.ts';
-import { clockStepProblem, createRunnerClock, createSessionClock, createSystemClock, type Clock } from './clock.ts';
+import {
+  clockStepProblem,
+  createRunnerClock,
+  createSessionClock,
+  createSystemClock,
+  type Clock,
+} from '../domain/clock.ts';
 import { handleControlRequest } from '../control-plane/control-plane.ts';
 import { Coverage } from './steering/coverage.ts';
 import { isForeignPage, preflight, refuseCrossSite, withCors, type CorsOrigins } from './request/cors.ts';
-import { MockInputError } from './input-error.ts';
+import { MockInputError } from '../domain/input-error.ts';
 import { DEFAULT_JOURNAL_SIZE, Journal } from './steering/journal.ts';
-import { consoleLogger, type Logger } from './logger.ts';
+import { consoleLogger, type Logger } from '../domain/logger.ts';
 import type { MockRequest, MockResponse } from './mock-http.ts';
 import type { BuiltOverride } from './steering/overrides.ts';
 import { createCoreDocuments, type CoreDocuments } from './core-documents.ts';
 import type { Dispatch, DispatchContext, DispatchLayer } from './dispatch-layer.ts';
 import { failureResponse } from './failure-response.ts';
-import { seedFromText } from './random.ts';
+import { seedFromText } from '../domain/random.ts';
 import { refuseRepeatedHeaders } from './request/repeated-headers.ts';
 import { matchRoute } from './router.ts';
 import { parseScenarioConfig, Scenarios, type ScenarioConfig } from './steering/scenarios.ts';

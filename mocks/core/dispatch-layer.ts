@@ -2,7 +2,7 @@
 // plugs in (mocks/storage/postgres/ brings one), with what it may ask of the core. The core itself knows no storage.
 import type { OperationId } from '../../spec/index.ts';
 import type { DispatchTrace } from './api-dispatch.ts';
-import type { Clock } from './clock.ts';
+import type { Clock } from '../domain/clock.ts';
 import type { MockRequest, MockResponse } from './mock-http.ts';
 import type { StoredReads } from '../operations/operation-handler.ts';
 import type { Scenarios } from './steering/scenarios.ts';

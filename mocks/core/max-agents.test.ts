@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { mintToken } from './request/auth.ts';
 import { createMockCore } from './core.ts';
-import { silentLogger } from './logger.ts';
+import { silentLogger } from '../domain/logger.ts';
 
 describe('--max-agents', () => {
   it('answers 503 state-not-saved once the deployed agents reach it, until a reset', async () => {

@@ -9,7 +9,7 @@ import {
   type OperationId,
   type ValidationError,
 } from '../../spec/index.ts';
-import { MockInputError } from '../core/input-error.ts';
+import { MockInputError } from '../domain/input-error.ts';
 import { buildOverride, type BuiltOverride } from '../core/steering/overrides.ts';
 import type { AgentSeed } from '../state/agent-seed.ts';
 import type { SeedOutcome } from '../state/store.ts';

@@ -6,7 +6,7 @@ import {
   type BodyOperationId,
   type RequestBodies,
 } from '../../spec/index.ts';
-import { createFixedClock } from '../core/clock.ts';
+import { createFixedClock } from '../domain/clock.ts';
 import { AgentStore } from './store.ts';
 import { taskStatusAt } from './task-lifecycle.ts';
 

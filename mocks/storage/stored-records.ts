@@ -1,7 +1,7 @@
 // Checks what a durable store hands back before the fake serves it: a file anyone may have edited is input like any other.
 import { validateSchema, type Agent, type ValidationError } from '../../spec/index.ts';
 import { MAX_CATALOGUE_SIZE } from '../state/catalogue.ts';
-import { clockOffsetProblem } from '../core/clock.ts';
+import { clockOffsetProblem } from '../domain/clock.ts';
 import { parseSnapshot as parseCoverageSnapshot } from '../core/steering/coverage.ts';
 import { parseScenarioConfig } from '../core/steering/scenarios.ts';
 import { OVERRIDES_DOCUMENT, parseStoredOverrides } from './stored-overrides.ts';

@@ -13,7 +13,7 @@ export {
   type OverrideOptions,
   type OverrideProblem,
 } from '../core/steering/overrides.ts';
-export { MockInputError } from '../core/input-error.ts';
+export { MockInputError } from '../domain/input-error.ts';
 export type { MockTestApi, WritePactOptions, WrittenPact } from './test-api.ts';
 export type { WaitForRequestOptions } from './request-reading.ts';
 export type { RecordedRequest, RequestFilter, SentBody } from '../core/steering/recorded-requests.ts';

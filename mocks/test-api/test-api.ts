@@ -10,7 +10,7 @@ import {
 } from '../../spec/index.ts';
 import type { AgentSeed } from '../state/agent-seed.ts';
 import type { MockCore } from '../core/core.ts';
-import { MockInputError } from '../core/input-error.ts';
+import { MockInputError } from '../domain/input-error.ts';
 import { buildOverride, type OverrideBody, type OverrideOptions } from '../core/steering/overrides.ts';
 import type { ScenarioConfig } from '../core/steering/scenarios.ts';
 import type { SeedOutcome } from '../state/store.ts';

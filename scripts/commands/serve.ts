@@ -222,8 +222,8 @@ export async function main(args: string[]): Promise<void> {
   ] = await Promise.all([
     import('../../mocks/core/core.ts'),
     import('../../mocks/adapters/node-http/http-server.ts'),
-    import('../../mocks/core/logger.ts'),
-    import('../../mocks/core/random.ts'),
+    import('../../mocks/domain/logger.ts'),
+    import('../../mocks/domain/random.ts'),
     import('../../mocks/state/catalogue.ts'),
     import('../../mocks/state/store.ts'),
   ]);

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mintToken } from '../../mocks/core/request/auth.ts';
 import { DEFAULT_SEED } from '../../mocks/core/core.ts';
-import { seedFromText } from '../../mocks/core/random.ts';
+import { seedFromText } from '../../mocks/domain/random.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const LISTENING = /^agent-registry-kit: fake backend listening on (http:\/\/127\.0\.0\.1:(\d+))$/m;

@@ -5,7 +5,7 @@ import { runInNewContext } from 'node:vm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { mintToken } from '../../mocks/core/request/auth.ts';
 import { createMockCore, type MockCore } from '../../mocks/core/core.ts';
-import { silentLogger } from '../../mocks/core/logger.ts';
+import { silentLogger } from '../../mocks/domain/logger.ts';
 import type { MockRequest } from '../../mocks/core/mock-http.ts';
 
 const MAX_TASKS = 500;

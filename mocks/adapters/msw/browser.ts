@@ -4,7 +4,7 @@ import { DEFAULT_CATALOGUE_SIZE } from '../../state/catalogue.ts';
 import { DEFAULT_SEED, type MockCore } from '../../core/core.ts';
 import { createHandlers, type MockHandlerOptions } from './create-handlers.ts';
 import { bindOverrideHandlers } from './override-handler.ts';
-import { seedFromText } from '../../core/random.ts';
+import { seedFromText } from '../../domain/random.ts';
 import { DEFAULT_MAX_TASKS } from '../../state/store.ts';
 import { createTestApi, type MockTestApi } from '../../test-api/test-api.ts';
 import { openPageStorage, type PersistOption } from '../../storage/web-storage/web-storage.ts';

@@ -7,7 +7,7 @@ import { type LingerLimits, lingerAfter, refuseEarly } from '../../http/lingerin
 import { createLimitedServer, HTTP_LIMITS, type HttpLimits } from '../../http/limited-server.ts';
 import { closeServer } from '../../http/server-close.ts';
 import { consoleAnswer } from '../../http/console-page.ts';
-import { consoleLogger } from '../../core/logger.ts';
+import { consoleLogger } from '../../domain/logger.ts';
 import { MAX_BODY_BYTES, type MockRequest, type MockResponse } from '../../core/mock-http.ts';
 import { problemResponse } from '../../core/problems.ts';
 import {

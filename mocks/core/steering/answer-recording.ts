@@ -5,7 +5,7 @@ import type { AgentStore } from '../../state/store.ts';
 import type { PactLog, PactShare } from '../../pact/pact-log.ts';
 import { providerStateName, providerStateOf, type ProviderStateMarks } from '../../pact/provider-state.ts';
 import type { DispatchTrace } from '../api-dispatch.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../../domain/clock.ts';
 import type { MockRequest, MockResponse } from '../mock-http.ts';
 import type { Coverage } from './coverage.ts';
 import { exchangeDetail } from './exchange-detail.ts';

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { callCore as call, deployThroughCore as deploy } from '../../../test/support/core-call.ts';
 import { createMockCore, type MockCore } from '../../core/core.ts';
-import { silentLogger } from '../../core/logger.ts';
+import { silentLogger } from '../../domain/logger.ts';
 import { mintToken } from '../../core/request/auth.ts';
 import { SESSION_HEADER } from '../../core/sessions/sessions.ts';
 import type { StoredReads } from '../../operations/operation-handler.ts';
