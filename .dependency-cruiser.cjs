@@ -117,12 +117,13 @@ module.exports = {
     {
       name: 'state-knows-no-room-above-it',
       comment:
-        "mocks/state/ is the fake's domain model (records, catalogue, task life cycle, store): it knows the domain " +
-        'floor and the storage it is kept in, never the core that answers requests, the operations, the pact log, ' +
-        'the control plane, the test API, the adapters or the node:http layer, which all build on it.',
+        "mocks/state/ is the fake's domain model (records, catalogue, task life cycle, store, and the storage " +
+        'interface the store is kept through): it knows the domain floor and nothing above it: no storage backend ' +
+        '(mocks/storage/ implements its interface and is handed to the store where the fake is assembled), and not ' +
+        'the core, the operations, the pact log, the control plane, the test API, the adapters or the node:http layer.',
       severity: 'error',
       from: { path: '^mocks/state/', pathNot: '\\.test\\.ts$' },
-      to: { path: '^mocks/(core|operations|pact|control-plane|test-api|adapters|http)/' },
+      to: { path: '^mocks/(storage|core|operations|pact|control-plane|test-api|adapters|http)/' },
     },
     {
       name: 'core-knows-no-test-api-or-adapter',

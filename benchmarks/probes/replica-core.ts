@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { mintToken } from '../../mocks/core/request/auth.ts';
 import type { MockCore, MockCoreOptions } from '../../mocks/core/core.ts';
 import type { MockRequest } from '../../mocks/core/mock-http.ts';
-import type { Storage } from '../../mocks/storage/storage.ts';
+import type { Storage } from '../../mocks/state/storage.ts';
 import { cliError } from '../../scripts/cli-error.ts';
 import { parseCommandLine } from '../../scripts/command-line.ts';
 import { startPostgresCluster } from '../../test/support/postgres-cluster.ts';

@@ -5,7 +5,7 @@ import type { Clock } from '../domain/clock.ts';
 import type { Coverage } from './steering/coverage.ts';
 import type { BuiltOverride, OverrideInput } from './steering/overrides.ts';
 import { parseScenarioConfig, type ScenarioConfig, type Scenarios } from './steering/scenarios.ts';
-import type { Storage } from '../storage/storage.ts';
+import type { Storage } from '../state/storage.ts';
 import { OVERRIDES_DOCUMENT, parseStoredOverrides } from '../storage/stored-overrides.ts';
 
 /** Names of the core's documents in the storage. */

@@ -35,7 +35,7 @@ import { recordsHeld, sessionRoom, type SessionRoom, type SessionShare } from '.
 import { recordAnswer } from './steering/answer-recording.ts';
 import { getOperation, type OperationId } from '../../spec/index.ts';
 import { createMemoryStorage } from '../storage/memory/memory-storage.ts';
-import type { Storage } from '../storage/storage.ts';
+import type { Storage } from '../state/storage.ts';
 import type { CatalogueCache } from '../state/catalogue-cache.ts';
 import { AgentStore, DEFAULT_FAILURE_RATIO } from '../state/store.ts';
 import { operationTable } from '../operations/operation-table.ts';

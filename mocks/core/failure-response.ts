@@ -3,7 +3,7 @@
 import type { Logger } from '../domain/logger.ts';
 import type { MockRequest, MockResponse } from './mock-http.ts';
 import { problemResponse } from './problems.ts';
-import { StorageUnavailableError, StorageWriteError } from '../storage/storage.ts';
+import { StorageUnavailableError, StorageWriteError } from '../state/storage.ts';
 
 /**
  * The problem answer for an error thrown while answering `request`; an unexpected one is logged with its stack.

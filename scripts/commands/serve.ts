@@ -8,7 +8,7 @@ import { parseCommandLine } from '../command-line.ts';
 import { requirePeers } from '../optional-peers.ts';
 import { stopWithLauncher } from '../stop-with-launcher.ts';
 import type { MockCoreOptions } from '../../mocks/core/core.ts';
-import type { Storage } from '../../mocks/storage/storage.ts';
+import type { Storage } from '../../mocks/state/storage.ts';
 
 // Node's on-disk compile cache (in the OS temp dir) keeps the type-stripped, compiled modules between runs: loading the
 // fake went from ~0.42 s to ~0.23 s here. It must be on before the fake's modules load, hence the dynamic imports in main.

@@ -20,7 +20,6 @@ const TWO_WAY_PAIRS_LEFT = [
   'core ↔ pact',
   'core ↔ storage',
   'core ↔ test-api',
-  'state ↔ storage',
 ];
 
 interface CruiseOutput {

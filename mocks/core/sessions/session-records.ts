@@ -4,7 +4,7 @@ import type { Journal } from '../steering/journal.ts';
 import type { MockResponse } from '../mock-http.ts';
 import type { BuiltOverride } from '../steering/overrides.ts';
 import type { OperationId } from '../../../spec/index.ts';
-import { StorageWriteError } from '../../storage/storage.ts';
+import { StorageWriteError } from '../../state/storage.ts';
 import type { AgentStore } from '../../state/store.ts';
 import type { PactShare } from '../../pact/pact-log.ts';
 

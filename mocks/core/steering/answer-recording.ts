@@ -1,6 +1,6 @@
 // What every API answer of a core leaves behind, in one place: its count in the coverage, its line in the journal and,
 // for an operation of the spec, its exchange for the pact.
-import { StorageWriteError } from '../../storage/storage.ts';
+import { StorageWriteError } from '../../state/storage.ts';
 import type { AgentStore } from '../../state/store.ts';
 import type { PactLog, PactShare } from '../../pact/pact-log.ts';
 import { providerStateName, providerStateOf, type ProviderStateMarks } from '../../pact/provider-state.ts';

@@ -2,7 +2,7 @@
 // failing write once until one succeeds. Also the rate-limit counter every replica shares (one query, no memory).
 import type pg from 'pg';
 import type { Logger } from '../../domain/logger.ts';
-import { StorageConflictError, StorageUnavailableError, StorageWriteError } from '../storage.ts';
+import { StorageConflictError, StorageUnavailableError, StorageWriteError } from '../../state/storage.ts';
 import { COUNT_REQUEST } from './postgres-schema.ts';
 import type { MirrorRowError } from './postgres-mirror.ts';
 

@@ -2,7 +2,7 @@
 // a batch that fails is rolled back whole, and whoever keeps state in memory is told to rebuild it from the database.
 import type { DatabaseSync, StatementResultingChanges, StatementSync } from 'node:sqlite';
 import type { Logger } from '../../domain/logger.ts';
-import { StorageWriteError } from '../storage.ts';
+import { StorageWriteError } from '../../state/storage.ts';
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 

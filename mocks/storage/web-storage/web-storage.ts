@@ -4,7 +4,7 @@
 import { agentRecord, agentView } from '../../state/agent-record.ts';
 import { consoleLogger, type Logger } from '../../domain/logger.ts';
 import { createMemoryStorage, MemoryAgentTable } from '../memory/memory-storage.ts';
-import type { AgentRecord, SavedTask, Storage } from '../storage.ts';
+import type { AgentRecord, SavedTask, Storage } from '../../state/storage.ts';
 import { checkSnapshot, SNAPSHOT_FORMAT, type SnapshotExpectations, type WebSnapshot } from './web-storage-snapshot.ts';
 
 /** The part of the Web Storage API this module uses (`sessionStorage`, `localStorage`, or a fake in tests). */
