@@ -81,10 +81,9 @@ module.exports = {
       name: 'proxy-uses-the-shared-layer',
       comment:
         "proxy/ is a server of its own, not an adapter of the fake: from mocks/ it uses the shared node:http layer " +
-        "(mocks/http/), the core's request/response types and catalogue (mocks/core/), the domain's logger and clock " +
-        "(mocks/domain/) and the stored-record checks " +
-        '(mocks/storage/stored-records.ts); never mocks/adapters/ (the fake\'s own server, msw, playwright), state ' +
-        'or storage backends.',
+        "(mocks/http/), the core's request/response types, catalogue and control prefix (mocks/core/), the domain's " +
+        "logger and clock (mocks/domain/) and the stored-record checks (mocks/storage/stored-records.ts); never " +
+        "mocks/adapters/ (the fake's own server, msw, playwright), the fake's assembly, state or storage backends.",
       severity: 'error',
       from: { path: '^proxy/' },
       to: { path: '^mocks/', pathNot: '^mocks/(http/|core/|domain/|storage/stored-records\\.ts$)' },
@@ -129,12 +128,41 @@ module.exports = {
       name: 'core-knows-no-test-api-or-adapter',
       comment:
         'The core answers requests for every adapter (msw, node:http, Playwright) and the test API steers it from ' +
-        'above: a core module that imported either would tie the core to one way of using it. The package entry ' +
-        "`./core` (mocks/core/core-api.ts) re-exports the test API with the core and is the one exception: it is an " +
-        'entry, not part of the core.',
+        'above: a core module that imported either would tie the core to one way of using it.',
       severity: 'error',
-      from: { path: '^mocks/core/', pathNot: ['\\.test\\.ts$', '^mocks/core/core-api\\.ts$'] },
+      from: { path: '^mocks/core/', pathNot: '\\.test\\.ts$' },
       to: { path: '^mocks/(test-api|adapters)/' },
+    },
+    {
+      name: 'core-knows-only-the-storage-interface',
+      comment:
+        "The core pipeline keeps the fake's state through the storage interface the state floor states " +
+        '(mocks/state/storage.ts); which backend it is (memory, SQLite, web storage, PostgreSQL) is chosen where ' +
+        'the fake is assembled, so no core module imports mocks/storage/.',
+      severity: 'error',
+      from: { path: '^mocks/core/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^mocks/storage/' },
+    },
+    {
+      name: 'only-the-upper-floors-use-the-assembly',
+      comment:
+        'mocks/assembly/ puts the fake together (createMockCore): it plugs the operations, the storage, the pact log ' +
+        'and the control plane into the core. Those rooms, the core, the state and the domain are what it assembles, ' +
+        'so none of them imports it (a room needing an option type of the core names the type of its own room); ' +
+        'only the test API, the adapters and the package entries above it do.',
+      severity: 'error',
+      from: { path: '^mocks/(domain|state|core|storage|operations|pact|control-plane|http)/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^mocks/assembly/' },
+    },
+    {
+      name: 'package-entries-are-imported-by-no-room',
+      comment:
+        "mocks/entries/ holds the package's entries that belong to no adapter (`./core`): each says what the package " +
+        'gives its users and re-exports it from the room that owns it. A room importing an entry would import every ' +
+        'floor the entry gathers, so only the tests and tools outside mocks/ may.',
+      severity: 'error',
+      from: { path: '^mocks/', pathNot: ['^mocks/entries/', '\\.test\\.ts$'] },
+      to: { path: '^mocks/entries/' },
     },
     {
       name: 'no-room-below-the-adapters-imports-them',

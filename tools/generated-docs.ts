@@ -5,7 +5,7 @@ import { parse } from 'yaml';
 import { renderCheckCounts } from '../contract-tests/report/check-counts.ts';
 import { createCatalogue } from '../mocks/state/catalogue.ts';
 import { createFixedClock } from '../mocks/domain/clock.ts';
-import { createMockCore } from '../mocks/core/core.ts';
+import { createMockCore } from '../mocks/assembly/mock-core.ts';
 import { silentLogger } from '../mocks/domain/logger.ts';
 import { mintToken } from '../mocks/core/request/auth.ts';
 import { formatCoverageTable } from '../scripts/coverage-report.ts';

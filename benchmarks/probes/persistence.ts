@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { createFixedClock } from '../../mocks/domain/clock.ts';
-import { createMockCore } from '../../mocks/core/core.ts';
+import { createMockCore } from '../../mocks/assembly/mock-core.ts';
 import { silentLogger } from '../../mocks/domain/logger.ts';
 import { createRandom } from '../../mocks/domain/random.ts';
 import { openSqliteStorage } from '../../mocks/storage/sqlite/sqlite-storage.ts';

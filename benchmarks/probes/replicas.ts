@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { createFixedClock } from '../../mocks/domain/clock.ts';
-import { createMockCore } from '../../mocks/core/core.ts';
+import { createMockCore } from '../../mocks/assembly/mock-core.ts';
 import { silentLogger } from '../../mocks/domain/logger.ts';
 import { openPostgresState } from '../../mocks/storage/postgres/postgres-state.ts';
 import type { DeployRequest } from '../../spec/index.ts';

@@ -16,7 +16,7 @@ import {
 import { primaryCreation } from '../../client/requests/linked-operations.ts';
 import { fillPath } from '../../client/requests/path-parameters.ts';
 import { createAuthenticator, mintToken } from '../../mocks/core/request/auth.ts';
-import { answerSync, createMockCore, type MockCore } from '../../mocks/core/core.ts';
+import { answerSync, createMockCore, type MockCore } from '../../mocks/assembly/mock-core.ts';
 import { recordAnswer } from '../../mocks/core/steering/answer-recording.ts';
 import { send } from '../../mocks/http/http-send.ts';
 import { silentLogger } from '../../mocks/domain/logger.ts';

@@ -2,7 +2,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { mintToken } from '../core/request/auth.ts';
 import { clockOffsetProblem, createFixedClock, createSystemClock, MAX_CLOCK_OFFSET_MS } from '../domain/clock.ts';
-import { createMockCore, type MockCore } from '../core/core.ts';
+import { createMockCore, type MockCore } from '../assembly/mock-core.ts';
 import type { Coverage } from '../core/steering/coverage.ts';
 import { expectConforms } from '../test-api/expect-conforms.ts';
 import { silentLogger } from '../domain/logger.ts';

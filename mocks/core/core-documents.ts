@@ -6,7 +6,7 @@ import type { Coverage } from './steering/coverage.ts';
 import type { BuiltOverride, OverrideInput } from './steering/overrides.ts';
 import { parseScenarioConfig, type ScenarioConfig, type Scenarios } from './steering/scenarios.ts';
 import type { Storage } from '../state/storage.ts';
-import { OVERRIDES_DOCUMENT, parseStoredOverrides } from '../storage/stored-overrides.ts';
+import { OVERRIDES_DOCUMENT, parseStoredOverrides } from './steering/stored-overrides.ts';
 
 /** Names of the core's documents in the storage. */
 const CLOCK_DOCUMENT = 'clock';

@@ -2,7 +2,7 @@
 // a reset makes room again, and the seeded catalogue does not count.
 import { describe, expect, it } from 'vitest';
 import { mintToken } from './request/auth.ts';
-import { createMockCore } from './core.ts';
+import { createMockCore } from '../assembly/mock-core.ts';
 import { silentLogger } from '../domain/logger.ts';
 
 describe('--max-agents', () => {

@@ -1,7 +1,7 @@
 // The pact of what an app made the fake answer, in process: its interactions and provider states, the matchers from the
 // spec, the token in no form, the same bytes twice, and the state-change protocol that sets each state up again.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createMockCore, type MockCore } from '../core/core.ts';
+import { createMockCore, type MockCore } from '../assembly/mock-core.ts';
 import { MockInputError } from '../domain/input-error.ts';
 import { mintToken } from '../core/request/auth.ts';
 import { createFixedClock } from '../domain/clock.ts';

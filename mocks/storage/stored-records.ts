@@ -4,7 +4,7 @@ import { MAX_CATALOGUE_SIZE } from '../state/catalogue.ts';
 import { clockOffsetProblem } from '../domain/clock.ts';
 import { parseSnapshot as parseCoverageSnapshot } from '../core/steering/coverage.ts';
 import { parseScenarioConfig } from '../core/steering/scenarios.ts';
-import { OVERRIDES_DOCUMENT, parseStoredOverrides } from './stored-overrides.ts';
+import { OVERRIDES_DOCUMENT, parseStoredOverrides } from '../core/steering/stored-overrides.ts';
 import type { TaskRecord } from '../state/task-lifecycle.ts';
 import { agentRecordErrors } from '../state/agent-bounds.ts';
 

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mintToken } from '../core/request/auth.ts';
 import { createFixedClock } from '../domain/clock.ts';
-import { createMockCore, type MockCore } from '../core/core.ts';
+import { createMockCore, type MockCore } from '../assembly/mock-core.ts';
 import { MockInputError } from '../domain/input-error.ts';
 import { silentLogger } from '../domain/logger.ts';
 import { createTestApi, type MockTestApi } from './test-api.ts';

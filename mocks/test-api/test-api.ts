@@ -9,7 +9,7 @@ import {
   type OperationOf,
 } from '../../spec/index.ts';
 import type { AgentSeed } from '../state/agent-seed.ts';
-import type { MockCore } from '../core/core.ts';
+import type { MockCore } from '../assembly/mock-core.ts';
 import { MockInputError } from '../domain/input-error.ts';
 import { buildOverride, type OverrideBody, type OverrideOptions } from '../core/steering/overrides.ts';
 import type { ScenarioConfig } from '../core/steering/scenarios.ts';

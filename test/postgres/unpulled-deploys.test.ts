@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mintToken } from '../../mocks/core/request/auth.ts';
 import { createFixedClock } from '../../mocks/domain/clock.ts';
-import { createMockCore, type MockCore } from '../../mocks/core/core.ts';
+import { createMockCore, type MockCore } from '../../mocks/assembly/mock-core.ts';
 import { silentLogger } from '../../mocks/domain/logger.ts';
 import { openPostgresState } from '../../mocks/storage/postgres/postgres-state.ts';
 import type { PostgresStorage } from '../../mocks/storage/postgres/postgres-storage.ts';

@@ -15,7 +15,7 @@ import {
 } from '../../spec/index.ts';
 import { createFixedClock } from '../../mocks/domain/clock.ts';
 import { controlPlaneDocument } from '../../mocks/control-plane/control-plane-document.generated.ts';
-import { createMockCore } from '../../mocks/core/core.ts';
+import { createMockCore } from '../../mocks/assembly/mock-core.ts';
 import { silentLogger } from '../../mocks/domain/logger.ts';
 
 const documentUrl = new URL('../../mocks/control-plane/control-plane.yaml', import.meta.url);

@@ -1,7 +1,7 @@
 // The browser helper: msw's setupWorker over the fake's handlers; serve mocks/adapters/msw/worker/mockServiceWorker.js at your site's root.
 import { setupWorker, type SetupWorker } from 'msw/browser';
 import { DEFAULT_CATALOGUE_SIZE } from '../../state/catalogue.ts';
-import { DEFAULT_SEED, type MockCore } from '../../core/core.ts';
+import { DEFAULT_SEED, type MockCore } from '../../assembly/mock-core.ts';
 import { createHandlers, type MockHandlerOptions } from './create-handlers.ts';
 import { bindOverrideHandlers } from './override-handler.ts';
 import { seedFromText } from '../../domain/random.ts';

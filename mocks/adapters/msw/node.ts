@@ -1,6 +1,6 @@
 // The node interceptor helper: msw's setupServer over the fake's handlers, for tests in other apps (fetch intercepted in-process).
 import { setupServer, type SetupServer } from 'msw/node';
-import type { MockCore } from '../../core/core.ts';
+import type { MockCore } from '../../assembly/mock-core.ts';
 import { createHandlers, type MockHandlerOptions } from './create-handlers.ts';
 import { createTestApi, type MockTestApi } from '../../test-api/test-api.ts';
 import { writePactFile } from '../../pact/pact-file.ts';

@@ -1,6 +1,6 @@
 // The standalone server: a thin node:http adapter that calls the core directly (no msw on this path: it is the fast one).
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { answerSync, createMockCore, type MockCore, type MockCoreOptions } from '../../core/core.ts';
+import { answerSync, createMockCore, type MockCore, type MockCoreOptions } from '../../assembly/mock-core.ts';
 import { send } from '../../http/http-send.ts';
 import { exposureWarning } from '../../http/exposure.ts';
 import { type LingerLimits, lingerAfter, refuseEarly } from '../../http/lingering-close.ts';

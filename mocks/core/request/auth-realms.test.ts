@@ -3,7 +3,7 @@
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAuthenticator, mintToken } from './auth.ts';
-import { createMockCore } from '../core.ts';
+import { createMockCore } from '../../assembly/mock-core.ts';
 import { silentLogger } from '../../domain/logger.ts';
 
 afterEach(() => {

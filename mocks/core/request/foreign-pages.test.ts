@@ -3,7 +3,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { mintToken } from './auth.ts';
 import { createFixedClock } from '../../domain/clock.ts';
-import { createMockCore, type MockCore } from '../core.ts';
+import { createMockCore, type MockCore } from '../../assembly/mock-core.ts';
 import { silentLogger } from '../../domain/logger.ts';
 import type { CorsOrigins } from './cors.ts';
 

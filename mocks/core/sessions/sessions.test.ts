@@ -4,7 +4,7 @@ import { setupServer } from 'msw/node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mintToken } from '../request/auth.ts';
 import { createFixedClock, createSystemClock } from '../../domain/clock.ts';
-import { createMockCore, type MockCore, type MockCoreOptions } from '../core.ts';
+import { createMockCore, type MockCore, type MockCoreOptions } from '../../assembly/mock-core.ts';
 import { createHandlers } from '../../adapters/msw/create-handlers.ts';
 import { startMockServer, type RunningMockServer } from '../../adapters/node-http/http-server.ts';
 import { silentLogger } from '../../domain/logger.ts';

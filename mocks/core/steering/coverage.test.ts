@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 import { operations } from '../../../spec/index.ts';
 import { mintToken } from '../request/auth.ts';
 import { createFixedClock } from '../../domain/clock.ts';
-import { createMockCore, type MockCore } from '../core.ts';
+import { createMockCore, type MockCore } from '../../assembly/mock-core.ts';
 import { Coverage, parseSnapshot, type CoverageReport } from './coverage.ts';
 import { silentLogger } from '../../domain/logger.ts';
 import { documentedExamples } from '../documented-response.ts';

@@ -4,7 +4,7 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { mintToken } from '../request/auth.ts';
 import { createFixedClock } from '../../domain/clock.ts';
-import { createMockCore } from '../core.ts';
+import { createMockCore } from '../../assembly/mock-core.ts';
 import { Journal, JOURNAL_BODY_LIMIT, journalText } from './journal.ts';
 import { silentLogger } from '../../domain/logger.ts';
 

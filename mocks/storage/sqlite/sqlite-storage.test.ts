@@ -5,7 +5,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { callCore as call, deployThroughCore as deploy } from '../../../test/support/core-call.ts';
 import { createFixedClock } from '../../domain/clock.ts';
-import { createMockCore, type MockCore } from '../../core/core.ts';
+import { createMockCore, type MockCore } from '../../assembly/mock-core.ts';
 import { silentLogger } from '../../domain/logger.ts';
 import type { MockResponse } from '../../core/mock-http.ts';
 import { expectConforms } from '../../test-api/expect-conforms.ts';
