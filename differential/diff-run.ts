@@ -7,6 +7,7 @@ import { authorization, credentialsFor, type Credentials } from '../client/reque
 import { hostileTokens } from '../client/requests/hostile-tokens.ts';
 import { createRedactor, type Redact } from '../client/redaction.ts';
 import { primaryCreation } from '../client/requests/linked-operations.ts';
+import { validHeaders } from '../client/requests/header-parameters.ts';
 import { fillPath } from '../client/requests/path-parameters.ts';
 import { buildScript, defaultScriptOptions, type DiffStep } from './diff-script.ts';
 import { checkInvariants, type InvariantResult } from './invariants.ts';
@@ -220,6 +221,8 @@ function sendStep(run: ScriptRun, step: DiffStep, side: Side, agentId: string): 
     authorization: authorization(state.credentials, step.auth),
     contentType: step.contentType,
     body: step.body,
+    // Each required header and cookie parameter valid, as every request of the contract suite carries them.
+    headers: validHeaders(step.operationId),
   });
 }
 

@@ -16,7 +16,7 @@ import { boundaryBodies } from '../client/requests/boundary-values.ts';
 import { authVariants, type AuthVariant } from '../client/requests/auth-variants.ts';
 import { invalidRequests } from '../client/requests/invalid-requests.ts';
 import { validBodies } from '../client/requests/schema-arbitraries.ts';
-import { requestExamples, requestSchema, resolveSchema } from '../client/requests/spec-schemas.ts';
+import { propertiesOf, requestExamples, requestSchema, resolveSchema } from '../client/requests/spec-schemas.ts';
 import { primaryCreation } from '../client/requests/linked-operations.ts';
 import { successStatus, takesBody } from '../client/requests/operation-requests.ts';
 
@@ -332,7 +332,9 @@ function consumersWith404(parameter: string): OperationId[] {
 /** Task submissions to the deployed agent: one per priority and none, generated bodies, every edge, a second agent. */
 function submissionSteps(submission: BodyOperationId, taskAgent: AgentRef, options: ScriptOptions): DiffStep[] {
   const taskBase = requestExamples(submission).at(-1) ?? {};
-  const priorities = resolveSchema(`${requestSchema(submission).pointer}/properties/priority`).schema.enum;
+  // Not every submission has a priority (a labels body has none): one step per priority only where there is one.
+  const priorities = propertiesOf(requestSchema(submission)).find((property) => property.name === 'priority')?.at.schema
+    .enum;
   const taskBodies: Array<{ name: string; body: JsonObject }> = [{ name: 'no-priority', body: taskBase }];
   for (const priority of Array.isArray(priorities) ? priorities : [])
     taskBodies.push({ name: `priority-${String(priority)}`, body: { ...taskBase, priority } });

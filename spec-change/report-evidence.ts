@@ -35,6 +35,10 @@ export function exchangeEvidence(
   if (prefix && path.startsWith(prefix)) path = path.slice(prefix.length);
   if (!matchOperation(base, method, path, false)) return undefined;
   const requestHeaders = isJsonObject(headers) ? headers : {};
+  // Header names in lower case, as the parameter reader reads them; a token's value is already redacted.
+  const sent: Record<string, string> = {};
+  for (const [name, value] of Object.entries(requestHeaders))
+    if (typeof value === 'string') sent[name.toLowerCase()] = value;
   const response = isJsonObject(exchange.response) ? exchange.response : undefined;
   const responseHeaders: Record<string, string> = {};
   if (response && isJsonObject(response.headers))
@@ -47,6 +51,7 @@ export function exchangeEvidence(
     path,
     templated: false,
     query: safeSearch(url),
+    ...(isJsonObject(headers) ? { requestHeaders: sent } : {}),
     request: {
       contentType: typeof requestHeaders['content-type'] === 'string' ? requestHeaders['content-type'] : undefined,
       body: typeof body === 'string' ? body : undefined,

@@ -23,6 +23,8 @@ export interface Evidence {
   templated: boolean;
   /** The query string without `?`, when the source recorded it (a report's or a recording's URL). */
   query?: string;
+  /** The request's headers, names in lower case, when the source recorded them (a report's or a recording's). */
+  requestHeaders?: Record<string, string>;
   request: { contentType: string | undefined; body: string | undefined; complete: boolean } | undefined;
   response:
     | {
@@ -70,18 +72,27 @@ function mediaTypeOf(contentType: string | undefined): string {
   return (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
+/** Whether the evidence recorded the part of the request a parameter lives in, so its absence there means something. */
+function recorded(location: string, evidence: Evidence): boolean {
+  if (location === 'path') return true;
+  if (location === 'query') return evidence.query !== undefined;
+  return (location === 'header' || location === 'cookie') && evidence.requestHeaders !== undefined;
+}
+
 function requestReasons(document: JsonObject, evidence: Evidence): string[] | undefined {
   const match = matchOperation(document, evidence.method, evidence.path, evidence.templated);
   if (!match) return [`${evidence.method} ${evidence.path} is not an operation of this version`];
   const reasons: string[] = [];
-  // The spec's one parameter reader, with this version's parameters: the path always, the query when it was recorded
-  // (an example's template has no values to judge; the journal keeps no headers).
+  // The spec's one parameter reader, with this version's parameters: the path always, the query and the headers (the
+  // cookie among them) when they were recorded (an example's template has no values to judge; the journal keeps
+  // neither headers nor the query).
   if (!evidence.templated) {
-    const read = readParameters(match.operationId, { path: match.parameters, query: evidence.query }, document);
+    const { query, requestHeaders } = evidence;
+    const input = { path: match.parameters, query, ...(requestHeaders ? { headers: requestHeaders } : {}) };
+    const read = readParameters(match.operationId, input, document);
     if (!read.ok)
       for (const error of read.errors)
-        if (error.location === 'path' || (error.location === 'query' && evidence.query !== undefined))
-          reasons.push(`${error.path} ${error.message}`);
+        if (recorded(error.location, evidence)) reasons.push(`${error.path} ${error.message}`);
   }
   const operation = operationsOf(document).get(match.operationId);
   const request = evidence.request;

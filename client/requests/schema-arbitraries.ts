@@ -20,6 +20,13 @@ const jsonValue: fc.Arbitrary<JsonValue> = fc.jsonValue({ maxDepth: 2 }) as fc.A
 export function arbitraryFor(at: SchemaAt): fc.Arbitrary<JsonValue> {
   const { schema, pointer } = at;
   if (Array.isArray(schema.enum)) return fc.constantFrom(...schema.enum);
+  if (schema.const !== undefined) return fc.constant(schema.const);
+  // A union is one of its members (validBodies filters out a value that `oneOf` finds in two).
+  for (const combinator of ['oneOf', 'anyOf'] as const) {
+    const members = schema[combinator];
+    if (Array.isArray(members) && members.length > 0)
+      return fc.oneof(...members.map((_, index) => arbitraryFor(resolveSchema(`${pointer}/${combinator}/${index}`))));
+  }
   switch (schema.type) {
     case 'string': {
       if (typeof schema.pattern === 'string') return fc.stringMatching(new RegExp(schema.pattern));
@@ -100,14 +107,41 @@ const anyJson: fc.Arbitrary<JsonValue> = fc.oneof(
 );
 
 /**
+ * The properties of a body schema and of each of its `oneOf`, `anyOf` and `allOf` branches, the first of a name kept:
+ * a union's branches name their fields there, not at the top.
+ * @example bodyPropertiesOf(requestSchema('labelFixtureAgent')).map((property) => property.name) // ['kind', 'tag', 'note']
+ */
+function bodyPropertiesOf(at: SchemaAt): ReturnType<typeof propertiesOf> {
+  const found = new Map(propertiesOf(at).map((property) => [property.name, property]));
+  for (const combinator of ['oneOf', 'anyOf', 'allOf'] as const) {
+    const branches = at.schema[combinator];
+    if (!Array.isArray(branches)) continue;
+    branches.forEach((_, index) => {
+      for (const property of bodyPropertiesOf(resolveSchema(`${at.pointer}/${combinator}/${index}`))) {
+        if (!found.has(property.name)) found.set(property.name, property);
+      }
+    });
+  }
+  return [...found.values()];
+}
+
+/**
  * Invalid request bodies: a valid body with one field removed or replaced by any JSON value, or a body that is not an
  * object; only those the spec's validator rejects are kept, so the oracle is the document itself.
  * @example fc.sample(invalidBodies(operationId), 1)[0] // { name: 'x', category: 7, model: 'gpt-4', initialSupply: 1 }
  */
 export function invalidBodies(operationId: BodyOperationId): fc.Arbitrary<JsonValue> {
   const at = requestSchema(operationId);
-  const properties = propertiesOf(at);
+  const properties = bodyPropertiesOf(at);
   const names = properties.map((property) => property.name);
+  const notAnObject = fc.oneof(
+    fc.constant(null),
+    fc.array(jsonValue, { maxLength: 2 }),
+    fc.string({ maxLength: 8 }),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+  );
+  // A schema naming no field anywhere is broken by its type alone.
+  if (names.length === 0) return notAnObject.filter((body) => !validateRequestBody(operationId, body).ok);
   const replaced = fc
     .tuple(validBodies(operationId), fc.constantFrom(...names), fc.option(anyJson, { nil: undefined }))
     .map(([body, name, value]) => {
@@ -128,12 +162,6 @@ export function invalidBodies(operationId: BodyOperationId): fc.Arbitrary<JsonVa
       else copy[property.name] = miss.value;
       return copy as JsonValue;
     });
-  const notAnObject = fc.oneof(
-    fc.constant(null),
-    fc.array(jsonValue, { maxLength: 2 }),
-    fc.string({ maxLength: 8 }),
-    fc.double({ noNaN: true, noDefaultInfinity: true }),
-  );
   return fc
     .oneof(
       { weight: 6, arbitrary: replaced },

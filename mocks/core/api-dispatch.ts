@@ -230,9 +230,10 @@ function parameterProblem(errors: readonly ParameterError[], instance: string): 
   const names = [...new Set(errors.map((error) => `${error.name} ${error.location}`))];
   const onlyPath = errors.every((error) => error.location === 'path');
   const unreadable = errors.every((error) => error.message === 'is not valid percent-encoding');
-  const what = names.length === 1 ? `The ${names[0]} parameter` : `The parameters ${names.join(', ')}`;
+  const one = names.length === 1;
+  const what = one ? `The ${names[0]} parameter` : `The parameters ${names.join(', ')}`;
   return problemResponse(onlyPath ? 'invalid-parameter' : 'invalid-request-parameter', {
-    detail: `${what} ${unreadable ? 'is not valid percent-encoding' : 'breaks the schema'}.`,
+    detail: `${what} ${unreadable ? `${one ? 'is' : 'are'} not valid percent-encoding` : `${one ? 'breaks' : 'break'} the schema`}.`,
     instance,
     errors: errors.map(({ path, message }) => ({ path, message })),
   });

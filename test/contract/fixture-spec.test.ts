@@ -1,115 +1,26 @@
-// An operation added to a FIXTURE copy of the spec (GET /v1/fixture-tasks/{taskId}, its taskId linked from the execute
-// result; a name of its own, so the test still holds once the live spec has a task read of its own)
-// is picked up by the fake, the contract plan (its path filled through the links: deploy, execute, then the task),
-// diff, bench and coverage, with no edit to their code; and an optional enum query parameter added to the retrieve
-// reaches the fake, the contract suite (which fails the repository's own fake, ignorant of it) and the proxy. The copy of the repository gets the spec, `npm run generate`
-// and a handler (the fake's operation table requires one); nothing else of it is touched.
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// The shapes the API is likely to grow, added to ONE fixture copy of the spec (test/support/fixture-shapes.ts: a list
+// with query filters, a cursor and a required header; two path parameters; a oneOf body answered 204; a header, a
+// cookie and a query parameter on the retrieve), are picked up by the fake, the contract plan (paths filled through
+// the links), the proxy, pact export and verify, diff, bench, coverage and spec-change, with no edit to their code;
+// the contract suite's cases on each new parameter fail the repository's own fake, ignorant of them. The copy gets
+// the spec, `npm run generate` (the one expensive step) and the handlers the operation table requires.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse, stringify } from 'yaml';
-import { copyTrackedFiles } from '../support/repo-copy.ts';
+import { addFixtureShapes } from '../support/fixture-shapes.ts';
+import { copyTrackedFiles, makeCopyDirectory, runInCopy } from '../support/repo-copy.ts';
 import { repoRoot, spawnServer, type SpawnedServer } from '../support/spawned-server.ts';
 
-const run = promisify(execFile);
-const copy = mkdtempSync(join(tmpdir(), 'agent-registry-fixture-spec-'));
+const directory = makeCopyDirectory('agent-registry-fixture-spec-');
+const copy = directory.root;
 const servers: SpawnedServer[] = [];
 let token = '';
-
-/** The parts of the document the fixture touches. */
-interface Document {
-  paths: Record<string, Record<string, { responses: Record<string, object>; [key: string]: unknown }>>;
-}
-
-/**
- * The issue a spec grows most often: an optional enum query parameter on an existing operation (the retrieve), with no
- * edit but the spec and `npm run generate`.
- */
-function addQueryParameter(document: Document): void {
-  const retrieve = document.paths['/v1/agents/{agentId}']?.get;
-  if (!retrieve || !Array.isArray(retrieve.parameters)) throw new Error('the fixture expects the retrieve operation');
-  retrieve.parameters.push({
-    name: 'view',
-    in: 'query',
-    description: 'How much of the agent to answer.',
-    'x-assumption': 'A fixture parameter: the service description has no view.',
-    schema: { type: 'string', enum: ['full', 'summary'] },
-  });
-}
-
-/** The fixture operation: a task by its id, whose valid value only an execute on a deployed agent gives. */
-function addOperation(document: Document): void {
-  const execute = document.paths['/v1/agents/{agentId}/execute']?.post;
-  if (!execute) throw new Error('the fixture expects the live spec to have the execute operation');
-  execute.responses['200'] = {
-    ...execute.responses['200'],
-    links: { GetFixtureTask: { operationId: 'getFixtureTask', parameters: { taskId: '$response.body#/taskId' } } },
-  };
-  document.paths['/v1/fixture-tasks/{taskId}'] = {
-    get: {
-      operationId: 'getFixtureTask',
-      summary: 'Retrieve a task',
-      tags: ['Tasks'],
-      security: [{ bearerAuth: [] }],
-      parameters: [{ name: 'taskId', in: 'path', required: true, schema: { $ref: '#/components/schemas/TaskId' } }],
-      responses: {
-        '200': {
-          description: 'The task.',
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                required: ['taskId', 'status'],
-                properties: {
-                  taskId: { $ref: '#/components/schemas/TaskId' },
-                  status: { $ref: '#/components/schemas/TaskStatus' },
-                },
-              },
-            },
-          },
-        },
-        '400': { $ref: '#/components/responses/InvalidAgentId' },
-        '401': { $ref: '#/components/responses/Unauthorized' },
-        '404': { $ref: '#/components/responses/AgentNotFound' },
-        '429': { $ref: '#/components/responses/TooManyRequests' },
-        '500': { $ref: '#/components/responses/InternalServerError' },
-      },
-    },
-  };
-}
-
-/** The generic handler the fixture supplies: the store's task, or the shared 404. */
-const handler = `import { jsonResponse } from '../core/mock-http.ts';
-import { agentNotFound, type OperationHandler } from './operation-handler.ts';
-
-export const getFixtureTask: OperationHandler<'getFixtureTask'> = ({ params, instance }, { store }) => {
-  const task = store.findTask(params.taskId);
-  return task === undefined ? agentNotFound(params.taskId, instance) : jsonResponse(200, JSON.stringify(task));
-};
-`;
+/** The contract run's --json report, once the test that makes it has run: spec-change replays it. */
+const contractReport = Promise.withResolvers<string>();
 
 async function inCopy(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string }> {
-  try {
-    const { stdout } = await run(process.execPath, args, {
-      cwd: copy,
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE,
-        NO_COLOR: '1',
-        ...env,
-      },
-      maxBuffer: 64 * 1024 * 1024,
-      timeout: 300_000,
-    });
-    return { code: 0, stdout };
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof failed.code === 'number' ? failed.code : -1, stdout: `${failed.stdout}\n${failed.stderr}` };
-  }
+  const result = await runInCopy(copy, args, { env });
+  return { code: result.code, stdout: result.code === 0 ? result.stdout : result.output };
 }
 
 /** The id of an agent of a fake's seeded catalogue. */
@@ -118,30 +29,17 @@ async function anAgent(baseUrl: string): Promise<string> {
   return list.agents[0]?.agentId ?? '';
 }
 
-function startCopiedFake(name: string, root = copy): Promise<SpawnedServer> {
+function startCopiedFake(name: string, root?: string): Promise<SpawnedServer> {
   return spawnServer({
     name,
-    args: [join(root, 'scripts/commands/serve.ts'), '--port', '0'],
+    args: [join(root ?? copy, 'scripts/commands/serve.ts'), '--port', '0'],
     ready: /fake backend listening on http:\/\/127\.0\.0\.1:(\d+)/,
   });
 }
 
 beforeAll(async () => {
   await copyTrackedFiles(copy);
-  const specFile = join(copy, 'spec/openapi.yaml');
-  const document = parse(readFileSync(specFile, 'utf8')) as Document;
-  addOperation(document);
-  addQueryParameter(document);
-  writeFileSync(specFile, stringify(document));
-  writeFileSync(join(copy, 'mocks/operations/getFixtureTask.ts'), handler);
-  const table = join(copy, 'mocks/operations/operation-table.ts');
-  writeFileSync(
-    table,
-    `import { getFixtureTask } from './getFixtureTask.ts';\n${readFileSync(table, 'utf8')}`.replace(
-      'export const operationTable = {',
-      "export const operationTable = { getFixtureTask: { handle: getFixtureTask, reads: 'stored-records' },",
-    ),
-  );
+  addFixtureShapes(copy);
   const generated = await inCopy(['tools/generate.ts']);
   expect(generated.code, generated.stdout).toBe(0);
   token = (await inCopy(['scripts/commands/token.ts'])).stdout.trim();
@@ -152,7 +50,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(servers.map((server) => server.stop()));
-  rmSync(copy, { recursive: true, force: true });
+  directory.remove();
 });
 
 // The four steps only read the copy and write files of their own, and each mostly waits on the processes it starts, so
@@ -174,6 +72,7 @@ describe('an operation added only to a fixture copy of the spec', { timeout: 400
       API_BASE_URL: servers[0]?.baseUrl,
       API_TOKEN: token,
     });
+    contractReport.resolve(report);
     expect(result.code, `${result.stdout}\n${servers[0]?.output().slice(-3000)}`).toBe(0);
     const checks = (JSON.parse(readFileSync(report, 'utf8')) as { checks: Array<Record<string, unknown>> }).checks;
     const mine = checks.filter((check) => check.operationId === 'getFixtureTask');
@@ -199,6 +98,32 @@ describe('an operation added only to a fixture copy of the spec', { timeout: 400
     expect(
       onView.filter((check) => check.outcome !== 'passed' || (check.warnings as unknown[] | undefined)?.length),
     ).toEqual([]);
+    // Every new shape has its cases, and the copied fake passes them: each parameter location, the list, the two path
+    // parameters (filled from a deploy and an execute), the oneOf body and its 204.
+    const ids = checks.map((check) => String(check.id));
+    const shapes = [
+      'conformance/listFixtureAgents/200',
+      'request-validation/listFixtureAgents/query-limit-maximum-step',
+      'request-validation/listFixtureAgents/query-limit-at-maximum',
+      'request-validation/listFixtureAgents/query-status-enum-case',
+      'request-validation/listFixtureAgents/header-x-fixture-tenant-missing',
+      'request-validation/listFixtureAgents/header-x-fixture-tenant-max-length',
+      'request-validation/getAgent/header-x-fixture-trace-enum-case',
+      'request-validation/getAgent/cookie-fixturedepth-maximum-step',
+      'request-validation/getAgent/cookie-fixturedepth-at-minimum',
+      'request-validation/getAgent/cookie-fixturedepth-repeated',
+      'conformance/getFixtureAgentTask/200',
+      'behaviour/getFixtureAgentTask/unknown',
+      'conformance/labelFixtureAgent/204',
+      'request-validation/labelFixtureAgent/body-not-object',
+    ];
+    expect(ids).toEqual(expect.arrayContaining(shapes));
+    const shaped = checks.filter(
+      (check) =>
+        shapes.includes(String(check.id)) ||
+        ['listFixtureAgents', 'getFixtureAgentTask', 'labelFixtureAgent'].includes(String(check.operationId)),
+    );
+    expect(shaped.filter((check) => check.outcome !== 'passed').map((check) => check.id)).toEqual([]);
     // The 200 came from a real task: the path was filled from an execute's answer, not a literal `{taskId}`.
     const conformance = mine.find((check) => check.id === 'conformance/getFixtureTask/200') as {
       exchanges: Array<{ request: { url: string }; response?: { status: number } }>;
@@ -236,6 +161,22 @@ describe('an operation added only to a fixture copy of the spec', { timeout: 400
       | undefined;
     expect(enumCase?.outcome).toBe('failed');
     expect(enumCase?.violations.map((violation) => violation.rule)).toContain('rejects-invalid-request');
+    // So do its cases on the header and the cookie: that server never reads them.
+    for (const id of ['header-x-fixture-trace-enum-case', 'cookie-fixturedepth-maximum-step'])
+      expect(checks.find((check) => check.id === `request-validation/getAgent/${id}`)?.outcome, id).toBe('failed');
+    // And the list's cases on its required header and its query filters (ids read from a report, never guessed): the
+    // repository's own fake, which has no such list, fails each.
+    for (const id of [
+      'header-x-fixture-tenant-missing',
+      'header-x-fixture-tenant-max-length',
+      'query-limit-maximum-step',
+      'query-limit-type',
+      'query-status-enum-case',
+      'query-category-enum-case',
+    ])
+      expect(checks.find((check) => check.id === `request-validation/listFixtureAgents/${id}`)?.outcome, id).toBe(
+        'failed',
+      );
     const proxy = await spawnServer({
       name: 'fixture-proxy',
       args: [join(copy, 'scripts/cli.ts'), 'proxy', '--upstream', ignoring, '--port', '0'],
@@ -243,7 +184,7 @@ describe('an operation added only to a fixture copy of the spec', { timeout: 400
     });
     try {
       const answer = await fetch(`${proxy.baseUrl}/v1/agents/${agentId}?view=fulll`, {
-        headers: { authorization: `Bearer ${token}` },
+        headers: { authorization: `Bearer ${token}`, 'x-fixture-trace': 'Brief', cookie: 'fixtureDepth=9' },
       });
       expect(answer.status).toBe(200);
       const seen = (await (await fetch(`${proxy.baseUrl}/__mock/violations`)).json()) as {
@@ -251,7 +192,12 @@ describe('an operation added only to a fixture copy of the spec', { timeout: 400
       };
       const found = seen.groups.map(({ violation }) => `${violation.part} ${violation.rule} ${violation.pointer}`);
       expect(found).toEqual(
-        expect.arrayContaining(['request query-parameter /query/view', 'response rejects-invalid-request ']),
+        expect.arrayContaining([
+          'request query-parameter /query/view',
+          'request header-parameter /header/X-Fixture-Trace',
+          'request cookie-parameter /cookie/fixtureDepth',
+          'response rejects-invalid-request ',
+        ]),
       );
     } finally {
       await proxy.stop();
@@ -272,6 +218,7 @@ describe('an operation added only to a fixture copy of the spec', { timeout: 400
       ],
       { FAKE_TOKEN: token, REAL_TOKEN: token },
     );
+    expect(existsSync(json), result.stdout).toBe(true);
     const steps = (
       JSON.parse(readFileSync(json, 'utf8')) as {
         steps: Array<{ id: string; outcome: string; fake?: { response?: { status: number } } }>;
@@ -281,6 +228,12 @@ describe('an operation added only to a fixture copy of the spec', { timeout: 400
     expect(step?.outcome, result.stdout).toBe('agree');
     // Agreeing on a 404 or a 500 would prove nothing: both servers found the task their own execute created.
     expect(step?.fake?.response?.status).toBe(200);
+    // The list agrees on a 200 as well (its required header sent); the two-parameter task read is called on both
+    // (they agree, but on a 404: diff does not yet pair the task with the agent that ran it).
+    const listed = steps.find((candidate) => candidate.id === 'call/listFixtureAgents');
+    expect(listed?.outcome).toBe('agree');
+    expect(listed?.fake?.response?.status).toBe(200);
+    expect(steps.find((candidate) => candidate.id === 'call/getFixtureAgentTask')?.outcome).toBe('agree');
   });
 
   it('bench measures it with every request answered 2xx, and coverage lists its documented statuses', async () => {
@@ -312,6 +265,136 @@ describe('an operation added only to a fixture copy of the spec', { timeout: 400
     const coverage = await inCopy(['scripts/commands/coverage.ts', '--base-url', servers[0]?.baseUrl ?? ''], {
       API_TOKEN: token,
     });
-    expect(coverage.stdout).toMatch(/getFixtureTask/);
+    for (const operationId of ['getFixtureTask', 'listFixtureAgents', 'getFixtureAgentTask', 'labelFixtureAgent'])
+      expect(coverage.stdout).toContain(operationId);
+  });
+  it("the fake's core: a list filtered and paged by its query and header, two path parameters, a oneOf body's 204", async () => {
+    const base = servers[0]?.baseUrl ?? '';
+    const auth = { authorization: `Bearer ${token}` };
+    const list = (query: string, tenant: string | null = 'team-a') =>
+      fetch(`${base}/v1/fixture-agents?${query}`, {
+        headers: { ...auth, ...(tenant !== null && { 'x-fixture-tenant': tenant }) },
+      });
+    type Page = { items: Array<{ agentId: string; status: string; category: string }>; nextCursor: string | null };
+    const first = (await (await list('limit=2&status=active')).json()) as Page;
+    expect(first.items).toHaveLength(2);
+    expect(first.nextCursor).toBe('2');
+    const second = (await (await list(`limit=2&status=active&cursor=${first.nextCursor}`)).json()) as Page;
+    expect(second.items.map((agent) => agent.agentId)).not.toContain(first.items[0]?.agentId);
+    expect([...first.items, ...second.items].every((agent) => agent.status === 'active')).toBe(true);
+    const trading = (await (await list('category=trading')).json()) as Page;
+    expect(trading.items.length).toBeGreaterThan(0);
+    expect(trading.items.length).toBeLessThanOrEqual(20);
+    expect(trading.items.every((agent) => agent.category === 'trading')).toBe(true);
+    const refused = await list('limit=101&status=Active', null);
+    expect(refused.status).toBe(400);
+    const problem = (await refused.json()) as { detail: string; errors: Array<{ path: string }> };
+    expect(problem.detail).toBe('The parameters status query, limit query, X-Fixture-Tenant header break the schema.');
+    expect(problem.errors.map((error) => error.path)).toEqual([
+      '/query/status',
+      '/query/limit',
+      '/header/X-Fixture-Tenant',
+    ]);
+    const agentId = first.items[0]?.agentId ?? '';
+    const json = { ...auth, 'content-type': 'application/json' };
+    const execute = await fetch(`${base}/v1/agents/${agentId}/execute`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ task: 'Summarise the day' }),
+    });
+    const { taskId } = (await execute.json()) as { taskId: string };
+    const task = (id: string) => fetch(`${base}/v1/fixture-agents/${id}/tasks/${taskId}`, { headers: auth });
+    expect((await task(agentId)).status).toBe(200);
+    expect((await task(second.items[0]?.agentId ?? '')).status).toBe(404);
+    const label = (body: unknown) =>
+      fetch(`${base}/v1/fixture-agents/${agentId}/labels`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify(body),
+      });
+    const labelled = await label({ kind: 'note', note: 'Answers in French.' });
+    expect(labelled.status).toBe(204);
+    expect(await labelled.text()).toBe('');
+    expect((await label({ kind: 'tag', note: 'both?' })).status).toBe(400);
+    const retrieve = await fetch(`${base}/v1/agents/${agentId}`, {
+      headers: { ...auth, 'x-fixture-trace': 'verbose', cookie: 'session=s; fixtureDepth=0' },
+    });
+    expect(((await retrieve.json()) as { errors: unknown[] }).errors).toEqual([
+      { path: '/header/X-Fixture-Trace', message: 'must be one of brief, detailed' },
+      { path: '/cookie/fixtureDepth', message: 'must be >= 1' },
+    ]);
+  });
+
+  it('pact export carries the declared query, header and cookie parameters, and pact verify checks them', async () => {
+    const fake = await startCopiedFake('fixture-pact-fake');
+    try {
+      const auth = { authorization: `Bearer ${token}` };
+      const agentId = await anAgent(fake.baseUrl);
+      const headers = { ...auth, 'x-fixture-trace': 'brief', cookie: 'session=secret-session; fixtureDepth=2' };
+      expect((await fetch(`${fake.baseUrl}/v1/agents/${agentId}`, { headers })).status).toBe(200);
+      const listed = await fetch(`${fake.baseUrl}/v1/fixture-agents?limit=5&status=active`, {
+        headers: { ...auth, 'x-fixture-tenant': 'team-a' },
+      });
+      expect(listed.status).toBe(200);
+      const text = await (await fetch(`${fake.baseUrl}/__mock/pact?consumer=web-app&provider=agent-registry`)).text();
+      expect(text).not.toContain('secret-session');
+      expect(text).not.toContain(token);
+      type Interaction = {
+        request: { path: string; query?: Record<string, string[]>; headers: Record<string, string[]> };
+      };
+      const pact = JSON.parse(text) as { interactions: Interaction[] };
+      const requestTo = (path: string) => pact.interactions.find((one) => one.request.path === path)?.request;
+      expect(requestTo(`/v1/agents/${agentId}`)?.headers).toMatchObject({
+        'X-Fixture-Trace': ['brief'],
+        Cookie: ['fixtureDepth=2'],
+      });
+      expect(requestTo('/v1/fixture-agents')).toMatchObject({
+        query: { limit: ['5'], status: ['active'] },
+        headers: { 'X-Fixture-Tenant': ['team-a'] },
+      });
+      const file = join(copy, 'fixture-pact.json');
+      writeFileSync(file, text);
+      const verified = await inCopy(['scripts/cli.ts', 'pact', 'verify', '--pact', file]);
+      expect(verified.code, verified.stdout).toBe(0);
+      // The same pact with a header off its enum and a limit past its maximum: both are the consumer's mistakes.
+      const broken = join(copy, 'fixture-pact-broken.json');
+      writeFileSync(broken, text.replace('"brief"', '"Brief"').replace(/"limit": \[\s*"5"\s*\]/, '"limit": ["500"]'));
+      const json = join(copy, 'fixture-pact-broken-report.json');
+      const refused = await inCopy(['scripts/cli.ts', 'pact', 'verify', '--pact', broken, '--json', json]);
+      expect(refused.code, refused.stdout).toBe(1);
+      const found = readFileSync(json, 'utf8');
+      expect(found).toContain('/header/X-Fixture-Trace');
+      expect(found).toContain('/query/limit');
+    } finally {
+      await fake.stop();
+    }
+  });
+
+  it('spec-change names a tightened header and query parameter, and the replayed contract run breaks on the query', async () => {
+    const head = join(copy, 'fixture-head.yaml');
+    writeFileSync(
+      head,
+      readFileSync(join(copy, 'spec/openapi.yaml'), 'utf8')
+        .replace(/(name: X-Fixture-Tenant[\s\S]*?maxLength: )32/, '$14')
+        .replace(/(name: limit[\s\S]*?maximum: )100/, '$150'),
+    );
+    const json = join(copy, 'fixture-spec-change.json');
+    const report = await contractReport.promise;
+    const result = await inCopy([
+      'scripts/commands/spec-change.ts',
+      '--base',
+      join(copy, 'spec/openapi.yaml'),
+      '--head',
+      head,
+      '--report',
+      report,
+      '--json',
+      json,
+    ]);
+    expect(result.code, result.stdout).toBe(1);
+    const written = readFileSync(json, 'utf8');
+    expect(written).toContain('X-Fixture-Tenant');
+    expect(written).toMatch(/limit/);
+    expect(written).toContain('/query/limit must be <= 50');
   });
 });
