@@ -122,7 +122,7 @@ module.exports = {
         'the core, the operations, the pact log, the control plane, the test API, the adapters or the node:http layer.',
       severity: 'error',
       from: { path: '^mocks/state/', pathNot: '\\.test\\.ts$' },
-      to: { path: '^mocks/(storage|core|operations|pact|control-plane|test-api|adapters|http)/' },
+      to: { path: '^mocks/(storage|core|operations|pact-export|control-plane|test-api|adapters|http)/' },
     },
     {
       name: 'core-knows-no-test-api-or-adapter',
@@ -151,7 +151,7 @@ module.exports = {
         'so none of them imports it (a room needing an option type of the core names the type of its own room); ' +
         'only the test API, the adapters and the package entries above it do.',
       severity: 'error',
-      from: { path: '^mocks/(domain|state|core|storage|operations|pact|control-plane|http)/', pathNot: '\\.test\\.ts$' },
+      from: { path: '^mocks/(domain|state|core|storage|operations|pact-export|control-plane|http)/', pathNot: '\\.test\\.ts$' },
       to: { path: '^mocks/assembly/' },
     },
     {
@@ -171,7 +171,7 @@ module.exports = {
         'the operations, the pact log and the control plane work without any of them (in a browser, in a test, ' +
         'behind another server).',
       severity: 'error',
-      from: { path: '^mocks/(domain|state|core|storage|operations|pact|control-plane|http)/', pathNot: '\\.test\\.ts$' },
+      from: { path: '^mocks/(domain|state|core|storage|operations|pact-export|control-plane|http)/', pathNot: '\\.test\\.ts$' },
       to: { path: '^mocks/adapters/' },
     },
     {

@@ -40,8 +40,8 @@ import type { CatalogueCache } from '../state/catalogue-cache.ts';
 import { CONTROL_PREFIX } from '../core/control-prefix.ts';
 import { AgentStore, DEFAULT_FAILURE_RATIO } from '../state/store.ts';
 import { operationTable } from '../operations/operation-table.ts';
-import { PactLog, type PactShare } from '../pact/pact-log.ts';
-import { ProviderStateMarks } from '../pact/provider-state.ts';
+import { PactLog, type PactShare } from '../pact-export/pact-log.ts';
+import { ProviderStateMarks } from '../pact-export/provider-state.ts';
 
 /** The seed used when none is given (MOCK_SEED). */
 export const DEFAULT_SEED = 42;

@@ -30,8 +30,8 @@ import { sessionIdProblem, type SessionRegistry, type SessionTarget } from '../c
 import { buildOverrideFrom, OverrideError, overrideFieldPath, type BuiltOverride } from '../core/steering/overrides.ts';
 import type { AgentStore, SeedOutcome } from '../state/store.ts';
 import { MockInputError } from '../domain/input-error.ts';
-import type { PactLog } from '../pact/pact-log.ts';
-import { applyStateChange, type StateChange } from '../pact/provider-state.ts';
+import type { PactLog } from '../pact-export/pact-log.ts';
+import { applyStateChange, type StateChange } from '../pact-export/provider-state.ts';
 
 /** What the control plane may use of the core: a narrow view, so it depends on no module that imports it. */
 export interface ControlPlaneHost {

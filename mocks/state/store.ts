@@ -242,7 +242,7 @@ export class AgentStore {
 
   /**
    * The agent's status, or undefined when no agent has the id: nothing settled or copied, so a request's answer can
-   * record the state it was given (the provider state of a pact, mocks/pact/) at no cost worth measuring.
+   * record the state it was given (the provider state of a pact, mocks/pact-export/) at no cost worth measuring.
    */
   statusOf(agentId: string): AgentStatus | undefined {
     const record = this.#agents.get(agentId);

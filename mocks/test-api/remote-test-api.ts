@@ -6,7 +6,7 @@ import { clockStepProblem } from '../domain/clock.ts';
 import { CONTROL_TOKEN_HEADER } from '../http/request-guards.ts';
 import { OverrideError, overrideProblemPath } from '../core/steering/overrides.ts';
 import { pactOptionErrors, writingPact, type MockTestApi } from './test-api.ts';
-import { writePactFile } from '../pact/pact-file.ts';
+import { writePactFile } from '../pact-export/pact-file.ts';
 import type { RecordedRequest } from '../core/steering/recorded-requests.ts';
 import { checkTimeout, createRequestReading } from './request-reading.ts';
 

@@ -3,7 +3,7 @@ import { setupServer, type SetupServer } from 'msw/node';
 import type { MockCore } from '../../assembly/mock-core.ts';
 import { createHandlers, type MockHandlerOptions } from './create-handlers.ts';
 import { createTestApi, type MockTestApi } from '../../test-api/test-api.ts';
-import { writePactFile } from '../../pact/pact-file.ts';
+import { writePactFile } from '../../pact-export/pact-file.ts';
 import { bindOverrideHandlers } from './override-handler.ts';
 
 export { DEFAULT_JWT_SECRET, mintToken, type MintOptions } from '../../core/request/auth.ts';

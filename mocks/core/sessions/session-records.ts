@@ -6,7 +6,7 @@ import type { BuiltOverride } from '../steering/overrides.ts';
 import type { OperationId } from '../../../spec/index.ts';
 import { StorageWriteError } from '../../state/storage.ts';
 import type { AgentStore } from '../../state/store.ts';
-import type { PactShare } from '../../pact/pact-log.ts';
+import type { PactShare } from '../../pact-export/pact-log.ts';
 
 /** What a session may hold, in records (`--session-records`): one bound for all sessions together and for each. */
 export interface SessionShare {

@@ -2,8 +2,8 @@
 // for an operation of the spec, its exchange for the pact.
 import { StorageWriteError } from '../../state/storage.ts';
 import type { AgentStore } from '../../state/store.ts';
-import type { PactLog, PactShare } from '../../pact/pact-log.ts';
-import { providerStateName, providerStateOf, type ProviderStateMarks } from '../../pact/provider-state.ts';
+import type { PactLog, PactShare } from '../../pact-export/pact-log.ts';
+import { providerStateName, providerStateOf, type ProviderStateMarks } from '../../pact-export/provider-state.ts';
 import type { DispatchTrace } from '../api-dispatch.ts';
 import type { Clock } from '../../domain/clock.ts';
 import type { MockRequest, MockResponse } from '../mock-http.ts';
