@@ -25,7 +25,6 @@ const OVER_THE_CEILING: Readonly<Record<string, number>> = {
   'test/proxy/proxy.test.ts': 468,
   'mocks/control-plane/control-plane.test.ts': 458,
   'mocks/storage/sqlite/sqlite-storage.test.ts': 444,
-  'benchmarks/probes/replicas.ts': 426,
 };
 
 /**
