@@ -144,6 +144,15 @@ module.exports = {
       to: { path: '^mocks/storage/' },
     },
     {
+      name: 'core-knows-no-pact-log',
+      comment:
+        'The pact log (mocks/pact-export/) keeps what the core answered, so it stands over the core: the assembly ' +
+        '(mocks/assembly/answer-recording.ts) hands each answer to it, and no core module imports it.',
+      severity: 'error',
+      from: { path: '^mocks/core/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^mocks/pact-export/' },
+    },
+    {
       name: 'only-the-upper-floors-use-the-assembly',
       comment:
         'mocks/assembly/ puts the fake together (createMockCore): it plugs the operations, the storage, the pact log ' +

@@ -17,7 +17,7 @@ import { primaryCreation } from '../../client/requests/linked-operations.ts';
 import { fillPath } from '../../client/requests/path-parameters.ts';
 import { createAuthenticator, mintToken } from '../../mocks/core/request/auth.ts';
 import { answerSync, createMockCore, type MockCore } from '../../mocks/assembly/mock-core.ts';
-import { recordAnswer } from '../../mocks/core/steering/answer-recording.ts';
+import { recordAnswer } from '../../mocks/assembly/answer-recording.ts';
 import { send } from '../../mocks/http/http-send.ts';
 import { silentLogger } from '../../mocks/domain/logger.ts';
 import { jsonValueResponse, type MockRequest, type MockResponse } from '../../mocks/core/mock-http.ts';
@@ -205,7 +205,7 @@ async function coreStageCosts(iterations: number, core: MockCore, authorization:
     },
     {
       stage:
-        'core · journal line, coverage count and pact exchange (`mocks/core/steering/answer-recording.ts` recordAnswer)',
+        'core · journal line, coverage count and pact exchange (`mocks/assembly/answer-recording.ts` recordAnswer)',
       microseconds: await cost(iterations, () =>
         recordAnswer(
           { coverage: core.coverage, journal: core.journal, clock: core.clock, pact: core.pact, store: core.store },

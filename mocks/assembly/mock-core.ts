@@ -31,8 +31,8 @@ import {
   createSessionRouting,
   type SessionOptions,
 } from '../core/sessions/sessions.ts';
-import { recordsHeld, sessionRoom, type SessionRoom, type SessionShare } from '../core/sessions/session-records.ts';
-import { recordAnswer } from '../core/steering/answer-recording.ts';
+import { recordsHeld, sessionRoom, type SessionRoom, type SessionShare } from './session-records.ts';
+import { recordAnswer } from './answer-recording.ts';
 import { getOperation, type OperationId } from '../../spec/index.ts';
 import { createMemoryStorage } from '../storage/memory/memory-storage.ts';
 import type { Storage } from '../state/storage.ts';
