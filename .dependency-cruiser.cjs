@@ -153,6 +153,16 @@ module.exports = {
       to: { path: '^mocks/pact-export/' },
     },
     {
+      name: 'core-knows-only-the-operation-table-interface',
+      comment:
+        'The core dispatches every request through the operation table it is handed (the interface is ' +
+        "mocks/core/operation-handler.ts); the handlers of mocks/operations/ build on the core's responses and " +
+        'problems and are plugged in where the fake is assembled, so no core module imports them.',
+      severity: 'error',
+      from: { path: '^mocks/core/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^mocks/operations/' },
+    },
+    {
       name: 'only-the-upper-floors-use-the-assembly',
       comment:
         'mocks/assembly/ puts the fake together (createMockCore): it plugs the operations, the storage, the pact log ' +

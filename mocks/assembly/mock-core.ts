@@ -351,6 +351,7 @@ function assembleCore(
       // In memory nothing is waited for: the answer goes out at once, with no promise (the hot path of the fake).
       acknowledge: (response) => (storage.durable ? persist().then(() => response) : response),
     },
+    operations: operationTable,
     sleep: options.sleep ?? sleepFor,
     overrides,
     overrideUsed: (operationId) => documents.overrideUsed(operationId),

@@ -6,7 +6,7 @@ import { createMockCore, type MockCore } from '../../assembly/mock-core.ts';
 import { silentLogger } from '../../domain/logger.ts';
 import { mintToken } from '../../core/request/auth.ts';
 import { SESSION_HEADER } from '../../core/sessions/sessions.ts';
-import type { StoredReads } from '../../operations/operation-handler.ts';
+import type { StoredReads } from '../../core/operation-handler.ts';
 import { operationTable } from '../../operations/operation-table.ts';
 import { createReplicaLayer, type ReplicaStorage } from './replica-dispatch.ts';
 
