@@ -13,7 +13,13 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const depcruise = join(root, 'node_modules/.bin/depcruise');
 
 /** The pairs of mocks/ sub-folders that still import each other both ways, each as "lower ↔ upper". */
-const TWO_WAY_PAIRS_LEFT = ['adapters ↔ test-api', 'control-plane ↔ core'];
+const TWO_WAY_PAIRS_LEFT = [
+  // The package entries ./node, ./browser and ./server still sit with their adapters and share the export list of
+  // mocks/entries/, which re-exports the msw override handlers and the story fake: gone once they move to entries/.
+  'adapters ↔ entries',
+  // The core's steering (scenarios, journal, stored overrides) reads the control plane's generated types and schemas.
+  'control-plane ↔ core',
+];
 
 interface CruiseOutput {
   modules: { source: string; dependencies: { resolved: string }[] }[];

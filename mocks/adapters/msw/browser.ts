@@ -13,7 +13,7 @@ import type { StreamSource } from 'agent-registry-kit/devtools';
 
 export { DEFAULT_JWT_SECRET, mintToken, type MintOptions } from '../../core/request/auth.ts';
 export type { MockHandlerOptions } from './create-handlers.ts';
-export * from '../../test-api/test-api-exports.ts';
+export * from '../../entries/test-api-exports.ts';
 export type { PersistOption } from '../../storage/web-storage/web-storage.ts';
 
 /** msw's worker, plus the core behind it and the test API over both (`api.reset()` resets handlers and state). */

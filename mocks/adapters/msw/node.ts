@@ -8,7 +8,7 @@ import { bindOverrideHandlers } from './override-handler.ts';
 
 export { DEFAULT_JWT_SECRET, mintToken, type MintOptions } from '../../core/request/auth.ts';
 export type { MockHandlerOptions } from './create-handlers.ts';
-export * from '../../test-api/test-api-exports.ts';
+export * from '../../entries/test-api-exports.ts';
 
 /** msw's server, plus the core behind it and the test API over both (`api.reset()` resets handlers and state). */
 export type MockServer = SetupServer & { core: MockCore; api: MockTestApi };
