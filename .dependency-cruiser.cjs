@@ -90,12 +90,12 @@ module.exports = {
       name: 'proxy-uses-the-shared-layer',
       comment:
         "proxy/ is a server of its own, not an adapter of the fake: from mocks/ it uses the shared node:http layer " +
-        "(mocks/http/), the core's request/response types and catalogue (mocks/core/) and the stored-record checks " +
-        '(mocks/storage/stored-records.ts); never mocks/adapters/ (the fake\'s own server, msw, playwright), state ' +
-        'or storage backends.',
+        "(mocks/http/), the core's request/response types, catalogue and control prefix (mocks/core/), the domain's " +
+        "logger and clock (mocks/domain/) and the stored-record checks (mocks/storage/stored-records.ts); never " +
+        "mocks/adapters/ (the fake's own server, msw, playwright), the fake's assembly, state or storage backends.",
       severity: 'error',
       from: { path: '^proxy/' },
-      to: { path: '^mocks/', pathNot: '^mocks/(http/|core/|storage/stored-records\\.ts$)' },
+      to: { path: '^mocks/', pathNot: '^mocks/(http/|core/|domain/|storage/stored-records\\.ts$)' },
     },
     {
       name: 'mocks-is-the-fake',
@@ -105,6 +105,111 @@ module.exports = {
       severity: 'error',
       from: { path: '^mocks/', pathNot: ['\\.test\\.ts$', '^mocks/adapters/msw/browser\\.ts$'] },
       to: { ...external, pathNot: '^(mocks|spec|node_modules)/' },
+    },
+    // mocks/ in floors, from the bottom up. The domain (mocks/domain/: clock, random source, input error, logger;
+    // mocks/state/: the records, the catalogue, the store) is the floor everything stands on; the core pipeline
+    // (mocks/core/) over it; the rooms plugged into the core where the fake is assembled (operations, storage
+    // backends, pact log, control plane) above it; the test API and the adapters on top. A room never imports a floor
+    // above its own. What still crosses floors both ways is listed, and may only shrink, in
+    // test/structure/mocks-floors.test.ts, which also shows dependency-cruiser refusing an import up from the domain.
+    {
+      name: 'domain-is-the-bottom-floor',
+      comment:
+        "mocks/domain/ holds what every room of the fake uses and none owns (the injected clock and random source, " +
+        'the input error, the logger interface): it builds on spec/ alone, so any room can use it without dragging ' +
+        'in the core, and a test can replace each part of it.',
+      severity: 'error',
+      from: { path: '^mocks/domain/', pathNot: '\\.test\\.ts$' },
+      to: { ...external, pathNot: '^(mocks/domain|spec|node_modules)/' },
+    },
+    {
+      name: 'state-knows-no-room-above-it',
+      comment:
+        "mocks/state/ is the fake's domain model (records, catalogue, task life cycle, store, and the storage " +
+        'interface the store is kept through): it knows the domain floor and nothing above it: no storage backend ' +
+        '(mocks/storage/ implements its interface and is handed to the store where the fake is assembled), and not ' +
+        'the core, the operations, the pact log, the control plane, the test API, the adapters or the node:http layer.',
+      severity: 'error',
+      from: { path: '^mocks/state/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^mocks/(storage|core|operations|pact-export|control-plane|test-api|adapters|http)/' },
+    },
+    {
+      name: 'core-knows-no-test-api-or-adapter',
+      comment:
+        'The core answers requests for every adapter (msw, node:http, Playwright) and the test API steers it from ' +
+        'above: a core module that imported either would tie the core to one way of using it.',
+      severity: 'error',
+      from: { path: '^mocks/core/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^mocks/(test-api|adapters)/' },
+    },
+    {
+      name: 'core-knows-only-the-storage-interface',
+      comment:
+        "The core pipeline keeps the fake's state through the storage interface the state floor states " +
+        '(mocks/state/storage.ts); which backend it is (memory, SQLite, web storage, PostgreSQL) is chosen where ' +
+        'the fake is assembled, so no core module imports mocks/storage/.',
+      severity: 'error',
+      from: { path: '^mocks/core/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^mocks/storage/' },
+    },
+    {
+      name: 'core-knows-no-pact-log',
+      comment:
+        'The pact log (mocks/pact-export/) keeps what the core answered, so it stands over the core: the assembly ' +
+        '(mocks/assembly/answer-recording.ts) hands each answer to it, and no core module imports it.',
+      severity: 'error',
+      from: { path: '^mocks/core/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^mocks/pact-export/' },
+    },
+    {
+      name: 'core-knows-only-the-operation-table-interface',
+      comment:
+        'The core dispatches every request through the operation table it is handed (the interface is ' +
+        "mocks/core/operation-handler.ts); the handlers of mocks/operations/ build on the core's responses and " +
+        'problems and are plugged in where the fake is assembled, so no core module imports them.',
+      severity: 'error',
+      from: { path: '^mocks/core/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^mocks/operations/' },
+    },
+    {
+      name: 'only-the-upper-floors-use-the-assembly',
+      comment:
+        'mocks/assembly/ puts the fake together (createMockCore): it plugs the operations, the storage, the pact log ' +
+        'and the control plane into the core. Those rooms, the core, the state and the domain are what it assembles, ' +
+        'so none of them imports it (a room needing an option type of the core names the type of its own room); ' +
+        'only the test API, the adapters and the package entries above it do.',
+      severity: 'error',
+      from: { path: '^mocks/(domain|state|core|storage|operations|pact-export|control-plane|http)/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^mocks/assembly/' },
+    },
+    {
+      name: 'package-entries-are-imported-by-no-room',
+      comment:
+        "mocks/entries/ holds the package's entries that belong to no adapter (`./core`): each says what the package " +
+        'gives its users and re-exports it from the room that owns it. A room importing an entry would import every ' +
+        'floor the entry gathers, so only the tests and tools outside mocks/ may, and the package entries that still ' +
+        'sit with their adapter (`./node`, `./browser`, `./server`), which share the test API exports list.',
+      severity: 'error',
+      from: {
+        path: '^mocks/',
+        pathNot: [
+          '^mocks/entries/',
+          '\\.test\\.ts$',
+          '^mocks/adapters/msw/(node|browser)\\.ts$',
+          '^mocks/adapters/node-http/server\\.ts$',
+        ],
+      },
+      to: { path: '^mocks/entries/' },
+    },
+    {
+      name: 'no-room-below-the-adapters-imports-them',
+      comment:
+        'The adapters (msw, node:http, Playwright) are the top floor of the fake: the core, the state, the storages, ' +
+        'the operations, the pact log and the control plane work without any of them (in a browser, in a test, ' +
+        'behind another server).',
+      severity: 'error',
+      from: { path: '^mocks/(domain|state|core|storage|operations|pact-export|control-plane|http)/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^mocks/adapters/' },
     },
     {
       name: 'only-the-worker-loads-the-devtools',

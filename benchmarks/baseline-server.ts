@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import { openapiDocument } from '../spec/openapi-document.generated.ts';
 import { getAtPointer } from '../spec/json-pointer.ts';
 import { cliError } from '../scripts/cli-error.ts';
-import { LOG_PREFIX } from '../mocks/core/logger.ts';
+import { LOG_PREFIX } from '../mocks/domain/logger.ts';
 import { parseCommandLine } from '../scripts/command-line.ts';
 
 function example(name: string): Buffer {

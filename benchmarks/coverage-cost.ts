@@ -1,8 +1,8 @@
 // `node benchmarks/coverage-cost.ts`: what coverage counting costs on the hot path, in process (no HTTP, so the figure is
 // not drowned by socket noise): core.handle with the counter on and off in alternating rounds, and record() alone.
 import { mintToken } from '../mocks/core/request/auth.ts';
-import { createMockCore } from '../mocks/core/core.ts';
-import { silentLogger } from '../mocks/core/logger.ts';
+import { createMockCore } from '../mocks/assembly/mock-core.ts';
+import { silentLogger } from '../mocks/domain/logger.ts';
 import type { MockRequest } from '../mocks/core/mock-http.ts';
 import { primaryCreation } from '../client/requests/linked-operations.ts';
 import { fillPath } from '../client/requests/path-parameters.ts';

@@ -1,7 +1,7 @@
 // Drives load with autocannon and condenses runs: req/s, latency percentiles, the server's CPU share; the bench's log line.
 import autocannon from 'autocannon';
 import { getOperation, type OperationId } from '../spec/index.ts';
-import { LOG_PREFIX } from '../mocks/core/logger.ts';
+import { LOG_PREFIX } from '../mocks/domain/logger.ts';
 import { cpuSecondsOf } from '../test/support/spawned-server.ts';
 import { headers, requestBody, type Started } from './servers.ts';
 import { primaryCreation } from '../client/requests/linked-operations.ts';

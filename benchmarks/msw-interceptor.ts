@@ -4,7 +4,7 @@ import { primaryCreation } from '../client/requests/linked-operations.ts';
 import { successStatus } from '../client/requests/operation-requests.ts';
 import { fillPath } from '../client/requests/path-parameters.ts';
 import { mintToken } from '../mocks/core/request/auth.ts';
-import { silentLogger } from '../mocks/core/logger.ts';
+import { silentLogger } from '../mocks/domain/logger.ts';
 import { setupMockServer } from '../mocks/adapters/msw/node.ts';
 import { getAtPointer, type JsonValue } from '../spec/index.ts';
 import { listFlag, numberFlag, parseCommandLine } from '../scripts/command-line.ts';

@@ -3,7 +3,7 @@
 import autocannon from 'autocannon';
 import { writeFileSync } from 'node:fs';
 import { mintToken } from '../mocks/core/request/auth.ts';
-import { LOG_PREFIX } from '../mocks/core/logger.ts';
+import { LOG_PREFIX } from '../mocks/domain/logger.ts';
 import { getAtPointer, openapiDocument } from '../spec/index.ts';
 import { cliError } from '../scripts/cli-error.ts';
 import { numberFlag, parseCommandLine } from '../scripts/command-line.ts';

@@ -1,7 +1,7 @@
 // Reads what a CLI is given (an HTTP answer, a file) with a size cap, so an endless body or `/dev/zero` ends in one
 // line instead of eating the machine's memory.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { readBoundedBody } from '../spec/validators/bounded-body.ts';
+import { readBoundedBody } from '../spec/http/body-reader.ts';
 
 /** The cap on what a CLI reads of one file or one answer (a PEM bundle, a coverage report, one recorded entry). */
 export const MAX_CLI_INPUT_BYTES = 16 * 1024 * 1024;

@@ -1,7 +1,7 @@
 // The validating proxy: a node:http server with the fake's own limits and guards (Host check, control token, cross-site
 // refusal) that forwards every request to the upstream, streams the answer back, and checks both against the spec.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { CONTROL_PREFIX } from '../mocks/core/core.ts';
+import { CONTROL_PREFIX } from '../mocks/core/control-prefix.ts';
 import { Coverage } from '../mocks/core/steering/coverage.ts';
 import { refuseCrossSite, withCors } from '../mocks/core/request/cors.ts';
 import { exposureWarning } from '../mocks/http/exposure.ts';
@@ -9,7 +9,7 @@ import { send } from '../mocks/http/http-send.ts';
 import { createLimitedServer, HTTP_LIMITS, type HttpLimits } from '../mocks/http/limited-server.ts';
 import { closeServer } from '../mocks/http/server-close.ts';
 import { lingerAfter, refuseEarly, type LingerLimits } from '../mocks/http/lingering-close.ts';
-import { consoleLogger, type Logger } from '../mocks/core/logger.ts';
+import { consoleLogger, type Logger } from '../mocks/domain/logger.ts';
 import { MAX_BODY_BYTES, type MockRequest, type MockResponse } from '../mocks/core/mock-http.ts';
 import { problemResponse } from '../mocks/core/problems.ts';
 import {

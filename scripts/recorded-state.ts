@@ -1,7 +1,7 @@
 // `serve --from-recording FILE`: reads a recording of the proxy and hands back the agents the fake starts from.
 import type { Agent, JsonValue } from '../spec/index.ts';
 import { isJsonObject } from '../spec/index.ts';
-import { consoleLogger } from '../mocks/core/logger.ts';
+import { consoleLogger } from '../mocks/domain/logger.ts';
 import { agentsOfRecording, RecordingError } from '../proxy/recorded-agents.ts';
 import { MAX_CLI_INPUT_BYTES } from '../client/bounded-read.ts';
 import { terminalSafe } from '../client/terminal-text.ts';

@@ -3,7 +3,7 @@
 // root of another checkout, measured in the same process). Prints µs per operation; no assertion.
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { AgentRecord } from '../../mocks/storage/storage.ts';
+import type { AgentRecord } from '../../mocks/state/storage.ts';
 
 interface Cache {
   get(agentId: string): unknown;

@@ -3,8 +3,8 @@
 // control plane instead, every field at its maximum with a 128-character id and a 256-character creator. The figures
 // docs/security.md and --max-agents quote. Run: node --expose-gc benchmarks/probes/agent-memory.ts [typical|max|seed] [count]
 import { mintToken } from '../../mocks/core/request/auth.ts';
-import { createMockCore } from '../../mocks/core/core.ts';
-import { silentLogger } from '../../mocks/core/logger.ts';
+import { createMockCore } from '../../mocks/assembly/mock-core.ts';
+import { silentLogger } from '../../mocks/domain/logger.ts';
 
 const kind = process.argv[2] === 'max' || process.argv[2] === 'seed' ? process.argv[2] : 'typical';
 const count = Number(process.argv[3] ?? 20_000);

@@ -7,9 +7,9 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { mintToken } from '../../mocks/core/request/auth.ts';
-import type { MockCore, MockCoreOptions } from '../../mocks/core/core.ts';
+import type { MockCore, MockCoreOptions } from '../../mocks/assembly/mock-core.ts';
 import type { MockRequest } from '../../mocks/core/mock-http.ts';
-import type { Storage } from '../../mocks/storage/storage.ts';
+import type { Storage } from '../../mocks/state/storage.ts';
 import { cliError } from '../../scripts/cli-error.ts';
 import { parseCommandLine } from '../../scripts/command-line.ts';
 import { startPostgresCluster } from '../../test/support/postgres-cluster.ts';
@@ -33,11 +33,13 @@ interface Kit {
 async function loadKit(root: string): Promise<Kit> {
   const module = (path: string): Promise<Record<string, unknown>> =>
     import(pathToFileURL(join(resolve(root), path)).href) as Promise<Record<string, unknown>>;
+  // A baseline checkout may keep the assembly and the logger where they were before mocks/ had its floors.
+  const found = (path: string, before: string) => (existsSync(join(resolve(root), path)) ? path : before);
   const [core, postgres, sqlite, logger] = await Promise.all([
-    module('mocks/core/core.ts'),
+    module(found('mocks/assembly/mock-core.ts', 'mocks/core/core.ts')),
     module('mocks/storage/postgres/postgres-storage.ts'),
     module('mocks/storage/sqlite/sqlite-storage.ts'),
-    module('mocks/core/logger.ts'),
+    module(found('mocks/domain/logger.ts', 'mocks/core/logger.ts')),
   ]);
   // A checkout from before mocks/storage/postgres/postgres-state.ts: its core wires the replica layer itself.
   const state = existsSync(join(resolve(root), 'mocks/storage/postgres/postgres-state.ts'))

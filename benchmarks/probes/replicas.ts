@@ -1,15 +1,14 @@
 // The replicas section of `npm run bench`: deploy and GET req/s with 1, 2 and 3 replicas on one PostgreSQL, beside the
 // in-memory fake and --state store.db, at 0, 100k and 1M stored agents; p99; a replica's start on the loaded database.
 // Runs alone: `node benchmarks/probes/replicas.ts --help`. PostgreSQL is a throwaway cluster (test/support/postgres-cluster.ts).
-import autocannon from 'autocannon';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
-import { createFixedClock } from '../../mocks/core/clock.ts';
-import { createMockCore } from '../../mocks/core/core.ts';
-import { silentLogger } from '../../mocks/core/logger.ts';
+import { createFixedClock } from '../../mocks/domain/clock.ts';
+import { createMockCore } from '../../mocks/assembly/mock-core.ts';
+import { silentLogger } from '../../mocks/domain/logger.ts';
 import { openPostgresState } from '../../mocks/storage/postgres/postgres-state.ts';
 import type { DeployRequest } from '../../spec/index.ts';
 import { cliError } from '../../scripts/cli-error.ts';
@@ -19,7 +18,7 @@ import { spawnServer, type SpawnedServer } from '../../test/support/spawned-serv
 import { mintToken } from '../../mocks/core/request/auth.ts';
 import { seedDatabase } from './persistence.ts';
 import { deployBody } from '../servers.ts';
-import { type CpuSnapshot, cpuSnapshot, cpuSpent, postgresPids } from '../process-cpu.ts';
+import { load, withCpu } from './replica-load.ts';
 
 export interface ReplicasOptions {
   sizes: number[];
@@ -88,70 +87,6 @@ export async function seedPostgres(url: string, count: number): Promise<string> 
     await client.end();
   }
   return agentId;
-}
-
-interface LoadResult {
-  rps: number;
-  p99: number;
-  non2xx: number;
-  requests: number;
-}
-
-function load(urls: string[], options: Partial<autocannon.Options>): Promise<LoadResult> {
-  // One autocannon per replica, connections shared out: a load balancer's round robin, without one in the way.
-  const per = Math.max(1, Math.round((options.connections ?? 1) / urls.length));
-  const runs = urls.map(
-    (url) =>
-      new Promise<autocannon.Result>((resolve, reject) =>
-        autocannon({ url, timeout: 20, ...options, connections: per }, (error, result) =>
-          error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(result),
-        ),
-      ),
-  );
-  return Promise.all(runs).then((results) => ({
-    rps: Math.round(results.reduce((sum, result) => sum + result.requests.total / result.duration, 0)),
-    p99: Math.max(...results.map((result) => result.latency.p99)),
-    non2xx: results.reduce((sum, result) => sum + result.non2xx, 0),
-    requests: results.reduce((sum, result) => sum + result.requests.total, 0),
-  }));
-}
-
-/** Bytes in the cluster's log so far (0 when there is none). */
-const logSize = (log: string): number => (existsSync(log) ? statSync(log).size : 0);
-
-/** Autovacuum's runs (vacuums and analyzes, of any table) the cluster logged after byte `from` of its log. */
-function autovacuumsSince(log: string, from: number): number {
-  if (logSize(log) <= from) return 0;
-  return (
-    readFileSync(log)
-      .subarray(from)
-      .toString('utf8')
-      .match(/automatic (vacuum|analyze) of table/g)?.length ?? 0
-  );
-}
-
-/**
- * A load run and the CPU it cost per request (µs): the servers', and the cluster's when `dataDir` is given, with the
- * autovacuum runs that overlapped it (they take CPU from the measure on a small machine).
- */
-async function withCpu(
-  servers: readonly SpawnedServer[],
-  dataDir: string | undefined,
-  run: () => Promise<LoadResult>,
-): Promise<LoadResult & { cpuUs: number; dbCpuUs: number; autovacuums: number }> {
-  const pids = servers.map((server) => server.pid);
-  const database = (): CpuSnapshot => cpuSnapshot(dataDir ? postgresPids(dataDir) : []);
-  const log = dataDir ? join(dataDir, '..', 'log') : '';
-  const logFrom = dataDir ? logSize(log) : 0;
-  const dbBefore = database();
-  const before = cpuSnapshot(pids);
-  const result = await run();
-  const spent = cpuSpent(before, cpuSnapshot(pids));
-  const dbSpent = cpuSpent(dbBefore, database());
-  const perRequest = (seconds: number): number =>
-    result.requests > 0 ? Math.round((seconds * 1e6) / result.requests) : 0;
-  const autovacuums = dataDir ? autovacuumsSince(log, logFrom) : 0;
-  return { ...result, cpuUs: perRequest(spent), dbCpuUs: perRequest(dbSpent), autovacuums };
 }
 
 const fake = (name: string, args: string[], root = '.'): Promise<SpawnedServer> =>

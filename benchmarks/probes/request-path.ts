@@ -16,14 +16,14 @@ import {
 import { primaryCreation } from '../../client/requests/linked-operations.ts';
 import { fillPath } from '../../client/requests/path-parameters.ts';
 import { createAuthenticator, mintToken } from '../../mocks/core/request/auth.ts';
-import { answerSync, createMockCore, type MockCore } from '../../mocks/core/core.ts';
-import { recordAnswer } from '../../mocks/core/steering/answer-recording.ts';
+import { answerSync, createMockCore, type MockCore } from '../../mocks/assembly/mock-core.ts';
+import { recordAnswer } from '../../mocks/assembly/answer-recording.ts';
 import { send } from '../../mocks/http/http-send.ts';
-import { silentLogger } from '../../mocks/core/logger.ts';
+import { silentLogger } from '../../mocks/domain/logger.ts';
 import { jsonValueResponse, type MockRequest, type MockResponse } from '../../mocks/core/mock-http.ts';
 import { readJsonBody } from '../../mocks/core/request/request-body.ts';
 import { exchangeOf, hostGuard, urlLengthGuard } from '../../mocks/http/request-guards.ts';
-import { createRandom } from '../../mocks/core/random.ts';
+import { createRandom } from '../../mocks/domain/random.ts';
 import { matchRoute } from '../../mocks/core/router.ts';
 import { deployValidated } from '../../mocks/state/store.ts';
 import { fmt } from '../load.ts';
@@ -188,7 +188,7 @@ async function coreStageCosts(iterations: number, core: MockCore, authorization:
       microseconds: await cost(few, () => core.store[deployValidated](body, 'bench')),
     },
     {
-      stage: 'core · store: agent id and token address drawn (`mocks/core/random.ts`)',
+      stage: 'core · store: agent id and token address drawn (`mocks/domain/random.ts`)',
       microseconds: await cost(iterations, () => random.string(16) + random.base58(44)),
     },
     {
@@ -205,7 +205,7 @@ async function coreStageCosts(iterations: number, core: MockCore, authorization:
     },
     {
       stage:
-        'core · journal line, coverage count and pact exchange (`mocks/core/steering/answer-recording.ts` recordAnswer)',
+        'core · journal line, coverage count and pact exchange (`mocks/assembly/answer-recording.ts` recordAnswer)',
       microseconds: await cost(iterations, () =>
         recordAnswer(
           { coverage: core.coverage, journal: core.journal, clock: core.clock, pact: core.pact, store: core.store },

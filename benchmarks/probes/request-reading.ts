@@ -4,9 +4,9 @@
 // `node benchmarks/probes/request-reading.ts`.
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { createFixedClock } from '../../mocks/core/clock.ts';
-import { createMockCore } from '../../mocks/core/core.ts';
-import { silentLogger } from '../../mocks/core/logger.ts';
+import { createFixedClock } from '../../mocks/domain/clock.ts';
+import { createMockCore } from '../../mocks/assembly/mock-core.ts';
+import { silentLogger } from '../../mocks/domain/logger.ts';
 import { mintToken } from '../../mocks/core/request/auth.ts';
 import { recordedRequests } from '../../mocks/core/steering/recorded-requests.ts';
 import { createTestApi } from '../../mocks/test-api/test-api.ts';

@@ -4,12 +4,13 @@
 // variant's traffic shapes the JIT's view of another's code.
 // Usage: node benchmarks/probes/session-cost.ts --baseline DIR [--rounds 15] [--requests 2000]
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { mintToken } from '../../mocks/core/request/auth.ts';
-import { createMockCore, type MockCore } from '../../mocks/core/core.ts';
-import { silentLogger } from '../../mocks/core/logger.ts';
+import { createMockCore, type MockCore } from '../../mocks/assembly/mock-core.ts';
+import { silentLogger } from '../../mocks/domain/logger.ts';
 import type { MockRequest } from '../../mocks/core/mock-http.ts';
 import { primaryCreation } from '../../client/requests/linked-operations.ts';
 import { fillPath } from '../../client/requests/path-parameters.ts';
@@ -40,6 +41,12 @@ type VariantName = (typeof VARIANTS)[number];
 const primary = primaryCreation();
 const OPS = ['readBack', 'creator'] as const;
 
+/** Where a checkout keeps createMockCore: the assembly's floor, or the core folder before mocks/ had its floors. */
+function baselineAssembly(root: string): string {
+  const assembly = 'mocks/assembly/mock-core.ts';
+  return existsSync(join(resolve(root), assembly)) ? assembly : 'mocks/core/core.ts';
+}
+
 /** In a child: one variant, warmed up, then `count` GETs and `count` deploys; prints µs CPU per request of each. */
 async function child(name: VariantName, baseline: string, count: number): Promise<void> {
   const options = { seed: 42, logger: silentLogger, failureRatio: 0 };
@@ -47,7 +54,7 @@ async function child(name: VariantName, baseline: string, count: number): Promis
   const make =
     name === 'baseline'
       ? (
-          (await import(pathToFileURL(join(resolve(baseline), 'mocks/core/core.ts')).href)) as {
+          (await import(pathToFileURL(join(resolve(baseline), baselineAssembly(baseline))).href)) as {
             createMockCore: typeof createMockCore;
           }
         ).createMockCore

@@ -1,11 +1,11 @@
 // The control plane and scenarios, through the core in-process (no HTTP needed: the adapters are tested elsewhere).
 import { beforeEach, describe, expect, it } from 'vitest';
 import { mintToken } from '../core/request/auth.ts';
-import { clockOffsetProblem, createFixedClock, createSystemClock, MAX_CLOCK_OFFSET_MS } from '../core/clock.ts';
-import { createMockCore, type MockCore } from '../core/core.ts';
+import { clockOffsetProblem, createFixedClock, createSystemClock, MAX_CLOCK_OFFSET_MS } from '../domain/clock.ts';
+import { createMockCore, type MockCore } from '../assembly/mock-core.ts';
 import type { Coverage } from '../core/steering/coverage.ts';
 import { expectConforms } from '../test-api/expect-conforms.ts';
-import { silentLogger } from '../core/logger.ts';
+import { silentLogger } from '../domain/logger.ts';
 import { checkResponse, type OperationId } from '../../spec/index.ts';
 
 const START = Date.parse('2026-11-20T12:00:00.000Z');

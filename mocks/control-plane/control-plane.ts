@@ -1,7 +1,7 @@
 // The control plane under /__mock/ (documented in mocks/control-plane/control-plane.yaml): routes, query and body validation come from
 // that document; each operation is one entry of a table that must cover its operationIds.
 import { findOperation, type OperationId, type ValidationError } from '../../spec/index.ts';
-import { clockStepProblem, type Clock } from '../core/clock.ts';
+import { clockStepProblem, type Clock } from '../domain/clock.ts';
 import {
   controlOperations,
   validateBody,
@@ -29,9 +29,9 @@ import { scenarioErrors, type ScenarioConfig, type Scenarios } from '../core/ste
 import { sessionIdProblem, type SessionRegistry, type SessionTarget } from '../core/sessions/sessions.ts';
 import { buildOverrideFrom, OverrideError, overrideFieldPath, type BuiltOverride } from '../core/steering/overrides.ts';
 import type { AgentStore, SeedOutcome } from '../state/store.ts';
-import { MockInputError } from '../core/input-error.ts';
-import type { PactLog } from '../pact/pact-log.ts';
-import { applyStateChange, type StateChange } from '../pact/provider-state.ts';
+import { MockInputError } from '../domain/input-error.ts';
+import type { PactLog } from '../pact-export/pact-log.ts';
+import { applyStateChange, type StateChange } from '../pact-export/provider-state.ts';
 
 /** What the control plane may use of the core: a narrow view, so it depends on no module that imports it. */
 export interface ControlPlaneHost {

@@ -2,8 +2,8 @@
 // and never the caller's credential.
 import { describe, expect, it } from 'vitest';
 import { mintToken } from '../core/request/auth.ts';
-import { createMockCore } from '../core/core.ts';
-import { silentLogger } from '../core/logger.ts';
+import { createMockCore } from '../assembly/mock-core.ts';
+import { silentLogger } from '../domain/logger.ts';
 
 const AGENT = 'agt_WCC01FaiMscDbRzp';
 

@@ -7,11 +7,10 @@ import {
   type ParameterError,
 } from '../../spec/index.ts';
 import { bearerChallenge, type Authenticator, type AuthResult } from './request/auth.ts';
-import type { Clock } from './clock.ts';
+import type { Clock } from '../domain/clock.ts';
 import { documentedResponse } from './documented-response.ts';
 import type { MockRequest, MockResponse } from './mock-http.ts';
-import type { OperationHandler, OperationRequest, OperationServices } from '../operations/operation-handler.ts';
-import { operationTable } from '../operations/operation-table.ts';
+import type { OperationHandler, OperationRequest, OperationServices, OperationTable } from './operation-handler.ts';
 import { overrideAnswer, type OverrideResponse } from './steering/overrides.ts';
 import { parsePrefer, preferredResponse } from './request/prefer.ts';
 import { problemResponse } from './problems.ts';
@@ -40,6 +39,8 @@ export interface ApiDispatchDependencies {
   scenarios: Scenarios;
   authenticator: Authenticator;
   services: OperationServices;
+  /** The operations' handlers, plugged in where the fake is assembled (mocks/operations/operation-table.ts). */
+  operations: OperationTable;
   /** Waits a scenario's latency; injected so tests can see it without waiting. */
   sleep: (ms: number) => Promise<void>;
   /** Answers a test set for operations (checked against the spec when set); empty on the hot path. */
@@ -63,12 +64,12 @@ export type Answer = MockResponse | Promise<MockResponse>;
  * Creates the dispatch of /v1 requests over the operation table. It answers synchronously unless something on the path
  * has to wait (a scenario's latency, the first check of a token, a durable write), so the common request allocates no
  * promise and queues no microtask.
- * @example const dispatch = createApiDispatch({ clock, scenarios, authenticator, services, sleep }); await dispatch(request, trace);
+ * @example const dispatch = createApiDispatch({ clock, scenarios, authenticator, services, operations: operationTable, sleep }); await dispatch(request, trace);
  */
 export function createApiDispatch(
   dependencies: ApiDispatchDependencies,
 ): (request: MockRequest, trace: DispatchTrace) => Answer {
-  const { clock, scenarios, authenticator, services, sleep, overrides } = dependencies;
+  const { clock, scenarios, authenticator, services, sleep, overrides, operations } = dependencies;
   return function dispatch(request, trace) {
     const instance = request.path;
     const route = matchRoute(request.method, request.path);
@@ -137,10 +138,10 @@ export function createApiDispatch(
   ): Answer {
     const header = request.headers.authorization;
     const known = authenticator.remembered(header);
-    if (known) return operation(request, operationId, rawParams, known, trace, services);
+    if (known) return operation(request, operationId, rawParams, known, trace, services, operations);
     return authenticator
       .authenticate(header)
-      .then((auth) => operation(request, operationId, rawParams, auth, trace, services));
+      .then((auth) => operation(request, operationId, rawParams, auth, trace, services, operations));
   }
 
   async function applyScenarios(
@@ -173,6 +174,7 @@ function operation(
   auth: AuthResult,
   trace: DispatchTrace,
   services: OperationServices,
+  operations: OperationTable,
 ): Answer {
   const instance = request.path;
   if (!auth.ok) {
@@ -209,7 +211,7 @@ function operation(
   }
   // The table pairs each operationId with its own handler; TypeScript cannot follow that through a union-typed key,
   // so the request is built once for the union (its parts were checked against this operation's schemas above).
-  const handler = operationTable[operationId].handle as OperationHandler<OperationId>;
+  const handler = operations[operationId].handle as OperationHandler<OperationId>;
   const operationRequest = {
     params: read.path,
     query: read.query,

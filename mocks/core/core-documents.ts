@@ -1,12 +1,12 @@
 // The core's small documents in its storage (clock offset, scenarios, overrides, coverage counts): restored at start,
 // written with the batches, and followed when a batch is rolled back or another process sharing the storage changes them.
 import type { OperationId } from '../../spec/index.ts';
-import type { Clock } from './clock.ts';
+import type { Clock } from '../domain/clock.ts';
 import type { Coverage } from './steering/coverage.ts';
 import type { BuiltOverride, OverrideInput } from './steering/overrides.ts';
 import { parseScenarioConfig, type ScenarioConfig, type Scenarios } from './steering/scenarios.ts';
-import type { Storage } from '../storage/storage.ts';
-import { OVERRIDES_DOCUMENT, parseStoredOverrides } from '../storage/stored-overrides.ts';
+import type { Storage } from '../state/storage.ts';
+import { OVERRIDES_DOCUMENT, parseStoredOverrides } from './steering/stored-overrides.ts';
 
 /** Names of the core's documents in the storage. */
 const CLOCK_DOCUMENT = 'clock';

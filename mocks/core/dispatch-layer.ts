@@ -2,9 +2,9 @@
 // plugs in (mocks/storage/postgres/ brings one), with what it may ask of the core. The core itself knows no storage.
 import type { OperationId } from '../../spec/index.ts';
 import type { DispatchTrace } from './api-dispatch.ts';
-import type { Clock } from './clock.ts';
+import type { Clock } from '../domain/clock.ts';
 import type { MockRequest, MockResponse } from './mock-http.ts';
-import type { StoredReads } from '../operations/operation-handler.ts';
+import type { StoredReads } from './operation-handler.ts';
 import type { Scenarios } from './steering/scenarios.ts';
 
 /** Answers one request (API, control plane, CORS); `trace` collects what the journal and coverage record of it. */
@@ -13,7 +13,7 @@ export type Dispatch = (request: MockRequest, trace: DispatchTrace) => MockRespo
 /** What the operation table declares of the API operation a request is routed to. */
 interface OperationFacts {
   operationId: OperationId;
-  /** Whether its answer reads the agents or tasks the state holds (mocks/operations/operation-handler.ts). */
+  /** Whether its answer reads the agents or tasks the state holds (mocks/core/operation-handler.ts). */
   reads: StoredReads;
 }
 

@@ -1,9 +1,9 @@
 // What a request that threw while being answered gets: the documented 503 when its state could not be read or its
 // change not saved, a 500 else.
-import type { Logger } from './logger.ts';
+import type { Logger } from '../domain/logger.ts';
 import type { MockRequest, MockResponse } from './mock-http.ts';
 import { problemResponse } from './problems.ts';
-import { StorageUnavailableError, StorageWriteError } from '../storage/storage.ts';
+import { StorageUnavailableError, StorageWriteError } from '../state/storage.ts';
 
 /**
  * The problem answer for an error thrown while answering `request`; an unexpected one is logged with its stack.

@@ -2,8 +2,8 @@
 // a reset makes room again, and the seeded catalogue does not count.
 import { describe, expect, it } from 'vitest';
 import { mintToken } from './request/auth.ts';
-import { createMockCore } from './core.ts';
-import { silentLogger } from './logger.ts';
+import { createMockCore } from '../assembly/mock-core.ts';
+import { silentLogger } from '../domain/logger.ts';
 
 describe('--max-agents', () => {
   it('answers 503 state-not-saved once the deployed agents reach it, until a reset', async () => {

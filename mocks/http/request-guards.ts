@@ -1,7 +1,7 @@
 // The guards the node:http listener runs before the core sees a request, one small function each (hono-style): the URL
 // limit, the Host allow-list, the control token. Each looks at one exchange and refuses it, or lets it pass.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CONTROL_PREFIX } from '../core/core.ts';
+import { CONTROL_PREFIX } from '../core/control-prefix.ts';
 import { createHostCheck } from '../core/request/host-check.ts';
 import { CONSOLE_PATH } from './console-page.ts';
 import { digest, tokenMatches } from './http-send.ts';

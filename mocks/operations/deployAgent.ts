@@ -2,7 +2,7 @@
 import { jsonValueResponse } from '../core/mock-http.ts';
 import { problemResponse } from '../core/problems.ts';
 import { deployValidated } from '../state/store.ts';
-import type { OperationHandler } from './operation-handler.ts';
+import type { OperationHandler } from '../core/operation-handler.ts';
 
 /**
  * Answers deployAgent.

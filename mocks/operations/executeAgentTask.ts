@@ -1,7 +1,7 @@
 // POST /v1/agents/{agentId}/execute: queues a task on an active agent; paused or deprecated agents refuse with 409.
 import { jsonValueResponse } from '../core/mock-http.ts';
 import { problemResponse } from '../core/problems.ts';
-import { agentNotFound, type OperationHandler } from './operation-handler.ts';
+import { agentNotFound, type OperationHandler } from '../core/operation-handler.ts';
 
 /**
  * Answers executeAgentTask.

@@ -1,6 +1,6 @@
 // GET /v1/agents/{agentId}: the agent with every finished task applied, from the store's cached JSON (the hot path).
 import { jsonResponse } from '../core/mock-http.ts';
-import { agentNotFound, type OperationHandler } from './operation-handler.ts';
+import { agentNotFound, type OperationHandler } from '../core/operation-handler.ts';
 
 /**
  * Answers getAgent.

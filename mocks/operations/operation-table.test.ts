@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { operations, type OperationId } from '../../spec/index.ts';
-import type { OperationTable } from './operation-handler.ts';
+import type { OperationTable } from '../core/operation-handler.ts';
 import { operationTable } from './operation-table.ts';
 
 describe('the operation table', () => {

@@ -3,7 +3,7 @@
 import { deployAgent } from './deployAgent.ts';
 import { executeAgentTask } from './executeAgentTask.ts';
 import { getAgent } from './getAgent.ts';
-import type { OperationTable } from './operation-handler.ts';
+import type { OperationTable } from '../core/operation-handler.ts';
 
 /**
  * The entries by operationId. `satisfies` makes an operation added to the spec without an entry, or an entry without

@@ -3,7 +3,7 @@
 // Stryker disable all: not reached: seeding is the control plane's and the test API's (/__mock/, setupMockServer), never the API's the contract suite checks
 import { isJsonObject, validateSchema, type Agent, type ValidationError } from '../../spec/index.ts';
 import type { CatalogueEntry } from './catalogue.ts';
-import { agentRecordErrors } from '../storage/stored-records.ts';
+import { agentRecordErrors } from './agent-bounds.ts';
 
 type Nested = 'tokenomics' | 'performance' | 'statistics';
 

@@ -10,7 +10,7 @@ import {
   type AgentModel,
   type AgentStatus,
 } from '../../spec/index.ts';
-import { createRandom } from '../core/random.ts';
+import { createRandom } from '../domain/random.ts';
 import { ADJECTIVES, BUZZ_NOUNS } from './catalogue-words.generated.ts';
 import { BASE_COST, BASE_PROCESSING_MS } from './task-rules.ts';
 

@@ -6,7 +6,8 @@ import {
   type BodyOperationId,
   type RequestBodies,
 } from '../../spec/index.ts';
-import { createFixedClock } from '../core/clock.ts';
+import { createFixedClock } from '../domain/clock.ts';
+import { createMemoryStorage } from '../storage/memory/memory-storage.ts';
 import { AgentStore } from './store.ts';
 import { taskStatusAt } from './task-lifecycle.ts';
 
@@ -26,7 +27,12 @@ const deployRequest = validated('deployAgent', {
 });
 
 function newStore(options: { failureRatio?: number; maxTasks?: number; seed?: number } = {}): AgentStore {
-  return new AgentStore({ seed: options.seed ?? 7, clock: createFixedClock(START), ...options });
+  return new AgentStore({
+    seed: options.seed ?? 7,
+    clock: createFixedClock(START),
+    storage: createMemoryStorage(),
+    ...options,
+  });
 }
 
 function firstActive(store: AgentStore): string {
@@ -189,7 +195,7 @@ describe('AgentStore tasks and their lifecycle on the injected clock', () => {
 
   it('settles tasks in finish order, whatever the submission order', () => {
     const clock = createFixedClock(START);
-    const store = new AgentStore({ seed: 3, clock, failureRatio: 0 });
+    const store = new AgentStore({ seed: 3, clock, failureRatio: 0, storage: createMemoryStorage() });
     const { agentId } = store.deploy(deployRequest, 'a');
     const low = store.submitTask(agentId, { task: 'x', priority: 'low' });
     const high = store.submitTask(agentId, { task: 'x', priority: 'high' });
@@ -235,7 +241,12 @@ describe('AgentStore reset and status', () => {
 describe('AgentStore with a large catalogue (agents generated on demand)', () => {
   it('answers any catalogue agent exactly as createCatalogue makes it, and counts statuses without generating', () => {
     const store = newStore({ seed: 11 });
-    const big = new AgentStore({ seed: 11, clock: createFixedClock(START), catalogueSize: 5000 });
+    const big = new AgentStore({
+      seed: 11,
+      clock: createFixedClock(START),
+      catalogueSize: 5000,
+      storage: createMemoryStorage(),
+    });
     expect(big.agentCount).toBe(5000);
     expect(big.list({ status: 'paused', limit: 0 }).total).toBe(417);
     const last = big.list({ offset: 4999, limit: 1 }).agents[0];

@@ -1,5 +1,6 @@
 // The fake's state and the three operations over it: the seeded catalogue cache, the agent table, the task ledger.
-// Where agents and tasks are kept is the storage's business (mocks/storage/storage.ts): in memory, or durable on disk.
+// Where agents and tasks are kept is the storage's business (its interface is ./storage.ts, its backends are under
+// mocks/storage/): in memory, or durable on disk.
 import {
   validateRequestBody,
   type Agent,
@@ -14,11 +15,10 @@ import { agentJson, agentRecord, agentView } from './agent-record.ts';
 import { buildSeededAgent } from './agent-seed.ts';
 import { catalogueEntry, DEFAULT_CATALOGUE_SIZE } from './catalogue.ts';
 import { CatalogueCache } from './catalogue-cache.ts';
-import type { Clock } from '../core/clock.ts';
-import { MockInputError } from '../core/input-error.ts';
-import { createRandom, type Random } from '../core/random.ts';
-import { createMemoryStorage } from '../storage/memory/memory-storage.ts';
-import { StorageWriteError, type AgentRecord, type AgentTable, type Storage } from '../storage/storage.ts';
+import type { Clock } from '../domain/clock.ts';
+import { MockInputError } from '../domain/input-error.ts';
+import { createRandom, type Random } from '../domain/random.ts';
+import { StorageWriteError, type AgentRecord, type AgentTable, type Storage } from './storage.ts';
 import { TaskLedger } from './task-ledger.ts';
 import { taskStatusAt, type TaskRecord, type TaskState } from './task-lifecycle.ts';
 import { planTask } from './task-rules.ts';
@@ -52,8 +52,11 @@ export interface StoreOptions {
   maxTasks?: number;
   /** Deployed agents kept at most (default DEFAULT_MAX_AGENTS); the seeded catalogue does not count. */
   maxAgents?: number;
-  /** Where agents, tasks and the random state live (default: in memory). A durable one is resumed from. */
-  storage?: Storage;
+  /**
+   * Where agents, tasks and the random state live, plugged in where the fake is assembled (the core's default is the
+   * memory storage): the store knows only the interface. A durable one is resumed from.
+   */
+  storage: Storage;
   /**
    * The random state the store starts from and every reset returns to (default: the seed's stream). Processes sharing
    * one storage each take their own, so the ids they draw never collide.
@@ -117,7 +120,7 @@ function startingRecord(agent: Agent): AgentRecord {
 /**
  * The stateful store.
  * @example
- * const store = new AgentStore({ seed: 42, clock: createFixedClock(Date.parse('2026-11-20T12:00:00Z')) });
+ * const store = new AgentStore({ seed: 42, clock: createFixedClock(Date.parse('2026-11-20T12:00:00Z')), storage: createMemoryStorage() });
  * const result = store.deploy({ name: 'Bot', category: 'defi', model: 'gpt-4', initialSupply: 1000 }, 'user_1');
  * store.get(result.agentId)?.status; // 'active'
  */
@@ -147,7 +150,7 @@ export class AgentStore {
     const ratio = options.failureRatio ?? DEFAULT_FAILURE_RATIO;
     // Stryker disable next-line ArrowFunction: not reached: a failure ratio given as a function is the core's scenarios', which the suite never sets
     this.#failureRatio = typeof ratio === 'number' ? () => ratio : ratio;
-    this.storage = options.storage ?? createMemoryStorage();
+    this.storage = options.storage;
     this.maxAgents = options.maxAgents ?? DEFAULT_MAX_AGENTS;
     this.#agents = this.storage.agents;
     this.catalogue =
@@ -239,7 +242,7 @@ export class AgentStore {
 
   /**
    * The agent's status, or undefined when no agent has the id: nothing settled or copied, so a request's answer can
-   * record the state it was given (the provider state of a pact, mocks/pact/) at no cost worth measuring.
+   * record the state it was given (the provider state of a pact, mocks/pact-export/) at no cost worth measuring.
    */
   statusOf(agentId: string): AgentStatus | undefined {
     const record = this.#agents.get(agentId);

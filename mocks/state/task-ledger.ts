@@ -2,7 +2,7 @@
 // Stryker disable all: not pinned: the API reads no task back, and task transitions are not shown; the ledger serves the control plane and finished tasks' figures
 import type { TaskRecord } from './task-lifecycle.ts';
 import { TaskQueue } from './task-queue.ts';
-import type { SavedTask, TaskLog } from '../storage/storage.ts';
+import type { SavedTask, TaskLog } from './storage.ts';
 
 /**
  * Tasks in memory, bounded: at most `maxTasks` in the history (the oldest forgotten) and `maxTasks` unfinished (beyond it

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AgentCache } from './agent-cache.ts';
-import type { AgentRecord } from './storage.ts';
+import type { AgentRecord } from '../state/storage.ts';
 
 const record = (agentId: string): AgentRecord =>
   ({ agentId, tasksFailed: 0, catalogueIndex: undefined, json: undefined }) as unknown as AgentRecord;

@@ -1,5 +1,5 @@
 // The parsed agents a storage keeps in memory, bounded: the least recently used one goes when it is full.
-import type { AgentRecord } from './storage.ts';
+import type { AgentRecord } from '../state/storage.ts';
 
 /** Agents kept parsed in memory at most; the rest are read from the database when asked for. */
 const DEFAULT_AGENT_CACHE_SIZE = 5000;

@@ -1,12 +1,12 @@
 // The test API over HTTP: the same calls as `server.api`, sent to a running fake's control plane (the standalone
 // server, `agent-registry-kit serve`, or a Playwright webServer), which checks them with the same validators.
 import type { ValidationError } from '../../spec/index.ts';
-import { MockInputError } from '../core/input-error.ts';
-import { clockStepProblem } from '../core/clock.ts';
+import { MockInputError } from '../domain/input-error.ts';
+import { clockStepProblem } from '../domain/clock.ts';
 import { CONTROL_TOKEN_HEADER } from '../http/request-guards.ts';
 import { OverrideError, overrideProblemPath } from '../core/steering/overrides.ts';
 import { pactOptionErrors, writingPact, type MockTestApi } from './test-api.ts';
-import { writePactFile } from '../pact/pact-file.ts';
+import { writePactFile } from '../pact-export/pact-file.ts';
 import type { RecordedRequest } from '../core/steering/recorded-requests.ts';
 import { checkTimeout, createRequestReading } from './request-reading.ts';
 

@@ -2,10 +2,10 @@
 // each body as the fake validated it; the wait finds requests made before it was called and after, each once.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mintToken } from '../core/request/auth.ts';
-import { createFixedClock } from '../core/clock.ts';
-import { createMockCore, type MockCore } from '../core/core.ts';
-import { MockInputError } from '../core/input-error.ts';
-import { silentLogger } from '../core/logger.ts';
+import { createFixedClock } from '../domain/clock.ts';
+import { createMockCore, type MockCore } from '../assembly/mock-core.ts';
+import { MockInputError } from '../domain/input-error.ts';
+import { silentLogger } from '../domain/logger.ts';
 import { createTestApi, type MockTestApi } from './test-api.ts';
 
 const START = Date.parse('2026-11-20T12:00:00.000Z');

@@ -1,7 +1,7 @@
 // `requests` and `waitForRequest` of the test API, over any way of listing the journal's requests to an operation (the
 // core's journal in process, GET /__mock/requests over HTTP): one implementation of the filter and of the wait.
 import { findOperation, type OperationId, type OperationKey, type OperationOf } from '../../spec/index.ts';
-import { MockInputError } from '../core/input-error.ts';
+import { MockInputError } from '../domain/input-error.ts';
 import { matchesRequestFilter, type RecordedRequest, type RequestFilter } from '../core/steering/recorded-requests.ts';
 
 /** How long `waitForRequest` waits by default, in milliseconds. */

@@ -3,11 +3,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Agent, TaskSubmission } from '../../spec/index.ts';
 import { mintToken } from '../core/request/auth.ts';
-import { createFixedClock } from '../core/clock.ts';
-import { createMockCore, type MockCore } from '../core/core.ts';
+import { createFixedClock } from '../domain/clock.ts';
+import { createMockCore, type MockCore } from '../assembly/mock-core.ts';
 import { expectConforms } from './expect-conforms.ts';
-import { MockInputError } from '../core/input-error.ts';
-import { silentLogger } from '../core/logger.ts';
+import { MockInputError } from '../domain/input-error.ts';
+import { silentLogger } from '../domain/logger.ts';
 import { OverrideError } from '../core/steering/overrides.ts';
 import { createTestApi, type MockTestApi } from './test-api.ts';
 

@@ -9,8 +9,8 @@ import {
   type OperationOf,
 } from '../../spec/index.ts';
 import type { AgentSeed } from '../state/agent-seed.ts';
-import type { MockCore } from '../core/core.ts';
-import { MockInputError } from '../core/input-error.ts';
+import type { MockCore } from '../assembly/mock-core.ts';
+import { MockInputError } from '../domain/input-error.ts';
 import { buildOverride, type OverrideBody, type OverrideOptions } from '../core/steering/overrides.ts';
 import type { ScenarioConfig } from '../core/steering/scenarios.ts';
 import type { SeedOutcome } from '../state/store.ts';
@@ -18,7 +18,7 @@ import type { TaskSeed } from '../state/task-seed.ts';
 import { toControlPlaneTask, type ControlPlaneTask } from '../control-plane/control-plane-task.ts';
 import { recordedRequests } from '../core/steering/recorded-requests.ts';
 import { createRequestReading, type RequestReading } from './request-reading.ts';
-import type { PactSpecification } from '../pact/pact-document.ts';
+import type { PactSpecification } from '../pact-export/pact-document.ts';
 
 /** Where `writePact` writes what, and for whom. */
 export interface WritePactOptions {
@@ -92,7 +92,7 @@ export interface MockTestApi extends RequestReading {
 export interface TestApiHooks {
   resetHandlers?: () => void;
   /**
-   * Writes a pact (`writePact`), merged into the file's; the node entry passes mocks/pact/pact-file.ts's, the browser
+   * Writes a pact (`writePact`), merged into the file's; the node entry passes mocks/pact-export/pact-file.ts's, the browser
    * entry none (it has no file system).
    */
   writeFile?: (file: string, text: string) => Promise<{ interactions: number } | undefined>;

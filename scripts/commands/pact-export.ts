@@ -2,8 +2,13 @@
 // app, read from GET /__mock/pact and written to a file, byte for byte what `api.writePact` writes in process.
 import { cliError, runCommand } from '../cli-error.ts';
 import { fakeCommandLine, readControlPlane, timeoutFlag } from '../control-plane-read.ts';
-import { pactText } from '../../mocks/pact/pact-document.ts';
-import { PactConflictError, PactFileError, writePactFile, type WrittenPactFile } from '../../mocks/pact/pact-file.ts';
+import { pactText } from '../../mocks/pact-export/pact-document.ts';
+import {
+  PactConflictError,
+  PactFileError,
+  writePactFile,
+  type WrittenPactFile,
+} from '../../mocks/pact-export/pact-file.ts';
 
 /** A pact holds a few hundred interactions at most; more than this is not the fake. */
 const maxPactBytes = 32 * 1024 * 1024;

@@ -131,7 +131,7 @@ export async function main(args: string[]): Promise<void> {
     import('../../proxy/proxy-server.ts'),
     import('../../proxy/recording.ts'),
     import('../../proxy/secrets.ts'),
-    import('../../mocks/core/logger.ts'),
+    import('../../mocks/domain/logger.ts'),
   ]);
   let upstream: ReturnType<typeof createUpstream>;
   try {

@@ -7,8 +7,8 @@ import { cliError } from '../cli-error.ts';
 import { parseCommandLine } from '../command-line.ts';
 import { requirePeers } from '../optional-peers.ts';
 import { stopWithLauncher } from '../stop-with-launcher.ts';
-import type { MockCoreOptions } from '../../mocks/core/core.ts';
-import type { Storage } from '../../mocks/storage/storage.ts';
+import type { MockCoreOptions } from '../../mocks/assembly/mock-core.ts';
+import type { Storage } from '../../mocks/state/storage.ts';
 
 // Node's on-disk compile cache (in the OS temp dir) keeps the type-stripped, compiled modules between runs: loading the
 // fake went from ~0.42 s to ~0.23 s here. It must be on before the fake's modules load, hence the dynamic imports in main.
@@ -220,10 +220,10 @@ export async function main(args: string[]): Promise<void> {
     { MAX_CATALOGUE_SIZE },
     { DEFAULT_MAX_AGENTS },
   ] = await Promise.all([
-    import('../../mocks/core/core.ts'),
+    import('../../mocks/assembly/mock-core.ts'),
     import('../../mocks/adapters/node-http/http-server.ts'),
-    import('../../mocks/core/logger.ts'),
-    import('../../mocks/core/random.ts'),
+    import('../../mocks/domain/logger.ts'),
+    import('../../mocks/domain/random.ts'),
     import('../../mocks/state/catalogue.ts'),
     import('../../mocks/state/store.ts'),
   ]);

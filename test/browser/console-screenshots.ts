@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { startMockServer } from '../../mocks/adapters/node-http/http-server.ts';
-import { silentLogger } from '../../mocks/core/logger.ts';
+import { silentLogger } from '../../mocks/domain/logger.ts';
 import { mintToken } from '../../mocks/core/request/auth.ts';
 import { startProxyServer } from '../../proxy/proxy-server.ts';
 import { createUpstream } from '../../proxy/upstream.ts';

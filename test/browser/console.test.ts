@@ -13,7 +13,7 @@ import { mintToken } from '../../mocks/core/request/auth.ts';
 import { spawnServer, type SpawnedServer } from '../support/spawned-server.ts';
 import { bundleConsole } from '../../tools/bundle.ts';
 import { startMockServer, type RunningMockServer } from '../../mocks/adapters/node-http/http-server.ts';
-import { silentLogger } from '../../mocks/core/logger.ts';
+import { silentLogger } from '../../mocks/domain/logger.ts';
 import { startProxyServer, type RunningProxy } from '../../proxy/proxy-server.ts';
 import { createUpstream } from '../../proxy/upstream.ts';
 import { startBreakingProxy, type RunningProxy as BreakingProxy } from '../contract/breaking-proxy.ts';

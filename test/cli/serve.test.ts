@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mintToken } from '../../mocks/core/request/auth.ts';
-import { DEFAULT_SEED } from '../../mocks/core/core.ts';
-import { seedFromText } from '../../mocks/core/random.ts';
+import { DEFAULT_SEED } from '../../mocks/assembly/mock-core.ts';
+import { seedFromText } from '../../mocks/domain/random.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const LISTENING = /^agent-registry-kit: fake backend listening on (http:\/\/127\.0\.0\.1:(\d+))$/m;
@@ -198,7 +198,7 @@ describe('npm start', () => {
     try {
       const file = join(directory, 'store.db');
       const { openSqliteStorage } = await import('../../mocks/storage/sqlite/sqlite-storage.ts');
-      const { createMockCore } = await import('../../mocks/core/core.ts');
+      const { createMockCore } = await import('../../mocks/assembly/mock-core.ts');
       const storage = openSqliteStorage(file, { seed: DEFAULT_SEED, catalogueSize: 0, maxTasks: 10_000 });
       await createMockCore({ catalogueSize: 0, storage }).persist();
       await storage.close();

@@ -4,7 +4,7 @@
 // getAgent answer 500 shows the 500 and its problem's title, each answered by the page's Service Worker.
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { createMockCore } from '../../mocks/core/core.ts';
+import { createMockCore } from '../../mocks/assembly/mock-core.ts';
 import { chromiumPresent, launchChromium } from '../browser/chromium.ts';
 import { serveStatic } from '../browser/static-server.ts';
 import { appBin, run, scratch, succeeded } from './scratch-app.ts';

@@ -3,9 +3,9 @@
 // a replica loading the database whole finds: agents, tasks (settled, forgotten), documents and each row's version.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintToken } from '../../mocks/core/request/auth.ts';
-import { createFixedClock } from '../../mocks/core/clock.ts';
-import { createMockCore, type MockCore } from '../../mocks/core/core.ts';
-import { silentLogger } from '../../mocks/core/logger.ts';
+import { createFixedClock } from '../../mocks/domain/clock.ts';
+import { createMockCore, type MockCore } from '../../mocks/assembly/mock-core.ts';
+import { silentLogger } from '../../mocks/domain/logger.ts';
 import { openPostgresState, type PostgresState } from '../../mocks/storage/postgres/postgres-state.ts';
 import type { PostgresStorage } from '../../mocks/storage/postgres/postgres-storage.ts';
 import { answerCore } from '../support/core-call.ts';

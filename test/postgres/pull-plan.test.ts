@@ -3,7 +3,7 @@
 // and the plan it reuses, made without knowing the change number, reads the version index rather than every row.
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../mocks/core/logger.ts';
+import { silentLogger } from '../../mocks/domain/logger.ts';
 import { PULL, SESSION_OPTIONS } from '../../mocks/storage/postgres/postgres-pull.ts';
 import { openPostgresStorage } from '../../mocks/storage/postgres/postgres-storage.ts';
 import { newDatabase } from './databases.ts';

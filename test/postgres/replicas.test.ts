@@ -1,7 +1,7 @@
 // Three replicas of `serve` on one PostgreSQL behave as one fake: a seeded random mix of requests sent to random
 // replicas, one of them killed with kill -9 mid-run, checked against a model of what the fake acknowledged.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRandom } from '../../mocks/core/random.ts';
+import { createRandom } from '../../mocks/domain/random.ts';
 import { agentCategories, agentModels } from '../../spec/index.ts';
 import type { SpawnedServer } from '../support/spawned-server.ts';
 import { bearer, startFake } from '../robustness/fake-process.ts';

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintToken } from '../../mocks/core/request/auth.ts';
 import { startMockServer, type RunningMockServer } from '../../mocks/adapters/node-http/http-server.ts';
-import { silentLogger } from '../../mocks/core/logger.ts';
+import { silentLogger } from '../../mocks/domain/logger.ts';
 import type { ProxyViolation } from '../../proxy/exchange-check.ts';
 import { startProxyServer, type RunningProxy } from '../../proxy/proxy-server.ts';
 import { createUpstream } from '../../proxy/upstream.ts';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type RunningMockServer } from '../../mocks/adapters/node-http/http-server.ts';
-import { silentLogger } from '../../mocks/core/logger.ts';
+import { silentLogger } from '../../mocks/domain/logger.ts';
 import { startProxyServer, type RunningProxy } from '../../proxy/proxy-server.ts';
 import { RecordingWriter } from '../../proxy/recording.ts';
 import { createUpstream } from '../../proxy/upstream.ts';

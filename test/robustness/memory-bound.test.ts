@@ -4,8 +4,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { mintToken } from '../../mocks/core/request/auth.ts';
-import { createMockCore, type MockCore } from '../../mocks/core/core.ts';
-import { silentLogger } from '../../mocks/core/logger.ts';
+import { createMockCore, type MockCore } from '../../mocks/assembly/mock-core.ts';
+import { silentLogger } from '../../mocks/domain/logger.ts';
 import type { MockRequest } from '../../mocks/core/mock-http.ts';
 
 const MAX_TASKS = 500;

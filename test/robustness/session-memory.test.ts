@@ -5,8 +5,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { mintToken } from '../../mocks/core/request/auth.ts';
-import { createMockCore } from '../../mocks/core/core.ts';
-import { silentLogger } from '../../mocks/core/logger.ts';
+import { createMockCore } from '../../mocks/assembly/mock-core.ts';
+import { silentLogger } from '../../mocks/domain/logger.ts';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

@@ -3,7 +3,7 @@
 // fresh clone (CI) does not have, and otherwise by file size, which says little about how long a file waits on the
 // processes it starts. The rooms of test/ are of a kind each, so their order is known without measuring each file.
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { createRandom } from '../../mocks/core/random.ts';
+import { createRandom } from '../../mocks/domain/random.ts';
 
 /**
  * The rooms of test/ whose files run longest, heaviest first: the contract runs against many servers and the

@@ -13,10 +13,10 @@ import {
   walkOperations,
   type JsonObject,
 } from '../../spec/index.ts';
-import { createFixedClock } from '../../mocks/core/clock.ts';
+import { createFixedClock } from '../../mocks/domain/clock.ts';
 import { controlPlaneDocument } from '../../mocks/control-plane/control-plane-document.generated.ts';
-import { createMockCore } from '../../mocks/core/core.ts';
-import { silentLogger } from '../../mocks/core/logger.ts';
+import { createMockCore } from '../../mocks/assembly/mock-core.ts';
+import { silentLogger } from '../../mocks/domain/logger.ts';
 
 const documentUrl = new URL('../../mocks/control-plane/control-plane.yaml', import.meta.url);
 /** Every control-plane operationId is `mock` and a capitalized name: `mockListAgents`, never an API's `listAgents`. */

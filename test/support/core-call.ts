@@ -1,6 +1,6 @@
 // Sends one authorized JSON request straight to a core, for the unit tests of stored state (no HTTP in between).
 import { mintToken } from '../../mocks/core/request/auth.ts';
-import type { MockCore } from '../../mocks/core/core.ts';
+import type { MockCore } from '../../mocks/assembly/mock-core.ts';
 import type { MockResponse } from '../../mocks/core/mock-http.ts';
 
 let token = '';

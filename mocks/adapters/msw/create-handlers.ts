@@ -2,8 +2,8 @@
 // unknown /v1 paths, wrong methods and the /__mock/ control plane to the same core. The `handlers` entry is handlers.ts.
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import { getOperation, type OperationId, type OperationSpec } from '../../../spec/index.ts';
-import { readBoundedBody } from '../../../spec/validators/bounded-body.ts';
-import { createMockCore, type MockCore, type MockCoreOptions } from '../../core/core.ts';
+import { readBoundedBody } from '../../../spec/http/body-reader.ts';
+import { createMockCore, type MockCore, type MockCoreOptions } from '../../assembly/mock-core.ts';
 import { MAX_BODY_BYTES, type MockRequest } from '../../core/mock-http.ts';
 import { mswBase, mswRoute } from './msw-route.ts';
 import { operationTable } from '../../operations/operation-table.ts';

@@ -2,9 +2,9 @@
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mintToken } from '../../core/request/auth.ts';
-import { createFixedClock } from '../../core/clock.ts';
+import { createFixedClock } from '../../domain/clock.ts';
 import { expectConforms } from '../../test-api/expect-conforms.ts';
-import { silentLogger } from '../../core/logger.ts';
+import { silentLogger } from '../../domain/logger.ts';
 import { operations } from '../../../spec/index.ts';
 import { createHandlers } from './create-handlers.ts';
 import { setupMockServer } from './node.ts';

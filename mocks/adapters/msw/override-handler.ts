@@ -2,7 +2,7 @@
 // `server.use(...)` or `worker.use(...)`; the route comes from the spec's path template, so a typo cannot miss.
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import type { DocumentedStatus, OperationId, OperationKey, OperationOf } from '../../../spec/index.ts';
-import type { MockCore } from '../../core/core.ts';
+import type { MockCore } from '../../assembly/mock-core.ts';
 import { answerWithCore } from './create-handlers.ts';
 import { mswBase, mswRoute } from './msw-route.ts';
 import {

@@ -4,7 +4,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Problem } from '../../../spec/index.ts';
 import type { AgentSummary } from '../../state/store.ts';
-import { MockInputError } from '../../core/input-error.ts';
+import { MockInputError } from '../../domain/input-error.ts';
 import { mintToken } from '../../core/request/auth.ts';
 import { OverrideError } from '../../core/steering/overrides.ts';
 import { createStoryFake, type StoryFakeOptions } from './story-fake.ts';

@@ -3,7 +3,7 @@
 // not imported: a story's setup is plain data in its parameters, and the page hands the handlers to its msw worker.
 import type { HttpHandler } from 'msw';
 import type { Agent } from '../../../spec/index.ts';
-import type { MockCore } from '../../core/core.ts';
+import type { MockCore } from '../../assembly/mock-core.ts';
 import type { AgentSeed } from '../../state/agent-seed.ts';
 import { createTestApi, type MockTestApi } from '../../test-api/test-api.ts';
 import { createHandlers, type MockHandlerOptions } from './handlers.ts';

@@ -5,10 +5,10 @@ import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintToken } from '../../core/request/auth.ts';
-import { createFixedClock } from '../../core/clock.ts';
+import { createFixedClock } from '../../domain/clock.ts';
 import { startMockServer, type RunningMockServer } from './http-server.ts';
 import { exposureWarning } from '../../http/exposure.ts';
-import { silentLogger } from '../../core/logger.ts';
+import { silentLogger } from '../../domain/logger.ts';
 
 let server: RunningMockServer;
 let token: string;

@@ -2,10 +2,10 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mintToken } from '../../core/request/auth.ts';
-import { createFixedClock } from '../../core/clock.ts';
+import { createFixedClock } from '../../domain/clock.ts';
 import { expectConforms } from '../../test-api/expect-conforms.ts';
 import { startMockServer, type RunningMockServer } from './http-server.ts';
-import { silentLogger } from '../../core/logger.ts';
+import { silentLogger } from '../../domain/logger.ts';
 import { MAX_BODY_BYTES } from '../../core/mock-http.ts';
 
 let server: RunningMockServer;

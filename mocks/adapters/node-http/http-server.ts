@@ -1,13 +1,13 @@
 // The standalone server: a thin node:http adapter that calls the core directly (no msw on this path: it is the fast one).
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { answerSync, createMockCore, type MockCore, type MockCoreOptions } from '../../core/core.ts';
+import { answerSync, createMockCore, type MockCore, type MockCoreOptions } from '../../assembly/mock-core.ts';
 import { send } from '../../http/http-send.ts';
 import { exposureWarning } from '../../http/exposure.ts';
 import { type LingerLimits, lingerAfter, refuseEarly } from '../../http/lingering-close.ts';
 import { createLimitedServer, HTTP_LIMITS, type HttpLimits } from '../../http/limited-server.ts';
 import { closeServer } from '../../http/server-close.ts';
 import { consoleAnswer } from '../../http/console-page.ts';
-import { consoleLogger } from '../../core/logger.ts';
+import { consoleLogger } from '../../domain/logger.ts';
 import { MAX_BODY_BYTES, type MockRequest, type MockResponse } from '../../core/mock-http.ts';
 import { problemResponse } from '../../core/problems.ts';
 import {

@@ -5,4 +5,4 @@ export { HTTP_LIMITS, type HttpLimits } from '../../http/limited-server.ts';
 export { connectTestApi, type RemoteTestApiOptions } from '../../test-api/remote-test-api.ts';
 export { createTestApi } from '../../test-api/test-api.ts';
 export { DEFAULT_JWT_SECRET, mintToken, type MintOptions } from '../../core/request/auth.ts';
-export * from '../../test-api/test-api-exports.ts';
+export * from '../../entries/test-api-exports.ts';

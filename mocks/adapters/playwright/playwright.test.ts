@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { openMockSession, sessionIdFor } from './playwright.ts';
 import { startMockServer } from '../node-http/http-server.ts';
-import { silentLogger } from '../../core/logger.ts';
+import { silentLogger } from '../../domain/logger.ts';
 import { sessionIdProblem } from '../../core/sessions/sessions.ts';
 
 describe('sessionIdFor', () => {

@@ -5,7 +5,7 @@ import { test as base, expect, type TestInfo } from '@playwright/test';
 import { startMockServer, type MockServerOptions } from '../node-http/http-server.ts';
 import { CONTROL_TOKEN_HEADER } from '../../http/request-guards.ts';
 import { connectTestApi } from '../../test-api/remote-test-api.ts';
-import { MockInputError } from '../../core/input-error.ts';
+import { MockInputError } from '../../domain/input-error.ts';
 import { SESSION_COOKIE, SESSION_HEADER } from '../../core/sessions/sessions.ts';
 import type { MockTestApi } from '../../test-api/test-api.ts';
 import { mintToken } from '../../core/request/auth.ts';

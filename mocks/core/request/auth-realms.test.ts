@@ -3,8 +3,8 @@
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAuthenticator, mintToken } from './auth.ts';
-import { createMockCore } from '../core.ts';
-import { silentLogger } from '../logger.ts';
+import { createMockCore } from '../../assembly/mock-core.ts';
+import { silentLogger } from '../../domain/logger.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -2,9 +2,9 @@
 // what it makes the fake answer is never the developer's record: no journal line, no coverage count, no pact exchange.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { mintToken } from './auth.ts';
-import { createFixedClock } from '../clock.ts';
-import { createMockCore, type MockCore } from '../core.ts';
-import { silentLogger } from '../logger.ts';
+import { createFixedClock } from '../../domain/clock.ts';
+import { createMockCore, type MockCore } from '../../assembly/mock-core.ts';
+import { silentLogger } from '../../domain/logger.ts';
 import type { CorsOrigins } from './cors.ts';
 
 const DEPLOY = JSON.stringify({ name: 'Foreign bot', category: 'gaming', model: 'gpt-4', initialSupply: 10 });

@@ -3,11 +3,11 @@
 import { setupServer } from 'msw/node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mintToken } from '../request/auth.ts';
-import { createFixedClock, createSystemClock } from '../clock.ts';
-import { createMockCore, type MockCore, type MockCoreOptions } from '../core.ts';
+import { createFixedClock, createSystemClock } from '../../domain/clock.ts';
+import { createMockCore, type MockCore, type MockCoreOptions } from '../../assembly/mock-core.ts';
 import { createHandlers } from '../../adapters/msw/create-handlers.ts';
 import { startMockServer, type RunningMockServer } from '../../adapters/node-http/http-server.ts';
-import { silentLogger } from '../logger.ts';
+import { silentLogger } from '../../domain/logger.ts';
 import { SessionRegistry, sessionIdProblem, sessionOf } from './sessions.ts';
 
 const START = Date.parse('2026-11-20T12:00:00.000Z');

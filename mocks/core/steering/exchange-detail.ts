@@ -7,7 +7,7 @@ import { JOURNAL_BODY_LIMIT, journalText } from './journal.ts';
 /** What answered in the operation's place, or `normal` when the operation's handler did on the fake's own state. */
 type Decision = 'normal' | 'scenario' | 'override' | 'prefer' | 'provider-state';
 
-/** Whether a provider state set up what answered (mocks/pact/provider-state.ts's marks). */
+/** Whether a provider state set up what answered (mocks/pact-export/provider-state.ts's marks). */
 interface ProviderStatesSetUp {
   decided(trace: ExchangeTrace): boolean;
 }

@@ -3,10 +3,10 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { mintToken } from '../request/auth.ts';
-import { createFixedClock } from '../clock.ts';
-import { createMockCore } from '../core.ts';
+import { createFixedClock } from '../../domain/clock.ts';
+import { createMockCore } from '../../assembly/mock-core.ts';
 import { Journal, JOURNAL_BODY_LIMIT, journalText } from './journal.ts';
-import { silentLogger } from '../logger.ts';
+import { silentLogger } from '../../domain/logger.ts';
 
 /** A full garbage collection, without starting the worker with --expose-gc. */
 function collectGarbage(): void {

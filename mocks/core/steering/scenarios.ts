@@ -9,7 +9,7 @@ import {
 } from '../../../spec/index.ts';
 import { controlOperations, validateBody } from '../../control-plane/control-plane-schemas.ts';
 import type { components } from '../../control-plane/control-plane-types.generated.ts';
-import { createRandom, type Random } from '../random.ts';
+import { createRandom, type Random } from '../../domain/random.ts';
 
 type DocumentedScenarios = components['schemas']['Scenarios'];
 

@@ -1,7 +1,7 @@
 // The in-memory storage: the default, which keeps nothing beyond the process (and the table Web Storage extends).
 import type { Agent, AgentStatus } from '../../../spec/index.ts';
 import { agentView, type AgentRecord } from '../../state/agent-record.ts';
-import type { AgentTable, Storage } from '../storage.ts';
+import type { AgentTable, Storage } from '../../state/storage.ts';
 
 /**
  * Agents in a Map: the in-memory store's table (insertion order is deploy order).

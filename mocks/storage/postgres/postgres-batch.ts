@@ -1,6 +1,6 @@
 // One group commit of a PostgreSQL replica: the writes of a tick, folded to one final state per row, sent as one call.
 import { agentJson } from '../../state/agent-record.ts';
-import type { AgentRecord, StorageWriteError } from '../storage.ts';
+import type { AgentRecord, StorageWriteError } from '../../state/storage.ts';
 
 /** A task as the batch last saw it: its JSON, and whether the history still shows it or it was forgotten whole. */
 export interface PendingTask {

@@ -1,8 +1,8 @@
 // Whether the shared database answers, said once per change: an outage is logged when it starts and when it ends, a
 // failing write once until one succeeds. Also the rate-limit counter every replica shares (one query, no memory).
 import type pg from 'pg';
-import type { Logger } from '../../core/logger.ts';
-import { StorageConflictError, StorageUnavailableError, StorageWriteError } from '../storage.ts';
+import type { Logger } from '../../domain/logger.ts';
+import { StorageConflictError, StorageUnavailableError, StorageWriteError } from '../../state/storage.ts';
 import { COUNT_REQUEST } from './postgres-schema.ts';
 import type { MirrorRowError } from './postgres-mirror.ts';
 

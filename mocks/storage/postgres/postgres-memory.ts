@@ -2,7 +2,7 @@
 // (postgres-writer.ts) and its table views (postgres-tables.ts): the mirror of the rows, the records parsed from it, the
 // change numbers it has seen and who is told when what is stored changed under it.
 import type { AgentCache } from '../agent-cache.ts';
-import type { AgentRecord } from '../storage.ts';
+import type { AgentRecord } from '../../state/storage.ts';
 import type { Mirror } from './postgres-mirror.ts';
 
 /** What a replica's pulls and commits did so far (the bench and the tests read them). */

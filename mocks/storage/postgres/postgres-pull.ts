@@ -8,7 +8,7 @@ import type { ReplicaMemory } from './postgres-memory.ts';
 import { MirrorRowError, type PulledRow } from './postgres-mirror.ts';
 import { TOMBSTONE_LAG } from './postgres-schema.ts';
 import type { GroupWriter } from './postgres-writer.ts';
-import { StorageUnavailableError } from '../storage.ts';
+import { StorageUnavailableError } from '../../state/storage.ts';
 
 /**
  * Pulls running at once. One: every request arriving while it runs shares the next, so a busy replica wakes PostgreSQL

@@ -1,13 +1,18 @@
 // What `--state postgres://…` opens: the PostgreSQL storage, and what a core needs besides it to answer as one of the
 // replicas sharing it. The one way a core is put on PostgreSQL (serve, the tests, the benches).
-import type { MockCoreOptions } from '../../core/core.ts';
+import type { DispatchLayer } from '../../core/dispatch-layer.ts';
 import { openPostgresStorage, type PostgresStorage, type PostgresStorageOptions } from './postgres-storage.ts';
 import { createReplicaLayer } from './replica-dispatch.ts';
 
-/** The options of createMockCore that put a core on the shared state; `storage` is also what its owner closes. */
-export interface PostgresState
-  extends Required<Pick<MockCoreOptions, 'dispatchLayer' | 'randomStart' | 'watchStoredChanges'>> {
+/**
+ * The options of createMockCore that put a core on the shared state (each as MockCoreOptions documents it); `storage`
+ * is also what its owner closes.
+ */
+export interface PostgresState {
   storage: PostgresStorage;
+  dispatchLayer: DispatchLayer;
+  randomStart: number;
+  watchStoredChanges: (changed: () => void) => void;
 }
 
 /**

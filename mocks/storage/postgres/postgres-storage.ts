@@ -8,8 +8,8 @@
 // Node only: the msw adapters never import this module.
 import pg from 'pg';
 import { AgentCache } from '../agent-cache.ts';
-import { consoleLogger, type Logger } from '../../core/logger.ts';
-import type { AgentTable, Storage, TaskLog } from '../storage.ts';
+import { consoleLogger, type Logger } from '../../domain/logger.ts';
+import type { AgentTable, Storage, TaskLog } from '../../state/storage.ts';
 import { countRequest, DatabaseHealth, message } from './postgres-health.ts';
 import { ReplicaMemory, type PostgresCounters } from './postgres-memory.ts';
 import { Mirror } from './postgres-mirror.ts';

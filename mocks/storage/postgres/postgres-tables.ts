@@ -3,7 +3,7 @@
 import type { Agent, AgentStatus } from '../../../spec/index.ts';
 import { agentJson, agentRecord, agentView } from '../../state/agent-record.ts';
 import type { TaskRecord } from '../../state/task-lifecycle.ts';
-import type { AgentRecord, AgentTable, SavedTask, TaskLog } from '../storage.ts';
+import type { AgentRecord, AgentTable, SavedTask, TaskLog } from '../../state/storage.ts';
 import type { PendingTask } from './postgres-batch.ts';
 import type { DatabaseHealth } from './postgres-health.ts';
 import type { ReplicaMemory } from './postgres-memory.ts';

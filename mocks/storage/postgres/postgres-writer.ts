@@ -2,8 +2,8 @@
 // refuses a batch built on rows another replica changed first (the core then handles it again). Batches committed but
 // not pulled back yet stay in memory over the mirror, so an answer waits on its commit alone, not on a pull after it.
 import type pg from 'pg';
-import type { StorageWriteError } from '../storage.ts';
-import { StorageConflictError } from '../storage.ts';
+import type { StorageWriteError } from '../../state/storage.ts';
+import { StorageConflictError } from '../../state/storage.ts';
 import { Batch, batchChanges, batchParameters, type BatchChanges, type TaskBase } from './postgres-batch.ts';
 import type { DatabaseHealth } from './postgres-health.ts';
 import type { ReplicaMemory } from './postgres-memory.ts';

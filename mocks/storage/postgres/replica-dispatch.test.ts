@@ -2,11 +2,11 @@
 // for the shared storage records what the layer asks of it (a pull first, or an answer from memory checked after).
 import { afterEach, describe, expect, it } from 'vitest';
 import { callCore as call, deployThroughCore as deploy } from '../../../test/support/core-call.ts';
-import { createMockCore, type MockCore } from '../../core/core.ts';
-import { silentLogger } from '../../core/logger.ts';
+import { createMockCore, type MockCore } from '../../assembly/mock-core.ts';
+import { silentLogger } from '../../domain/logger.ts';
 import { mintToken } from '../../core/request/auth.ts';
 import { SESSION_HEADER } from '../../core/sessions/sessions.ts';
-import type { StoredReads } from '../../operations/operation-handler.ts';
+import type { StoredReads } from '../../core/operation-handler.ts';
 import { operationTable } from '../../operations/operation-table.ts';
 import { createReplicaLayer, type ReplicaStorage } from './replica-dispatch.ts';
 

@@ -4,7 +4,7 @@
 import type { DispatchTrace } from '../../core/api-dispatch.ts';
 import type { DispatchLayer } from '../../core/dispatch-layer.ts';
 import type { MockRequest, MockResponse } from '../../core/mock-http.ts';
-import { StorageConflictError, StorageUnavailableError, StorageWriteError } from '../storage.ts';
+import { StorageConflictError, StorageUnavailableError, StorageWriteError } from '../../state/storage.ts';
 
 /**
  * Times a request is handled again when a replica sharing the storage changed the same rows first (nothing of the

@@ -1,8 +1,8 @@
 // Group commit for the SQLite storage: every write of one tick joins one transaction, committed once they are all in;
 // a batch that fails is rolled back whole, and whoever keeps state in memory is told to rebuild it from the database.
 import type { DatabaseSync, StatementResultingChanges, StatementSync } from 'node:sqlite';
-import type { Logger } from '../../core/logger.ts';
-import { StorageWriteError } from '../storage.ts';
+import type { Logger } from '../../domain/logger.ts';
+import { StorageWriteError } from '../../state/storage.ts';
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 

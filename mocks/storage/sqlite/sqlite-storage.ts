@@ -4,11 +4,11 @@
 // (group commit and rollback), agent-cache.ts (parsed agents, LRU) and sqlite-tables.ts (the two table adapters).
 import { resolve } from 'node:path';
 import { AgentCache } from '../agent-cache.ts';
-import { consoleLogger, type Logger } from '../../core/logger.ts';
+import { consoleLogger, type Logger } from '../../domain/logger.ts';
 import { BatchWriter } from './sqlite-batch-writer.ts';
 import { openStateDatabase, type StateExpectations } from './sqlite-open.ts';
 import { SqliteAgentTable, sqliteTaskLog } from './sqlite-tables.ts';
-import type { Storage } from '../storage.ts';
+import type { Storage } from '../../state/storage.ts';
 
 export interface SqliteStorageOptions extends StateExpectations {
   /** Parsed agents kept in memory (default 5,000). */

@@ -5,7 +5,7 @@ import type { Agent, AgentStatus } from '../../../spec/index.ts';
 import type { AgentCache } from '../agent-cache.ts';
 import { agentJson, agentRecord } from '../../state/agent-record.ts';
 import type { BatchWriter } from './sqlite-batch-writer.ts';
-import type { AgentRecord, AgentTable, SavedTask, TaskLog } from '../storage.ts';
+import type { AgentRecord, AgentTable, SavedTask, TaskLog } from '../../state/storage.ts';
 import type { TaskRecord } from '../../state/task-lifecycle.ts';
 
 function agentStatements(db: DatabaseSync) {

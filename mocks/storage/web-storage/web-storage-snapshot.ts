@@ -2,7 +2,7 @@
 // extension, a user in devtools, or an older kit may have written it), so every record passes the SQLite loader's checks.
 import type { Agent } from '../../../spec/index.ts';
 import { catalogueIds } from '../../state/catalogue.ts';
-import type { SavedTask } from '../storage.ts';
+import type { SavedTask } from '../../state/storage.ts';
 import { checkDocument, checkStoredAgent, checkStoredTask, type Checked } from '../stored-records.ts';
 
 /** Marks a snapshot as this kit's, in this layout; anything else under the key is foreign. */

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { callCore as call, deployThroughCore as deploy } from '../../../test/support/core-call.ts';
-import { createFixedClock } from '../../core/clock.ts';
-import { createMockCore, type MockCore } from '../../core/core.ts';
-import type { Logger } from '../../core/logger.ts';
+import { createFixedClock } from '../../domain/clock.ts';
+import { createMockCore, type MockCore } from '../../assembly/mock-core.ts';
+import type { Logger } from '../../domain/logger.ts';
 import { createTestApi } from '../../test-api/test-api.ts';
 import { openPageStorage, openWebStorage, webStorageKey, type WebStorageLike } from './web-storage.ts';
 

@@ -2,9 +2,9 @@
 // resumes where the page left off. The snapshot is checked when loaded (mocks/storage/web-storage/web-storage-snapshot.ts); a quota error
 // or a storage the page may not use leaves the fake running in memory, with one warning.
 import { agentRecord, agentView } from '../../state/agent-record.ts';
-import { consoleLogger, type Logger } from '../../core/logger.ts';
+import { consoleLogger, type Logger } from '../../domain/logger.ts';
 import { createMemoryStorage, MemoryAgentTable } from '../memory/memory-storage.ts';
-import type { AgentRecord, SavedTask, Storage } from '../storage.ts';
+import type { AgentRecord, SavedTask, Storage } from '../../state/storage.ts';
 import { checkSnapshot, SNAPSHOT_FORMAT, type SnapshotExpectations, type WebSnapshot } from './web-storage-snapshot.ts';
 
 /** The part of the Web Storage API this module uses (`sessionStorage`, `localStorage`, or a fake in tests). */

@@ -1,15 +1,15 @@
 // What every API answer of a core leaves behind, in one place: its count in the coverage, its line in the journal and,
 // for an operation of the spec, its exchange for the pact.
-import { StorageWriteError } from '../../storage/storage.ts';
-import type { AgentStore } from '../../state/store.ts';
-import type { PactLog, PactShare } from '../../pact/pact-log.ts';
-import { providerStateName, providerStateOf, type ProviderStateMarks } from '../../pact/provider-state.ts';
-import type { DispatchTrace } from '../api-dispatch.ts';
-import type { Clock } from '../clock.ts';
-import type { MockRequest, MockResponse } from '../mock-http.ts';
-import type { Coverage } from './coverage.ts';
-import { exchangeDetail } from './exchange-detail.ts';
-import { JOURNAL_BODY_LIMIT, journalText, type Journal } from './journal.ts';
+import { StorageWriteError } from '../state/storage.ts';
+import type { AgentStore } from '../state/store.ts';
+import type { PactLog, PactShare } from '../pact-export/pact-log.ts';
+import { providerStateName, providerStateOf, type ProviderStateMarks } from '../pact-export/provider-state.ts';
+import type { DispatchTrace } from '../core/api-dispatch.ts';
+import type { Clock } from '../domain/clock.ts';
+import type { MockRequest, MockResponse } from '../core/mock-http.ts';
+import type { Coverage } from '../core/steering/coverage.ts';
+import { exchangeDetail } from '../core/steering/exchange-detail.ts';
+import { JOURNAL_BODY_LIMIT, journalText, type Journal } from '../core/steering/journal.ts';
 
 /**
  * What an API answer leaves behind: its count in the coverage, its line in the journal and, for an operation of the

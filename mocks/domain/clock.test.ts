@@ -1,7 +1,7 @@
 // The clocks on real and faked time: advances move the wall clock, and the runner clock follows vi's fake timers.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRunnerClock, createSystemClock } from './clock.ts';
-import { createMockCore } from './core.ts';
+import { createMockCore } from '../assembly/mock-core.ts';
 import { silentLogger } from './logger.ts';
 import { createTestApi } from '../test-api/test-api.ts';
 

@@ -1,22 +1,28 @@
 // The fake's core: assembles store, clock, journal, scenarios and auth, and answers every request (API, control plane, CORS).
-import { createApiDispatch, type DispatchTrace } from './api-dispatch.ts';
-import { createAuthenticator, DEFAULT_JWT_SECRET, type Authenticator } from './request/auth.ts';
-import { clockStepProblem, createRunnerClock, createSessionClock, createSystemClock, type Clock } from './clock.ts';
+import { createApiDispatch, type DispatchTrace } from '../core/api-dispatch.ts';
+import { createAuthenticator, DEFAULT_JWT_SECRET, type Authenticator } from '../core/request/auth.ts';
+import {
+  clockStepProblem,
+  createRunnerClock,
+  createSessionClock,
+  createSystemClock,
+  type Clock,
+} from '../domain/clock.ts';
 import { handleControlRequest } from '../control-plane/control-plane.ts';
-import { Coverage } from './steering/coverage.ts';
-import { isForeignPage, preflight, refuseCrossSite, withCors, type CorsOrigins } from './request/cors.ts';
-import { MockInputError } from './input-error.ts';
-import { DEFAULT_JOURNAL_SIZE, Journal } from './steering/journal.ts';
-import { consoleLogger, type Logger } from './logger.ts';
-import type { MockRequest, MockResponse } from './mock-http.ts';
-import type { BuiltOverride } from './steering/overrides.ts';
-import { createCoreDocuments, type CoreDocuments } from './core-documents.ts';
-import type { Dispatch, DispatchContext, DispatchLayer } from './dispatch-layer.ts';
-import { failureResponse } from './failure-response.ts';
-import { seedFromText } from './random.ts';
-import { refuseRepeatedHeaders } from './request/repeated-headers.ts';
-import { matchRoute } from './router.ts';
-import { parseScenarioConfig, Scenarios, type ScenarioConfig } from './steering/scenarios.ts';
+import { Coverage } from '../core/steering/coverage.ts';
+import { isForeignPage, preflight, refuseCrossSite, withCors, type CorsOrigins } from '../core/request/cors.ts';
+import { MockInputError } from '../domain/input-error.ts';
+import { DEFAULT_JOURNAL_SIZE, Journal } from '../core/steering/journal.ts';
+import { consoleLogger, type Logger } from '../domain/logger.ts';
+import type { MockRequest, MockResponse } from '../core/mock-http.ts';
+import type { BuiltOverride } from '../core/steering/overrides.ts';
+import { createCoreDocuments, type CoreDocuments } from '../core/core-documents.ts';
+import type { Dispatch, DispatchContext, DispatchLayer } from '../core/dispatch-layer.ts';
+import { failureResponse } from '../core/failure-response.ts';
+import { seedFromText } from '../domain/random.ts';
+import { refuseRepeatedHeaders } from '../core/request/repeated-headers.ts';
+import { matchRoute } from '../core/router.ts';
+import { parseScenarioConfig, Scenarios, type ScenarioConfig } from '../core/steering/scenarios.ts';
 import {
   SESSION_HEADER,
   SESSION_JOURNAL_SIZE,
@@ -24,22 +30,21 @@ import {
   SessionRegistry,
   createSessionRouting,
   type SessionOptions,
-} from './sessions/sessions.ts';
-import { recordsHeld, sessionRoom, type SessionRoom, type SessionShare } from './sessions/session-records.ts';
-import { recordAnswer } from './steering/answer-recording.ts';
+} from '../core/sessions/sessions.ts';
+import { recordsHeld, sessionRoom, type SessionRoom, type SessionShare } from './session-records.ts';
+import { recordAnswer } from './answer-recording.ts';
 import { getOperation, type OperationId } from '../../spec/index.ts';
 import { createMemoryStorage } from '../storage/memory/memory-storage.ts';
-import type { Storage } from '../storage/storage.ts';
+import type { Storage } from '../state/storage.ts';
 import type { CatalogueCache } from '../state/catalogue-cache.ts';
+import { CONTROL_PREFIX } from '../core/control-prefix.ts';
 import { AgentStore, DEFAULT_FAILURE_RATIO } from '../state/store.ts';
 import { operationTable } from '../operations/operation-table.ts';
-import { PactLog, type PactShare } from '../pact/pact-log.ts';
-import { ProviderStateMarks } from '../pact/provider-state.ts';
+import { PactLog, type PactShare } from '../pact-export/pact-log.ts';
+import { ProviderStateMarks } from '../pact-export/provider-state.ts';
 
 /** The seed used when none is given (MOCK_SEED). */
 export const DEFAULT_SEED = 42;
-/** Path prefix of the control plane. */
-export const CONTROL_PREFIX = '/__mock/';
 
 export interface MockCoreOptions {
   /** Seed of the catalogue and every random choice; a number or any text (default 42). */
@@ -346,6 +351,7 @@ function assembleCore(
       // In memory nothing is waited for: the answer goes out at once, with no promise (the hot path of the fake).
       acknowledge: (response) => (storage.durable ? persist().then(() => response) : response),
     },
+    operations: operationTable,
     sleep: options.sleep ?? sleepFor,
     overrides,
     overrideUsed: (operationId) => documents.overrideUsed(operationId),

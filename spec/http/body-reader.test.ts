@@ -1,7 +1,7 @@
 // The one bounded body reader: whole bodies come back byte for byte, a body past the cap is refused from its
 // Content-Length or while it streams, and what is past the cap is never pulled.
 import { describe, expect, test } from 'vitest';
-import { readBoundedBody } from './bounded-body.ts';
+import { readBoundedBody } from './body-reader.ts';
 
 /** A stream of `count` chunks of `size` bytes; `pulled` counts the chunks read from it. */
 function chunked(count: number, size: number): { stream: ReadableStream<Uint8Array>; pulled: () => number } {

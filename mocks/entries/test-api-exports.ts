@@ -13,9 +13,9 @@ export {
   type OverrideOptions,
   type OverrideProblem,
 } from '../core/steering/overrides.ts';
-export { MockInputError } from '../core/input-error.ts';
-export type { MockTestApi, WritePactOptions, WrittenPact } from './test-api.ts';
-export type { WaitForRequestOptions } from './request-reading.ts';
+export { MockInputError } from '../domain/input-error.ts';
+export type { MockTestApi, WritePactOptions, WrittenPact } from '../test-api/test-api.ts';
+export type { WaitForRequestOptions } from '../test-api/request-reading.ts';
 export type { RecordedRequest, RequestFilter, SentBody } from '../core/steering/recorded-requests.ts';
 export type { AgentSeed } from '../state/agent-seed.ts';
 export type { TaskSeed } from '../state/task-seed.ts';

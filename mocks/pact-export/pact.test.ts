@@ -1,11 +1,11 @@
 // The pact of what an app made the fake answer, in process: its interactions and provider states, the matchers from the
 // spec, the token in no form, the same bytes twice, and the state-change protocol that sets each state up again.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createMockCore, type MockCore } from '../core/core.ts';
-import { MockInputError } from '../core/input-error.ts';
+import { createMockCore, type MockCore } from '../assembly/mock-core.ts';
+import { MockInputError } from '../domain/input-error.ts';
 import { mintToken } from '../core/request/auth.ts';
-import { createFixedClock } from '../core/clock.ts';
-import { silentLogger } from '../core/logger.ts';
+import { createFixedClock } from '../domain/clock.ts';
+import { silentLogger } from '../domain/logger.ts';
 import { createTestApi } from '../test-api/test-api.ts';
 import { buildPact, pactText } from './pact-document.ts';
 import { EXAMPLE_TIMESTAMP } from './pact-matchers.ts';

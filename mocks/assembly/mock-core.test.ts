@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { primaryCreation } from '../../client/requests/linked-operations.ts';
 import { fillPath } from '../../client/requests/path-parameters.ts';
 import { checkResponse, getAtPointer, getOperation, type JsonValue } from '../../spec/index.ts';
-import { mintToken } from './request/auth.ts';
-import { answerSync, createMockCore, type MockCore } from './core.ts';
-import { silentLogger } from './logger.ts';
-import type { MockRequest, MockResponse } from './mock-http.ts';
-import { problemResponse } from './problems.ts';
+import { mintToken } from '../core/request/auth.ts';
+import { answerSync, createMockCore, type MockCore } from './mock-core.ts';
+import { silentLogger } from '../domain/logger.ts';
+import type { MockRequest, MockResponse } from '../core/mock-http.ts';
+import { problemResponse } from '../core/problems.ts';
 
 // The operations come from the spec's links: the creating write, the GET that reads it back.
 const primary = primaryCreation();

@@ -2,10 +2,10 @@
 // No SQL here: the core and the store only see these methods; each storage has a folder of its own beside this file
 // (memory/, sqlite/ and postgres/ node only, web-storage/ in a browser).
 import type { Agent, AgentStatus } from '../../spec/index.ts';
-import type { AgentRecord } from '../state/agent-record.ts';
-import type { TaskRecord } from '../state/task-lifecycle.ts';
+import type { AgentRecord } from './agent-record.ts';
+import type { TaskRecord } from './task-lifecycle.ts';
 
-export type { AgentRecord } from '../state/agent-record.ts';
+export type { AgentRecord } from './agent-record.ts';
 
 /** Where deployed and changed catalogue agents live. Records are changed in place, then reported with `changed`. */
 export interface AgentTable {

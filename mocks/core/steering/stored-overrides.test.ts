@@ -5,12 +5,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { callCore as call } from '../../test/support/core-call.ts';
-import { createMockCore, type MockCore } from '../core/core.ts';
-import { silentLogger } from '../core/logger.ts';
-import { openSqliteStorage, type SqliteStorage } from './sqlite/sqlite-storage.ts';
+import { callCore as call } from '../../../test/support/core-call.ts';
+import { createMockCore, type MockCore } from '../../assembly/mock-core.ts';
+import { silentLogger } from '../../domain/logger.ts';
+import { openSqliteStorage, type SqliteStorage } from '../../storage/sqlite/sqlite-storage.ts';
 import { parseStoredOverrides } from './stored-overrides.ts';
-import { createTestApi } from '../test-api/test-api.ts';
+import { createTestApi } from '../../test-api/test-api.ts';
 
 let directory = '';
 let file = '';

@@ -1,5 +1,5 @@
 // A Pact file (specification 4.0, or 3.0.0 on request) of what the app made the fake answer: one interaction per kept
-// exchange (mocks/pact/pact-log.ts), each with its provider state, a description a person reads, and matchers from the
+// exchange (mocks/pact-export/pact-log.ts), each with its provider state, a description a person reads, and matchers from the
 // spec. Deterministic: the same exchanges give the same bytes (sorted, no time of writing, timestamps pinned).
 import {
   escapePointerToken,

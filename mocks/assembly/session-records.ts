@@ -1,12 +1,12 @@
 // What a session holds, in records, against `--session-records`: its store's records, its tasks, its journal (counted
 // full: a ring that fills as requests come) and its overrides' answers, one record per KiB begun.
-import type { Journal } from '../steering/journal.ts';
-import type { MockResponse } from '../mock-http.ts';
-import type { BuiltOverride } from '../steering/overrides.ts';
-import type { OperationId } from '../../../spec/index.ts';
-import { StorageWriteError } from '../../storage/storage.ts';
-import type { AgentStore } from '../../state/store.ts';
-import type { PactShare } from '../../pact/pact-log.ts';
+import type { Journal } from '../core/steering/journal.ts';
+import type { MockResponse } from '../core/mock-http.ts';
+import type { BuiltOverride } from '../core/steering/overrides.ts';
+import type { OperationId } from '../../spec/index.ts';
+import { StorageWriteError } from '../state/storage.ts';
+import type { AgentStore } from '../state/store.ts';
+import type { PactShare } from '../pact-export/pact-log.ts';
 
 /** What a session may hold, in records (`--session-records`): one bound for all sessions together and for each. */
 export interface SessionShare {

@@ -9,7 +9,7 @@ import {
   type OperationId,
   type ValidationError,
 } from '../../spec/index.ts';
-import { MockInputError } from '../core/input-error.ts';
+import { MockInputError } from '../domain/input-error.ts';
 import { buildOverride, type BuiltOverride } from '../core/steering/overrides.ts';
 import type { AgentSeed } from '../state/agent-seed.ts';
 import type { SeedOutcome } from '../state/store.ts';
@@ -25,7 +25,7 @@ const AGENT_PARAMETER = 'agentId';
 const TOKEN_REFUSED = 'the bearer token is refused';
 const NO_AGENT = 'no agent has the requested agentId';
 const agentExists = (status: AgentStatus): string => `an agent exists with status ${status}`;
-/** The agent states' names, made once: the name is read on every request (mocks/pact/pact-log.ts). */
+/** The agent states' names, made once: the name is read on every request (mocks/pact-export/pact-log.ts). */
 const AGENT_STATES = new Map(agentStatuses.map((status) => [status, agentExists(status)]));
 const forcedAnswer = (operationId: OperationId, status: number): string =>
   `the registry answers ${operationId} with ${status}`;

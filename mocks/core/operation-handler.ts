@@ -8,8 +8,8 @@ import type {
   QueryParameters,
   RequestBodies,
 } from '../../spec/index.ts';
-import type { MockResponse } from '../core/mock-http.ts';
-import { problemResponse } from '../core/problems.ts';
+import type { MockResponse } from './mock-http.ts';
+import { problemResponse } from './problems.ts';
 import type { AgentStore } from '../state/store.ts';
 
 /**
