@@ -1,5 +1,5 @@
 // Pacts built to make `pact verify` work hard within its 16 MiB input cap: each shape makes the most findings or the
-// longest ones per byte read. Used by benchmarks/probes/pact-verify-cost.ts (figures in docs/performance.md) and by
+// longest ones per byte read. Used by benchmarks/probes/pact/verify-cost.ts (figures in docs/performance.md) and by
 // the tests that pin pact verify's bounds at a small size.
 import { getAtPointer, openapiDocument } from '../../spec/index.ts';
 

@@ -1,14 +1,14 @@
 // What `pact verify` costs on a hostile pact at its 16 MiB input cap: for each shape of test/support/hostile-pact.ts,
 // the command's peak RSS (from /usr/bin/time -v), wall time, exit status and the sizes of its --json and --junit.
-// Runs alone: `node benchmarks/probes/pact-verify-cost.ts [--mib 16] [--interactions 160]`.
+// Runs alone: `node benchmarks/probes/pact/verify-cost.ts [--mib 16] [--interactions 160]`.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { numberFlag, parseCommandLine } from '../../scripts/command-line.ts';
-import { hostilePact, type HostileShape } from '../../test/support/hostile-pact.ts';
+import { numberFlag, parseCommandLine } from '../../../scripts/command-line.ts';
+import { hostilePact, type HostileShape } from '../../../test/support/hostile-pact.ts';
 
-const usage = 'usage: node benchmarks/probes/pact-verify-cost.ts [--mib N] [--interactions N]';
+const usage = 'usage: node benchmarks/probes/pact/verify-cost.ts [--mib N] [--interactions N]';
 const values = parseCommandLine({ mib: { type: 'string' }, interactions: { type: 'string' } }, { usage });
 const mib = numberFlag('mib', values.mib ?? '16', { min: 0.01, max: 16 }, usage);
 const interactions = numberFlag(
@@ -19,7 +19,7 @@ const interactions = numberFlag(
 );
 const bytes = Math.floor(mib * 2 ** 20) - 4096;
 const directory = mkdtempSync(join(tmpdir(), 'ark-pact-verify-cost-'));
-const cli = new URL('../../scripts/cli.ts', import.meta.url).pathname;
+const cli = new URL('../../../scripts/cli.ts', import.meta.url).pathname;
 const mb = (size: number): string => `${(size / 2 ** 20).toFixed(1)} MiB`;
 try {
   console.log(`load average ${loadavg()[0]?.toFixed(2)}`);

@@ -1,15 +1,15 @@
 // What a `GET /__mock/pact` of a full pact log costs the other requests of the fake: a child serves a fake whose log
 // holds 256 exchanges of 64 KiB bodies on both sides (`[{},{},…]`, the body that grows most when written as a pact),
 // the parent times health requests before and while the pact is fetched, twice (the second is what a cache buys).
-// Runs alone: `node benchmarks/probes/pact-export-latency.ts [--exchanges 256] [--kib 64]`.
+// Runs alone: `node benchmarks/probes/pact/export-latency.ts [--exchanges 256] [--kib 64]`.
 import { request } from 'node:http';
 import { loadavg } from 'node:os';
-import { startMockServer } from '../../mocks/adapters/node-http/server.ts';
-import { operations } from '../../spec/index.ts';
-import { numberFlag, parseCommandLine } from '../../scripts/command-line.ts';
-import { memoryOf, spawnServer } from '../../test/support/spawned-server.ts';
+import { startMockServer } from '../../../mocks/adapters/node-http/server.ts';
+import { operations } from '../../../spec/index.ts';
+import { numberFlag, parseCommandLine } from '../../../scripts/command-line.ts';
+import { memoryOf, spawnServer } from '../../../test/support/spawned-server.ts';
 
-const usage = 'usage: node benchmarks/probes/pact-export-latency.ts [--exchanges N] [--kib N]';
+const usage = 'usage: node benchmarks/probes/pact/export-latency.ts [--exchanges N] [--kib N]';
 const values = parseCommandLine(
   { exchanges: { type: 'string' }, kib: { type: 'string' }, serve: { type: 'boolean' } },
   { usage },
@@ -62,7 +62,7 @@ async function measure(): Promise<void> {
   const fake = await spawnServer({
     name: 'pact-export-latency',
     args: [
-      'benchmarks/probes/pact-export-latency.ts',
+      'benchmarks/probes/pact/export-latency.ts',
       '--serve',
       '--exchanges',
       String(exchanges),
