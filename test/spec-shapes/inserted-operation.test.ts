@@ -57,7 +57,7 @@ const operation = {
 };
 
 const handler = `import { jsonValueResponse } from '../core/mock-http.ts';
-import type { OperationHandler } from './operation-handler.ts';
+import type { OperationHandler } from '../core/operation-handler.ts';
 
 export const listFixtureAgents: OperationHandler<'listFixtureAgents'> = () => jsonValueResponse(200, { items: [] });
 `;

@@ -236,7 +236,7 @@ export function addFixtureShapes(root: string): void {
     writeFileSync(
       join(root, `mocks/operations/${operationId}.ts`),
       `import { jsonResponse, jsonValueResponse, noContent } from '../core/mock-http.ts';
-import { agentNotFound, type OperationHandler } from './operation-handler.ts';
+import { agentNotFound, type OperationHandler } from '../core/operation-handler.ts';
 
 export const ${operationId}: OperationHandler<'${operationId}'> = ${code};
 `,
