@@ -162,8 +162,8 @@ async function refusesThenRunsWithPeers(): Promise<void> {
   // added beside a copy of the bare app (hard links; the bare app itself stays bare for the steps beside this one) as
   // links to the scratch app's copies, which saves two npm installs of some 45 s each and proves the same of the kit:
   // it runs with what the lines name added to the bare install, and nothing else.
-  expect(namedInstall(lines.contract)).toEqual(['--save-dev', peerRange('vitest'), peerRange('fast-check')]);
-  expect(namedInstall(lines.postgres)).toEqual(['--save-dev', peerRange('pg')]);
+  expect(namedInstall(lines.contract)).toEqual(['install', '--save-dev', peerRange('vitest'), peerRange('fast-check')]);
+  expect(namedInstall(lines.postgres)).toEqual(['install', '--save-dev', peerRange('pg')]);
   const withPeers = join(scratch.work, 'bare-app-with-peers');
   succeeded(await run('cp', ['-al', app, withPeers], scratch.work), 'cp -al bare-app');
   for (const name of ['vitest', 'fast-check', 'pg'])

@@ -38,8 +38,11 @@ export function pactExportSteps(): void {
         const pactWritten = (await stat(join(app, 'pacts/agent-card.json'))).mtimeMs;
         const start = Math.min(...ran.map((file) => file.startTime));
         const end = Math.max(pactWritten, ...ran.map((file) => file.endTime));
-        if (start >= firstRun.end + 2_000 || end <= firstRun.start - 2_000)
+        if (start >= firstRun.end + 2_000 || end <= firstRun.start - 2_000) {
+          console.log('the pact step’s second run: the app suite’s (pacts/agent-card.json)');
           return readFile(join(app, 'pacts/agent-card.json'), 'utf8');
+        }
+        console.log('the pact step’s second run: its own (the app suite ran its pact files too close to the first)');
         await new Promise((resolve) => setTimeout(resolve, 2_000));
         return (await writeJsdomPact('pacts/jsdom-again.json')).pact;
       })();
