@@ -17,22 +17,40 @@ function appAndTypeErrors(): Promise<Run> {
   return appAndTypeErrorsRun;
 }
 
-/** Registers the steps; call it inside consumer.test.ts's describe. */
-export function appCheckSteps(): void {
-  it('runs the fake in vitest’s node, jsdom and happy-dom environments, and fails a request no handler covers', async () => {
+/** The app's vitest JSON report (`--reporter=json`): per file, when it ran and its tests' outcomes. */
+export interface AppSuiteReport {
+  testResults: {
+    name: string;
+    status: string;
+    startTime: number;
+    endTime: number;
+    assertionResults: { status: string; failureMessages: string[] }[];
+  }[];
+}
+
+let appSuiteRun: Promise<{ result: Run; report: AppSuiteReport }> | undefined;
+/**
+ * The app's whole vitest suite, run once: the step below checks its outcomes, and the pact step (pact-export.ts) takes
+ * the pact its two pact-writing files write (pacts/agent-card.json, no PACT_FILE given) as one of its two runs.
+ */
+export function appSuite(): Promise<{ result: Run; report: AppSuiteReport }> {
+  appSuiteRun ??= (async () => {
     const { app } = scratch;
     const result = await run(
-      join(app, 'node_modules', '.bin', 'vitest'),
+      appBin('vitest'),
       ['run', '--reporter=default', '--reporter=json', '--outputFile.json=results.json'],
       app,
     );
-    const report = JSON.parse(await readFile(join(app, 'results.json'), 'utf8')) as {
-      testResults: {
-        name: string;
-        status: string;
-        assertionResults: { status: string; failureMessages: string[] }[];
-      }[];
-    };
+    const report = JSON.parse(await readFile(join(app, 'results.json'), 'utf8')) as AppSuiteReport;
+    return { result, report };
+  })();
+  return appSuiteRun;
+}
+
+/** Registers the steps; call it inside consumer.test.ts's describe. */
+export function appCheckSteps(): void {
+  it('runs the fake in vitest’s node, jsdom and happy-dom environments, and fails a request no handler covers', async () => {
+    const { result, report } = await appSuite();
     const byFile = Object.fromEntries(
       report.testResults.map((file) => [
         file.name.slice(file.name.lastIndexOf('/') + 1),

@@ -157,22 +157,25 @@ async function refusesThenRunsWithPeers(): Promise<void> {
     `agent-registry-kit: spec-change needs ajv and ajv-formats, which are not installed here; run npm install --save-dev ${peerRange('ajv')} ${peerRange('ajv-formats')}, then try again`,
   );
 
-  // What the lines name, installed as they say (one install at a time: two npm runs in one app collide).
-  succeeded(
-    await run('npm', [...namedInstall(lines.contract), '--no-audit', '--no-fund', '--prefer-offline'], app),
-    'contract peers',
-  );
-  succeeded(
-    await run('npm', [...namedInstall(lines.postgres), '--no-audit', '--no-fund', '--prefer-offline'], app),
-    'pg',
-  );
-  const connecting = oneLine(await run(cli, postgres, app), 'serve --state postgres:// with pg');
+  // What the lines name, at the ranges they name: the ones the scratch app's npm install resolved and installed
+  // (consumer.test.ts installs `name@<peer range>` for each), so npm's resolution of them is proven there. Here they are
+  // added beside a copy of the bare app (hard links; the bare app itself stays bare for the steps beside this one) as
+  // links to the scratch app's copies, which saves two npm installs of some 45 s each and proves the same of the kit:
+  // it runs with what the lines name added to the bare install, and nothing else.
+  expect(namedInstall(lines.contract)).toEqual(['install', '--save-dev', peerRange('vitest'), peerRange('fast-check')]);
+  expect(namedInstall(lines.postgres)).toEqual(['install', '--save-dev', peerRange('pg')]);
+  const withPeers = join(scratch.work, 'bare-app-with-peers');
+  succeeded(await run('cp', ['-al', app, withPeers], scratch.work), 'cp -al bare-app');
+  for (const name of ['vitest', 'fast-check', 'pg'])
+    await symlink(join(scratch.app, 'node_modules', name), join(withPeers, 'node_modules', name));
+  const peersCli = appBin('agent-registry-kit', withPeers);
+  const connecting = oneLine(await run(peersCli, postgres, withPeers), 'serve --state postgres:// with pg');
   expect(connecting).toMatch(/postgres:\/\/127\.0\.0\.1:1\/x cannot be used \(connect ECONNREFUSED/);
   const started: StartedGroups = [];
   try {
-    const url = await startListening(cli, ['serve', '--port', '0'], started, { cwd: app });
-    const token = succeeded(await run(cli, ['token'], app), 'token').stdout.trim();
-    const passed = await run(cli, ['contract'], app, { API_BASE_URL: url, API_TOKEN: token });
+    const url = await startListening(peersCli, ['serve', '--port', '0'], started, { cwd: withPeers });
+    const token = succeeded(await run(peersCli, ['token'], withPeers), 'token').stdout.trim();
+    const passed = await run(peersCli, ['contract'], withPeers, { API_BASE_URL: url, API_TOKEN: token });
     expect(passed.stdout, passed.stderr).toMatch(/^PASSED: \d+ passed, 0 failed/m);
     expect(passed.status).toBe(0);
   } finally {
