@@ -21,7 +21,6 @@ const OVER_THE_CEILING: Readonly<Record<string, number>> = {
   'proxy/proxy-server.ts': 473,
   'test/proxy/proxy.test.ts': 468,
   'mocks/control-plane/control-plane.test.ts': 458,
-  'mocks/storage/sqlite/sqlite-storage.test.ts': 444,
 };
 
 /**
