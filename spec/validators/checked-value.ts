@@ -29,6 +29,26 @@ export function checkedPart(value: unknown, budget = MAX_CHECKED_VALUES): { valu
   return { value: root, cut: true };
 }
 
+/**
+ * What a checker says of a body `checkedPart` cut: the fields its finding shares on either side of the exchange.
+ * @example violations.push({ ...base, rule, specPointer, ...uncheckedRest('the request body') });
+ */
+export function uncheckedRest(subject: string): {
+  pointer: '';
+  expected: string;
+  found: string;
+  origin: 'assumption';
+  message: string;
+} {
+  return {
+    pointer: '',
+    expected: `a body of at most ${MAX_CHECKED_VALUES} values, all checked`,
+    found: `more than ${MAX_CHECKED_VALUES} values`,
+    origin: 'assumption',
+    message: `${subject} holds more than ${MAX_CHECKED_VALUES} values; only the first ${MAX_CHECKED_VALUES} were checked`,
+  };
+}
+
 /** How many values `value` holds, counting stopped once past `limit`. */
 function countValues(value: object, limit: number): number {
   let count = 0;

@@ -14,7 +14,7 @@ import { ruleOrigin } from '../rule-origin.ts';
 import { getSchemaValidator, rootSchemaPointer } from './schema-compiler.ts';
 import type { OperationId } from '../types.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.ts';
-import { checkedPart, MAX_CHECKED_VALUES } from './checked-value.ts';
+import { checkedPart, uncheckedRest } from './checked-value.ts';
 
 /** The rule a request breaks. */
 export type RequestRule =
@@ -179,12 +179,8 @@ export function checkRequest(request: RequestToCheck, document: JsonObject = ope
     violations.push({
       operationId,
       rule: 'request-body-schema',
-      pointer: '',
-      expected: `a body of at most ${MAX_CHECKED_VALUES} values, all checked`,
-      found: `more than ${MAX_CHECKED_VALUES} values`,
-      origin: 'assumption',
       specPointer: schemaPointer,
-      message: `the request body holds more than ${MAX_CHECKED_VALUES} values; only the first ${MAX_CHECKED_VALUES} were checked`,
+      ...uncheckedRest('the request body'),
     });
   // The request mode fills in defaults: a clone keeps the caller's value as it was sent.
   if (!validate(part.cut ? part.value : structuredClone(body)))

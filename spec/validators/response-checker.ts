@@ -8,7 +8,7 @@ import { getSchemaValidator, rootSchemaPointer } from './schema-compiler.ts';
 import { errorDataPointer, errorMessage, errorRules } from './field-errors.ts';
 import { ruleOrigin, type RuleOrigin } from '../rule-origin.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.ts';
-import { checkedPart, MAX_CHECKED_VALUES } from './checked-value.ts';
+import { checkedPart, uncheckedRest } from './checked-value.ts';
 import type { OperationId } from '../types.ts';
 
 /** The rule a violation breaks; each is a check of its own in reports. */
@@ -155,16 +155,7 @@ export function checkResponse(response: ResponseToCheck, document: JsonObject = 
   const schemaPointer = `${documented.pointer}/content/${schemaMediaType.replace('/', '~1')}/schema`;
   const part = checkedPart(body);
   if (part.cut)
-    warnings.push({
-      ...base,
-      rule: 'body-schema',
-      pointer: '',
-      expected: `a body of at most ${MAX_CHECKED_VALUES} values, all checked`,
-      found: `more than ${MAX_CHECKED_VALUES} values`,
-      origin: 'assumption',
-      specPointer: schemaPointer,
-      message: `the body holds more than ${MAX_CHECKED_VALUES} values; only the first ${MAX_CHECKED_VALUES} were checked`,
-    });
+    warnings.push({ ...base, rule: 'body-schema', specPointer: schemaPointer, ...uncheckedRest('the body') });
   const checked: CheckedBody = {
     base,
     body: part.value,
