@@ -20,42 +20,42 @@ module.exports = {
       to: { ...external, pathNot: '^(spec|node_modules)/' },
     },
     {
-      name: 'client-only-spec',
+      name: 'verifier-client-only-spec',
       comment:
-        'client/ talks to any server over HTTP (the fake, a real service, the proxy) and is shared by the contract ' +
+        'verifier-client/ talks to any server over HTTP (the fake, a real service, the proxy) and is shared by the contract ' +
         'suite, diff, spec-change and the proxy: it builds on spec/ alone, and never on mocks/.',
       severity: 'error',
-      from: { path: '^client/' },
-      to: { ...external, pathNot: '^(client|spec|node_modules)/' },
+      from: { path: '^verifier-client/' },
+      to: { ...external, pathNot: '^(verifier-client|spec|node_modules)/' },
     },
     {
       name: 'suites-know-servers-only-through-http',
       comment:
         'contract-tests/ and differential/ judge any server, the fake included, only by what it answers over HTTP: ' +
-        'they import spec/, client/ and their own folder, never mocks/ (a check that reached into the fake would ' +
+        'they import spec/, verifier-client/ and their own folder, never mocks/ (a check that reached into the fake would ' +
         'pass against it and mean nothing for a real service).',
       severity: 'error',
       from: { path: '^(contract-tests|differential)/' },
-      to: { ...external, pathNot: '^($1|spec|client|node_modules)/' },
+      to: { ...external, pathNot: '^($1|spec|verifier-client|node_modules)/' },
     },
     {
       name: 'spec-change-only-spec-and-client',
       comment:
         "spec-change/ compares two versions of the contract and replays them against servers: it reads spec versions " +
-        "over HTTP through client/'s bounded reader and knows the contract through spec/, nothing else.",
+        "over HTTP through verifier-client/'s bounded reader and knows the contract through spec/, nothing else.",
       severity: 'error',
       from: { path: '^spec-change/' },
-      to: { ...external, pathNot: '^(spec-change|spec|client|node_modules)/' },
+      to: { ...external, pathNot: '^(spec-change|spec|verifier-client|node_modules)/' },
     },
     {
       name: 'pact-knows-the-spec-not-the-fake',
       comment:
         'pact/ reads Pact files and judges their interactions against the contract with the spec\'s own request and ' +
-        'response checkers and client/\'s redactor and bounded reader: a pact is checked against what the spec says, ' +
-        'never against what the fake happens to do, so it imports spec/, client/ and its own folder, never mocks/.',
+        'response checkers and verifier-client/\'s redactor and bounded reader: a pact is checked against what the spec says, ' +
+        'never against what the fake happens to do, so it imports spec/, verifier-client/ and its own folder, never mocks/.',
       severity: 'error',
       from: { path: '^pact/', pathNot: '\\.test\\.ts$' },
-      to: { ...external, pathNot: '^(pact|spec|client|node_modules)/' },
+      to: { ...external, pathNot: '^(pact|spec|verifier-client|node_modules)/' },
     },
     {
       name: 'pact-tests-know-the-spec-not-the-fake',
@@ -64,7 +64,7 @@ module.exports = {
         'measure), never mocks/.',
       severity: 'error',
       from: { path: '^pact/.*\\.test\\.ts$' },
-      to: { ...external, pathNot: '^(pact|spec|client|test/support|node_modules)/' },
+      to: { ...external, pathNot: '^(pact|spec|verifier-client|test/support|node_modules)/' },
     },
     {
       name: 'console-knows-fakes-only-through-http',
@@ -225,12 +225,12 @@ module.exports = {
     {
       name: 'mocks-tests-stay-in-process',
       comment:
-        "The fake's unit tests may also use client/'s spec-derived requests (they play the client) and the " +
+        "The fake's unit tests may also use verifier-client/'s spec-derived requests (they play the client) and the " +
         'in-process helpers of test/support/; never the command line, the tools, the benchmarks, the suites or the ' +
         'proxy.',
       severity: 'error',
       from: { path: '^mocks/.+\\.test\\.ts$' },
-      to: { ...external, pathNot: '^(mocks|spec|client|test/support|node_modules)/' },
+      to: { ...external, pathNot: '^(mocks|spec|verifier-client|test/support|node_modules)/' },
     },
     {
       name: 'core-knows-no-postgres',

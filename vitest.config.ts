@@ -16,7 +16,7 @@ import { SummaryLineReporter } from './test/runner/summary-reporter.ts';
 process.env.NODE_COMPILE_CACHE ??= fileURLToPath(new URL('node_modules/.cache/node-compile-cache', import.meta.url));
 
 /** The folders whose tests sit beside the code. */
-const codeRooms = '{spec,mocks,client,differential,spec-change,proxy,pact,scripts,tools,examples}';
+const codeRooms = '{spec,mocks,verifier-client,differential,spec-change,proxy,pact,scripts,tools,examples}';
 
 export default defineConfig({
   test: {

@@ -4,8 +4,8 @@ import { mintToken } from '../mocks/core/request/auth.ts';
 import { createMockCore } from '../mocks/assembly/mock-core.ts';
 import { silentLogger } from '../mocks/domain/logger.ts';
 import type { MockRequest } from '../mocks/core/mock-http.ts';
-import { primaryCreation } from '../client/requests/linked-operations.ts';
-import { fillPath } from '../client/requests/path-parameters.ts';
+import { primaryCreation } from '../verifier-client/requests/linked-operations.ts';
+import { fillPath } from '../verifier-client/requests/path-parameters.ts';
 import { requestBody } from './servers.ts';
 import { parseCommandLine } from '../scripts/command-line.ts';
 

@@ -4,8 +4,8 @@ import { getOperation, type OperationId } from '../spec/index.ts';
 import { LOG_PREFIX } from '../mocks/domain/logger.ts';
 import { cpuSecondsOf } from '../test/support/spawned-server.ts';
 import { headers, requestBody, type Started } from './servers.ts';
-import { primaryCreation } from '../client/requests/linked-operations.ts';
-import { fillPath, findPathValues, type PathValues } from '../client/requests/path-parameters.ts';
+import { primaryCreation } from '../verifier-client/requests/linked-operations.ts';
+import { fillPath, findPathValues, type PathValues } from '../verifier-client/requests/path-parameters.ts';
 
 let current: autocannon.Instance | undefined;
 

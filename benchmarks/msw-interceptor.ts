@@ -1,8 +1,8 @@
 // The benchmark's msw path: the fake's handlers behind msw's node interceptor, driven by in-process fetch calls (no socket),
 // so `npm run bench` can report what a test suite using setupMockServer gets. Prints one JSON line of figures.
-import { primaryCreation } from '../client/requests/linked-operations.ts';
-import { successStatus } from '../client/requests/operation-requests.ts';
-import { fillPath } from '../client/requests/path-parameters.ts';
+import { primaryCreation } from '../verifier-client/requests/linked-operations.ts';
+import { successStatus } from '../verifier-client/requests/operation-requests.ts';
+import { fillPath } from '../verifier-client/requests/path-parameters.ts';
 import { mintToken } from '../mocks/core/request/auth.ts';
 import { silentLogger } from '../mocks/domain/logger.ts';
 import { setupMockServer } from '../mocks/adapters/msw/node.ts';

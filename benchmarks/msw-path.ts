@@ -1,6 +1,6 @@
 // The msw section: the same core behind msw's node interceptor, measured in its own pinned process.
 import { execFileSync } from 'node:child_process';
-import { primaryCreation } from '../client/requests/linked-operations.ts';
+import { primaryCreation } from '../verifier-client/requests/linked-operations.ts';
 import type { OperationId } from '../spec/index.ts';
 import { canPin, repoRoot } from '../test/support/spawned-server.ts';
 import { fmt, log } from './load.ts';

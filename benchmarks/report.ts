@@ -1,6 +1,6 @@
 // The bench's report: what a run measured, and the verdict on each target of docs/performance.md.
 import type { OperationId } from '../spec/index.ts';
-import { primaryCreation } from '../client/requests/linked-operations.ts';
+import { primaryCreation } from '../verifier-client/requests/linked-operations.ts';
 import type { coldStarts } from './cold-start.ts';
 import { fmt } from './load.ts';
 import type { mswPath } from './msw-path.ts';

@@ -1,6 +1,6 @@
 // The scale section: the fake's memory and speed with 1k, 10k and 100k agents, seeded or deployed.
-import { primaryCreation } from '../client/requests/linked-operations.ts';
-import { fillPath } from '../client/requests/path-parameters.ts';
+import { primaryCreation } from '../verifier-client/requests/linked-operations.ts';
+import { fillPath } from '../verifier-client/requests/path-parameters.ts';
 import { memoryOf } from '../test/support/spawned-server.ts';
 import { fmt, load, log, mb, measure } from './load.ts';
 import type { Options } from './options.ts';

@@ -9,7 +9,7 @@ import {
   resolveValue,
   type OperationId,
 } from '../spec/index.ts';
-import { primaryCreation } from '../client/requests/linked-operations.ts';
+import { primaryCreation } from '../verifier-client/requests/linked-operations.ts';
 import { cliError } from '../scripts/cli-error.ts';
 import { freePort, prismMock, repoRoot, spawnServer, type SpawnedServer } from '../test/support/spawned-server.ts';
 import { serverCpu, type Options, type Target } from './options.ts';

@@ -1,7 +1,7 @@
 // The steady-memory section: the fake's RSS over a long mixed load, which must stop climbing.
 import type autocannon from 'autocannon';
-import { primaryCreation } from '../client/requests/linked-operations.ts';
-import { fillPath } from '../client/requests/path-parameters.ts';
+import { primaryCreation } from '../verifier-client/requests/linked-operations.ts';
+import { fillPath } from '../verifier-client/requests/path-parameters.ts';
 import { memoryOf } from '../test/support/spawned-server.ts';
 import { fmt, load, log, mb, pathValuesOn, requestFor } from './load.ts';
 import type { Options } from './options.ts';

@@ -2,14 +2,14 @@
 // operations) and the generated properties: what runs, what the caps skip, how many generated cases fit, and the totals
 // printed before anything is sent. Pure: no HTTP and no vitest in here.
 import { operations, type BodyOperationId, type OperationId } from '../spec/index.ts';
-import { creationSteps } from '../client/requests/path-parameters.ts';
+import { creationSteps } from '../verifier-client/requests/path-parameters.ts';
 import { authChecks } from './checks/auth-checks.ts';
 import { behaviourChecks } from './checks/behaviour-checks.ts';
 import type { CheckDefinition } from './checks/check-definition.ts';
-import type { CheckName } from '../client/check-record.ts';
+import type { CheckName } from '../verifier-client/check-record.ts';
 import { conformanceChecks } from './checks/conformance-checks.ts';
-import { acceptedWrites } from '../client/requests/linked-operations.ts';
-import { takesBody } from '../client/requests/operation-requests.ts';
+import { acceptedWrites } from '../verifier-client/requests/linked-operations.ts';
+import { takesBody } from '../verifier-client/requests/operation-requests.ts';
 import { reliabilityChecks } from './checks/reliability-checks.ts';
 import { requestValidationChecks } from './checks/request-validation-checks.ts';
 
@@ -85,7 +85,7 @@ const fixtureFiles: readonly CheckName[] = [
 export type FixtureFile = CheckName;
 
 /**
- * The creations a family's fixtures take: every value its checks' operations need (client/requests/path-parameters.ts), each
+ * The creations a family's fixtures take: every value its checks' operations need (verifier-client/requests/path-parameters.ts), each
  * created once per family, counted as the writes they are.
  * @example fixtureWrites('conformance') // { posts: 1, deploys: 1, executes: 0 } with the live spec
  */

@@ -2,18 +2,18 @@
 // checks every response for conformance (and any 5xx), applies --seed-only, and fails with an explanation. No vitest
 // here: the thin vitest layer (register-checks.ts) reads the run's options and turns checks into tests.
 import { checkResponse, operationRoles, operations, type OperationId, type Violation } from '../spec/index.ts';
-import { authorization, credentialsFor, type Credentials } from '../client/requests/auth-variants.ts';
+import { authorization, credentialsFor, type Credentials } from '../verifier-client/requests/auth-variants.ts';
 import type { CheckDefinition, CheckRun } from './checks/check-definition.ts';
-import type { CheckName, CheckRecord, CheckViolation } from '../client/check-record.ts';
+import type { CheckName, CheckRecord, CheckViolation } from '../verifier-client/check-record.ts';
 import { fileOf, planRun, type FixtureFile, type RunPlan } from './check-plan.ts';
-import { formatFailure } from '../client/failure-text.ts';
-import { sendRequest } from '../client/http-exchange.ts';
+import { formatFailure } from '../verifier-client/failure-text.ts';
+import { sendRequest } from '../verifier-client/http-exchange.ts';
 import { assertReadOnlySafe } from './read-only-guard.ts';
-import { createRedactor, describeServerText, type Redact } from '../client/redaction.ts';
+import { createRedactor, describeServerText, type Redact } from '../verifier-client/redaction.ts';
 import type { RunOptions } from './run-options.ts';
-import { successStatus, takesBody, validRequest } from '../client/requests/operation-requests.ts';
-import { findPathValues, type PathValues } from '../client/requests/path-parameters.ts';
-import { requestExamples } from '../client/requests/spec-schemas.ts';
+import { successStatus, takesBody, validRequest } from '../verifier-client/requests/operation-requests.ts';
+import { findPathValues, type PathValues } from '../verifier-client/requests/path-parameters.ts';
+import { requestExamples } from '../verifier-client/requests/spec-schemas.ts';
 
 export type { CheckRun };
 

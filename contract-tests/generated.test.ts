@@ -12,15 +12,15 @@ import {
   type MintedId,
 } from '../spec/index.ts';
 import { generatedProperties, type GeneratedPropertyId } from './check-plan.ts';
-import type { CheckRecord } from '../client/check-record.ts';
+import type { CheckRecord } from '../verifier-client/check-record.ts';
 import { emptyRecord, fixtureOrViolation, type CheckRun } from './contract-check.ts';
 import { createCheckRun, finishCheck, runOptions, runPlan } from './checks/register-checks.ts';
 import { agree, deployAgreements, readBackPair, retrieve } from './checks/deploy-read-back.ts';
-import { fillPath } from '../client/requests/path-parameters.ts';
+import { fillPath } from '../verifier-client/requests/path-parameters.ts';
 import { expectSuccess } from './checks/expect-success.ts';
 import { expectRejection } from './checks/expect-rejection.ts';
-import { invalidBodies, validBodies } from '../client/requests/schema-arbitraries.ts';
-import { requestSchemaPointer } from '../client/requests/spec-schemas.ts';
+import { invalidBodies, validBodies } from '../verifier-client/requests/schema-arbitraries.ts';
+import { requestSchemaPointer } from '../verifier-client/requests/spec-schemas.ts';
 
 let shrinkLeft = runPlan.shrinkBudget;
 

@@ -7,7 +7,7 @@ import {
   type BodyOperationId,
   type OperationId,
 } from '../spec/index.ts';
-import { matchPath } from '../client/requests/path-parameters.ts';
+import { matchPath } from '../verifier-client/requests/path-parameters.ts';
 
 /** The independent reasons a correct server has to refuse a request. */
 export type Guard = 'credentials' | 'validation' | 'unknown-agent';
@@ -42,7 +42,7 @@ export function guardsOf(request: GuardedRequest, knownAgentId: string | undefin
   const guards: Guard[] = [];
   if (!request.validCredentials) guards.push('credentials');
   const operationId = request.operationId as OperationId;
-  // Every path parameter (client/requests/path-parameters.ts): one the spec's schema refuses, or one that is not the agent the
+  // Every path parameter (verifier-client/requests/path-parameters.ts): one the spec's schema refuses, or one that is not the agent the
   // run may touch (no creation returned it), is a reason to refuse.
   const values = Object.entries(matchPath(operationId, request.path) ?? {});
   const pathInvalid = values.some(([name, value]) => !validatePathParameter(operationId, name, value).ok);

@@ -1,7 +1,7 @@
 // The report of a differential run: the JSON written by --json, the verdict behind the exit status, and the terminal
 // text that shows each divergence with both exchanges side by side and the spec rule involved.
 import { operations, type OperationId } from '../spec/index.ts';
-import type { RecordedExchange } from '../client/check-record.ts';
+import type { RecordedExchange } from '../verifier-client/check-record.ts';
 import type { DiffResult, StepResult } from './diff-run.ts';
 import type { Divergence } from './step-comparison.ts';
 import { valueAt, valueRules, type ValueRule } from './response-shape.ts';

@@ -1,14 +1,14 @@
 // Runs the differential check: the script against a fake and a real server, step by step, then compares each pair of
 // answers (status, content type, shape, pinned values, conformance) and the invariants each server keeps.
 import { linksOf } from '../spec/index.ts';
-import type { RecordedExchange } from '../client/check-record.ts';
-import { sendRequest, type SentExchange } from '../client/http-exchange.ts';
-import { authorization, credentialsFor, type Credentials } from '../client/requests/auth-variants.ts';
-import { hostileTokens } from '../client/requests/hostile-tokens.ts';
-import { createRedactor, type Redact } from '../client/redaction.ts';
-import { primaryCreation } from '../client/requests/linked-operations.ts';
-import { validHeaders } from '../client/requests/header-parameters.ts';
-import { fillPath } from '../client/requests/path-parameters.ts';
+import type { RecordedExchange } from '../verifier-client/check-record.ts';
+import { sendRequest, type SentExchange } from '../verifier-client/http-exchange.ts';
+import { authorization, credentialsFor, type Credentials } from '../verifier-client/requests/auth-variants.ts';
+import { hostileTokens } from '../verifier-client/requests/hostile-tokens.ts';
+import { createRedactor, type Redact } from '../verifier-client/redaction.ts';
+import { primaryCreation } from '../verifier-client/requests/linked-operations.ts';
+import { validHeaders } from '../verifier-client/requests/header-parameters.ts';
+import { fillPath } from '../verifier-client/requests/path-parameters.ts';
 import { buildScript, defaultScriptOptions, type DiffStep } from './diff-script.ts';
 import { checkInvariants, type InvariantResult } from './invariants.ts';
 import { valueAt } from './response-shape.ts';

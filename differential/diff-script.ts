@@ -12,13 +12,18 @@ import {
   type OperationId,
   type RuleOrigin,
 } from '../spec/index.ts';
-import { boundaryBodies } from '../client/requests/boundary-values.ts';
-import { authVariants, type AuthVariant } from '../client/requests/auth-variants.ts';
-import { invalidRequests } from '../client/requests/invalid-requests.ts';
-import { validBodies } from '../client/requests/schema-arbitraries.ts';
-import { propertiesOf, requestExamples, requestSchema, resolveSchema } from '../client/requests/spec-schemas.ts';
-import { primaryCreation } from '../client/requests/linked-operations.ts';
-import { successStatus, takesBody } from '../client/requests/operation-requests.ts';
+import { boundaryBodies } from '../verifier-client/requests/boundary-values.ts';
+import { authVariants, type AuthVariant } from '../verifier-client/requests/auth-variants.ts';
+import { invalidRequests } from '../verifier-client/requests/invalid-requests.ts';
+import { validBodies } from '../verifier-client/requests/schema-arbitraries.ts';
+import {
+  propertiesOf,
+  requestExamples,
+  requestSchema,
+  resolveSchema,
+} from '../verifier-client/requests/spec-schemas.ts';
+import { primaryCreation } from '../verifier-client/requests/linked-operations.ts';
+import { successStatus, takesBody } from '../verifier-client/requests/operation-requests.ts';
 
 /** Which agent a step's path names, resolved per server at run time. */
 type AgentRef =

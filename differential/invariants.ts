@@ -1,6 +1,6 @@
 // The behavioural rules the differential check holds each server to on its own answers: what is retrieved agrees with
 // what was deployed, omitted fields get the documented defaults, ids are unique, a new task is queued. The rules
-// themselves are client/invariants.ts, which the proxy follows too; here they are applied to the script's steps.
+// themselves are verifier-client/invariants.ts, which the proxy follows too; here they are applied to the script's steps.
 import { isJsonObject, type JsonObject, type JsonValue, type RuleOrigin } from '../spec/index.ts';
 import {
   agreementAt,
@@ -8,7 +8,7 @@ import {
   newSubmissionRule,
   readBackAgreements,
   readBackCreation,
-} from '../client/invariants.ts';
+} from '../verifier-client/invariants.ts';
 import type { DiffStep } from './diff-script.ts';
 
 /** Whether one rule held for one server at one step. */

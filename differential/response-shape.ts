@@ -8,7 +8,7 @@ import {
   type OperationId,
   takesJsonBody,
 } from '../spec/index.ts';
-import { requestSchema, resolveSchema, type SchemaAt } from '../client/requests/spec-schemas.ts';
+import { requestSchema, resolveSchema, type SchemaAt } from '../verifier-client/requests/spec-schemas.ts';
 
 /** A JSON type as `typeof` would name it, with arrays and null told apart. */
 type JsonType = 'object' | 'array' | 'string' | 'number' | 'boolean' | 'null';

@@ -1,7 +1,7 @@
 // Compares the fake's and the real server's answers to one step, as a list of small rules: status, content type,
 // body shape, pinned values, then whatever else only one side breaks. Each rule adds the divergences it finds.
 import { checkResponse, type ResponseCheck, type Violation } from '../spec/index.ts';
-import type { SentExchange } from '../client/http-exchange.ts';
+import type { SentExchange } from '../verifier-client/http-exchange.ts';
 import type { DiffStep } from './diff-script.ts';
 import { compareShapes, fieldSchema, shapeOf, valueAt, valueRules } from './response-shape.ts';
 import { fromViolation, withText, type RuleWithText } from './rule-text.ts';

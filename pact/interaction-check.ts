@@ -3,9 +3,9 @@
 // leaves out is no claim (the provider answers more), while a field the spec does not have is one the provider never
 // promised. A value under a matcher is an example, checked like any value; a regex matcher over an enum must accept
 // no value the enum lacks. Each finding is named as the contract suite names its violations.
-import type { CheckName } from '../client/check-record.ts';
-import { credentialProblem } from '../client/credential-form.ts';
-import { responseSchema, resolveSchema, type SchemaAt } from '../client/requests/spec-schemas.ts';
+import type { CheckName } from '../verifier-client/check-record.ts';
+import { credentialProblem } from '../verifier-client/credential-form.ts';
+import { responseSchema, resolveSchema, type SchemaAt } from '../verifier-client/requests/spec-schemas.ts';
 import {
   checkRequest,
   checkResponse,

@@ -1,6 +1,6 @@
 // The JUnit XML of `pact verify`, for CI: one testcase per interaction, classed by its operation, failing with its
-// first finding as the message and every finding in the body; a warning (--seed-only) is in the system-out. Written by client/junit-xml.ts.
-import { junitXmlParts, type JUnitCase, type JUnitSuite } from '../client/junit-xml.ts';
+// first finding as the message and every finding in the body; a warning (--seed-only) is in the system-out. Written by verifier-client/junit-xml.ts.
+import { junitXmlParts, type JUnitCase, type JUnitSuite } from '../verifier-client/junit-xml.ts';
 import { findingLine, interactionName, type InteractionReport, type PactReport } from './pact-report.ts';
 
 /** One interaction as a testcase: skipped when not HTTP, failing with its first finding, warnings in the system-out. */

@@ -1,6 +1,6 @@
 // A pact may hold a real credential (an Authorization header recorded as it was sent): every output of `pact verify`
 // goes through the kit's one redactor, built from each credential the pact states, so none is ever printed or written.
-import { createRedactor, type Redact } from '../client/redaction.ts';
+import { createRedactor, type Redact } from '../verifier-client/redaction.ts';
 import type { Pact } from './pact-file.ts';
 
 /** Headers whose values are credentials. */
@@ -8,7 +8,7 @@ const credentialHeaders = ['authorization', 'proxy-authorization', 'cookie', 'x-
 
 /**
  * The redactor of a pact: each credential header value of its requests, whole and without its scheme, in every encoding
- * client/redaction.ts knows.
+ * verifier-client/redaction.ts knows.
  * @example pactRedactor(pact)(text) // text with every token the pact holds replaced by <redacted>
  */
 export function pactRedactor(pact: Pact): Redact {

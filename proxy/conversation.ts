@@ -1,4 +1,4 @@
-// What the proxy can only see across exchanges: the read-back of a deploy agrees with it (client/invariants.ts, the
+// What the proxy can only see across exchanges: the read-back of a deploy agrees with it (verifier-client/invariants.ts, the
 // rules `diff` holds each server to), a deployed agent is retrievable, and no two answers mint the same id. It remembers
 // a bounded window of what it saw, in count and in bytes: of each deploy only the values its read-back must show (not
 // the bodies), of each id only ids of at most MAX_ID_LENGTH characters, so memory stays flat however long the app runs
@@ -12,8 +12,8 @@ import {
   readBackCreation,
   reportCovers,
   type ReadBackAgreement,
-} from '../client/invariants.ts';
-import { successStatus } from '../client/requests/operation-requests.ts';
+} from '../verifier-client/invariants.ts';
+import { successStatus } from '../verifier-client/requests/operation-requests.ts';
 import { shown, type ExchangeRef, type ParsedBodies, type ProxyViolation } from './exchange-check.ts';
 
 /** Deploys remembered for their read-back, at most. */

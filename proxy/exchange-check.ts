@@ -18,11 +18,11 @@ import {
   type RequestViolation,
   type Violation,
 } from '../spec/index.ts';
-import type { CheckViolation } from '../client/check-record.ts';
-import { credentialProblem } from '../client/credential-form.ts';
-import { echoedRequestFields } from '../client/invariants.ts';
-import { successStatus } from '../client/requests/operation-requests.ts';
-import { responseSchema } from '../client/requests/spec-schemas.ts';
+import type { CheckViolation } from '../verifier-client/check-record.ts';
+import { credentialProblem } from '../verifier-client/credential-form.ts';
+import { echoedRequestFields } from '../verifier-client/invariants.ts';
+import { successStatus } from '../verifier-client/requests/operation-requests.ts';
+import { responseSchema } from '../verifier-client/requests/spec-schemas.ts';
 
 /** One violation the proxy saw, placed in its exchange. */
 export interface ProxyViolation extends Omit<CheckViolation, 'exchange'> {

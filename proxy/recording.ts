@@ -7,8 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, ftruncateSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { RecordedExchange } from '../client/check-record.ts';
-import { describeServerText, redactedMark, type Redact } from '../client/redaction.ts';
+import type { RecordedExchange } from '../verifier-client/check-record.ts';
+import { describeServerText, redactedMark, type Redact } from '../verifier-client/redaction.ts';
 import { recordedHeaderValue, recordedTarget } from './secrets.ts';
 
 /** The `format` member every recording carries. */

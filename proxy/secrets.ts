@@ -1,6 +1,6 @@
 // The credentials the proxy has seen (bearer tokens, cookie values), each hidden by the contract suite's one redactor in
 // every form it knows, wherever the proxy writes text: violation lines, the control plane, recordings.
-import { createRedactor, type Redact } from '../client/redaction.ts';
+import { createRedactor, type Redact } from '../verifier-client/redaction.ts';
 
 /** Distinct credentials remembered; the oldest are forgotten past it (a redactor costs a few hundred strings). */
 const MAX_REMEMBERED = 32;

@@ -3,7 +3,7 @@
 // group is new and again when its count reaches 10, 100, 1000…. Grouping by place, not by value, is what keeps every
 // kind visible: a server whose every body is invalid JSON makes one group, however many different bodies it sends.
 // Memory is bounded per rule, so a flood of one rule never crowds out another.
-import { terminalSafe } from '../client/terminal-text.ts';
+import { terminalSafe } from '../verifier-client/terminal-text.ts';
 import type { ProxyViolation } from './exchange-check.ts';
 
 /** Groups kept per rule; past it a new place of that rule is only counted in `dropped`, other rules unaffected. */

@@ -1,6 +1,6 @@
 // The one way a command-line entry point reports a usage or environment mistake (one line, exit 2) or its own crash
 // (one line, exit 70): neither may look like exit 1, which means "found a problem".
-import { terminalSafe } from '../client/terminal-text.ts';
+import { terminalSafe } from '../verifier-client/terminal-text.ts';
 import { LOG_PREFIX } from '../mocks/domain/logger.ts';
 
 /** Exit status of a crash of the kit itself: EX_SOFTWARE of sysexits.h, never 1 (a finding) or 2 (a mistake). */

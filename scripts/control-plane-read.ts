@@ -3,11 +3,11 @@
 // with a size cap, and every failure one line naming what to fix.
 // Also the command line they share: `--base-url` and `--timeout`, parsed and checked the same way.
 import type { ParseArgsOptionsConfig } from 'node:util';
-import { createRedactor } from '../client/redaction.ts';
-import { readCappedBody, TooLargeError } from '../client/bounded-read.ts';
+import { createRedactor } from '../verifier-client/redaction.ts';
+import { readCappedBody, TooLargeError } from '../verifier-client/bounded-read.ts';
 import { cliError } from './cli-error.ts';
 import { parseCommandLine, type Parsed } from './command-line.ts';
-import { guardWrites } from '../client/terminal-text.ts';
+import { guardWrites } from '../verifier-client/terminal-text.ts';
 
 /** The environment variable the fake's `--control-token` also reads; a flag would show in `ps`. */
 const controlTokenVariable = 'MOCK_CONTROL_TOKEN';

@@ -3,8 +3,8 @@ import type { Agent, JsonValue } from '../spec/index.ts';
 import { isJsonObject } from '../spec/index.ts';
 import { consoleLogger } from '../mocks/domain/logger.ts';
 import { agentsOfRecording, RecordingError } from '../proxy/recorded-agents.ts';
-import { MAX_CLI_INPUT_BYTES } from '../client/bounded-read.ts';
-import { terminalSafe } from '../client/terminal-text.ts';
+import { MAX_CLI_INPUT_BYTES } from '../verifier-client/bounded-read.ts';
+import { terminalSafe } from '../verifier-client/terminal-text.ts';
 import { createJsonItemStream, feedFile } from '../spec-change/json-item-stream.ts';
 import { cliError } from './cli-error.ts';
 

@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
-import { readCappedFile, TooLargeError } from '../client/bounded-read.ts';
+import { readCappedFile, TooLargeError } from '../verifier-client/bounded-read.ts';
 import { isJsonObject, type JsonObject } from '../spec/index.ts';
 import { checkDocumentShape } from './spec-shape.ts';
 

@@ -5,9 +5,9 @@
 import { execFileSync } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
-import { primaryCreation } from '../../client/requests/linked-operations.ts';
-import { successStatus } from '../../client/requests/operation-requests.ts';
-import { fillPath } from '../../client/requests/path-parameters.ts';
+import { primaryCreation } from '../../verifier-client/requests/linked-operations.ts';
+import { successStatus } from '../../verifier-client/requests/operation-requests.ts';
+import { fillPath } from '../../verifier-client/requests/path-parameters.ts';
 import { numberFlag, parseCommandLine } from '../../scripts/command-line.ts';
 import { freePort, memoryOf, repoRoot, spawnServer, type SpawnedServer } from '../../test/support/spawned-server.ts';
 import { requestBody } from '../servers.ts';

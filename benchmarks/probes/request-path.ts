@@ -13,8 +13,8 @@ import {
   type JsonValue,
   type WithDefaults,
 } from '../../spec/index.ts';
-import { primaryCreation } from '../../client/requests/linked-operations.ts';
-import { fillPath } from '../../client/requests/path-parameters.ts';
+import { primaryCreation } from '../../verifier-client/requests/linked-operations.ts';
+import { fillPath } from '../../verifier-client/requests/path-parameters.ts';
 import { createAuthenticator, mintToken } from '../../mocks/core/request/auth.ts';
 import { answerSync, createMockCore, type MockCore } from '../../mocks/assembly/mock-core.ts';
 import { recordAnswer } from '../../mocks/assembly/answer-recording.ts';

@@ -5,9 +5,9 @@
 // A writing operation's auth checks may therefore write on a broken server: they count against --max-writes and
 // --read-only skips them (and says so).
 import { getOperation, operations, type OperationId } from '../../spec/index.ts';
-import type { AuthVariant } from '../../client/requests/auth-variants.ts';
+import type { AuthVariant } from '../../verifier-client/requests/auth-variants.ts';
 import { defineCheck, type CheckDefinition, type CheckRun } from './check-definition.ts';
-import { validRequest, type CheckRequest } from '../../client/requests/operation-requests.ts';
+import { validRequest, type CheckRequest } from '../../verifier-client/requests/operation-requests.ts';
 
 /** Every way the suite presents bad credentials; `jwt` variants are derived from API_TOKEN and need it to be a JWT. */
 const authVariants: ReadonlyArray<{ id: AuthVariant; title: string; jwt: boolean }> = [

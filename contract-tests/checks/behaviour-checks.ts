@@ -11,12 +11,12 @@ import {
   type JsonValue,
   type OperationId,
 } from '../../spec/index.ts';
-import { boundaryBodies } from '../../client/requests/boundary-values.ts';
+import { boundaryBodies } from '../../verifier-client/requests/boundary-values.ts';
 import { defineCheck, type CheckDefinition, type CheckRun } from './check-definition.ts';
 import { agree, deploy, readBack, readBackPair } from './deploy-read-back.ts';
-import { creations } from '../../client/requests/linked-operations.ts';
-import type { PathValues } from '../../client/requests/path-parameters.ts';
-import { successStatus, validRequest } from '../../client/requests/operation-requests.ts';
+import { creations } from '../../verifier-client/requests/linked-operations.ts';
+import type { PathValues } from '../../verifier-client/requests/path-parameters.ts';
+import { successStatus, validRequest } from '../../verifier-client/requests/operation-requests.ts';
 import { expectSuccess, unknownValues } from './expect-success.ts';
 import {
   propertiesOf,
@@ -24,7 +24,7 @@ import {
   requestSchema,
   resolveSchema,
   responseSchema,
-} from '../../client/requests/spec-schemas.ts';
+} from '../../verifier-client/requests/spec-schemas.ts';
 
 /** Deploys in a row for the agentId uniqueness check, and task submissions per agent for the taskId one. */
 const uniqueDeploys = 5;

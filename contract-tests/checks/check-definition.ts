@@ -1,10 +1,10 @@
 // One named check, defined once next to its code: what it is (id, family, operation, title), what it may send (the
 // plan reads this), and the body that runs it. Pure data and types: no vitest here, so the CLI can plan from it.
 import type { OperationId } from '../../spec/index.ts';
-import type { AuthVariant } from '../../client/requests/auth-variants.ts';
-import type { CheckName, CheckRecord, CheckViolation } from '../../client/check-record.ts';
-import type { OutgoingRequest, SentExchange } from '../../client/http-exchange.ts';
-import type { PathValues } from '../../client/requests/path-parameters.ts';
+import type { AuthVariant } from '../../verifier-client/requests/auth-variants.ts';
+import type { CheckName, CheckRecord, CheckViolation } from '../../verifier-client/check-record.ts';
+import type { OutgoingRequest, SentExchange } from '../../verifier-client/http-exchange.ts';
+import type { PathValues } from '../../verifier-client/requests/path-parameters.ts';
 import type { RunOptions } from '../run-options.ts';
 
 /** What a check body can do. */
@@ -23,7 +23,7 @@ export interface CheckRun {
   ): void;
   /**
    * Valid values of the operation's path parameters, from the family's fixtures: created once per family through the
-   * spec's links (client/requests/path-parameters.ts), or API_AGENT_ID under --read-only.
+   * spec's links (verifier-client/requests/path-parameters.ts), or API_AGENT_ID under --read-only.
    */
   pathValues(operationId: OperationId): Promise<PathValues>;
   /** The check's record (generated checks add their details to it). */

@@ -2,9 +2,9 @@
 // conforming body. (Every response of every other check is checked the same way; these make sure each success is seen.)
 import { operations, type OperationId } from '../../spec/index.ts';
 import { defineCheck, type CheckDefinition } from './check-definition.ts';
-import { successStatus, validRequest } from '../../client/requests/operation-requests.ts';
+import { successStatus, validRequest } from '../../verifier-client/requests/operation-requests.ts';
 import { expectSuccess } from './expect-success.ts';
-import { acceptedWrites } from '../../client/requests/linked-operations.ts';
+import { acceptedWrites } from '../../verifier-client/requests/linked-operations.ts';
 
 function conformanceCheck(operationId: OperationId): CheckDefinition {
   const operation = operations.get(operationId);

@@ -1,10 +1,10 @@
 // Every accepted deploy is read back: deploys a body, retrieves the agent it created and compares it, field by field,
 // with what was sent (or the documented default) and what the deploy answered. Shared by behaviour and generated checks.
 import { getAtPointer, isJsonObject, type JsonObject, type JsonValue, type RuleOrigin } from '../../spec/index.ts';
-import { answerAgreements, readBackAgreements, reportCovers } from '../../client/invariants.ts';
-import { primaryCreation } from '../../client/requests/linked-operations.ts';
+import { answerAgreements, readBackAgreements, reportCovers } from '../../verifier-client/invariants.ts';
+import { primaryCreation } from '../../verifier-client/requests/linked-operations.ts';
 import type { CheckRun } from './check-definition.ts';
-import { successStatus, validRequest } from '../../client/requests/operation-requests.ts';
+import { successStatus, validRequest } from '../../verifier-client/requests/operation-requests.ts';
 import { expectSuccess } from './expect-success.ts';
 
 /** The write the links name as the first creator (the deploy), what it creates, and the GET that reads it back. */
@@ -162,7 +162,7 @@ export function agree(run: CheckRun, agent: JsonObject, index: number, agreement
 
 /**
  * What the retrieved agent must agree with: every request field (sent, or its documented default) and the deploy's
- * answer, as client/invariants.ts derives them from the link's `x-echoes` for every tool that judges a read-back.
+ * answer, as verifier-client/invariants.ts derives them from the link's `x-echoes` for every tool that judges a read-back.
  * @example agree(run, agent, index, deployAgreements(sent, answer));
  */
 export function deployAgreements(sent: JsonObject, answer: JsonObject, answerExchange?: number): Agreement[] {

@@ -1,8 +1,8 @@
 // The one rule for the answer to a valid request (the operation's documented success status), and the path values no
 // creation returned that checks aim requests at when nothing may be written.
 import { getOperation, type OperationId, type RuleOrigin } from '../../spec/index.ts';
-import { successStatus } from '../../client/requests/operation-requests.ts';
-import type { PathValues } from '../../client/requests/path-parameters.ts';
+import { successStatus } from '../../verifier-client/requests/operation-requests.ts';
+import type { PathValues } from '../../verifier-client/requests/path-parameters.ts';
 import type { CheckRun } from './check-definition.ts';
 
 /**

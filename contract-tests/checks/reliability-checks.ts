@@ -2,11 +2,11 @@
 // 5xx to a valid request is always a failure (even a documented 500), and repeating is what catches a server that
 // fails only some of the time. Reads repeat more than writes, which count against --max-writes.
 import { isJsonObject, operations, type OperationId } from '../../spec/index.ts';
-import { acceptedWrites } from '../../client/requests/linked-operations.ts';
+import { acceptedWrites } from '../../verifier-client/requests/linked-operations.ts';
 import { defineCheck, type CheckDefinition } from './check-definition.ts';
-import { takesBody, validRequest } from '../../client/requests/operation-requests.ts';
+import { takesBody, validRequest } from '../../verifier-client/requests/operation-requests.ts';
 import { expectSuccess } from './expect-success.ts';
-import { requestExamples } from '../../client/requests/spec-schemas.ts';
+import { requestExamples } from '../../verifier-client/requests/spec-schemas.ts';
 
 /** How often each kind of request is repeated. */
 const repeats = { read: 40, write: 8 } as const;

@@ -1,21 +1,26 @@
 // Request validation: each invalid request derived from the schemas (missing required fields, enums, bounds, every
 // field as every other JSON type, malformed JSON, wrong media types), each over-long path parameter and each broken
-// query, header or cookie parameter (client/requests/query-parameters.ts, header-parameters.ts) is rejected with its
+// query, header or cookie parameter (verifier-client/requests/query-parameters.ts, header-parameters.ts) is rejected with its
 // documented 4xx problem, never 2xx or 5xx; a parameter on its bounds is accepted.
 import { getOperation, operations, parameterSchemaPointer, ruleOrigin, type OperationId } from '../../spec/index.ts';
 import { defineCheck, type CheckDefinition } from './check-definition.ts';
 import { expectRejection } from './expect-rejection.ts';
 import { expectSuccess, unknownValues } from './expect-success.ts';
-import { invalidRequests } from '../../client/requests/invalid-requests.ts';
-import { headerBoundaries, headerBreaks, type HeaderCase } from '../../client/requests/header-parameters.ts';
-import { takesBody, validRequest, withQuery, type CheckRequest } from '../../client/requests/operation-requests.ts';
+import { invalidRequests } from '../../verifier-client/requests/invalid-requests.ts';
+import { headerBoundaries, headerBreaks, type HeaderCase } from '../../verifier-client/requests/header-parameters.ts';
+import {
+  takesBody,
+  validRequest,
+  withQuery,
+  type CheckRequest,
+} from '../../verifier-client/requests/operation-requests.ts';
 import {
   queryBoundaries,
   queryBreaks,
   type QueryBoundary,
   type QueryBreak,
-} from '../../client/requests/query-parameters.ts';
-import { resolveSchema } from '../../client/requests/spec-schemas.ts';
+} from '../../verifier-client/requests/query-parameters.ts';
+import { resolveSchema } from '../../verifier-client/requests/spec-schemas.ts';
 
 function bodyChecks(operationId: OperationId): CheckDefinition[] {
   if (!takesBody(operationId)) return [];

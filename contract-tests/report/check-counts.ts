@@ -2,7 +2,7 @@
 // from the plan itself so the prose cannot drift: `npm run generate` writes them into the page (tools/generated-docs.ts).
 import { operations } from '../../spec/index.ts';
 import { generatedProperties, namedChecks, planRun } from '../check-plan.ts';
-import type { CheckName } from '../../client/check-record.ts';
+import type { CheckName } from '../../verifier-client/check-record.ts';
 import { defaultRunOptions } from '../run-options.ts';
 
 const families: CheckName[] = ['conformance', 'auth', 'request-validation', 'behaviour', 'reliability', 'generated'];

@@ -2,13 +2,13 @@
 // and the console text that fits one screen: a diagnosis when all answers share a cause, each distinct violation once
 // with a count, then the per-operation summary and the verdict.
 import { openapiDocument, isJsonObject, operations } from '../../spec/index.ts';
-import { diagnose } from '../../client/answer-diagnosis.ts';
-import type { CheckName, CheckRecord } from '../../client/check-record.ts';
-import { formatExchange, formatViolation } from '../../client/failure-text.ts';
+import { diagnose } from '../../verifier-client/answer-diagnosis.ts';
+import type { CheckName, CheckRecord } from '../../verifier-client/check-record.ts';
+import { formatExchange, formatViolation } from '../../verifier-client/failure-text.ts';
 import type { RunOptions } from '../run-options.ts';
 import type { RunPlan } from '../check-plan.ts';
 import { statusCoverage, type StatusCoverage } from './status-coverage.ts';
-import { groupViolations, type ViolationGroup } from '../../client/violation-groups.ts';
+import { groupViolations, type ViolationGroup } from '../../verifier-client/violation-groups.ts';
 
 /**
  * A part of the report another module adds (e.g. status coverage): lines printed after the failures, before the

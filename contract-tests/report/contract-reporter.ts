@@ -2,12 +2,12 @@
 // --json, --junit and --summary.
 import { appendFileSync, writeFileSync } from 'node:fs';
 import type { Reporter, SerializedError, TestModule } from 'vitest/node';
-import type { CheckRecord } from '../../client/check-record.ts';
+import type { CheckRecord } from '../../verifier-client/check-record.ts';
 import { buildReport, formatConsoleReport, type ContractReport, type ReportSection } from './contract-report.ts';
 import { formatJobSummary } from './job-summary.ts';
 import { formatJUnit } from './junit-report.ts';
 import type { RunPlan } from '../check-plan.ts';
-import type { Redact } from '../../client/redaction.ts';
+import type { Redact } from '../../verifier-client/redaction.ts';
 import type { RunOptions } from '../run-options.ts';
 
 export interface ContractReporterOptions {

@@ -4,9 +4,9 @@
 // text and the token is not in it in any form: escaping first would split a token's writings (`-` becomes `\-`) where
 // the redactor could no longer find them.
 import { operations } from '../../spec/index.ts';
-import type { CheckName, CheckRecord } from '../../client/check-record.ts';
-import { markdownText } from '../../client/markdown-text.ts';
-import type { Redact } from '../../client/redaction.ts';
+import type { CheckName, CheckRecord } from '../../verifier-client/check-record.ts';
+import { markdownText } from '../../verifier-client/markdown-text.ts';
+import type { Redact } from '../../verifier-client/redaction.ts';
 import type { ContractReport } from './contract-report.ts';
 
 /** Text for the page: redacted, then escaped and cut. */

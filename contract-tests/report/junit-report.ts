@@ -1,9 +1,9 @@
-// The JUnit XML of a run, for CI (written by client/junit-xml.ts): one suite named after the kit, one testcase per check with its operation as the
+// The JUnit XML of a run, for CI (written by verifier-client/junit-xml.ts): one suite named after the kit, one testcase per check with its operation as the
 // classname (CI groups by it), a one-line failure message (the first violation) and the full explanation in the body.
-import type { CheckRecord } from '../../client/check-record.ts';
+import type { CheckRecord } from '../../verifier-client/check-record.ts';
 import type { ContractReport, ReportSection } from './contract-report.ts';
-import { formatFailure } from '../../client/failure-text.ts';
-import { formatJUnitXml, type JUnitCase } from '../../client/junit-xml.ts';
+import { formatFailure } from '../../verifier-client/failure-text.ts';
+import { formatJUnitXml, type JUnitCase } from '../../verifier-client/junit-xml.ts';
 
 /** The suite name CI shows. */
 export const junitSuiteName = 'agent-registry-kit contract';

@@ -1,7 +1,7 @@
 // Status coverage of a contract run: which documented (operation, status) pairs the live server was seen to answer,
 // which it was never provoked into, and which undocumented statuses it answered; derived from spec/, never from mocks/.
 import { operations } from '../../spec/index.ts';
-import type { CheckRecord } from '../../client/check-record.ts';
+import type { CheckRecord } from '../../verifier-client/check-record.ts';
 
 /** One (operation, status) pair and how many responses of the run had it. */
 interface StatusCount {

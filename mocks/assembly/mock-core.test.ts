@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { primaryCreation } from '../../client/requests/linked-operations.ts';
-import { fillPath } from '../../client/requests/path-parameters.ts';
+import { primaryCreation } from '../../verifier-client/requests/linked-operations.ts';
+import { fillPath } from '../../verifier-client/requests/path-parameters.ts';
 import { checkResponse, getAtPointer, getOperation, type JsonValue } from '../../spec/index.ts';
 import { mintToken } from '../core/request/auth.ts';
 import { answerSync, createMockCore, type MockCore } from './mock-core.ts';

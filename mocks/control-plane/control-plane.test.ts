@@ -379,8 +379,8 @@ describe('Prefer answers every documented status and example of every operation 
       '../../spec/index.ts'
     );
     const { documentedExamples } = await import('../core/documented-response.ts');
-    const { fillPath, findPathValues } = await import('../../client/requests/path-parameters.ts');
-    const { primaryCreation } = await import('../../client/requests/linked-operations.ts');
+    const { fillPath, findPathValues } = await import('../../verifier-client/requests/path-parameters.ts');
+    const { primaryCreation } = await import('../../verifier-client/requests/linked-operations.ts');
     const firstExample = (operationId: OperationId): unknown => {
       const pointer = operations.get(operationId)?.requestSchemaPointer;
       const examples = pointer ? getAtPointer(openapiDocument, pointer.replace(/\/schema$/, '/examples')) : undefined;

@@ -8,7 +8,7 @@ import type { Reporter } from 'vitest/node';
 import { cliError, crashed, runCommand } from '../cli-error.ts';
 import { parseCommandLine } from '../command-line.ts';
 import { requirePeers } from '../optional-peers.ts';
-import { guardWrites } from '../../client/terminal-text.ts';
+import { guardWrites } from '../../verifier-client/terminal-text.ts';
 import {
   defaultMaxWrites,
   generatedProperties,
@@ -19,8 +19,8 @@ import {
 } from '../../contract-tests/check-plan.ts';
 import type { ContractReport } from '../../contract-tests/report/contract-report.ts';
 import { ContractReporter } from '../../contract-tests/report/contract-reporter.ts';
-import { acceptedWrites } from '../../client/requests/linked-operations.ts';
-import { createRedactor, type Redact } from '../../client/redaction.ts';
+import { acceptedWrites } from '../../verifier-client/requests/linked-operations.ts';
+import { createRedactor, type Redact } from '../../verifier-client/redaction.ts';
 import {
   defaultRunOptions,
   normalizeToken,
@@ -318,7 +318,7 @@ export async function main(args: string[]): Promise<void> {
     .map((file) => resolve(file));
   if (setupFiles.length === 0) await probe(options, redact);
 
-  // What each generated valid case creates comes from the links (client/requests/linked-operations.ts), not from its id.
+  // What each generated valid case creates comes from the links (verifier-client/requests/linked-operations.ts), not from its id.
   const generatedWrites = (kind: 'deploys' | 'executes'): number =>
     generatedProperties
       .filter((property) => property.valid)

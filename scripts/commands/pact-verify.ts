@@ -1,12 +1,12 @@
 // `agent-registry-kit pact verify --pact FILE`: every interaction of a pact checked against spec/openapi.yaml with the
 // spec's own request and response checkers; one screen, exit 1 on an incompatibility, --json and --junit for CI.
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { MAX_CLI_INPUT_BYTES, readCappedFile } from '../../client/bounded-read.ts';
-import { guardWrites } from '../../client/terminal-text.ts';
+import { MAX_CLI_INPUT_BYTES, readCappedFile } from '../../verifier-client/bounded-read.ts';
+import { guardWrites } from '../../verifier-client/terminal-text.ts';
 import { PactFileError, parsePact, type Pact } from '../../pact/pact-file.ts';
 import { pactJUnitParts } from '../../pact/pact-junit.ts';
 import { formatPactReport, pactReportJson, verifyPact } from '../../pact/pact-report.ts';
-import type { Redact } from '../../client/redaction.ts';
+import type { Redact } from '../../verifier-client/redaction.ts';
 import { pactRedactor } from '../../pact/pact-secrets.ts';
 import { cliError } from '../cli-error.ts';
 import { parseCommandLine } from '../command-line.ts';

@@ -4,8 +4,8 @@
 import { cliError } from '../cli-error.ts';
 import { numberFlag, parseCommandLine } from '../command-line.ts';
 import { stopWithLauncher } from '../stop-with-launcher.ts';
-import { MAX_CLI_INPUT_BYTES, readCappedFile } from '../../client/bounded-read.ts';
-import { guardWrites } from '../../client/terminal-text.ts';
+import { MAX_CLI_INPUT_BYTES, readCappedFile } from '../../verifier-client/bounded-read.ts';
+import { guardWrites } from '../../verifier-client/terminal-text.ts';
 
 const usage =
   'usage: agent-registry-kit proxy --upstream <url> [--port <n>] [--host <addr>] [--timeout <ms>] [--fail-on-violation] [--record <file>] [--record-limit <n>] [--insecure] [--ca <file.pem>] [--allowed-host <name>]... [--control-token <secret>] [--unsafe-open-control-plane] [--help]';

@@ -2,7 +2,7 @@
 // by flags or environment variables.
 import { enableCompileCache } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
-import { guardWrites } from '../../client/terminal-text.ts';
+import { guardWrites } from '../../verifier-client/terminal-text.ts';
 import { cliError } from '../cli-error.ts';
 import { parseCommandLine } from '../command-line.ts';
 import { requirePeers } from '../optional-peers.ts';

@@ -6,7 +6,7 @@ import { cliError, runCommand } from '../cli-error.ts';
 import { parseCommandLine } from '../command-line.ts';
 import { requirePeers } from '../optional-peers.ts';
 import { fakeBaseUrl, streamControlPlane } from '../control-plane-read.ts';
-import { guardWrites } from '../../client/terminal-text.ts';
+import { guardWrites } from '../../verifier-client/terminal-text.ts';
 import type { JsonObject } from '../../spec/index.ts';
 import { classifyChanges } from '../../spec-change/change-classifier.ts';
 import { buildSpecChangeReport, formatSpecChangeReport } from '../../spec-change/spec-change-report.ts';

@@ -1,7 +1,7 @@
 // Reads the body of a fetch Request or Response with a byte cap, so an endless or oversized body costs at most the cap.
-// The one bounded body reader of the kit: client/ reads answers with it (client/bounded-read.ts, for the CLIs and the
+// The one bounded body reader of the kit: verifier-client/ reads answers with it (verifier-client/bounded-read.ts, for the CLIs and the
 // contract client), the msw handlers read request bodies with it (mocks/adapters/msw/create-handlers.ts). It lives in spec/
-// because that is the one folder both may import (client/ never imports mocks/, mocks/ builds on spec/ alone); like
+// because that is the one folder both may import (verifier-client/ never imports mocks/, mocks/ builds on spec/ alone); like
 // the rest of spec/ it imports nothing, and it uses only web streams, so it runs in Node and in a browser alike. It is
 // not part of spec/index.ts, so not of the package's ./spec entry: the two readers import this file directly.
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runContract, startFakeBackend, fakeToken } from '../contract/contract-runner.ts';
 import { repoRoot, type SpawnedServer } from '../support/spawned-server.ts';
-import { terminalSafe } from '../../client/terminal-text.ts';
+import { terminalSafe } from '../../verifier-client/terminal-text.ts';
 import { coverageAnswer, runCli, startHostileServer, terminalAttack, type HostileServer } from './hostile-server.ts';
 
 // Any C0 control but newline and tab, DEL, or a C1 control.

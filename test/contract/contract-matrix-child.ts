@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { text } from 'node:stream/consumers';
 import { planRun } from '../../contract-tests/check-plan.ts';
-import { createRedactor } from '../../client/redaction.ts';
+import { createRedactor } from '../../verifier-client/redaction.ts';
 import { openSuite, readArgs } from '../../scripts/commands/contract.ts';
 import type { MatrixJob } from './contract-matrix.ts';
 

@@ -3,8 +3,8 @@
 // however many checks found it; a common cause of all answers is named first; the whole fits one screen.
 import { describe, expect, test } from 'vitest';
 import { planRun } from '../../contract-tests/check-plan.ts';
-import type { CheckRecord, CheckViolation, RecordedExchange } from '../../client/check-record.ts';
-import { diagnose } from '../../client/answer-diagnosis.ts';
+import type { CheckRecord, CheckViolation, RecordedExchange } from '../../verifier-client/check-record.ts';
+import { diagnose } from '../../verifier-client/answer-diagnosis.ts';
 import { buildReport, formatConsoleReport, type ReportSection } from '../../contract-tests/report/contract-report.ts';
 import { formatJUnit, junitSuiteName } from '../../contract-tests/report/junit-report.ts';
 import type { RunOptions } from '../../contract-tests/run-options.ts';

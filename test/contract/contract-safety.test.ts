@@ -2,7 +2,7 @@
 // JSON or the JUnit report however the server echoes it back, and --read-only creates nothing even when auth is broken.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { SpawnedServer } from '../support/spawned-server.ts';
-import { requestExamples } from '../../client/requests/spec-schemas.ts';
+import { requestExamples } from '../../verifier-client/requests/spec-schemas.ts';
 import { startBreakingProxy, type Breakage } from './breaking-proxy.ts';
 import { fakeToken, runContract, startFakeBackend } from './contract-runner.ts';
 import { echoForms, startEchoingServer } from './echoing-server.ts';

@@ -1,7 +1,7 @@
 // The tokens the auth checks derive from API_TOKEN each break exactly what they say, and the fake backend (a correct
 // server) refuses every one of them while it accepts the token they come from.
 import { describe, expect, test } from 'vitest';
-import { hostileTokens } from '../../client/requests/hostile-tokens.ts';
+import { hostileTokens } from '../../verifier-client/requests/hostile-tokens.ts';
 import { createAuthenticator, DEFAULT_JWT_SECRET, mintToken } from '../../mocks/core/request/auth.ts';
 
 const token = await mintToken({ sub: 'alice' });

@@ -1,7 +1,7 @@
 // The read-only guard counts the independent reasons a correct server has to refuse a POST, and stops those with one.
 import { describe, expect, test } from 'vitest';
 import { assertReadOnlySafe, guardsOf, type GuardedRequest } from '../../contract-tests/read-only-guard.ts';
-import { requestExamples } from '../../client/requests/spec-schemas.ts';
+import { requestExamples } from '../../verifier-client/requests/spec-schemas.ts';
 
 const known = 'agt_existing';
 const deployExample = JSON.stringify(requestExamples('deployAgent')[0]);

@@ -2,7 +2,7 @@
 // statuses apart, and the same figures in the console lines, the report and JUnit properties.
 import { describe, expect, test } from 'vitest';
 import { planRun } from '../../contract-tests/check-plan.ts';
-import type { CheckRecord, RecordedExchange } from '../../client/check-record.ts';
+import type { CheckRecord, RecordedExchange } from '../../verifier-client/check-record.ts';
 import { buildReport, formatConsoleReport } from '../../contract-tests/report/contract-report.ts';
 import { formatJUnit } from '../../contract-tests/report/junit-report.ts';
 import { statusCoverage, statusCoverageLines } from '../../contract-tests/report/status-coverage.ts';

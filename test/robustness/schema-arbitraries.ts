@@ -1,8 +1,8 @@
 // Request bodies for the fuzz test: valid and rule-breaking ones from the contract suite's schema-driven arbitraries (read
 // from the spec, never restated), plus the byte-level damage a schema cannot describe (cut text, bad UTF-8, deep nesting).
 import fc from 'fast-check';
-import { invalidBodies, validBodies } from '../../client/requests/schema-arbitraries.ts';
-import { requestSchema } from '../../client/requests/spec-schemas.ts';
+import { invalidBodies, validBodies } from '../../verifier-client/requests/schema-arbitraries.ts';
+import { requestSchema } from '../../verifier-client/requests/spec-schemas.ts';
 import { isJsonObject, type BodyOperationId, type JsonObject, type JsonValue } from '../../spec/index.ts';
 
 /** What was done to a valid body, so a failing case explains itself. */

@@ -1,7 +1,7 @@
 // What the broken servers of the self-check (../broken-servers.ts) are made of: the operation and agent a proxied
 // request addresses, read through the spec as the proxy finds them, edits of a JSON body, a problem answer, a JWT's
 // parts, and the shape of one broken server.
-import { primaryCreation } from '../../../client/requests/linked-operations.ts';
+import { primaryCreation } from '../../../verifier-client/requests/linked-operations.ts';
 import { matchOperation, openapiDocument, type OperationId } from '../../../spec/index.ts';
 import type { Breakage, ProxiedRequest, ProxiedResponse } from '../breaking-proxy.ts';
 

@@ -1,4 +1,4 @@
-// The agreements client/invariants.ts derives from the deploy's link (`x-echoes`): what the read-back and the deploy's
+// The agreements verifier-client/invariants.ts derives from the deploy's link (`x-echoes`): what the read-back and the deploy's
 // own answer must hold, so that a field both sent and answered is compared in both exchanges.
 import { describe, expect, it } from 'vitest';
 import { answerAgreements, readBackAgreements } from './invariants.ts';
