@@ -149,6 +149,7 @@ export const controlPlaneDocument: JsonObject = {
             "schema": {
               "type": "integer",
               "minimum": 0,
+              "maximum": 9007199254740991,
               "default": 0
             }
           },
@@ -633,7 +634,8 @@ export const controlPlaneDocument: JsonObject = {
             "in": "query",
             "schema": {
               "type": "integer",
-              "minimum": 0
+              "minimum": 0,
+              "maximum": 9007199254740991
             }
           }
         ],
@@ -706,6 +708,7 @@ export const controlPlaneDocument: JsonObject = {
             "schema": {
               "type": "integer",
               "minimum": 0,
+              "maximum": 9007199254740991,
               "default": 0
             }
           }
@@ -755,6 +758,7 @@ export const controlPlaneDocument: JsonObject = {
             "schema": {
               "type": "integer",
               "minimum": 0,
+              "maximum": 9007199254740991,
               "default": 0
             }
           }
@@ -844,9 +848,7 @@ export const controlPlaneDocument: JsonObject = {
             "in": "query",
             "required": true,
             "schema": {
-              "type": "string",
-              "minLength": 1,
-              "maxLength": 256
+              "$ref": "#/components/schemas/PactParticipant"
             }
           },
           {
@@ -854,9 +856,7 @@ export const controlPlaneDocument: JsonObject = {
             "in": "query",
             "required": true,
             "schema": {
-              "type": "string",
-              "minLength": 1,
-              "maxLength": 256
+              "$ref": "#/components/schemas/PactParticipant"
             }
           },
           {
@@ -1488,6 +1488,13 @@ export const controlPlaneDocument: JsonObject = {
       }
     },
     "schemas": {
+      "PactParticipant": {
+        "description": "A pact's consumer or provider name. It ends up in the pact's file name and in reports, so it holds no control character.",
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 256,
+        "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]+$"
+      },
       "SessionId": {
         "type": "string",
         "pattern": "^[A-Za-z0-9._~-]{1,64}$",

@@ -31,6 +31,34 @@ describe("queries of the control plane, read with its document by the spec's par
       { ok: false, paths: ['/query/operation'] },
     ],
     ['a required parameter missing', ['mockListRequests', ''], { ok: false, paths: ['/query/operation'] }],
+    // A seq or an offset past what a number holds exactly (1e20, 1e400: Infinity) would be compared as a float.
+    ['an offset past the exact integers', ['mockListAgents', 'offset=1e20'], { ok: false, paths: ['/query/offset'] }],
+    [
+      'a seq past the exact integers',
+      ['mockListRequests', 'operation=deployAgent&after=1e400'],
+      { ok: false, paths: ['/query/after'] },
+    ],
+    [
+      'the largest exact seq',
+      ['mockListRequests', 'operation=deployAgent&after=9007199254740991'],
+      { ok: true, value: { operation: 'deployAgent', after: 9007199254740991 } },
+    ],
+    // A pact's participant names end up in a file name and a report: no control characters.
+    [
+      'a pact consumer holding a control character',
+      ['mockGetPact', 'consumer=%00&provider=registry'],
+      { ok: false, paths: ['/query/consumer'] },
+    ],
+    [
+      'a pact provider holding a control character',
+      ['mockGetPact', 'consumer=web&provider=a%1Bb'],
+      { ok: false, paths: ['/query/provider'] },
+    ],
+    [
+      'pact participants in any script',
+      ['mockGetPact', 'consumer=%E7%BD%91&provider=registry'],
+      { ok: true, value: { consumer: '网', provider: 'registry', version: 4 } },
+    ],
   ] as const)('%s', (_name, [operationId, query], want) => {
     const result = operation(operationId).readParameters({ query });
     if (want.ok) expect(result.ok && result.value.query).toEqual(want.value);

@@ -456,6 +456,8 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A pact's consumer or provider name. It ends up in the pact's file name and in reports, so it holds no control character. */
+        PactParticipant: string;
         /** @description 1 to 64 characters of A-Z, a-z, 0-9 and `. _ ~ -`; any other id is a 400. */
         SessionId: string;
         /**
@@ -1148,8 +1150,8 @@ export interface operations {
     mockGetPact: {
         parameters: {
             query: {
-                consumer: string;
-                provider: string;
+                consumer: components["schemas"]["PactParticipant"];
+                provider: components["schemas"]["PactParticipant"];
                 version?: 3 | 4;
             };
             header?: never;

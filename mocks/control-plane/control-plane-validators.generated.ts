@@ -72,7 +72,7 @@ validate0.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const v1 = validate2;
 const schema3 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1agents/get/parameters/1/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1agents/get/parameters/1/schema"};
-const schema4 = {"type":"integer","minimum":0,"default":0};
+const schema4 = {"type":"integer","minimum":0,"maximum":9007199254740991,"default":0};
 
 function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1agents/get/parameters/1/schema" */;
@@ -96,13 +96,23 @@ vErrors.push(err0);
 errors++;
 }
 if(typeof data == "number"){
-if(data < 0 || isNaN(data)){
-const err1 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1agents/get/parameters/1/schema/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data > 9007199254740991 || isNaN(data)){
+const err1 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1agents/get/parameters/1/schema/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err1];
 }
 else {
 vErrors.push(err1);
+}
+errors++;
+}
+if(data < 0 || isNaN(data)){
+const err2 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1agents/get/parameters/1/schema/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
 }
 errors++;
 }
@@ -666,7 +676,7 @@ validate14.evaluated = {"props":{"seconds":true},"dynamicProps":false,"dynamicIt
 
 const v12 = validate15;
 const schema26 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1journal/get/parameters/0/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1journal/get/parameters/0/schema"};
-const schema27 = {"type":"integer","minimum":0};
+const schema27 = {"type":"integer","minimum":0,"maximum":9007199254740991};
 
 function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1journal/get/parameters/0/schema" */;
@@ -690,13 +700,23 @@ vErrors.push(err0);
 errors++;
 }
 if(typeof data == "number"){
-if(data < 0 || isNaN(data)){
-const err1 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1journal/get/parameters/0/schema/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data > 9007199254740991 || isNaN(data)){
+const err1 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1journal/get/parameters/0/schema/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err1];
 }
 else {
 vErrors.push(err1);
+}
+errors++;
+}
+if(data < 0 || isNaN(data)){
+const err2 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1journal/get/parameters/0/schema/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
 }
 errors++;
 }
@@ -708,7 +728,7 @@ validate15.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const v13 = validate16;
 const schema28 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1journal~1events/get/parameters/0/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1journal~1events/get/parameters/0/schema"};
-const schema29 = {"type":"integer","minimum":0,"default":0};
+const schema29 = {"type":"integer","minimum":0,"maximum":9007199254740991,"default":0};
 
 function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1journal~1events/get/parameters/0/schema" */;
@@ -732,13 +752,23 @@ vErrors.push(err0);
 errors++;
 }
 if(typeof data == "number"){
-if(data < 0 || isNaN(data)){
-const err1 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1journal~1events/get/parameters/0/schema/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data > 9007199254740991 || isNaN(data)){
+const err1 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1journal~1events/get/parameters/0/schema/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err1];
 }
 else {
 vErrors.push(err1);
+}
+errors++;
+}
+if(data < 0 || isNaN(data)){
+const err2 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1journal~1events/get/parameters/0/schema/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
 }
 errors++;
 }
@@ -792,7 +822,7 @@ validate17.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const v15 = validate18;
 const schema32 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1requests/get/parameters/1/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1requests/get/parameters/1/schema"};
-const schema33 = {"type":"integer","minimum":0,"default":0};
+const schema33 = {"type":"integer","minimum":0,"maximum":9007199254740991,"default":0};
 
 function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1requests/get/parameters/1/schema" */;
@@ -816,13 +846,23 @@ vErrors.push(err0);
 errors++;
 }
 if(typeof data == "number"){
-if(data < 0 || isNaN(data)){
-const err1 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1requests/get/parameters/1/schema/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data > 9007199254740991 || isNaN(data)){
+const err1 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1requests/get/parameters/1/schema/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err1];
 }
 else {
 vErrors.push(err1);
+}
+errors++;
+}
+if(data < 0 || isNaN(data)){
+const err2 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1requests/get/parameters/1/schema/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
 }
 errors++;
 }
@@ -834,7 +874,8 @@ validate18.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const v16 = validate19;
 const schema34 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1pact/get/parameters/0/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1pact/get/parameters/0/schema"};
-const schema35 = {"type":"string","minLength":1,"maxLength":256};
+const schema35 = {"description":"A pact's consumer or provider name. It ends up in the pact's file name and in reports, so it holds no control character.","type":"string","minLength":1,"maxLength":256,"pattern":"^[^\\u0000-\\u001F\\u007F-\\u009F]+$"};
+const pattern0 = new RegExp("^[^\\u0000-\\u001F\\u007F-\\u009F]+$", "u");
 
 function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1pact/get/parameters/0/schema" */;
@@ -868,14 +909,24 @@ vErrors.push(err1);
 }
 errors++;
 }
-}
-else {
-const err2 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1pact/get/parameters/0/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern0.test(data)){
+const err2 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1pact/get/parameters/0/schema/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]+$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F-\\u009F]+$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
 }
 else {
 vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1pact/get/parameters/0/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
 }
 errors++;
 }
@@ -886,7 +937,6 @@ validate19.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const v17 = validate20;
 const schema36 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1pact/get/parameters/1/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1pact/get/parameters/1/schema"};
-const schema37 = {"type":"string","minLength":1,"maxLength":256};
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1pact/get/parameters/1/schema" */;
@@ -920,14 +970,24 @@ vErrors.push(err1);
 }
 errors++;
 }
-}
-else {
-const err2 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1pact/get/parameters/1/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern0.test(data)){
+const err2 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1pact/get/parameters/1/schema/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F]+$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F-\\u009F]+$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
 }
 else {
 vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1pact/get/parameters/1/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
 }
 errors++;
 }
@@ -1634,7 +1694,7 @@ validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 const v23 = validate26;
 const schema48 = {"$id":"https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1sessions~1%7BsessionId%7D/delete/parameters/0/schema","$ref":"https://agent-registry.kit/control-plane#/paths/~1__mock~1sessions~1%7BsessionId%7D/delete/parameters/0/schema"};
 const schema49 = {"type":"string","pattern":"^[A-Za-z0-9._~-]{1,64}$","description":"1 to 64 characters of A-Z, a-z, 0-9 and `. _ ~ -`; any other id is a 400."};
-const pattern0 = new RegExp("^[A-Za-z0-9._~-]{1,64}$", "u");
+const pattern2 = new RegExp("^[A-Za-z0-9._~-]{1,64}$", "u");
 
 function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-registry.kit/control-plane/parameter/paths/~1__mock~1sessions~1%7BsessionId%7D/delete/parameters/0/schema" */;
@@ -1648,7 +1708,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data === "string"){
-if(!pattern0.test(data)){
+if(!pattern2.test(data)){
 const err0 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1sessions~1%7BsessionId%7D/delete/parameters/0/schema/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._~-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._~-]{1,64}$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -1689,7 +1749,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data === "string"){
-if(!pattern0.test(data)){
+if(!pattern2.test(data)){
 const err0 = {instancePath,schemaPath:"https://agent-registry.kit/control-plane#/paths/~1__mock~1sessions~1%7BsessionId%7D~1reset/post/parameters/0/schema/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._~-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._~-]{1,64}$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
