@@ -77,6 +77,8 @@ interface SideState {
   agents: Map<string, string>;
   /** The latest value of each linked path parameter created on this server (a task's id, say). */
   created: Map<string, string>;
+  /** The same, per agent the creating step named: a path naming an agent and a task takes a task of that agent. */
+  createdOn: Map<string, Map<string, string>>;
   /** Parsed answers by step id, for the invariants. */
   answers: Map<string, { status: number; body: unknown }>;
 }
@@ -133,6 +135,7 @@ export async function runDiff(options: DiffOptions): Promise<DiffResult> {
     posts: 0,
     agents: new Map(),
     created: new Map(),
+    createdOn: new Map(),
     answers: new Map(),
   });
   const states: Record<Side, SideState> = { fake: stateOf(options.fake), real: stateOf(options.real) };
@@ -197,7 +200,8 @@ async function runStep(run: ScriptRun, step: DiffStep): Promise<StepResult> {
     if (!exchange.response) continue;
     const body = parse(exchange.response.body);
     states[side].answers.set(step.id, { status: exchange.response.status, body });
-    if (exchange.response.status >= 200 && exchange.response.status < 300) remember(states[side], step, body);
+    if (exchange.response.status >= 200 && exchange.response.status < 300)
+      remember(states[side], step, body, agents[side] ?? '');
   }
   if (fakeSent.response && realSent.response) {
     result.divergences.push(...compareStep(step, fakeSent.response, realSent.response));
@@ -288,19 +292,24 @@ function mergeInvariants(
   return sharedFailures;
 }
 
-/** The step's path: the agent it names, and every other parameter from what earlier steps created on this server. */
+/**
+ * The step's path: the agent it names, and every other parameter from what earlier steps created on this server, on
+ * that agent where one did (the task an agent ran, not the last task of any agent).
+ */
 function getPath(step: DiffStep, state: SideState, agentId: string): string {
-  const values = Object.fromEntries(state.created);
+  const values = { ...Object.fromEntries(state.created), ...Object.fromEntries(state.createdOn.get(agentId) ?? []) };
   return fillPath(step.operationId, { ...values, [primaryCreation().parameter]: agentId });
 }
 
 /** Keeps what a successful step created, where the spec's links say its answer holds a parameter's value. */
-function remember(state: SideState, step: DiffStep, body: unknown): void {
+function remember(state: SideState, step: DiffStep, body: unknown, agentId: string): void {
   for (const link of linksOf()) {
     if (link.from !== step.operationId) continue;
     const value = valueAt(body, link.field);
     if (typeof value !== 'string') continue;
     state.created.set(link.parameter, value);
+    if (agentId !== '')
+      state.createdOn.set(agentId, (state.createdOn.get(agentId) ?? new Map()).set(link.parameter, value));
     if (link.parameter === primaryCreation().parameter) state.agents.set(step.id, value);
   }
 }
