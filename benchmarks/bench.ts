@@ -18,7 +18,7 @@ import { throughput, throughputTable } from './throughput.ts';
 import { cliError } from '../scripts/cli-error.ts';
 import { canPin } from '../test/support/spawned-server.ts';
 
-/** The first fetch in a process loads undici (~80 ms); pay that before any cold start is timed. */
+/** The first fetch in a process loads undici; pay that before any cold start is timed. */
 async function warmUpFetch(): Promise<void> {
   const server = createServer((_request, response) => response.end('ok'));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

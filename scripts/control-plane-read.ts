@@ -1,6 +1,6 @@
-// How the CLIs that read a running fake (coverage, spec-change) fetch one control-plane document: the base URL checked
-// (no user:password@, which would end up printed), the control token sent from MOCK_CONTROL_TOKEN, the answer read
-// with a size cap, and every failure one line naming what to fix.
+// How the CLIs that read a running fake (coverage, pact export, spec-change) fetch one control-plane document: the base
+// URL checked (no user:password@, which would end up printed), the control token sent from MOCK_CONTROL_TOKEN, the
+// answer read with a size cap, and every failure one line naming what to fix.
 // Also the command line they share: `--base-url` and `--timeout`, parsed and checked the same way.
 import type { ParseArgsOptionsConfig } from 'node:util';
 import { createRedactor } from '../verifier-client/redaction.ts';

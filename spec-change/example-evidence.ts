@@ -1,35 +1,15 @@
 // The base version's own examples as evidence: every request and response example of every operation, found through
-// the spec's one walk over operations (walkOperations) and its one $ref resolver.
+// the spec's one walk over operations (walkOperations) and its one reader of a media type's examples (mediaExamples).
 import {
   escapePointerToken,
-  getAtPointer,
   isJsonObject,
+  mediaExamples,
   resolveRef,
   walkOperations,
   type JsonObject,
   type JsonValue,
 } from '../spec/index.ts';
 import type { Evidence } from './traffic-replay.ts';
-
-function exampleValues(
-  document: JsonObject,
-  media: JsonObject,
-  pointer: string,
-): Array<{ value: JsonValue; where: string }> {
-  const found: Array<{ value: JsonValue; where: string }> = [];
-  if (media.example !== undefined) found.push({ value: media.example, where: `${pointer}/example` });
-  if (isJsonObject(media.examples))
-    for (const [name, raw] of Object.entries(media.examples)) {
-      let where = `${pointer}/examples/${escapePointerToken(name)}`;
-      let example: JsonValue | undefined = raw;
-      if (isJsonObject(example) && typeof example.$ref === 'string') {
-        where = example.$ref.replace(/^#/, '');
-        example = getAtPointer(document, where);
-      }
-      if (isJsonObject(example) && example.value !== undefined) found.push({ value: example.value, where });
-    }
-  return found;
-}
 
 /** A request body or response, its `$ref`s followed; undefined when it is not an object or its `$ref` leads nowhere. */
 function resolved(document: JsonObject, node: JsonValue | undefined): JsonObject | undefined {
@@ -52,10 +32,10 @@ export function examplesOf(document: JsonObject): Evidence[] {
     const content = body && isJsonObject(body.content) ? body.content : {};
     for (const [mediaType, media] of Object.entries(content)) {
       if (!isJsonObject(media)) continue;
-      for (const { value, where } of exampleValues(
-        document,
+      for (const { value, pointer: where } of mediaExamples(
         media,
         `${pointer}/requestBody/content/${escapePointerToken(mediaType)}`,
+        document,
       ))
         evidence.push({
           source: 'example',
@@ -71,10 +51,10 @@ export function examplesOf(document: JsonObject): Evidence[] {
       const responseContent = isJsonObject(response.content) ? response.content : {};
       for (const [mediaType, media] of Object.entries(responseContent)) {
         if (!isJsonObject(media)) continue;
-        for (const { value, where } of exampleValues(
-          document,
+        for (const { value, pointer: where } of mediaExamples(
           media,
           `${pointer}/responses/${status}/content/${escapePointerToken(mediaType)}`,
+          document,
         ))
           evidence.push({
             source: 'example',

@@ -1,5 +1,6 @@
-// Following local `$ref`s inside spec/openapi.yaml (or another OpenAPI document): the one resolver every reader uses.
-import { getAtPointer, isJsonObject, type JsonObject, type JsonValue } from './json-pointer.ts';
+// Following local `$ref`s inside spec/openapi.yaml (or another OpenAPI document): the one resolver every reader uses,
+// and the examples of a media type read through it.
+import { escapePointerToken, getAtPointer, isJsonObject, type JsonObject, type JsonValue } from './json-pointer.ts';
 import { openapiDocument } from './openapi-document.generated.ts';
 
 /**
@@ -35,4 +36,38 @@ export function resolvedAt(pointer: string): { node: JsonObject; pointer: string
  */
 export function resolveValue(node: JsonValue | undefined): JsonValue | undefined {
   return isJsonObject(node) ? resolveRef(node, '').node : node;
+}
+
+/** One example of a media type object: its name (none for the lone `example`), its value, and where the value is. */
+export interface MediaExample {
+  name: string | undefined;
+  value: JsonValue;
+  /** `<media>/example`, `<media>/examples/<name>`, or the pointer a `$ref` led to. */
+  pointer: string;
+}
+
+/**
+ * The examples of the media type object `media` at `pointer`, in document order: its `example`, then each of its
+ * `examples` with `$ref`s followed in `document`. One without a value, or whose `$ref` leads nowhere, is left out.
+ * @example mediaExamples(media, '/paths/~1v1~1agents~1deploy/post/requestBody/content/application~1json')[0]?.name
+ */
+export function mediaExamples(
+  media: JsonObject,
+  pointer: string,
+  document: JsonObject = openapiDocument,
+): MediaExample[] {
+  const found: MediaExample[] = [];
+  if (media.example !== undefined) found.push({ name: undefined, value: media.example, pointer: `${pointer}/example` });
+  if (!isJsonObject(media.examples)) return found;
+  for (const [name, raw] of Object.entries(media.examples)) {
+    if (!isJsonObject(raw)) continue;
+    let example: { node: JsonObject; pointer: string };
+    try {
+      example = resolveRef(raw, `${pointer}/examples/${escapePointerToken(name)}`, document);
+    } catch {
+      continue;
+    }
+    if (example.node.value !== undefined) found.push({ name, value: example.node.value, pointer: example.pointer });
+  }
+  return found;
 }

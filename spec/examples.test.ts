@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openapiDocument } from './openapi-document.generated.ts';
 import { getAtPointer, isJsonObject, toPointer, type JsonObject } from './json-pointer.ts';
-import { resolveRef } from './document-refs.ts';
+import { mediaExamples, resolveRef } from './document-refs.ts';
 import { operations } from './operations.ts';
 import { getSchemaValidator } from './validators/schema-compiler.ts';
 import { checkResponse } from './validators/response-checker.ts';
@@ -99,5 +99,46 @@ describe('examples', () => {
     for (const name of Object.keys(isJsonObject(components) ? components : {})) {
       expect(used.has(`#${toPointer(['components', 'examples', name])}`), name).toBe(true);
     }
+  });
+});
+
+describe('mediaExamples', () => {
+  const document: JsonObject = {
+    components: { examples: { Shared: { value: { from: 'shared' } }, Empty: { summary: 'no value' } } },
+  };
+
+  it('gives the lone example, then the named ones in order, following $refs to where the value is', () => {
+    const media = {
+      example: 1,
+      examples: {
+        'a/b': { value: 2 },
+        shared: { $ref: '#/components/examples/Shared' },
+      },
+    };
+    expect(mediaExamples(media, '/m', document)).toEqual([
+      { name: undefined, value: 1, pointer: '/m/example' },
+      { name: 'a/b', value: 2, pointer: '/m/examples/a~1b' },
+      { name: 'shared', value: { from: 'shared' }, pointer: '/components/examples/Shared' },
+    ]);
+  });
+
+  it('leaves out an example without a value and one whose $ref leads nowhere, without throwing', () => {
+    const media = {
+      examples: {
+        empty: { $ref: '#/components/examples/Empty' },
+        gone: { $ref: '#/components/examples/Gone' },
+        text: 'not an example object',
+        kept: { value: null },
+      },
+    };
+    expect(mediaExamples(media, '/m', document)).toEqual([{ name: 'kept', value: null, pointer: '/m/examples/kept' }]);
+  });
+
+  it("reads the spec's own examples by default", () => {
+    const pointer = '/components/responses/AgentNotFound/content/application~1problem+json';
+    const media = getAtPointer(openapiDocument, pointer);
+    const found = isJsonObject(media) ? mediaExamples(media, pointer) : [];
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.every((example) => example.name !== undefined)).toBe(true);
   });
 });

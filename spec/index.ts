@@ -1,7 +1,7 @@
 // The contract, as the rest of the kit imports it: types, the document, validators, the response checker and the assumptions.
 export type * from './types.ts';
 export { openapiDocument } from './openapi-document.generated.ts';
-export { resolveRef, resolvedAt, resolveValue } from './document-refs.ts';
+export { mediaExamples, resolveRef, resolvedAt, resolveValue, type MediaExample } from './document-refs.ts';
 export { mediaTypeOf } from './validators/media-type.ts';
 export { MAX_JSON_DEPTH, nestsDeeperThan } from './validators/json-depth.ts';
 export { agentCategories, agentModels, agentStatuses, taskPriorities, taskStatuses, schemaEnum } from './enums.ts';

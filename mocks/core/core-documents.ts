@@ -155,7 +155,7 @@ function createOverrideDocument(
   used(operationId: OperationId): boolean;
 } {
   // What each override was built from, as JSON text, kept only where it is written: a parsed body costs many times its
-  // text (1 MiB of `[{},{},…]` is ~22 MB of heap), and in memory the answer's text in `table` is all that is served.
+  // text (most of all a body of `[{},{},…]`), and in memory the answer's text in `table` is all that is served.
   const inputs = new Map<OperationId, string>();
   /** The answers left of each override set for a number of times, and what it was built from (to store the count). */
   const counted = new Map<OperationId, { left: number; input: OverrideInput }>();

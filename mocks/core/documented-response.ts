@@ -3,8 +3,8 @@ import {
   getAtPointer,
   getOperation,
   isJsonObject,
+  mediaExamples,
   openapiDocument,
-  resolveValue,
   type JsonValue,
   type OperationId,
 } from '../../spec/index.ts';
@@ -32,16 +32,11 @@ export function documentedExamples(operationId: OperationId, status: number): Do
   const result: DocumentedExample[] = [];
   if (response) {
     for (const mediaType of response.mediaTypes) {
-      const examples = getAtPointer(
-        openapiDocument,
-        `${response.pointer}/content/${mediaType.replace('/', '~1')}/examples`,
-      );
-      if (!isJsonObject(examples)) continue;
-      for (const [name, raw] of Object.entries(examples)) {
-        const example = resolveValue(raw);
-        if (isJsonObject(example) && example.value !== undefined)
-          result.push({ name, mediaType, value: example.value });
-      }
+      const pointer = `${response.pointer}/content/${mediaType.replace('/', '~1')}`;
+      const media = getAtPointer(openapiDocument, pointer);
+      if (!isJsonObject(media)) continue;
+      for (const { name, value } of mediaExamples(media, pointer))
+        if (name !== undefined) result.push({ name, mediaType, value });
     }
   }
   cache.set(key, result);

@@ -7,8 +7,8 @@ import { lingering } from './lingering-close.ts';
 import { MAX_BODY_BYTES } from '../core/mock-http.ts';
 
 // node:http taken as Node's own module object, not through an ESM import: building an ESM namespace of node:http reads
-// every export, and its lazy WebSocket getter loads undici, about 45 ms of CPU at each start of the fake or the proxy
-// (docs/performance.md, cold start); a server that never fetches needs none of it.
+// every export, and its lazy WebSocket getter loads undici at each start of the fake or the proxy (its cost:
+// docs/performance.md, "Cold start"); a server that never fetches needs none of it.
 const { createServer } = process.getBuiltinModule('node:http');
 
 /** The HTTP-layer limits of a server. */

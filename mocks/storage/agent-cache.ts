@@ -13,9 +13,9 @@ interface Entry {
 
 /**
  * A least-recently-used cache of agent records by agentId. Recency is a linked list beside the Map, so a hit moves
- * pointers and never touches the Map: moving a key to the Map's end (delete, then set) costs 2–14 µs a hit on a Map of
- * 5,000 entries in V8, and evicting through `keys().next()` walks the holes deletions leave. This cache costs
- * 0.05–0.13 µs a hit (`benchmarks/probes/agent-cache.ts`; docs/performance.md, "Replicas on PostgreSQL").
+ * pointers and never touches the Map: moving a key to the Map's end (delete, then set) is far dearer a hit in V8, and
+ * evicting through `keys().next()` walks the holes deletions leave. What this cache costs a hit and a remember:
+ * `benchmarks/probes/agent-cache.ts`, docs/performance.md, "Replicas on PostgreSQL".
  * @example const cache = new AgentCache(2); cache.remember(record); cache.get(record.agentId);
  */
 export class AgentCache {

@@ -10,8 +10,9 @@ import { stopWithLauncher } from '../stop-with-launcher.ts';
 import type { MockCoreOptions } from '../../mocks/assembly/mock-core.ts';
 import type { Storage } from '../../mocks/state/storage.ts';
 
-// Node's on-disk compile cache (in the OS temp dir) keeps the type-stripped, compiled modules between runs: loading the
-// fake went from ~0.42 s to ~0.23 s here. It must be on before the fake's modules load, hence the dynamic imports in main.
+// Node's on-disk compile cache (in the OS temp dir) keeps the type-stripped, compiled modules between runs, which cuts
+// the fake's start (docs/performance.md, "Cold start"). It must be on before the fake's modules load, hence the dynamic
+// imports in main.
 enableCompileCache();
 
 const usage =
@@ -233,8 +234,8 @@ export async function main(args: string[]): Promise<void> {
   guardWrites(process.stderr);
   const values = parseCommandLine(flags, { usage, help: help(DEFAULT_SEED) }, args);
   // V8 doubles the young generation whenever many objects survive (a 100k catalogue, a deploy load) and never gives the
-  // pages back: measured here, RSS went 145 → 200 MB under 10 s of load with it, and stayed at ~138 MB without it, at the
-  // same req/s. This entry point (not the library) keeps the young generation at its initial size.
+  // pages back, which grows RSS and the page faults per deploy for no more req/s (docs/performance.md, "Memory"). This
+  // entry point (not the library) keeps the young generation at its initial size.
   setFlagsFromString('--semi-space-growth-factor=1');
   const env = process.env;
   const settings = readSettings(values, env, {

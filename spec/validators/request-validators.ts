@@ -23,7 +23,7 @@ export interface ValidateRequestBodyOptions {
   /**
    * Whether to validate a clone (default true), so the caller's value is never changed. A caller that owns a body it
    * has just parsed can pass false: ajv then writes the spec's defaults into that body, and the clone's cost is saved
-   * (about 15 % of the fake backend's CPU per deploy, measured over HTTP).
+   * (the fake's request path does: docs/performance.md, "CPU per stage").
    */
   clone?: boolean;
   /** Another version of the document to validate against (a spec-change check); spec/openapi.yaml by default. */

@@ -48,7 +48,8 @@ function run(args: string[], env: NodeJS.ProcessEnv = {}): { status: number | nu
     cwd: root,
     env: { ...process.env, ...env },
     encoding: 'utf8',
-    // Ends a hung start, never times one: with test files side by side a refusal took over 15 s at load 25.
+    // Ends a hung start, never times one: with test files side by side on a loaded machine a refusal takes many times
+    // what it takes alone.
     timeout: 60_000,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };

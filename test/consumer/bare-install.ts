@@ -160,8 +160,8 @@ async function refusesThenRunsWithPeers(): Promise<void> {
   // What the lines name, at the ranges they name: the ones the scratch app's npm install resolved and installed
   // (consumer.test.ts installs `name@<peer range>` for each), so npm's resolution of them is proven there. Here they are
   // added beside a copy of the bare app (hard links; the bare app itself stays bare for the steps beside this one) as
-  // links to the scratch app's copies, which saves two npm installs of some 45 s each and proves the same of the kit:
-  // it runs with what the lines name added to the bare install, and nothing else.
+  // links to the scratch app's copies, which saves two npm installs and proves the same of the kit: it runs with what
+  // the lines name added to the bare install, and nothing else.
   expect(namedInstall(lines.contract)).toEqual(['install', '--save-dev', peerRange('vitest'), peerRange('fast-check')]);
   expect(namedInstall(lines.postgres)).toEqual(['install', '--save-dev', peerRange('pg')]);
   const withPeers = join(scratch.work, 'bare-app-with-peers');

@@ -122,9 +122,9 @@ afterAll(async () => {
 });
 
 // Each step runs real installs and processes; none is timed, the budget is only there to end a hung one (on a loaded
-// 2-core machine tsc or a whole vitest suite took 130-180 s alone, and the app's vitest 400 s beside the other steps at
-// load 25). The steps run side by side (this file is the longest of npm test, and most steps wait on a browser, a
-// server or npm); none writes what another reads.
+// 2-core machine a tsc or a whole vitest suite takes minutes alone, and longer beside the other steps:
+// docs/performance.md, "Contract suite and test suite run times"). The steps run side by side (this file is the longest
+// of npm test, and most steps wait on a browser, a server or npm); none writes what another reads.
 describe('the packed package, installed into a scratch app', { timeout: 400_000, concurrent: true }, () => {
   bareInstallSteps();
   githubActionSteps();

@@ -13,8 +13,8 @@ import { fakeToken, failedChecks, runContract, startFakeBackend, startPrism } fr
 const bodyOperations = [...operations.keys()].filter(takesJsonBody);
 
 const seedArgs = ['--seed', '20261122', '--runs', '10'];
-// Each test's 300 s only ends a hung contract run, never times one: with test files side by side, runs took over 120 s
-// at load 25.
+// Each test's 300 s only ends a hung contract run, never times one: with test files side by side on a loaded machine a
+// run takes minutes (docs/performance.md, "Contract suite and test suite run times").
 // The runs are independent (each its own CLI process, its own proxy, agents of its own on the one fake), and each spends
 // most of its time waiting on a request's round trip through three processes, so the describes run side by side: one
 // after another, this file was the longest of `npm test`. Prism's run comes first as the longest (it waits out its

@@ -34,7 +34,7 @@ describe('what sessions cost', () => {
     const before = heapAfterGc();
     for (let index = 0; index < 100; index += 1) expect((await get(`s${index}`)).status).toBe(404);
     expect(core.sessions?.size).toBe(100);
-    // Each rebuilt its own ids and index of the catalogue before: about 14 MB a session.
+    // Each shares the seed's ids and index of the catalogue: one rebuilding its own would pass this many times over.
     expect((heapAfterGc() - before) / MB).toBeLessThan(20);
   });
 
@@ -55,7 +55,7 @@ describe('what sessions cost', () => {
       }
     const held = core.sessions?.list() ?? [];
     expect(held.reduce((sum, session) => sum + session.records, 0)).toBeLessThanOrEqual(10_000);
-    // 10,000 records of overrides are 10 MB of answer text; kept parsed and uncounted they were ~330 MB.
+    // 10,000 records of overrides are 10 MB of answer text; kept parsed, or uncounted, they would pass this many times.
     expect((heapAfterGc() - before) / MB).toBeLessThan(40);
   });
 });

@@ -18,7 +18,7 @@ const copy = mkdtempSync(join(tmpdir(), 'agent-registry-inserted-operation-'));
 /**
  * The tests that list, count or order the spec's operations. test/contract/contract-targets.test.ts and
  * test/differential/diff-run.test.ts pass in such a copy too, but run the whole suite and diff many times (with them,
- * this file took 245 to 330 s on the loaded 2-core machine): test/contract/fixture-spec.test.ts already runs the
+ * this file takes minutes more on the loaded 2-core machine): test/contract/fixture-spec.test.ts already runs the
  * contract, diff and bench against an added operation, so they are left out here to keep `npm test` within its budget.
  */
 const derivedListTests = [

@@ -5,7 +5,7 @@ import {
   isJsonObject,
   openapiDocument,
   resolvedAt,
-  resolveValue,
+  mediaExamples,
   type JsonObject,
 } from '../../spec/index.ts';
 import type { BodyOperationId, OperationId } from '../../spec/index.ts';
@@ -43,13 +43,12 @@ export function requestSchema(operationId: BodyOperationId): SchemaAt {
  * @example requestExamples(operationId)[0] // the richest documented example
  */
 export function requestExamples(operationId: BodyOperationId): JsonObject[] {
-  const examples = getAtPointer(openapiDocument, requestSchemaPointer(operationId).replace(/\/schema$/, '/examples'));
-  if (!isJsonObject(examples)) return [];
+  const pointer = requestSchemaPointer(operationId).replace(/\/schema$/, '');
+  const media = getAtPointer(openapiDocument, pointer);
+  if (!isJsonObject(media)) return [];
   const values: JsonObject[] = [];
-  for (const raw of Object.values(examples)) {
-    const example = resolveValue(raw);
-    if (isJsonObject(example) && isJsonObject(example.value)) values.push(example.value);
-  }
+  for (const { name, value } of mediaExamples(media, pointer))
+    if (name !== undefined && isJsonObject(value)) values.push(value);
   return values.sort((a, b) => Object.keys(b).length - Object.keys(a).length);
 }
 

@@ -204,7 +204,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     ...(options.controlToken !== undefined && { controlToken: options.controlToken }),
   });
   // The listener never waits for the body of a request that has none (readBody answers at once): node may skip its
-  // stream life cycle (+8-10 % GETs per core against the same server without it, over HTTP).
+  // stream life cycle, work a GET would otherwise pay for nothing.
   const server = createLimitedServer(limits, listener, { optimizeEmptyRequests: true });
   // With a listener here node does not send 100 Continue by itself: the listener sends it only for a body it will read.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => listener(req, res, true));

@@ -36,10 +36,9 @@ INSERT INTO ark_rate VALUES (1, '', 0, 0);
 /**
  * Layout 2's `ark_apply`. Rows come as typed arrays, one element per row, and records as one text each (every record
  * after a newline: JSON text never holds one), so PostgreSQL reads each record once. One jsonb holding the records as
- * JSON strings (layout 1's `ark_apply`) is parsed whole and then unescaped again: 0–25 % more backend CPU per agent
- * than this, measured beside a kit of layout 1 (`benchmarks/probes/replicas.ts --baseline`); most of a deploy's cost
- * in PostgreSQL is the row and its three index entries. An agent with no `seen` version is new; a task's kind says
- * whether it is new, settled or forgotten.
+ * JSON strings (layout 1's `ark_apply`) is parsed whole and then unescaped again, which costs more backend CPU per
+ * agent (docs/performance.md, "Replicas on PostgreSQL"); most of a deploy's cost in PostgreSQL is the row and its three
+ * index entries. An agent with no `seen` version is new; a task's kind says whether it is new, settled or forgotten.
  */
 const APPLY = `
 CREATE FUNCTION ark_apply(clear boolean,

@@ -16,7 +16,8 @@ const PAGE_CACHE_KIB = 8192;
 const TABLES: Record<string, string> = {
   meta: 'CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)',
   // No index on agent_id: ids are random, so each insert would dirty a random index page, and WAL writes whole pages
-  // (measured: 13,000 inserts/s with it, 227,000 without). The server keeps agent_id → seq in memory instead.
+  // (what that costs: docs/performance.md, "With `--state store.db`"). The server keeps agent_id → seq in memory
+  // instead.
   agents:
     'CREATE TABLE agents (seq INTEGER PRIMARY KEY, agent_id TEXT NOT NULL, catalogue_index INTEGER, status TEXT NOT NULL, tasks_failed INTEGER NOT NULL, agent TEXT NOT NULL)',
   tasks:
@@ -85,8 +86,8 @@ function lockAndTune(db: DatabaseSync, refuse: Refuse): void {
   db.exec('PRAGMA journal_mode = WAL');
   // NORMAL: a commit is in the WAL file (the OS holds it) before the answer, so it survives kill -9 and any crash of
   // this process; a power loss or kernel crash may lose the last commits (never tear the database: WAL replays whole
-  // transactions only). FULL would also survive a power loss, at one fsync per batch: measured here, that halved
-  // deploy req/s, and this is a fake backend whose state can be re-seeded.
+  // transactions only). FULL would also survive a power loss, at one fsync per batch, which costs deploys dearly
+  // (docs/performance.md, "With `--state store.db`"), and this is a fake backend whose state can be re-seeded.
   db.exec('PRAGMA synchronous = NORMAL');
   db.exec(`PRAGMA cache_size = -${PAGE_CACHE_KIB}`);
 }
