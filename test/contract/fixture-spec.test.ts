@@ -228,8 +228,7 @@ describe('an operation added only to a fixture copy of the spec', { timeout: 400
     expect(step?.outcome, result.stdout).toBe('agree');
     // Agreeing on a 404 or a 500 would prove nothing: both servers found the task their own execute created.
     expect(step?.fake?.response?.status).toBe(200);
-    // The list agrees on a 200 as well (its required header sent), and so does the two-parameter task read: each
-    // server is asked for a task of the agent that ran it.
+    // So do the list (its required header sent) and the two-parameter read of a task of the agent that ran it.
     for (const id of ['call/listFixtureAgents', 'call/getFixtureAgentTask']) {
       const called = steps.find((candidate) => candidate.id === id);
       expect(called?.outcome, id).toBe('agree');
