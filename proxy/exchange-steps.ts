@@ -90,6 +90,8 @@ export async function finish(steps: ExchangeSteps, outcome: Outcome): Promise<Pr
 function redacted(violations: readonly ProxyViolation[], redact: Redact): ProxyViolation[] {
   return violations.map((violation) => ({
     ...violation,
+    // The path of a request no operation has is the path as sent, whatever the app put in it.
+    path: redact(violation.path),
     found: redact(violation.found),
     message: redact(violation.message),
     ...(violation.exchanges && {

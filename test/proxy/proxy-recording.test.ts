@@ -34,8 +34,15 @@ describe('the token', () => {
           headers: { authorization: `Bearer ${setup.token}`, 'content-type': 'application/json' },
           body: JSON.stringify({ name: setup.token }),
         },
+        // A path no operation has, with the token in it: the finding names the path it found.
+        {
+          name: 'echo',
+          method: 'GET',
+          path: `/v1/sessions/${setup.token}`,
+          headers: { authorization: `Bearer ${setup.token}` },
+        },
       ]);
-      expect(echo.received).toEqual([`Bearer ${setup.token}`, `Bearer ${setup.token}`]);
+      expect(echo.received).toEqual(Array(3).fill(`Bearer ${setup.token}`));
       recording.flush();
       const outputs = {
         lines: lines.join('\n'),
@@ -43,6 +50,7 @@ describe('the token', () => {
         recording: await readFile(file, 'utf8'),
       };
       expect(outputs.lines).toContain('not-a-server-error');
+      expect(outputs.lines).toContain('operation-documented');
       for (const [where, text] of Object.entries(outputs)) {
         expect(text, where).not.toContain(setup.token);
         expect(text, where).not.toContain(cookie);
