@@ -1,4 +1,5 @@
-// The options of one contract run as scripts/commands/contract.ts hands them to the suite (vitest `provide`), with their defaults.
+// The options of one contract run as the suite's runner (contract-tests/suite-runner.ts) hands them to the suite
+// (vitest `provide`), with their defaults.
 import type { CheckRecord } from '../verifier-client/check-record.ts';
 
 /** How the suite is pointed at a server and how far it may go. */

@@ -1,4 +1,4 @@
-// The contract suite's own vitest config, rooted here: scripts/commands/contract.ts runs it against a live server, never `npm test`.
+// The contract suite's own vitest config, rooted here: its runner (suite-runner.ts) runs it against a live server, never `npm test`.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 

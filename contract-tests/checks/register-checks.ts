@@ -1,5 +1,6 @@
-// The thin vitest layer of the contract suite: reads the run's options (provided by scripts/commands/contract.ts), makes the
-// file's session, and turns named checks into tests. Everything it calls works outside vitest too (contract-check.ts).
+// The thin vitest layer of the contract suite: reads the run's options (provided by the suite's runner,
+// contract-tests/suite-runner.ts), makes the file's session, and turns named checks into tests. Everything it calls
+// works outside vitest too (contract-check.ts).
 import { describe, inject, test } from 'vitest';
 import type { CheckRecord } from '../../verifier-client/check-record.ts';
 import type { CheckDefinition, CheckRun } from './check-definition.ts';

@@ -1,10 +1,7 @@
 // `agent-registry-kit contract` (and `npm run contract`): checks the server at API_BASE_URL against spec/openapi.yaml by
-// running the contract suite (contract-tests/) with vitest, then prints a verdict grouped by operation and writes the
+// running the contract suite (contract-tests/suite-runner.ts), then prints a verdict grouped by operation and writes the
 // JUnit, JSON and Markdown job-summary reports asked for.
-import { dirname, join, resolve } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
-import type { Reporter } from 'vitest/node';
+import { resolve } from 'node:path';
 import { cliError, crashed, runCommand } from '../cli-error.ts';
 import { parseCommandLine } from '../command-line.ts';
 import { requirePeers } from '../optional-peers.ts';
@@ -14,13 +11,11 @@ import {
   generatedProperties,
   planRun,
   readOnlySkippedAuth,
-  type RunPlan,
   shrinkAllowance,
 } from '../../contract-tests/check-plan.ts';
-import type { ContractReport } from '../../contract-tests/report/contract-report.ts';
-import { ContractReporter } from '../../contract-tests/report/contract-reporter.ts';
 import { acceptedWrites } from '../../verifier-client/requests/linked-operations.ts';
 import { createRedactor, type Redact } from '../../verifier-client/redaction.ts';
+import { runSuite } from '../../contract-tests/suite-runner.ts';
 import {
   defaultRunOptions,
   normalizeToken,
@@ -28,7 +23,6 @@ import {
   RunOptionError,
   type RunOptions,
 } from '../../contract-tests/run-options.ts';
-import { statusCoverageSection } from '../../contract-tests/report/status-coverage-section.ts';
 
 const help = `Usage: agent-registry-kit contract [options]   (in a clone: npm run contract -- [options])
 
@@ -184,113 +178,6 @@ function readOnlyAuthLine(): string {
   return `  auth checks that cannot run (--read-only): ${skipped.length}, those of ${operations.join(', ')}: their bad credentials come with a request that would write if accepted, so a server that skips auth there is not caught`;
 }
 
-/** What one run of the suite reports to, and where. */
-export interface SuiteRunSettings {
-  options: RunOptions;
-  plan: RunPlan;
-  redact: Redact;
-  jsonFile: string | undefined;
-  junitFile: string | undefined;
-  summaryFile?: string | undefined;
-  write: (text: string) => void;
-}
-
-/** A vitest instance over contract-tests/, ready to run the suite once per set of options. */
-export interface OpenSuite {
-  /** One run against `settings.options`, reported by its own ContractReporter; runs follow one another. */
-  run(settings: SuiteRunSettings): Promise<ContractReport | undefined>;
-  close(): Promise<void>;
-}
-
-/** How long closing the suite may take once its reports are written. */
-const CLOSE_GRACE_MS = 10_000;
-
-/**
- * Starts vitest over contract-tests/ once, for one or many runs of the suite in this process. Each run gets its options
- * through vitest's `provide` and starts fresh workers (each file's session is built from them at import), so runs share
- * only vitest itself, its config and its transformed files: what a caller running many suites (the project's
- * broken-server matrix) would otherwise pay again for each run: starting vitest is most of a run's cost.
- * @example const suite = await openSuite(); const report = await suite.run(settings); await suite.close();
- */
-export async function openSuite(
-  settings: {
-    setupFiles?: string[];
-    /**
-     * Where the suite runs: a forked process (vitest's default, what the CLI uses), or a worker thread, for a caller
-     * running many suites in one process (the project's broken-server matrix), where a fork per run costs more.
-     */
-    pool?: 'forks' | 'threads';
-  } = {},
-): Promise<OpenSuite> {
-  const { setupFiles = [], pool } = settings;
-  // Built into the package this module is .js in a chunk of dist/, and the suite is in dist/contract-tests/; found from
-  // the package's root, which the package resolves by its own name in a clone and installed alike.
-  const built = !import.meta.url.endsWith('.ts');
-  const configFile = join(
-    dirname(fileURLToPath(import.meta.resolve('agent-registry-kit/package.json'))),
-    built ? 'dist/contract-tests/vitest.config.js' : 'contract-tests/vitest.config.ts',
-  );
-  let current: ContractReporter | undefined;
-  // vitest takes its reporters once; each run's own reporter is reached through this one.
-  const relay: Reporter = {
-    onTestRunEnd: (modules, errors) => current?.onTestRunEnd(modules, errors),
-  };
-  // Loaded here, not at the top: a run stopped by a mistake in its options (exit 2) or --help never needs vitest, which
-  // is most of such a process's start (0.5 of 0.85 CPU-s).
-  const { createVitest, TestsNotFoundError } = await import('vitest/node');
-  const vitest = await createVitest({
-    config: configFile,
-    watch: false,
-    run: true,
-    reporters: [relay],
-    ...(setupFiles.length > 0 ? { setupFiles } : {}),
-    ...(pool ? { pool } : {}),
-  });
-  return {
-    async run(runSettings) {
-      const reporter = new ContractReporter({ ...runSettings, sections: [statusCoverageSection] });
-      current = reporter;
-      vitest.provide('contractOptions', runSettings.options);
-      try {
-        await vitest.start();
-      } catch (error) {
-        // As vitest's own startVitest does: a suite with no files ends with no report; anything else is printed.
-        if (!(error instanceof TestsNotFoundError))
-          vitest.logger.printError(error, { fullStack: true, type: 'Unhandled Error' });
-      } finally {
-        current = undefined;
-      }
-      return reporter.report;
-    },
-    // Every report is written by the time close is called. vitest's pool teardown has been seen to hang after many
-    // runs in one process (a worker that never answers the close), which would hold the process for ever: past the
-    // grace period the suite counts as closed, and the caller's process.exit ends what is left.
-    async close() {
-      const grace = new AbortController();
-      const closing = vitest.close().finally(() => grace.abort());
-      // A close that fails after the grace period has nobody left to tell; one that fails before it still throws.
-      closing.catch(() => {});
-      await Promise.race([closing, delay(CLOSE_GRACE_MS, undefined, { signal: grace.signal }).catch(() => {})]);
-    },
-  };
-}
-
-/**
- * One run of the suite in this process: vitest over contract-tests/ with `options` provided to every check, reported
- * by one ContractReporter.
- * @example const report = await runSuite({ options, plan, redact, jsonFile: 'c.json', write: (t) => process.stdout.write(t) });
- */
-export async function runSuite(
-  settings: SuiteRunSettings & { setupFiles?: string[] },
-): Promise<ContractReport | undefined> {
-  const suite = await openSuite({ setupFiles: settings.setupFiles ?? [] });
-  try {
-    return await suite.run(settings);
-  } finally {
-    await suite.close();
-  }
-}
-
 /**
  * Runs the contract suite against API_BASE_URL with the options in `args` and exits 0 if and only if every check passed.
  * @example await main(['--junit', 'report.xml']); // with API_BASE_URL and API_TOKEN exported
@@ -311,12 +198,7 @@ export async function main(args: string[]): Promise<void> {
   process.on('uncaughtException', crash);
   process.on('unhandledRejection', crash);
   const plan = planRun({ maxWrites: options.maxWrites, readOnly: options.readOnly, runs: options.runs });
-  // Hidden, for the project's self-check: setup files that put an in-process server (the msw interceptor) behind fetch.
-  const setupFiles = (process.env.AGENT_REGISTRY_KIT_CONTRACT_SETUP ?? '')
-    .split(',')
-    .filter(Boolean)
-    .map((file) => resolve(file));
-  if (setupFiles.length === 0) await probe(options, redact);
+  await probe(options, redact);
 
   // What each generated valid case creates comes from the links (verifier-client/requests/linked-operations.ts), not from its id.
   const generatedWrites = (kind: 'deploys' | 'executes'): number =>
@@ -345,7 +227,6 @@ export async function main(args: string[]): Promise<void> {
     junitFile: junit === undefined ? undefined : resolve(junit),
     summaryFile: summary === undefined ? undefined : resolve(summary),
     write: (text) => process.stdout.write(text),
-    setupFiles,
   });
   if (html !== undefined && report) {
     const { writeHtmlReport } = await import('../../contract-tests/report/html-report.ts');

@@ -1,20 +1,21 @@
-// The child process of runContractMatrix: reads the jobs (environment and arguments of each contract run) as JSON on
-// stdin, runs the suite for each one after the other in this one process, and writes each run's console report,
+// The child process of runContractMatrix: reads the jobs (environment and arguments of each contract run) and the
+// suite's setup files as JSON on stdin, runs the suite for each job one after the other in this one process, and writes each run's console report,
 // --json and --junit into the directory named by its argument, as `<index>.out`, `<index>.json`, `<index>.xml`.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { text } from 'node:stream/consumers';
 import { planRun } from '../../contract-tests/check-plan.ts';
 import { createRedactor } from '../../verifier-client/redaction.ts';
-import { openSuite, readArgs } from '../../scripts/commands/contract.ts';
-import type { MatrixJob } from './contract-matrix.ts';
+import { openSuite } from '../../contract-tests/suite-runner.ts';
+import { readArgs } from '../../scripts/commands/contract.ts';
+import type { MatrixInput } from './contract-matrix.ts';
 
 const outDir = process.argv[2] ?? '';
-const jobs = JSON.parse(await text(process.stdin)) as MatrixJob[];
+const { jobs, setupFiles } = JSON.parse(await text(process.stdin)) as MatrixInput;
 // One vitest for every run (starting vitest and transforming the suite is most of a run's cost); each run
 // still starts its own worker, where every file builds its session from that run's options. One worker thread per
 // run instead of one forked process: the same suite and checks, a fifth less CPU per run.
-const suite = await openSuite({ pool: 'threads' });
+const suite = await openSuite({ pool: 'threads', setupFiles });
 for (const [index, job] of jobs.entries()) {
   const { options } = readArgs(job.args, job.env);
   let console = '';

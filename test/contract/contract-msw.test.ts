@@ -1,19 +1,24 @@
 // The same contract suite, with fetch answered in-process by msw's node interceptor over the fake's handlers
-// (mocks/adapters/msw/node.ts, injected as a setup file): the msw adapter obeys the same rules as the standalone server.
+// (mocks/adapters/msw/node.ts, a setup file of the suite's runner): the msw adapter obeys the same rules as the
+// standalone server.
 import { expect, test } from 'vitest';
-import { fakeToken, failedChecks, runContract } from './contract-runner.ts';
+import { runContractMatrix } from './contract-matrix.ts';
+import { fakeToken, failedChecks } from './contract-runner.ts';
 
 test('the contract suite passes against the msw node interceptor', async () => {
   const token = await fakeToken();
-  const run = await runContract(
-    // A host that does not exist: only the interceptor can answer it, so a pass proves the requests went through msw.
-    {
-      API_BASE_URL: 'http://agent-registry.msw.test',
-      API_TOKEN: token,
-      AGENT_REGISTRY_KIT_CONTRACT_SETUP: 'test/contract/msw-interceptor.setup.ts',
-    },
-    ['--seed', '20261122', '--runs', '10'],
+  // A host that does not exist: only the interceptor can answer it, so a pass proves the requests went through msw.
+  const [run] = await runContractMatrix(
+    [
+      {
+        env: { API_BASE_URL: 'http://agent-registry.msw.test', API_TOKEN: token },
+        args: ['--seed', '20261122', '--runs', '10'],
+      },
+    ],
+    1,
+    { setupFiles: ['test/contract/msw-interceptor.setup.ts'] },
   );
+  if (!run) throw new Error('the matrix returned no run');
   expect(run.report, run.stderr).toBeDefined();
   expect({ code: run.code, failed: run.report ? failedChecks(run.report) : [], errors: run.report?.errors }).toEqual({
     code: 0,

@@ -1,14 +1,13 @@
-// Setup file the self-check injects into the contract suite (AGENT_REGISTRY_KIT_CONTRACT_SETUP): msw's node interceptor
-// over the fake's handlers, so the suite's fetch is answered in-process. The suite itself still knows only HTTP.
+// Setup file the self-check hands the contract suite's runner (openSuite's setupFiles): msw's node interceptor over the
+// fake's handlers at the run's base URL, so the suite's fetch is answered in-process. The suite itself still knows
+// only HTTP.
+import { inject } from 'vitest';
 import { setupMockServer, type MockServer } from '../../mocks/adapters/msw/node.ts';
 
 const holder = globalThis as typeof globalThis & { agentRegistryContractMsw?: MockServer };
 // The suite runs its files in one worker without isolation: one interceptor, one store, as one server would have.
 if (!holder.agentRegistryContractMsw) {
-  const baseUrl = process.env.API_BASE_URL;
-  if (!baseUrl)
-    throw new Error('the msw interceptor target needs API_BASE_URL (any origin, e.g. http://agent-registry.msw.test)');
-  const server = setupMockServer({ baseUrl });
+  const server = setupMockServer({ baseUrl: inject('contractOptions').baseUrl });
   server.listen({ onUnhandledFrame: 'error' });
   holder.agentRegistryContractMsw = server;
 }

@@ -2,27 +2,13 @@
 // within one exchange, a valid request refused, credentials on either side, and grouping that keeps every kind visible.
 // Each rule is broken once by a small breaking proxy in front of the fake (test/contract/breaking-proxy.ts), or by a
 // fixture server; the fake itself breaks none of them (test/proxy/proxy.test.ts, "passes the app's valid calls").
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mintToken } from '../../mocks/core/request/auth.ts';
-import { startMockServer, type RunningMockServer } from '../../mocks/adapters/node-http/http-server.ts';
-import { silentLogger } from '../../mocks/domain/logger.ts';
+import { describe, expect, it } from 'vitest';
 import type { ProxyViolation } from '../../proxy/exchange-check.ts';
-import { startProxyServer, type RunningProxy } from '../../proxy/proxy-server.ts';
-import { createUpstream } from '../../proxy/upstream.ts';
 import { startBreakingProxy, type Breakage, type ProxiedResponse } from '../contract/breaking-proxy.ts';
 import { startFixtureServer } from '../support/fixture-server.ts';
+import { startProxy, useFakeUpstream } from './proxy-fixture.ts';
 
-let fake: RunningMockServer;
-let token: string;
-
-beforeAll(async () => {
-  fake = await startMockServer({ port: 0, logger: silentLogger });
-  token = await mintToken({ sub: 'conversation-test' });
-});
-
-afterAll(async () => {
-  await fake.close();
-});
+const setup = useFakeUpstream();
 
 const deployBody = { name: 'Conversation Probe', category: 'defi', model: 'gpt-4', initialSupply: 1000 };
 
@@ -38,16 +24,10 @@ async function through(
   run: (call: (method: string, path: string, body?: unknown, auth?: string) => Promise<Response>) => Promise<void>,
   options: { failOnViolation?: boolean } = {},
 ): Promise<ProxyViolation[]> {
-  const broken = await startBreakingProxy(fake.url, breakage);
-  const proxy: RunningProxy = await startProxyServer({
-    upstream: createUpstream(broken.url),
-    port: 0,
-    logger: silentLogger,
-    print: () => {},
-    ...options,
-  });
+  const broken = await startBreakingProxy(setup.fake.url, breakage);
+  const { proxy } = await startProxy(broken.url, options);
   try {
-    await run(async (method, path, body, auth = `Bearer ${token}`) => {
+    await run(async (method, path, body, auth = `Bearer ${setup.token}`) => {
       const answer = await fetch(proxy.url + path, {
         method,
         headers: { authorization: auth, ...(body !== undefined && { 'content-type': 'application/json' }) },
@@ -176,7 +156,7 @@ describe('within one exchange', () => {
       },
       async (call) => {
         await call('POST', '/v1/agents/deploy', deployBody);
-        const list = (await (await fetch(`${fake.url}/__mock/agents?status=active`)).json()) as {
+        const list = (await (await fetch(`${setup.fake.url}/__mock/agents?status=active`)).json()) as {
           agents: { agentId: string }[];
         };
         await call('GET', `/v1/agents/${list.agents[0]?.agentId}`);
@@ -215,16 +195,16 @@ describe('within one exchange', () => {
   });
 
   it('a Basic or truncated credential answered 200 is a seed violation; the app’s own is a request finding', async () => {
-    const list = (await (await fetch(`${fake.url}/__mock/agents?status=active`)).json()) as {
+    const list = (await (await fetch(`${setup.fake.url}/__mock/agents?status=active`)).json()) as {
       agents: { agentId: string }[];
     };
     const path = `/v1/agents/${list.agents[0]?.agentId}`;
     const found = await through(
       // Lets every credential through, as a server with no auth check would.
-      { request: (req) => ({ ...req, headers: { ...req.headers, authorization: `Bearer ${token}` } }) },
+      { request: (req) => ({ ...req, headers: { ...req.headers, authorization: `Bearer ${setup.token}` } }) },
       async (call) => {
         await call('GET', path, undefined, 'Basic dXNlcjpwYXNz');
-        await call('GET', path, undefined, `Bearer ${token.split('.').slice(0, 2).join('.')}`);
+        await call('GET', path, undefined, `Bearer ${setup.token.split('.').slice(0, 2).join('.')}`);
       },
     );
     const described = found.map((v) => `${v.part} ${v.rule} ${v.origin} ${v.found}`).sort();
@@ -247,14 +227,9 @@ describe('grouping', () => {
       // Every body different, as a server that prints its own error page per request.
       res.end(calls <= 1010 ? `<html>error ${calls}</html>` : '{"agentId": 7}');
     });
-    const proxy = await startProxyServer({
-      upstream: createUpstream(server.url),
-      port: 0,
-      logger: silentLogger,
-      print: () => {},
-    });
+    const { proxy } = await startProxy(server.url);
     try {
-      const headers = { authorization: `Bearer ${token}` };
+      const headers = { authorization: `Bearer ${setup.token}` };
       for (let i = 0; i <= 1010; i += 1)
         await (await fetch(`${proxy.url}/v1/agents/agt_AAAAAAAAAAAAAAAA`, { headers })).arrayBuffer();
       const report = (await (await fetch(`${proxy.url}/__mock/violations`)).json()) as {

@@ -132,11 +132,13 @@ export class Coverage {
 
   /**
    * Counts one answer of the API (not the control plane). `decision` is what the scenarios decided for the request,
-   * when they were consulted. Cheap on the hot path: a success without `Prefer` costs two map lookups.
+   * when they were consulted. Of the request only its headers are read (`Prefer`), so a server that is not the fake
+   * (the proxy) counts its exchanges without making up the rest of one. Cheap on the hot path: a success without
+   * `Prefer` costs two map lookups.
    */
   record(
     operationId: OperationId | null,
-    request: MockRequest,
+    request: Pick<MockRequest, 'headers'>,
     response: MockResponse,
     decision: ScenarioDecision | undefined,
   ): void {
