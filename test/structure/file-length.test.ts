@@ -17,7 +17,6 @@ const OVER_THE_CEILING: Readonly<Record<string, number>> = {
   'mocks/state/store.ts': 607,
   'mocks/adapters/node-http/http-server.test.ts': 542,
   'mocks/core/sessions/sessions.test.ts': 509,
-  'mocks/assembly/mock-core.ts': 504,
   'proxy/proxy-server.ts': 473,
   'test/proxy/proxy.test.ts': 468,
   'mocks/control-plane/control-plane.test.ts': 458,
