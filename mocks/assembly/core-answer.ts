@@ -9,7 +9,7 @@ import type { Dispatch } from '../core/dispatch-layer.ts';
 import { failureResponse } from '../core/failure-response.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { Logger } from '../domain/logger.ts';
-import type { AgentStore } from '../state/store.ts';
+import type { AgentStore } from '../state/store/store.ts';
 import type { PactLog, PactShare } from '../pact-export/pact-log.ts';
 import type { ProviderStateMarks } from '../pact-export/provider-state.ts';
 import { recordAnswer } from './answer-recording.ts';

@@ -12,7 +12,7 @@ import type { ScenarioConfig, Scenarios } from '../core/steering/scenarios.ts';
 import type { SessionOptions, SessionRegistry } from '../core/sessions/sessions.ts';
 import type { OperationId } from '../../spec/index.ts';
 import type { Storage } from '../state/storage.ts';
-import type { AgentStore } from '../state/store.ts';
+import type { AgentStore } from '../state/store/store.ts';
 import type { PactLog } from '../pact-export/pact-log.ts';
 import type { ProviderStateMarks } from '../pact-export/provider-state.ts';
 

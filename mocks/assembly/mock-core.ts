@@ -18,7 +18,8 @@ import { recordsHeld, sessionRoom, type SessionRoom, type SessionShare } from '.
 import type { OperationId } from '../../spec/index.ts';
 import { createMemoryStorage } from '../storage/memory/memory-storage.ts';
 import type { Storage } from '../state/storage.ts';
-import { AgentStore, DEFAULT_FAILURE_RATIO } from '../state/store.ts';
+import { AgentStore } from '../state/store/store.ts';
+import { DEFAULT_FAILURE_RATIO } from '../state/store/store-types.ts';
 import { operationTable } from '../operations/operation-table.ts';
 import { PactLog } from '../pact-export/pact-log.ts';
 import { ProviderStateMarks } from '../pact-export/provider-state.ts';

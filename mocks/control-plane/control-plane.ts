@@ -28,7 +28,7 @@ import { createRouter } from '../core/router.ts';
 import { scenarioErrors, type ScenarioConfig, type Scenarios } from '../core/steering/scenarios.ts';
 import { sessionIdProblem, type SessionRegistry, type SessionTarget } from '../core/sessions/sessions.ts';
 import { buildOverrideFrom, OverrideError, overrideFieldPath, type BuiltOverride } from '../core/steering/overrides.ts';
-import type { AgentStore, SeedOutcome } from '../state/store.ts';
+import type { AgentStore, SeedOutcome } from '../state/store/store.ts';
 import { MockInputError } from '../domain/input-error.ts';
 import type { PactLog } from '../pact-export/pact-log.ts';
 import { applyStateChange, type StateChange } from '../pact-export/provider-state.ts';

@@ -5,7 +5,7 @@ import { DEFAULT_SEED, type MockCore } from '../../assembly/mock-core.ts';
 import { createHandlers, type MockHandlerOptions } from './create-handlers.ts';
 import { bindOverrideHandlers } from './override-handler.ts';
 import { seedFromText } from '../../domain/random.ts';
-import { DEFAULT_MAX_TASKS } from '../../state/store.ts';
+import { DEFAULT_MAX_TASKS } from '../../state/store/store-types.ts';
 import { createTestApi, type MockTestApi } from '../../test-api/test-api.ts';
 import { openPageStorage, type PersistOption } from '../../storage/web-storage/web-storage.ts';
 import { mintToken } from '../../core/request/auth.ts';
