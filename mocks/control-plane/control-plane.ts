@@ -7,10 +7,10 @@ import {
   validateBody,
   type ControlOperationId,
   type ControlOperationSpec,
-} from './control-plane-schemas.ts';
+} from '../core/control-document/control-plane-schemas.ts';
 import { toControlPlaneTask } from './control-plane-task.ts';
 import { journalStream } from './journal-stream.ts';
-import type { operations } from './control-plane-types.generated.ts';
+import type { operations } from '../core/control-document/control-plane-types.generated.ts';
 import type { Coverage } from '../core/steering/coverage.ts';
 import type { Journal } from '../core/steering/journal.ts';
 import { recordedRequests } from '../core/steering/recorded-requests.ts';

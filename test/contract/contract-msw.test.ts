@@ -1,5 +1,5 @@
 // The same contract suite, with fetch answered in-process by msw's node interceptor over the fake's handlers
-// (mocks/adapters/msw/node.ts, injected as a setup file): the msw adapter obeys the same rules as the standalone server.
+// (mocks/entries/node.ts, injected as a setup file): the msw adapter obeys the same rules as the standalone server.
 import { expect, test } from 'vitest';
 import { fakeToken, failedChecks, runContract } from './contract-runner.ts';
 
