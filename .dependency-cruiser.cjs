@@ -103,15 +103,15 @@ module.exports = {
         'mocks/ is the one implementation of the fake, shipped in the package: it builds on spec/ and npm packages ' +
         'only, never on the client, the suites, the proxy, the command line, the repository tools or the tests.',
       severity: 'error',
-      from: { path: '^mocks/', pathNot: ['\\.test\\.ts$', '^mocks/adapters/msw/browser\\.ts$'] },
+      from: { path: '^mocks/', pathNot: ['\\.test\\.ts$', '^mocks/entries/browser\\.ts$'] },
       to: { ...external, pathNot: '^(mocks|spec|node_modules)/' },
     },
     // mocks/ in floors, from the bottom up. The domain (mocks/domain/: clock, random source, input error, logger;
     // mocks/state/: the records, the catalogue, the store) is the floor everything stands on; the core pipeline
     // (mocks/core/) over it; the rooms plugged into the core where the fake is assembled (operations, storage
-    // backends, pact log, control plane) above it; the test API and the adapters on top. A room never imports a floor
-    // above its own. What still crosses floors both ways is listed, and may only shrink, in
-    // test/structure/mocks-floors.test.ts, which also shows dependency-cruiser refusing an import up from the domain.
+    // backends, pact log, control plane) above it; the test API, the adapters and the package entries on top. A room
+    // never imports a floor above its own. No two rooms import each other both ways: test/structure/mocks-floors.test.ts
+    // keeps it so, and shows dependency-cruiser refusing an import up from the domain.
     {
       name: 'domain-is-the-bottom-floor',
       comment:
@@ -185,21 +185,25 @@ module.exports = {
     {
       name: 'package-entries-are-imported-by-no-room',
       comment:
-        "mocks/entries/ holds the package's entries that belong to no adapter (`./core`): each says what the package " +
-        'gives its users and re-exports it from the room that owns it. A room importing an entry would import every ' +
-        'floor the entry gathers, so only the tests and tools outside mocks/ may, and the package entries that still ' +
-        'sit with their adapter (`./node`, `./browser`, `./server`), which share the test API exports list.',
+        "mocks/entries/ holds the package's entries (`./core`, `./node`, `./browser`, `./server`) and the test API " +
+        'export list three of them share: each says what the package gives its users and re-exports it from the room ' +
+        'that owns it. It is the top floor: a room importing an entry would import every floor the entry gathers (an ' +
+        'adapter importing one would make adapters and entries import each other), so only the entries themselves ' +
+        'and the tests and tools outside mocks/ may.',
       severity: 'error',
-      from: {
-        path: '^mocks/',
-        pathNot: [
-          '^mocks/entries/',
-          '\\.test\\.ts$',
-          '^mocks/adapters/msw/(node|browser)\\.ts$',
-          '^mocks/adapters/node-http/server\\.ts$',
-        ],
-      },
+      from: { path: '^mocks/', pathNot: ['^mocks/entries/', '\\.test\\.ts$'] },
       to: { path: '^mocks/entries/' },
+    },
+    {
+      name: 'core-knows-no-control-plane',
+      comment:
+        'The control plane (mocks/control-plane/) serves /__mock/ over the core, so it stands above it: what both ' +
+        "need of its document (routes, schemas, validators and the types generated from control-plane.yaml) is the " +
+        "core's, under mocks/core/control-document/, and no core module imports the control plane (the two would " +
+        'import each other).',
+      severity: 'error',
+      from: { path: '^mocks/core/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^mocks/control-plane/' },
     },
     {
       name: 'no-room-below-the-adapters-imports-them',
@@ -214,12 +218,12 @@ module.exports = {
     {
       name: 'only-the-worker-loads-the-devtools',
       comment:
-        "The browser worker is the one room of the fake that may reach the console: `setupMockWorker({ devtools: " +
+        "The browser entry is the one module of the fake that may reach the console: `setupMockWorker({ devtools: " +
         "true })` loads the panel's entry (console/devtools.tsx, the package's `./devtools`) on demand, through the " +
         "package's own name so the built kit loads the bundled panel. Nothing else of console/, and nothing else of " +
         'the kit but mocks/ and spec/.',
       severity: 'error',
-      from: { path: '^mocks/adapters/msw/browser\\.ts$' },
+      from: { path: '^mocks/entries/browser\\.ts$' },
       to: { ...external, pathNot: ['^(mocks|spec|node_modules)/', '^console/devtools\\.tsx$'] },
     },
     {

@@ -5,7 +5,7 @@ import { successStatus } from '../verifier-client/requests/operation-requests.ts
 import { fillPath } from '../verifier-client/requests/path-parameters.ts';
 import { mintToken } from '../mocks/core/request/auth.ts';
 import { silentLogger } from '../mocks/domain/logger.ts';
-import { setupMockServer } from '../mocks/adapters/msw/node.ts';
+import { setupMockServer } from '../mocks/entries/node.ts';
 import { getAtPointer, type JsonValue } from '../spec/index.ts';
 import { listFlag, numberFlag, parseCommandLine } from '../scripts/command-line.ts';
 import { requestBody } from './servers.ts';

@@ -46,7 +46,7 @@ const toolFolders = /\/(scripts|contract-tests)\//;
  * The modules the package runs, keyed by their path in dist/ without `.js`: every target of package.json `exports` and
  * `bin` (the command line's subcommands, loaded lazily, become chunks of their own), and the contract suite that
  * `contract` hands to vitest by path: its test files and its vitest config stay beside each other in dist/contract-tests/.
- * @example bundleInputs(repoRoot)['mocks/adapters/msw/node']; // '<root>/mocks/adapters/msw/node.ts'
+ * @example bundleInputs(repoRoot)['mocks/entries/node']; // '<root>/mocks/entries/node.ts'
  */
 export function bundleInputs(root: string): Record<string, string> {
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {

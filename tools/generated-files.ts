@@ -191,11 +191,11 @@ export async function renderSpecFiles(specSource?: string): Promise<Map<string, 
     ],
     ['spec/request-defaults.generated.ts', renderRequestDefaults(document)],
     ['spec/enums.generated.ts', renderEnums(document)],
-    ['mocks/control-plane/control-plane-types.generated.ts', `${controlHeader}${controlTypes}`],
+    ['mocks/core/control-document/control-plane-types.generated.ts', `${controlHeader}${controlTypes}`],
     ['mocks/state/catalogue-words.generated.ts', renderCatalogueWords()],
     [
-      'mocks/control-plane/control-plane-document.generated.ts',
-      `${controlHeader}import type { JsonObject } from '../../spec/index.ts';\n\n` +
+      'mocks/core/control-document/control-plane-document.generated.ts',
+      `${controlHeader}import type { JsonObject } from '../../../spec/index.ts';\n\n` +
         `/** mocks/control-plane/control-plane.yaml as data: its schemas validate the control plane's requests in the browser too. */\n` +
         `export const controlPlaneDocument: JsonObject = ${JSON.stringify(controlDocument, null, 2)};\n`,
     ],

@@ -1,13 +1,13 @@
 // Renders what the kit would otherwise compute from the generated documents when it starts: the validators of both
 // documents as ajv standalone code, spec/validators/schema-validators.generated.ts (every schema spec/'s validators ask
-// for, per mode) and mocks/control-plane/control-plane-validators.generated.ts (the control plane's queries and
+// for, per mode) and mocks/core/control-document/control-plane-validators.generated.ts (the control plane's queries and
 // bodies), and the spec's assumptions (spec/assumptions.generated.ts).
 import { Ajv2020, type Options } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import ucs2lengthModule from 'ajv/dist/runtime/ucs2length.js';
-import { controlValidatorSchemas, CONTROL_AJV_OPTIONS } from '../mocks/control-plane/control-plane-routes.ts';
-import { controlPlaneDocument } from '../mocks/control-plane/control-plane-document.generated.ts';
+import { controlValidatorSchemas, CONTROL_AJV_OPTIONS } from '../mocks/core/control-document/control-plane-routes.ts';
+import { controlPlaneDocument } from '../mocks/core/control-document/control-plane-document.generated.ts';
 import { readAssumptions } from '../spec/assumptions.ts';
 import type { JsonObject } from '../spec/json-pointer.ts';
 import { openapiDocument } from '../spec/openapi-document.generated.ts';
@@ -75,7 +75,7 @@ function controlValidators(): string {
     ajv.addSchema(schema);
     if (key !== undefined) refs.set(key, String(schema.$id));
   }
-  return `${preamble('mocks/control-plane/control-plane.yaml', '../../spec/validators/ajv-setup.ts')}${validatorFunction('controlValidators', ajv, refs)}`;
+  return `${preamble('mocks/control-plane/control-plane.yaml', '../../../spec/validators/ajv-setup.ts')}${validatorFunction('controlValidators', ajv, refs)}`;
 }
 
 /** Renders one document's validators; an error says, in one line, which document, schema and keyword ajv refused. */
@@ -97,7 +97,7 @@ export function renderValidatorFiles(): Map<string, string> {
   return new Map([
     ['spec/validators/schema-validators.generated.ts', named('spec/openapi.yaml', openapiDocument, specValidators)],
     [
-      'mocks/control-plane/control-plane-validators.generated.ts',
+      'mocks/core/control-document/control-plane-validators.generated.ts',
       named('mocks/control-plane/control-plane.yaml', controlPlaneDocument, controlValidators),
     ],
     [

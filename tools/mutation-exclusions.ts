@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The folders Stryker mutates (stryker.config.mjs `mutate`), from the repository's root. */
-export const mutatedFolders = ['mocks/operations', 'mocks/state', 'mocks/core/request'] as const;
+export const mutatedFolders = ['mocks/operations', 'mocks/state', 'mocks/state/store', 'mocks/core/request'] as const;
 
 /** One exclusion: where, which mutators, and why. */
 export interface MutationExclusion {
@@ -79,7 +79,7 @@ function exclusionsOf(file: string, lines: readonly string[]): MutationExclusion
  * Every Stryker comment in the mutated folders. Each states its class (equivalent: no request can tell the mutant from
  * the fake; not pinned: the service description leaves the behaviour open; not reached: code the API never runs, such
  * as the control plane's) and one line of reason; any other form is an error, so no mutant is excluded silently.
- * @example mutationExclusions()[0] // { file: 'mocks/state/store.ts', code: '…', mutators: 'all', reason: 'not reached: …' }
+ * @example mutationExclusions()[0] // { file: 'mocks/state/store/store.ts', code: '…', mutators: 'all', reason: 'not reached: …' }
  */
 export function mutationExclusions(): MutationExclusion[] {
   return mutatedFolders

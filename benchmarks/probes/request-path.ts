@@ -25,7 +25,7 @@ import { readJsonBody } from '../../mocks/core/request/request-body.ts';
 import { exchangeOf, hostGuard, urlLengthGuard } from '../../mocks/http/request-guards.ts';
 import { createRandom } from '../../mocks/domain/random.ts';
 import { matchRoute } from '../../mocks/core/router.ts';
-import { deployValidated } from '../../mocks/state/store.ts';
+import { deployValidated } from '../../mocks/state/store/store.ts';
 import { fmt } from '../load.ts';
 import { deployBody, requestBody } from '../servers.ts';
 
@@ -184,7 +184,7 @@ async function coreStageCosts(iterations: number, core: MockCore, authorization:
       microseconds: await cost(iterations, () => validateRequestBody(creator, body, { clone: false })),
     },
     {
-      stage: 'core · store: a new agent (`mocks/state/store.ts`; grows with the store)',
+      stage: 'core · store: a new agent (`mocks/state/store/`; grows with the store)',
       microseconds: await cost(few, () => core.store[deployValidated](body, 'bench')),
     },
     {

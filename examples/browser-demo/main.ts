@@ -2,7 +2,7 @@
 // and shows every error answer as a readable message.
 import type { Agent, DeployRequest, ExecuteRequest, TaskPriority, TaskSubmission } from '../../spec/index.ts';
 import { mintToken } from '../../mocks/core/request/auth.ts';
-import { setupMockWorker } from '../../mocks/adapters/msw/browser.ts';
+import { setupMockWorker } from '../../mocks/entries/browser.ts';
 import { renderAgentDetail, renderAgentList } from './agent-view.ts';
 import { createApiClient } from './api-client.ts';
 import { createControlClient, type AgentSummary, type TaskView } from './control-client.ts';

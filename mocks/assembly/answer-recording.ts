@@ -1,7 +1,7 @@
 // What every API answer of a core leaves behind, in one place: its count in the coverage, its line in the journal and,
 // for an operation of the spec, its exchange for the pact.
 import { StorageWriteError } from '../state/storage.ts';
-import type { AgentStore } from '../state/store.ts';
+import type { AgentStore } from '../state/store/store.ts';
 import type { PactLog, PactShare } from '../pact-export/pact-log.ts';
 import { providerStateName, providerStateOf, type ProviderStateMarks } from '../pact-export/provider-state.ts';
 import type { DispatchTrace } from '../core/api-dispatch.ts';

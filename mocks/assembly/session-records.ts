@@ -5,7 +5,7 @@ import type { MockResponse } from '../core/mock-http.ts';
 import type { BuiltOverride } from '../core/steering/overrides.ts';
 import type { OperationId } from '../../spec/index.ts';
 import { StorageWriteError } from '../state/storage.ts';
-import type { AgentStore } from '../state/store.ts';
+import type { AgentStore } from '../state/store/store.ts';
 import type { PactShare } from '../pact-export/pact-log.ts';
 
 /** What a session may hold, in records (`--session-records`): one bound for all sessions together and for each. */

@@ -1,7 +1,7 @@
 // The control plane's view of a task (GET /__mock/tasks/{taskId}): the store's record, times as ISO 8601. The store owns
 // TaskRecord and TaskState (task-lifecycle.ts); an API operation that shows a task makes its own view from them, typed
 // by spec/openapi.yaml, never by this one.
-import type { components } from './control-plane-types.generated.ts';
+import type { components } from '../core/control-document/control-plane-types.generated.ts';
 import type { TaskState } from '../state/task-lifecycle.ts';
 
 /** `#/components/schemas/Task` of mocks/control-plane/control-plane.yaml. */

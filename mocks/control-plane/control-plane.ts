@@ -7,10 +7,10 @@ import {
   validateBody,
   type ControlOperationId,
   type ControlOperationSpec,
-} from './control-plane-schemas.ts';
+} from '../core/control-document/control-plane-schemas.ts';
 import { toControlPlaneTask } from './control-plane-task.ts';
 import { journalStream } from './journal-stream.ts';
-import type { operations } from './control-plane-types.generated.ts';
+import type { operations } from '../core/control-document/control-plane-types.generated.ts';
 import type { Coverage } from '../core/steering/coverage.ts';
 import type { Journal } from '../core/steering/journal.ts';
 import { recordedRequests } from '../core/steering/recorded-requests.ts';
@@ -28,7 +28,7 @@ import { createRouter } from '../core/router.ts';
 import { scenarioErrors, type ScenarioConfig, type Scenarios } from '../core/steering/scenarios.ts';
 import { sessionIdProblem, type SessionRegistry, type SessionTarget } from '../core/sessions/sessions.ts';
 import { buildOverrideFrom, OverrideError, overrideFieldPath, type BuiltOverride } from '../core/steering/overrides.ts';
-import type { AgentStore, SeedOutcome } from '../state/store.ts';
+import type { AgentStore, SeedOutcome } from '../state/store/store.ts';
 import { MockInputError } from '../domain/input-error.ts';
 import type { PactLog } from '../pact-export/pact-log.ts';
 import { applyStateChange, type StateChange } from '../pact-export/provider-state.ts';

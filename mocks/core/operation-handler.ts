@@ -10,7 +10,7 @@ import type {
 } from '../../spec/index.ts';
 import type { MockResponse } from './mock-http.ts';
 import { problemResponse } from './problems.ts';
-import type { AgentStore } from '../state/store.ts';
+import type { AgentStore } from '../state/store/store.ts';
 
 /**
  * A request the core has already routed, authenticated, checked against `Prefer` and scenarios, and whose parameters

@@ -1,7 +1,7 @@
 // POST /v1/agents/deploy: a new active agent owned by the caller, answered 201 with Location once it is durable.
 import { jsonValueResponse } from '../core/mock-http.ts';
 import { problemResponse } from '../core/problems.ts';
-import { deployValidated } from '../state/store.ts';
+import { deployValidated } from '../state/store/store.ts';
 import type { OperationHandler } from '../core/operation-handler.ts';
 
 /**

@@ -12,7 +12,7 @@ import {
 import { MockInputError } from '../domain/input-error.ts';
 import { buildOverride, type BuiltOverride } from '../core/steering/overrides.ts';
 import type { AgentSeed } from '../state/agent-seed.ts';
-import type { SeedOutcome } from '../state/store.ts';
+import type { SeedOutcome } from '../state/store/store-types.ts';
 
 /** A provider state as a pact writes it: a name a person reads, and the values it is set up with. */
 export interface ProviderState {

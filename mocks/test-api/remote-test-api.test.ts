@@ -10,7 +10,7 @@ import { MockInputError } from '../domain/input-error.ts';
 import { silentLogger } from '../domain/logger.ts';
 import { OverrideError } from '../core/steering/overrides.ts';
 import { connectTestApi } from './remote-test-api.ts';
-import { startMockServer, type RunningMockServer } from '../adapters/node-http/server.ts';
+import { startMockServer, type RunningMockServer } from '../entries/server.ts';
 import { createTestApi, type MockTestApi } from './test-api.ts';
 import { setupServer } from 'msw/node';
 

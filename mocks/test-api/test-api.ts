@@ -13,7 +13,7 @@ import type { MockCore } from '../assembly/mock-core.ts';
 import { MockInputError } from '../domain/input-error.ts';
 import { buildOverride, type OverrideBody, type OverrideOptions } from '../core/steering/overrides.ts';
 import type { ScenarioConfig } from '../core/steering/scenarios.ts';
-import type { SeedOutcome } from '../state/store.ts';
+import type { SeedOutcome } from '../state/store/store-types.ts';
 import type { TaskSeed } from '../state/task-seed.ts';
 import { toControlPlaneTask, type ControlPlaneTask } from '../control-plane/control-plane-task.ts';
 import { recordedRequests } from '../core/steering/recorded-requests.ts';

@@ -226,7 +226,7 @@ export async function main(args: string[]): Promise<void> {
     import('../../mocks/domain/logger.ts'),
     import('../../mocks/domain/random.ts'),
     import('../../mocks/state/catalogue.ts'),
-    import('../../mocks/state/store.ts'),
+    import('../../mocks/state/store/store-types.ts'),
   ]);
   // Every line the fake prints may carry stored data (an agent id in a refusal, a database's error text): printed through
   // the one terminal-safe writer, so no escape sequence in it reaches the terminal raw.

@@ -11,7 +11,7 @@ import { mintToken } from '../../mocks/core/request/auth.ts';
 import { silentLogger } from '../../mocks/domain/logger.ts';
 import { openMockSession } from '../../mocks/adapters/playwright/playwright.ts';
 import { connectTestApi } from '../../mocks/test-api/remote-test-api.ts';
-import { startMockServer, type RunningMockServer } from '../../mocks/adapters/node-http/server.ts';
+import { startMockServer, type RunningMockServer } from '../../mocks/entries/server.ts';
 import { repoRoot } from '../support/spawned-server.ts';
 import { coverageAnswer, runCli, startHostileServer, type HostileServer } from './hostile-server.ts';
 

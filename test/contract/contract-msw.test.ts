@@ -1,6 +1,6 @@
 // The same contract suite, with fetch answered in-process by msw's node interceptor over the fake's handlers
-// (mocks/adapters/msw/node.ts, a setup file of the suite's runner): the msw adapter obeys the same rules as the
-// standalone server.
+// (mocks/entries/node.ts, a setup file of the suite's runner): the msw adapter obeys the same rules as the standalone
+// server.
 import { expect, test } from 'vitest';
 import { runContractMatrix } from './contract-matrix.ts';
 import { fakeToken, failedChecks } from './contract-runner.ts';

@@ -14,7 +14,7 @@ import {
   type JsonObject,
 } from '../../spec/index.ts';
 import { createFixedClock } from '../../mocks/domain/clock.ts';
-import { controlPlaneDocument } from '../../mocks/control-plane/control-plane-document.generated.ts';
+import { controlPlaneDocument } from '../../mocks/core/control-document/control-plane-document.generated.ts';
 import { createMockCore } from '../../mocks/assembly/mock-core.ts';
 import { silentLogger } from '../../mocks/domain/logger.ts';
 

@@ -14,8 +14,6 @@ const CEILING = 400;
 /** The files still over the ceiling, each with the most lines it may have until it is split. */
 const OVER_THE_CEILING: Readonly<Record<string, number>> = {
   // To split by concern.
-  'mocks/state/store.ts': 607,
-  'mocks/assembly/mock-core.ts': 504,
 };
 
 /**

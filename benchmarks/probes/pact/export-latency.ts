@@ -4,7 +4,7 @@
 // Runs alone: `node benchmarks/probes/pact/export-latency.ts [--exchanges 256] [--kib 64]`.
 import { request } from 'node:http';
 import { loadavg } from 'node:os';
-import { startMockServer } from '../../../mocks/adapters/node-http/server.ts';
+import { startMockServer } from '../../../mocks/entries/server.ts';
 import { operations } from '../../../spec/index.ts';
 import { numberFlag, parseCommandLine } from '../../../scripts/command-line.ts';
 import { memoryOf, spawnServer } from '../../../test/support/spawned-server.ts';

@@ -7,7 +7,7 @@ import { expectConforms } from '../../test-api/expect-conforms.ts';
 import { silentLogger } from '../../domain/logger.ts';
 import { operations } from '../../../spec/index.ts';
 import { createHandlers } from './create-handlers.ts';
-import { setupMockServer } from './node.ts';
+import { setupMockServer } from '../../entries/node.ts';
 
 const API = 'http://api.test';
 const server = setupMockServer({

@@ -2,7 +2,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Agent } from '../../../spec/index.ts';
 import { mintToken } from '../../core/request/auth.ts';
-import { setupMockServer } from './node.ts';
+import { setupMockServer } from '../../entries/node.ts';
 import { overrideHandler, uncheckedOverrideHandler } from './override-handler.ts';
 import { OverrideError } from '../../core/steering/overrides.ts';
 

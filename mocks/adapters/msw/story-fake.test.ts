@@ -3,7 +3,7 @@
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Problem } from '../../../spec/index.ts';
-import type { AgentSummary } from '../../state/store.ts';
+import type { AgentSummary } from '../../state/store/store-types.ts';
 import { MockInputError } from '../../domain/input-error.ts';
 import { mintToken } from '../../core/request/auth.ts';
 import { OverrideError } from '../../core/steering/overrides.ts';

@@ -1,5 +1,5 @@
 // The request journal: a ring buffer of the last N requests, so tests can check what a frontend sent without memory growing.
-import type { components } from '../../control-plane/control-plane-types.generated.ts';
+import type { components } from '../control-document/control-plane-types.generated.ts';
 
 /** Default number of requests the journal keeps. */
 export const DEFAULT_JOURNAL_SIZE = 1000;

@@ -7,8 +7,8 @@ import {
   type OperationId,
   type ValidationError,
 } from '../../../spec/index.ts';
-import { controlOperations, validateBody } from '../../control-plane/control-plane-schemas.ts';
-import type { components } from '../../control-plane/control-plane-types.generated.ts';
+import { controlOperations, validateBody } from '../control-document/control-plane-schemas.ts';
+import type { components } from '../control-document/control-plane-types.generated.ts';
 import { createRandom, type Random } from '../../domain/random.ts';
 
 type DocumentedScenarios = components['schemas']['Scenarios'];

@@ -2,7 +2,7 @@
 // them over a restart and every replica on one PostgreSQL database answers with them. What is loaded is built again
 // through the same checks PUT /__mock/overrides applies: a stored override nobody could have set is refused, never served.
 import type { OperationId } from '../../../spec/index.ts';
-import { controlOperations, validateBody } from '../../control-plane/control-plane-schemas.ts';
+import { controlOperations, validateBody } from '../control-document/control-plane-schemas.ts';
 import { buildOverrideFrom, OverrideError, type BuiltOverride, type OverrideInput } from './overrides.ts';
 
 /** The document's name in the storage. */

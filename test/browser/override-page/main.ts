@@ -8,7 +8,7 @@ import {
   overrideHandler,
   setupMockWorker,
   uncheckedOverrideHandler,
-} from '../../../mocks/adapters/msw/browser.ts';
+} from '../../../mocks/entries/browser.ts';
 
 const exposed = {
   worker: setupMockWorker({ persist: false, exposeOnWindow: true }),

@@ -1,14 +1,14 @@
 // The node interceptor helper: msw's setupServer over the fake's handlers, for tests in other apps (fetch intercepted in-process).
 import { setupServer, type SetupServer } from 'msw/node';
-import type { MockCore } from '../../assembly/mock-core.ts';
-import { createHandlers, type MockHandlerOptions } from './create-handlers.ts';
-import { createTestApi, type MockTestApi } from '../../test-api/test-api.ts';
-import { writePactFile } from '../../pact-export/pact-file.ts';
-import { bindOverrideHandlers } from './override-handler.ts';
+import type { MockCore } from '../assembly/mock-core.ts';
+import { createHandlers, type MockHandlerOptions } from '../adapters/msw/create-handlers.ts';
+import { createTestApi, type MockTestApi } from '../test-api/test-api.ts';
+import { writePactFile } from '../pact-export/pact-file.ts';
+import { bindOverrideHandlers } from '../adapters/msw/override-handler.ts';
 
-export { DEFAULT_JWT_SECRET, mintToken, type MintOptions } from '../../core/request/auth.ts';
-export type { MockHandlerOptions } from './create-handlers.ts';
-export * from '../../entries/test-api-exports.ts';
+export { DEFAULT_JWT_SECRET, mintToken, type MintOptions } from '../core/request/auth.ts';
+export type { MockHandlerOptions } from '../adapters/msw/create-handlers.ts';
+export * from './test-api-exports.ts';
 
 /** msw's server, plus the core behind it and the test API over both (`api.reset()` resets handlers and state). */
 export type MockServer = SetupServer & { core: MockCore; api: MockTestApi };

@@ -1,7 +1,7 @@
 // Reads the operations of mocks/control-plane/control-plane.yaml (as generated data) and the schemas of their queries
 // and bodies: control-plane-schemas.ts builds the routes from them at run time, tools/generate.ts the validators.
 import type { Options } from 'ajv/dist/2020.js';
-import { isJsonObject, operationParameters, walkOperations, type JsonObject } from '../../spec/index.ts';
+import { isJsonObject, operationParameters, walkOperations, type JsonObject } from '../../../spec/index.ts';
 import type { operations } from './control-plane-types.generated.ts';
 
 /** The operationIds of mocks/control-plane/control-plane.yaml. */

@@ -1,20 +1,20 @@
 // The browser helper: msw's setupWorker over the fake's handlers; serve mocks/adapters/msw/worker/mockServiceWorker.js at your site's root.
 import { setupWorker, type SetupWorker } from 'msw/browser';
-import { DEFAULT_CATALOGUE_SIZE } from '../../state/catalogue.ts';
-import { DEFAULT_SEED, type MockCore } from '../../assembly/mock-core.ts';
-import { createHandlers, type MockHandlerOptions } from './create-handlers.ts';
-import { bindOverrideHandlers } from './override-handler.ts';
-import { seedFromText } from '../../domain/random.ts';
-import { DEFAULT_MAX_TASKS } from '../../state/store.ts';
-import { createTestApi, type MockTestApi } from '../../test-api/test-api.ts';
-import { openPageStorage, type PersistOption } from '../../storage/web-storage/web-storage.ts';
-import { mintToken } from '../../core/request/auth.ts';
+import { DEFAULT_CATALOGUE_SIZE } from '../state/catalogue.ts';
+import { DEFAULT_SEED, type MockCore } from '../assembly/mock-core.ts';
+import { createHandlers, type MockHandlerOptions } from '../adapters/msw/create-handlers.ts';
+import { bindOverrideHandlers } from '../adapters/msw/override-handler.ts';
+import { seedFromText } from '../domain/random.ts';
+import { DEFAULT_MAX_TASKS } from '../state/store/store-types.ts';
+import { createTestApi, type MockTestApi } from '../test-api/test-api.ts';
+import { openPageStorage, type PersistOption } from '../storage/web-storage/web-storage.ts';
+import { mintToken } from '../core/request/auth.ts';
 import type { StreamSource } from 'agent-registry-kit/devtools';
 
-export { DEFAULT_JWT_SECRET, mintToken, type MintOptions } from '../../core/request/auth.ts';
-export type { MockHandlerOptions } from './create-handlers.ts';
-export * from '../../entries/test-api-exports.ts';
-export type { PersistOption } from '../../storage/web-storage/web-storage.ts';
+export { DEFAULT_JWT_SECRET, mintToken, type MintOptions } from '../core/request/auth.ts';
+export type { MockHandlerOptions } from '../adapters/msw/create-handlers.ts';
+export * from './test-api-exports.ts';
+export type { PersistOption } from '../storage/web-storage/web-storage.ts';
 
 /** msw's worker, plus the core behind it and the test API over both (`api.reset()` resets handlers and state). */
 export type MockWorker = SetupWorker & { core: MockCore; api: MockTestApi };

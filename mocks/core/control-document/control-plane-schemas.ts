@@ -7,8 +7,8 @@ import {
   toFieldErrors,
   type ParameterReader,
   type ValidationError,
-} from '../../spec/index.ts';
-import type { SchemaValidator } from '../../spec/validators/ajv-setup.ts';
+} from '../../../spec/index.ts';
+import type { SchemaValidator } from '../../../spec/validators/ajv-setup.ts';
 import { controlPlaneDocument } from './control-plane-document.generated.ts';
 import { readOperations, type ControlRoute } from './control-plane-routes.ts';
 import { controlValidators } from './control-plane-validators.generated.ts';

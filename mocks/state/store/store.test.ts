@@ -5,11 +5,11 @@ import {
   type Agent,
   type BodyOperationId,
   type RequestBodies,
-} from '../../spec/index.ts';
-import { createFixedClock } from '../domain/clock.ts';
-import { createMemoryStorage } from '../storage/memory/memory-storage.ts';
+} from '../../../spec/index.ts';
+import { createFixedClock } from '../../domain/clock.ts';
+import { createMemoryStorage } from '../../storage/memory/memory-storage.ts';
 import { AgentStore } from './store.ts';
-import { taskStatusAt } from './task-lifecycle.ts';
+import { taskStatusAt } from '../task-lifecycle.ts';
 
 const START = Date.parse('2026-11-20T12:00:00.000Z');
 // The store takes validated requests: the spec's validator fills in its defaults, as the core does.
