@@ -1,14 +1,12 @@
 // The real server behind the proxy: how to reach it (http or https, certificates checked unless --insecure) and what a
 // failure to reach it is called (unreachable, too slow, certificate refused), so each becomes the right problem answer.
-import {
-  Agent as HttpAgent,
-  request as httpRequest,
-  type ClientRequest,
-  type IncomingMessage,
-  type RequestOptions,
-} from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import type { Duplex } from 'node:stream';
+
+// node:http and node:https taken as Node's own module objects, as the server does (mocks/http/limited-server.ts): an
+// ESM import builds their namespaces and node:http's lazy WebSocket getter loads undici at each start of the proxy.
+const { Agent: HttpAgent, request: httpRequest } = process.getBuiltinModule('node:http');
+const { Agent: HttpsAgent, request: httpsRequest } = process.getBuiltinModule('node:https');
 
 export interface Upstream {
   /** The upstream's URL as given, without credentials or a trailing slash: `https://staging.example.com/api`. */
