@@ -1,7 +1,7 @@
 // The behavioural rules the differential check holds each server to on its own answers: what is retrieved agrees with
 // what was deployed, omitted fields get the documented defaults, ids are unique, a new task is queued. The rules
 // themselves are verifier-client/invariants.ts, which the proxy follows too; here they are applied to the script's steps.
-import { isJsonObject, type JsonObject, type JsonValue, type RuleOrigin } from '../spec/index.ts';
+import { foundText, isJsonObject, type JsonObject, type JsonValue, type RuleOrigin } from '../spec/index.ts';
 import {
   agreementAt,
   mintedIdRules,
@@ -29,11 +29,8 @@ function same(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-function show(value: JsonValue | undefined): string {
-  if (value === undefined) return 'nothing';
-  const text = JSON.stringify(value);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-}
+/** A value as a line of the report shows it (never a credential cut in two): JSON, cut at 80 characters. */
+const show = (value: unknown): string => foundText(value, 80);
 
 /**
  * Checks one server's answers (by step id) against the invariants of the script.

@@ -1,6 +1,6 @@
 // Compares the fake's and the real server's answers to one step, as a list of small rules: status, content type,
 // body shape, pinned values, then whatever else only one side breaks. Each rule adds the divergences it finds.
-import { checkResponse, type ResponseCheck, type Violation } from '../spec/index.ts';
+import { checkResponse, foundText, type ResponseCheck, type Violation } from '../spec/index.ts';
 import type { SentExchange } from '../verifier-client/http-exchange.ts';
 import type { DiffStep } from './diff-script.ts';
 import { compareShapes, fieldSchema, shapeOf, valueAt, valueRules } from './response-shape.ts';
@@ -221,11 +221,8 @@ function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-function show(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  const text = JSON.stringify(value);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-}
+/** A value as a line of the report shows it (never a credential cut in two): JSON, cut at 80 characters. */
+const show = (value: unknown): string => foundText(value, 80);
 
 function mediaType(contentType: string | null): string {
   return (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';

@@ -7,6 +7,7 @@ import {
   escapePointerToken,
   isJsonObject,
   MAX_JSON_DEPTH,
+  foundText,
   nestsDeeperThan,
   ruleOrigin,
   type JsonObject,
@@ -361,9 +362,5 @@ function parsedObject(text: string | undefined): JsonObject | undefined {
   }
 }
 
-/** A value as a finding shows it: JSON, cut at 80 characters. */
-export function shown(value: JsonValue | undefined): string {
-  if (value === undefined) return 'nothing';
-  const text = JSON.stringify(value);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-}
+/** A value as a finding shows it (never a credential cut in two): JSON, cut at 80 characters. */
+export const shown = (value: JsonValue | undefined): string => foundText(value, 80);

@@ -3,6 +3,7 @@ export type * from './types.ts';
 export { openapiDocument } from './openapi-document.generated.ts';
 export { mediaExamples, resolveRef, resolvedAt, resolveValue, type MediaExample } from './document-refs.ts';
 export { mediaTypeOf } from './validators/media-type.ts';
+export { foundText } from './validators/checked-value.ts';
 export { MAX_JSON_DEPTH, nestsDeeperThan } from './validators/json-depth.ts';
 export { agentCategories, agentModels, agentStatuses, taskPriorities, taskStatuses, schemaEnum } from './enums.ts';
 export {

@@ -61,3 +61,23 @@ function countValues(value: object, limit: number): number {
   }
   return count;
 }
+
+/**
+ * A value as a finding shows it: its JSON, cut to `most` characters (120 unless a report's line asks fewer). A cut never falls inside a word (a run of characters
+ * other than spaces and JSON's `,:{}[]`): a word the cut would split is left out whole, so that a credential the value
+ * holds is either shown whole, for the caller's redactor to hide, or not at all, never as a prefix no redactor knows.
+ * @example foundText('short'); // '"short"'
+ * @example foundText({ name: 'x'.repeat(300) }); // '{"name":... (311 characters)'
+ */
+export function foundText(value: unknown, most = 120): string {
+  if (value === undefined) return 'nothing';
+  const text = JSON.stringify(value);
+  if (text.length <= most) return text;
+  let end = most - 3;
+  if (isWordCharacter(text.charAt(end)) && isWordCharacter(text.charAt(end - 1)))
+    while (end > 0 && isWordCharacter(text.charAt(end - 1))) end -= 1;
+  return `${text.slice(0, end)}... (${text.length} characters)`;
+}
+
+/** Whether a character of a value's JSON belongs to a word that could be a credential. */
+const isWordCharacter = (character: string): boolean => !/[\s,:{}[\]]/.test(character);

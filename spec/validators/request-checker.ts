@@ -14,7 +14,7 @@ import { ruleOrigin } from '../rule-origin.ts';
 import { getSchemaValidator, rootSchemaPointer } from './schema-compiler.ts';
 import type { OperationId } from '../types.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.ts';
-import { checkedPart, uncheckedRest } from './checked-value.ts';
+import { checkedPart, foundText, uncheckedRest } from './checked-value.ts';
 
 /** The rule a request breaks. */
 export type RequestRule =
@@ -45,12 +45,6 @@ export interface RequestToCheck {
   body: string | undefined;
 }
 
-function describe(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  const text = JSON.stringify(value);
-  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
-}
-
 function fromSchemaErrors(
   operationId: OperationId,
   rule: 'request-body-schema',
@@ -68,7 +62,7 @@ function fromSchemaErrors(
       rule,
       pointer,
       expected: error.keyword === 'required' ? `property ${String(member)} to be present` : errorMessage(error),
-      found: error.keyword === 'required' ? 'nothing' : describe(error.data),
+      found: error.keyword === 'required' ? 'nothing' : foundText(error.data),
       origin,
       specPointer: keywordPointer,
       message: `${pointer || 'the request body'} ${errorMessage(error)}`,
@@ -83,7 +77,7 @@ function fromParameterError(operationId: OperationId, error: ParameterError, doc
     rule: `${error.location}-parameter`,
     pointer: error.path,
     expected: missing ? `the ${error.location} parameter ${error.name} to be present` : error.message,
-    found: describe(error.data),
+    found: foundText(error.data),
     origin: ruleOrigin(error.specPointer, error.data, error.member, document),
     specPointer: error.specPointer,
     message: `${error.path} ${error.message}`,
@@ -165,7 +159,7 @@ export function checkRequest(request: RequestToCheck, document: JsonObject = ope
       rule: 'request-body-is-json',
       pointer: '',
       expected: 'a JSON body',
-      found: describe(request.body),
+      found: foundText(request.body),
       origin: 'seed',
       specPointer: `${bodyPointer}/content`,
       message: 'the request body is not valid JSON',

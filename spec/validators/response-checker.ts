@@ -8,7 +8,7 @@ import { getSchemaValidator, rootSchemaPointer } from './schema-compiler.ts';
 import { errorDataPointer, errorMessage, errorRules } from './field-errors.ts';
 import { ruleOrigin, type RuleOrigin } from '../rule-origin.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.ts';
-import { checkedPart, uncheckedRest } from './checked-value.ts';
+import { checkedPart, foundText, uncheckedRest } from './checked-value.ts';
 import type { OperationId } from '../types.ts';
 
 /** The rule a violation breaks; each is a check of its own in reports. */
@@ -57,12 +57,6 @@ export interface ResponseCheck {
   warnings: Violation[];
 }
 
-function describe(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  const text = JSON.stringify(value);
-  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
-}
-
 function expectedFor(error: SchemaError): string {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
@@ -75,7 +69,7 @@ function expectedFor(error: SchemaError): string {
     case 'additionalProperties':
       return 'only documented properties';
     default:
-      return `${error.keyword} ${describe(error.schema)}`;
+      return `${error.keyword} ${foundText(error.schema)}`;
   }
 }
 
@@ -138,7 +132,7 @@ export function checkResponse(response: ResponseToCheck, document: JsonObject = 
     body = JSON.parse(response.body);
   } catch {
     const specPointer = `${documented.pointer}/content`;
-    const found = describe(response.body);
+    const found = foundText(response.body);
     violations.push({
       ...base,
       rule: 'body-is-json',
@@ -211,7 +205,7 @@ function schemaViolations({ base, body, schemaPointer, rootPointer, document }: 
       rule: 'body-schema',
       pointer,
       expected: expectedFor(error),
-      found: error.keyword === 'required' ? 'nothing' : describe(error.data),
+      found: error.keyword === 'required' ? 'nothing' : foundText(error.data),
       origin,
       specPointer: keywordPointer,
       message: `${pointer || 'the body'} ${errorMessage(error)}`,
@@ -249,10 +243,10 @@ function problemStatusViolations(base: CheckedBody['base'], body: unknown): Viol
       rule: 'problem-status-matches',
       pointer: '/status',
       expected: String(base.status),
-      found: describe(body.status),
+      found: foundText(body.status),
       origin: 'assumption',
       specPointer: '/components/schemas/Problem/properties/status',
-      message: `the problem's status ${describe(body.status)} differs from the HTTP status ${base.status}`,
+      message: `the problem's status ${foundText(body.status)} differs from the HTTP status ${base.status}`,
     },
   ];
 }
@@ -295,7 +289,7 @@ function checkHeaders(
       violations.push({
         ...base,
         expected: reasons,
-        found: describe(value),
+        found: foundText(value),
         origin: ruleOrigin(`${header.pointer}/schema/type`, undefined, undefined, document),
         specPointer: `${header.pointer}/schema`,
         message: `the ${header.name} header ${reasons}`,
