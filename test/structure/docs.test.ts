@@ -1,5 +1,5 @@
 // The README is the package user's guide and stays short; every relative link of the README, CONTRIBUTING.md and the
-// guides of docs/ lands on a file that exists, and a link to a heading of a Markdown file lands on a heading there.
+// guides of docs/ lands on a file that exists (and a heading there), and so does every repository path they name.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,6 +88,42 @@ describe('the README and the docs', () => {
       'a',
       'a-1',
     ]);
+  });
+});
+
+/** The repository's top-level folders, whose paths the docs name in code spans (`mocks/core/router.ts`). */
+const topFolders = readdirSync(root, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== 'node_modules')
+  .map((entry) => entry.name);
+
+/** The paths into the repository a Markdown text names in code spans, outside its code blocks. */
+function namedPaths(markdown: string): string[] {
+  const paths = [...withoutCodeBlocks(markdown).matchAll(/`([a-z][\w.-]*\/[\w./{}-]*)`/g)].map(
+    (match) => match[1] ?? '',
+  );
+  return paths.filter((path) => topFolders.includes(path.split('/')[0] ?? '') && !path.includes('{'));
+}
+
+/** CONTRIBUTING's worked example names the files it has a contributor add: those named after its operations. */
+const walkOperations = [
+  ...readFileSync(join(root, 'test/structure/contributing-walk.yaml'), 'utf8').matchAll(/operationId: (\w+)/g),
+].map((match) => match[1] ?? '');
+
+describe('the paths the docs name', () => {
+  test.each(documents)('every repository path %s names in code exists', (document) => {
+    const added = (path: string) =>
+      document === 'CONTRIBUTING.md' && walkOperations.some((id) => path.split('/').at(-1)?.startsWith(id));
+    const missing = namedPaths(readFileSync(join(root, document), 'utf8')).filter(
+      (path) => !added(path) && !existsSync(join(root, path)),
+    );
+    expect(missing, 'a file moved or was renamed: name where it is now').toEqual([]);
+  });
+
+  test('the check reads code spans of repository paths only', () => {
+    expect(
+      namedPaths('`mocks/core/router.ts`, `npm test`, `node:http`, `a/b`, `docs/`\n```\n`spec/x.ts`\n```'),
+    ).toEqual(['mocks/core/router.ts', 'docs/']);
+    expect(walkOperations).toContain('listAgents');
   });
 });
 
