@@ -169,7 +169,7 @@ async function coreStageCosts(iterations: number, core: MockCore, authorization:
     },
     {
       stage:
-        'core · parameters: every declared one read, decoded and validated (`spec/validators/parameter-reader.ts`)',
+        'core · parameters: every declared one read, decoded and validated (`spec/parameters/parameter-reader.ts`)',
       microseconds: await cost(iterations, () =>
         parameterReader(readBack)({ path: { [primary.parameter]: result.agentId }, query: '', headers: {} }),
       ),
