@@ -37,6 +37,10 @@ export default {
   timeoutMS: 60_000,
   // One test runner: the suite's worker already keeps a core busy, and the machine is shared with other builds.
   concurrency: 1,
+  // A fresh worker, so a fresh fake, for each mutant: the fake keeps what it learnt across the suite's checks (the
+  // verified-token cache, above all), so in a reused worker a check may never reach the code a mutant changed and the
+  // mutant survives or dies by the order mutants ran in. Restarts cost seconds a mutant, over the few that run.
+  maxTestRunnerReuse: 1,
   // The sandbox needs the sources, the spec and the suite, not the build outputs or the consumer test's scratch app.
   ignorePatterns: ['dist', 'build', 'artifacts', 'reports', 'test/consumer', '.state', '*.cpuprofile'],
   cleanTempDir: 'always',

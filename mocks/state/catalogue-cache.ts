@@ -2,7 +2,7 @@
 import type { AgentStatus } from '../../spec/index.ts';
 import { catalogueEntry, catalogueIds, catalogueShape, type CatalogueEntry } from './catalogue.ts';
 
-/** JSON texts of untouched catalogue agents kept ready at most; beyond it the cache starts over (generating one costs ~20 µs). */
+/** JSON texts of untouched catalogue agents kept ready at most; beyond it the cache starts over (generating one again costs more than a lookup). */
 const COLD_JSON_LIMIT = 10_000;
 
 /**

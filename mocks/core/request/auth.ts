@@ -8,7 +8,8 @@ import { creatorProblem, MAX_CREATOR_LENGTH } from '../../state/agent-identity.t
 export const DEFAULT_JWT_SECRET = 'agent-registry-kit-dev-secret';
 /**
  * Bytes of verified tokens remembered at most: beyond it the cache starts over (a bound, not a policy). Counted in
- * bytes, not tokens: anyone can mint valid 8 KB tokens with the public default secret, and 10,000 of them took 540 MB.
+ * bytes, not tokens: anyone can mint valid 8 KB tokens with the public default secret, so a count of tokens would let
+ * a client fill the heap with a few thousand of them.
  */
 export const TOKEN_CACHE_BYTES = 8 * 1024 * 1024;
 /** What one cache entry costs beside its strings: the map slot, the record, the string headers (an estimate). */
