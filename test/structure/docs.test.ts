@@ -1,6 +1,5 @@
 // The README is the package user's guide and stays short; every relative link of the README, CONTRIBUTING.md and the
 // guides of docs/ lands on a file that exists (and a heading there), and so does every repository path they name.
-import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -92,18 +91,16 @@ describe('the README and the docs', () => {
   });
 });
 
-/**
- * The repository's tracked top-level folders, whose paths the docs name in code spans (`mocks/core/router.ts`); an
- * output folder (build/, dist/) holds what a command writes, not what a clone has.
- */
-const topFolders = [
-  ...new Set(
-    execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' })
-      .split('\n')
-      .filter((file) => file.includes('/') && !file.startsWith('.'))
-      .map((file) => file.split('/')[0] ?? ''),
-  ),
-];
+/** The folders .gitignore names: outputs a command writes (build/, dist/), not what a clone has. */
+const ignoredFolders = readFileSync(join(root, '.gitignore'), 'utf8')
+  .split('\n')
+  .map((line) => line.trim().replace(/^\//, '').replace(/\/$/, ''))
+  .filter((line) => line !== '' && !line.startsWith('#'));
+
+/** The repository's top-level folders, whose paths the docs name in code spans (`mocks/core/router.ts`). */
+const topFolders = readdirSync(root, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && !ignoredFolders.includes(entry.name))
+  .map((entry) => entry.name);
 
 /** The paths into the repository a Markdown text names in code spans, outside its code blocks. */
 function namedPaths(markdown: string): string[] {
