@@ -1,5 +1,6 @@
-// The part of a parsed body the schema checks: every value up to a budget, so that a body of millions of wrong items
-// (8 MiB of `1,` where strings belong) costs the checker a bounded number of errors, not one object per item.
+// The part of a value a checker looks at and the part it shows. It checks a parsed body up to a budget of values, so
+// that a body of millions of wrong items (8 MiB of `1,` where strings belong) costs a bounded number of errors, not one
+// object per item; and it quotes a value in a finding cut to a line, never inside a word a credential could be.
 
 /** Values (array items and object members, at every depth) the checkers validate of one body at most. */
 export const MAX_CHECKED_VALUES = 100_000;
@@ -79,5 +80,8 @@ export function foundText(value: unknown, most = 120): string {
   return `${text.slice(0, end)}... (${text.length} characters)`;
 }
 
+/** What ends a word in a value's JSON: a space or one of JSON's `,:{}[]`. */
+const WORD_END = /[\s,:{}[\]]/;
+
 /** Whether a character of a value's JSON belongs to a word that could be a credential. */
-const isWordCharacter = (character: string): boolean => !/[\s,:{}[\]]/.test(character);
+const isWordCharacter = (character: string): boolean => !WORD_END.test(character);
